@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { component, Pagination, PaginationQuery, Timestamp } from './common.js';
+
+export const ArticleSummary = component(
+  'ArticleSummary',
+  z.object({
+    title: z.string(),
+    slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
+    category: z.string(),
+    excerpt: z.string(),
+    cover_image: z.url(),
+    article_url: z.url(),
+    published_at: Timestamp,
+  }),
+);
+export type ArticleSummary = z.infer<typeof ArticleSummary>;
+
+export const ArticleList = component(
+  'ArticleList',
+  z.object({
+    articles: z.array(ArticleSummary),
+    limit: z.int().min(1).meta({ description: 'Most articles one page returns (10).' }),
+    pagination: Pagination,
+  }),
+);
+export type ArticleList = z.infer<typeof ArticleList>;
+
+export const ArticleListQuery = z.object({
+  page: PaginationQuery.shape.page,
+  category: z.string().min(1).max(64).optional(),
+});
+export type ArticleListQuery = z.input<typeof ArticleListQuery>;
+
+export const ArticleDetail = component(
+  'ArticleDetail',
+  ArticleSummary.extend({
+    content: z.string().meta({ description: 'The article body in Markdown.' }),
+    author: z.string(),
+    tags: z.array(z.string()),
+    updated_at: Timestamp,
+  }),
+);
+export type ArticleDetail = z.infer<typeof ArticleDetail>;
+
+export const ArticleEnvelopeData = component('ArticleData', z.object({ article: ArticleDetail }));

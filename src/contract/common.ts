@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** Every shape that appears in the OpenAPI document is registered here under its component name. */
+export const components = z.registry<{ id: string; description?: string }>();
+
+export function component<T extends z.ZodType>(id: string, schema: T, description?: string): T {
+  components.add(schema, description === undefined ? { id } : { id, description });
+  return schema;
+}
+
+/** `YYYY-MM-DD HH:MM:SS`, always UTC. */
+export const Timestamp = component(
+  'Timestamp',
+  z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+  'A UTC time written `YYYY-MM-DD HH:MM:SS`.',
+);
+
+/** Invoice codes are the letters INV followed by digits. */
+export const InvoiceCode = component(
+  'InvoiceCode',
+  z.string().regex(/^INV\d+$/),
+  'The letters `INV` followed by digits.',
+);
+
+export const Currency = z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 currency code.' });
+
+/** Money is an integer in the smallest shown unit; every amount has a `formatted_*` companion. */
+export const Money = z.int().min(0);
+
+export const TokenMode = component('TokenMode', z.enum(['sandbox', 'production']));
+
+export const PaginationQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const Pagination = component(
+  'Pagination',
+  z.object({
+    page: z.int().min(1),
+    per_page: z.int().min(1),
+    total: z.int().min(0),
+    total_pages: z.int().min(0),
+    has_more: z.boolean(),
+  }),
+  'Position of this page in the whole list. Request the next page with `page` + 1 while `has_more` is true.',
+);
+
+export type Pagination = z.infer<typeof Pagination>;

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { ArticleEnvelopeData, ArticleList, ArticleListQuery } from './articles.js';
+import { DashboardSummary, Health, ProfileData, TokenValidation } from './account.js';
+import { Balance, DepositData, DepositList, DepositListQuery, TransactionList, TransactionListQuery } from './balance.js';
+import { CreditPackageList, PaymentMethodList } from './catalog.js';
+import { InvoiceData, InvoiceStatus } from './invoices.js';
+import { CreateOrderRequest, CreateOrderResult, OrderData, OrderList, OrderListQuery } from './orders.js';
+import type { RateClass } from './rate-limits.js';
+
+export interface Endpoint {
+  /** operationId in the OpenAPI document, and the route's name in the sandbox. */
+  readonly id: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly auth: boolean;
+  readonly rateClass: RateClass;
+  readonly tag: string;
+  readonly summary: string;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  readonly data: z.ZodType;
+  /** Statuses of success answers; the first is the usual one. */
+  readonly success: readonly number[];
+  /** Statuses of error answers this endpoint may give besides 429 and 5xx, which every endpoint may give. */
+  readonly errors: readonly number[];
+}
+
+const userErrors = [400, 401] as const;
+
+/** The 17 endpoints of the interface, in the document's order. */
+export const endpoints = [
+  { id: 'getHealth', method: 'GET', path: '/api/v1/health', auth: false, rateClass: 'public-read', tag: 'public', summary: 'API health', data: Health, success: [200], errors: [] },
+  { id: 'listCreditPackages', method: 'GET', path: '/api/v1/catalog/credit-packages', auth: false, rateClass: 'public-read', tag: 'public', summary: 'Active credit packages', data: CreditPackageList, success: [200], errors: [] },
+  { id: 'listPaymentMethods', method: 'GET', path: '/api/v1/catalog/payment-methods', auth: false, rateClass: 'public-read', tag: 'public', summary: 'Active payment methods', data: PaymentMethodList, success: [200], errors: [] },
+  { id: 'listArticles', method: 'GET', path: '/api/v1/articles', auth: false, rateClass: 'public-read', tag: 'public', summary: 'Published articles, newest first', query: ArticleListQuery, data: ArticleList, success: [200], errors: [422] },
+  { id: 'getArticle', method: 'GET', path: '/api/v1/articles/{slug}', auth: false, rateClass: 'public-read', tag: 'public', summary: 'A published article', data: ArticleEnvelopeData, success: [200], errors: [404] },
+  { id: 'validateToken', method: 'POST', path: '/api/v1/auth/token/validate', auth: true, rateClass: 'token-validate', tag: 'token', summary: 'Check a token and report its mode', data: TokenValidation, success: [200], errors: [...userErrors] },
+  { id: 'getProfile', method: 'GET', path: '/api/v1/me', auth: true, rateClass: 'user-read', tag: 'account', summary: 'Profile of the token\'s owner', data: ProfileData, success: [200], errors: [...userErrors] },
+  { id: 'getDashboardSummary', method: 'GET', path: '/api/v1/me/dashboard-summary', auth: true, rateClass: 'user-read', tag: 'account', summary: 'Dashboard summary', data: DashboardSummary, success: [200], errors: [...userErrors] },
+  { id: 'getBalance', method: 'GET', path: '/api/v1/me/balance', auth: true, rateClass: 'user-read', tag: 'balance', summary: 'Current balance', data: Balance, success: [200], errors: [...userErrors] },
+  { id: 'listBalanceTransactions', method: 'GET', path: '/api/v1/me/balance/transactions', auth: true, rateClass: 'user-read', tag: 'balance', summary: 'Balance transactions, newest first', query: TransactionListQuery, data: TransactionList, success: [200], errors: [...userErrors, 422] },
+  { id: 'listDeposits', method: 'GET', path: '/api/v1/me/deposits', auth: true, rateClass: 'user-read', tag: 'balance', summary: 'Deposits, newest first', query: DepositListQuery, data: DepositList, success: [200], errors: [...userErrors, 422] },
+  { id: 'getDeposit', method: 'GET', path: '/api/v1/me/deposits/{invoice}', auth: true, rateClass: 'user-read', tag: 'balance', summary: 'A deposit', data: DepositData, success: [200], errors: [...userErrors, 404] },
+  { id: 'createOrder', method: 'POST', path: '/api/v1/me/orders', auth: true, rateClass: 'create-order', tag: 'orders', summary: 'Create an order', body: CreateOrderRequest, data: CreateOrderResult, success: [201, 200], errors: [...userErrors, 409, 413, 415, 422] },
+  { id: 'listOrders', method: 'GET', path: '/api/v1/me/orders', auth: true, rateClass: 'user-read', tag: 'orders', summary: 'Orders, newest first', query: OrderListQuery, data: OrderList, success: [200], errors: [...userErrors, 422] },
+  { id: 'getOrder', method: 'GET', path: '/api/v1/me/orders/{invoice}', auth: true, rateClass: 'user-read', tag: 'orders', summary: 'An order', data: OrderData, success: [200], errors: [...userErrors, 404] },
+  { id: 'getInvoice', method: 'GET', path: '/api/v1/me/invoices/{invoice}', auth: true, rateClass: 'user-read', tag: 'invoices', summary: 'An invoice', data: InvoiceData, success: [200], errors: [...userErrors, 404] },
+  { id: 'getInvoiceStatus', method: 'GET', path: '/api/v1/me/invoices/{invoice}/status', auth: true, rateClass: 'user-read', tag: 'invoices', summary: 'Payment status of an invoice', data: InvoiceStatus, success: [200], errors: [...userErrors, 404] },
+] as const satisfies readonly Endpoint[];
+
+export type EndpointId = (typeof endpoints)[number]['id'];
+
+export const endpointById: { readonly [K in EndpointId]: Extract<(typeof endpoints)[number], { id: K }> } =
+  Object.fromEntries(endpoints.map((e) => [e.id, e])) as never;
+
+/** The success envelope around an endpoint's `data`. */
+export function successEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), message: z.string(), data });
+}

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { component, Currency, InvoiceCode, Money, Pagination, PaginationQuery, Timestamp, TokenMode } from './common.js';
+import { OrderStatus, PaymentStatus } from './lifecycle.js';
+
+export const OrderType = component('OrderType', z.enum(['gamepass', 'vip_server']));
+export type OrderType = z.infer<typeof OrderType>;
+
+export const PlatformUsername = z.string().regex(/^[A-Za-z0-9_]{3,20}$/).meta({
+  description: '3 to 20 letters, digits or underscores.',
+});
+export const PlatformId = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
+
+/** The names a client may send in an order body; everything else is FORBIDDEN_FIELDS. */
+export const ORDER_BODY_FIELDS = [
+  'order_type',
+  'platform_username',
+  'place_id',
+  'platform_pass_id',
+  'gamepass_id',
+  'payment_method',
+  'client_reference',
+] as const;
+
+/** Fields the document names as never client-settable (listed for the README and error messages). */
+export const FORBIDDEN_ORDER_FIELDS = [
+  'user_id', 'email', 'price', 'amount', 'total_amount', 'status', 'payment_status',
+  'paid_at', 'role', 'balance', 'order_id', 'invoice_id',
+] as const;
+
+export const CreateOrderRequest = component(
+  'CreateOrderRequest',
+  z
+    .object({
+      order_type: OrderType.optional().meta({ description: 'Defaults to `gamepass`.' }),
+      platform_username: PlatformUsername,
+      place_id: PlatformId,
+      platform_pass_id: PlatformId.optional().meta({
+        description: 'Required (or its alias `gamepass_id`). For `vip_server` orders, the id of the VIP server of the place.',
+      }),
+      gamepass_id: PlatformId.optional().meta({ description: 'Alias of `platform_pass_id`; send one of the two.' }),
+      payment_method: z.string().min(1).max(32).optional().meta({ description: 'Defaults to `invoice`. Sandbox tokens: `invoice` only.' }),
+      client_reference: z.string().min(1).max(64).optional().meta({ description: 'Your own reference, echoed back.' }),
+    })
+    .strict(),
+  'Only user input. The server computes price, discount, total, invoice and status; any other property gets 422 FORBIDDEN_FIELDS.',
+);
+export type CreateOrderRequest = z.input<typeof CreateOrderRequest>;
+
+/** What the order-creation answer shows of the order (the document's four fields plus the server's pricing). */
+export const CreatedOrder = z.object({
+  status: OrderStatus,
+  order_type: OrderType,
+  platform_username: z.string(),
+  credit_amount: z.int().min(1),
+  price: Money,
+  discount: Money,
+  total_amount: Money,
+});
+
+export const Gateway = component(
+  'Gateway',
+  z.object({
+    code: z.string(),
+    name: z.string(),
+    payment_url: z.url(),
+    expires_at: Timestamp,
+  }),
+  'Present when the order is paid through a payment gateway.',
+);
+
+export const CreatedInvoice = component(
+  'CreatedInvoice',
+  z.object({
+    invoice_code: InvoiceCode,
+    type: z.literal('order'),
+    payment_status: PaymentStatus,
+    amount: Money,
+    formatted_amount: z.string(),
+    currency: Currency,
+    payment_method: z.string(),
+    payment_url: z.string().meta({ description: 'Payment link; empty for `invoice` and `balance`.' }),
+    invoice_url: z.url(),
+    expires_at: Timestamp,
+    order: CreatedOrder,
+  }),
+);
+
+export const CreateOrderResult = component(
+  'CreateOrderResult',
+  z.object({
+    invoice: CreatedInvoice,
+    idempotent: z.boolean().meta({ description: 'True when an earlier order was returned for a repeated Idempotency-Key.' }),
+    gateway: Gateway.nullable(),
+    environment: TokenMode,
+  }),
+);
+export type CreateOrderResult = z.infer<typeof CreateOrderResult>;
+
+export const OrderSummary = component(
+  'OrderSummary',
+  z.object({
+    invoice_code: InvoiceCode,
+    status: OrderStatus,
+    payment_status: PaymentStatus,
+    order_type: OrderType,
+    platform_username: z.string(),
+    credit_amount: z.int().min(1),
+    total_amount: Money,
+    formatted_total_amount: z.string(),
+    currency: Currency,
+    created_at: Timestamp,
+  }),
+);
+export type OrderSummary = z.infer<typeof OrderSummary>;
+
+export const Order = component(
+  'Order',
+  OrderSummary.extend({
+    place_id: PlatformId,
+    platform_pass_id: PlatformId,
+    price: Money,
+    formatted_price: z.string(),
+    discount: Money,
+    formatted_discount: z.string(),
+    payment_method: z.string(),
+    client_reference: z.string().nullable(),
+    environment: TokenMode,
+    invoice_url: z.url(),
+    updated_at: Timestamp,
+    paid_at: Timestamp.nullable(),
+    completed_at: Timestamp.nullable(),
+  }),
+);
+export type Order = z.infer<typeof Order>;
+
+export const OrderListQuery = PaginationQuery.extend({
+  status: OrderStatus.optional(),
+  payment_status: PaymentStatus.optional(),
+  order_type: OrderType.optional(),
+  client_reference: z.string().min(1).max(64).optional(),
+});
+export type OrderListQuery = z.input<typeof OrderListQuery>;
+
+export const OrderList = component(
+  'OrderList',
+  z.object({ orders: z.array(OrderSummary), pagination: Pagination }),
+  'Newest first.',
+);
+export type OrderList = z.infer<typeof OrderList>;
+
+export const OrderData = component('OrderData', z.object({ order: Order }));
+export type OrderData = z.infer<typeof OrderData>;
