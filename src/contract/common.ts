@@ -28,6 +28,7 @@ export const Currency = z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 
 export const Money = z.int().min(0);
 
 export const TokenMode = component('TokenMode', z.enum(['sandbox', 'production']));
+export type TokenMode = z.infer<typeof TokenMode>;
 
 export const PaginationQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),

@@ -10,3 +10,4 @@ export * from './invoices.js';
 export * from './rate-limits.js';
 export * from './endpoints.js';
 export * from './money.js';
+export { buildOpenApiDocument, INTERFACE_VERSION, type OpenApiDocument } from './openapi.js';

@@ -1,0 +1,29 @@
+import { isDropped, type SandboxRequest, type SandboxResponse } from '../exchange.js';
+
+/**
+ * A WHATWG fetch served by the sandbox core: what the client and the offline CLI inject.
+ * A dropped connection surfaces as fetch's own network error, a TypeError.
+ */
+export function createFetch(handle: (request: SandboxRequest) => Promise<SandboxResponse>): typeof globalThis.fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    request.signal.throwIfAborted();
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.text();
+    const response = await abortable(handle({ method: request.method, url: request.url, headers, body, clientAddress: '127.0.0.1' }), request.signal);
+    if (isDropped(response)) throw new TypeError('fetch failed', { cause: new Error('the sandbox dropped the connection') });
+    return new Response(request.method === 'HEAD' ? null : response.body, { status: response.status, headers: response.headers });
+  };
+}
+
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (!signal.aborted && typeof signal.addEventListener !== 'function') return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,94 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isDropped } from '../exchange.js';
+import { MAX_BODY_BYTES } from '../rules/json-body.js';
+import type { Sandbox } from '../sandbox.js';
+
+export interface HttpSandboxOptions {
+  port?: number;
+  host?: string;
+}
+
+export interface HttpSandbox {
+  /** e.g. http://127.0.0.1:4010 */
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+/** Read past the body limit only far enough to know it is too large. */
+const READ_LIMIT = MAX_BODY_BYTES + 1;
+
+/** `topup mock serve`: the sandbox core over node:http, with nothing in between. */
+export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions = {}): Promise<HttpSandbox> {
+  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+    serve(sandbox, req, res).catch(() => res.destroy());
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      const { address, port, family } = server.address() as AddressInfo;
+      const host = family === 'IPv6' ? `[${address}]` : address;
+      resolve({
+        url: `http://${host}:${port}`,
+        server,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeIdleConnections();
+            setTimeout(() => server.closeAllConnections(), 1_000).unref();
+          }),
+      });
+    });
+  });
+}
+
+async function serve(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readBody(req);
+  const headers: Record<string, string> = {};
+  // Repeated headers are joined as fetch joins them, so the core sees the same thing from every adapter.
+  for (const [name, values] of Object.entries(req.headersDistinct)) if (values) headers[name] = values.join(', ');
+  const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
+  const response = await sandbox.handle({
+    method: req.method ?? 'GET',
+    url: `http://${host}${req.url ?? '/'}`,
+    headers,
+    body: body.tooLarge ? 'x'.repeat(READ_LIMIT) : body.text,
+    clientAddress: req.socket.remoteAddress ?? 'unknown',
+  });
+  if (isDropped(response)) {
+    req.socket.destroy();
+    return;
+  }
+  res.writeHead(response.status, response.headers);
+  res.end(response.body);
+  if (body.tooLarge) req.socket.end();
+}
+
+function readBody(req: IncomingMessage): Promise<{ text: string | null; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > READ_LIMIT) {
+        done = true;
+        req.pause();
+        resolve({ text: null, tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (done) return;
+      done = true;
+      resolve({ text: size === 0 ? null : Buffer.concat(chunks).toString('utf8'), tooLarge: false });
+    });
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,100 @@
+import { INVOICE_TTL_SECONDS } from '../src/contract/index.js';
+import { ApiError } from './exchange.js';
+import type { AccountRecord } from './records.js';
+import { authenticate } from './rules/auth.js';
+import { closeUnpaidInvoice, completeOrder, failOrder, payInvoice } from './rules/lifecycle.js';
+import { CURRENCY } from './rules/pricing.js';
+import type { Store } from './store.js';
+import type { WriteLock } from './write-lock.js';
+
+export interface DepositRequest {
+  amount: number;
+  /** The account by fixture name (`demo`, `rich`, …) … */
+  account?: string;
+  /** … or by one of its tokens. Defaults to the demo account. */
+  token?: string;
+  payment_method?: string;
+  /** Pay it at once, crediting the balance. */
+  paid?: boolean;
+}
+
+export const MIN_DEPOSIT = 10_000;
+export const MAX_DEPOSIT = 50_000_000;
+
+/** The sandbox's control operations: move invoices, orders and deposits through their lifecycle on demand. */
+export interface SandboxControl {
+  pay(invoiceCode: string): Promise<void>;
+  expire(invoiceCode: string): Promise<void>;
+  fail(invoiceCode: string): Promise<void>;
+  complete(invoiceCode: string): Promise<void>;
+  failOrder(invoiceCode: string): Promise<void>;
+  deposit(request: DepositRequest): Promise<{ invoice_code: string }>;
+  /** Moves the sandbox clock forward, e.g. past an invoice's expiry. */
+  advanceClock(seconds: number): void;
+  reset(): Promise<void>;
+}
+
+export interface ControlEnv {
+  store: Store;
+  writeLock: WriteLock;
+  now(): number;
+  advance(ms: number): void;
+  commit(): Promise<void>;
+  reseed(): Promise<void>;
+}
+
+export function createControl(env: ControlEnv): SandboxControl {
+  const change = async <T>(fn: (now: number) => Promise<T> | T): Promise<T> => {
+    const result = await env.writeLock.run(async () => fn(env.now()));
+    await env.commit();
+    return result;
+  };
+  return {
+    pay: (code) => change((now) => payInvoice(env.store, code, now)),
+    expire: (code) => change((now) => closeUnpaidInvoice(env.store, code, 'expired', now)),
+    fail: (code) => change((now) => closeUnpaidInvoice(env.store, code, 'failed', now)),
+    complete: (code) => change((now) => completeOrder(env.store, code, now)),
+    failOrder: (code) => change((now) => failOrder(env.store, code, now)),
+    deposit: (request) => change((now) => createDeposit(env.store, request, now)),
+    advanceClock(seconds) {
+      if (!Number.isFinite(seconds) || seconds < 0) throw new ApiError(422, 'The clock only moves forward: give a number of seconds of 0 or more.', 'VALIDATION_FAILED', ['seconds']);
+      env.advance(seconds * 1000);
+    },
+    reset: () => change(() => env.reseed()),
+  };
+}
+
+function depositAccount(store: Store, request: DepositRequest): AccountRecord {
+  if (request.token !== undefined) {
+    const principal = authenticate(store.db, request.token);
+    if (principal === null) throw new ApiError(401, 'Unauthorized: the API token is missing or invalid.');
+    return principal.account;
+  }
+  const name = request.account ?? 'demo';
+  const account = store.db.accounts.all().find((a) => a.name === name);
+  if (account === undefined) throw new ApiError(404, `No sandbox account is named '${name}'.`, 'NOT_FOUND');
+  return account;
+}
+
+async function createDeposit(store: Store, request: DepositRequest, now: number): Promise<{ invoice_code: string }> {
+  const { amount } = request;
+  if (!Number.isSafeInteger(amount) || amount < MIN_DEPOSIT || amount > MAX_DEPOSIT) {
+    throw new ApiError(422, `A deposit is a whole amount from ${MIN_DEPOSIT} to ${MAX_DEPOSIT}.`, 'VALIDATION_FAILED', ['amount']);
+  }
+  const account = depositAccount(store, request);
+  const methodCode = request.payment_method ?? 'bank_transfer';
+  const method = store.db.paymentMethods.get(methodCode);
+  if (method === undefined || method.type !== 'gateway' || !method.active) {
+    throw new ApiError(422, `Deposits are paid through an active gateway method, not '${methodCode}'.`, 'PAYMENT_METHOD_UNAVAILABLE', ['payment_method']);
+  }
+  const code = store.nextInvoiceCode(now);
+  const invoice = await store.db.invoices.insert({
+    invoice_code: code, account_id: account.id, type: 'deposit', amount, currency: CURRENCY,
+    payment_method: method.code, payment_url: '', payment_status: 'pending', environment: 'production',
+    created_at: now, expires_at: now + INVOICE_TTL_SECONDS * 1000, paid_at: null, updated_at: now,
+  });
+  await store.db.deposits.insert({ invoice_code: code, account_id: account.id, created_at: now });
+  if (request.paid === true) await payInvoice(store, code, now);
+  else store.expiryQueue.push(invoice);
+  return { invoice_code: code };
+}

@@ -1,0 +1,59 @@
+import type { ErrorCode } from '../src/contract/index.js';
+
+/** What the sandbox core receives: a transport-free HTTP request. Header names are lower case. */
+export interface SandboxRequest {
+  method: string;
+  /** Absolute URL; its origin is the base URL the sandbox writes into invoice links. */
+  url: string;
+  headers: Readonly<Record<string, string>>;
+  body: string | null;
+  /** The caller's address, for the per-address limits of public endpoints. */
+  clientAddress?: string;
+}
+
+export interface SandboxReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The connection is cut without an answer (an injected fault). */
+export interface DroppedReply {
+  drop: true;
+}
+
+export type SandboxResponse = SandboxReply | DroppedReply;
+
+export function isDropped(response: SandboxResponse): response is DroppedReply {
+  return 'drop' in response;
+}
+
+/** A refusal with an error envelope. Thrown by rules; turned into a reply in one place. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: ErrorCode,
+    readonly fields?: readonly string[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function jsonReply(status: number, payload: unknown, headers: Record<string, string> = {}): SandboxReply {
+  return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body: JSON.stringify(payload) };
+}
+
+export function successReply(status: number, message: string, data: unknown, headers?: Record<string, string>): SandboxReply {
+  return jsonReply(status, { success: true, message, data }, headers);
+}
+
+export function errorReply(error: ApiError, headers: Record<string, string> = {}): SandboxReply {
+  const detail = error.code === undefined ? undefined : error.fields === undefined ? { code: error.code } : { code: error.code, fields: [...error.fields] };
+  const payload = detail === undefined ? { success: false, message: error.message } : { success: false, message: error.message, error: detail };
+  return jsonReply(error.status, payload, { ...headers, ...error.headers });
+}

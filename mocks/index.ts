@@ -1,0 +1,12 @@
+/** `topup/mocks`: the stateful sandbox for your own tests (msw handlers, a fetch, or a real HTTP server). */
+export { createSandbox, DEFAULT_SANDBOX_URL, type Sandbox, type SandboxOptions } from './sandbox.js';
+export { createHandlers, type HandlerOptions } from './adapters/msw.js';
+export { createFetch } from './adapters/fetch.js';
+export { startHttpSandbox, type HttpSandbox, type HttpSandboxOptions } from './adapters/http.js';
+export type { SandboxControl, DepositRequest } from './control.js';
+export type { Fixtures, FixtureAccount, FixtureCase } from './fixtures.js';
+export type { SandboxRequest, SandboxResponse, SandboxReply, DroppedReply } from './exchange.js';
+export { takeSnapshot, restoreSnapshot, SnapshotError, type SandboxSnapshot } from './snapshot.js';
+export { readStateFile, writeStateFile } from './state.js';
+export { quote, PRICE_PER_CREDIT, discountTiers } from './rules/pricing.js';
+export { REVOKED_TOKEN } from './seed.js';

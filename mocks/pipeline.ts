@@ -1,0 +1,72 @@
+import { endpoints, type Endpoint, type EndpointId } from '../src/contract/index.js';
+import { ApiError, errorReply, successReply, type SandboxReply, type SandboxRequest } from './exchange.js';
+import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from './rules/auth.js';
+import { validationError } from './rules/order-request.js';
+import { InFlightLimiter, RateLimiter } from './rules/rate-limit.js';
+import { Router } from './router.js';
+import { routeHandlers } from './routes/index.js';
+import type { RouteContext } from './routes/context.js';
+import type { Store } from './store.js';
+import type { WriteLock } from './write-lock.js';
+
+export interface PipelineEnv {
+  store: Store;
+  writeLock: WriteLock;
+  rateLimit: boolean;
+  rateLimiter: RateLimiter;
+  inFlight: InFlightLimiter;
+  commit(): Promise<void>;
+}
+
+const apiRouter = new Router<Endpoint>();
+for (const endpoint of endpoints) apiRouter.add(endpoint.method, endpoint.path, endpoint);
+
+/**
+ * Serves one /api/v1 request. The layers wrap each other as in the real service:
+ * URL hygiene, then rate limits (which also count refused tokens), then auth, then the route.
+ */
+export async function handleApiRequest(env: PipelineEnv, request: SandboxRequest, url: URL, now: number): Promise<SandboxReply> {
+  const lookup = apiRouter.lookup(request.method, url.pathname);
+  if (lookup === null) return errorReply(new ApiError(404, `No endpoint ${url.pathname} exists.`, 'ROUTE_NOT_FOUND'));
+  if ('allow' in lookup) {
+    return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}; use ${lookup.allow.join(', ')}.`, 'METHOD_NOT_ALLOWED'), { allow: lookup.allow.join(', ') });
+  }
+  const endpoint = lookup.found.handler;
+  let rateHeaders: Record<string, string> = {};
+  let leave: (() => void) | undefined;
+  try {
+    refuseTokenInUrl(url.searchParams);
+    const token = bearerToken(request.headers.authorization);
+    const principal = endpoint.auth ? authenticate(env.store.db, token) : null;
+    if (env.rateLimit) {
+      const key = principal ? `token:${principal.token.token}` : `address:${request.clientAddress ?? 'local'}`;
+      rateHeaders = env.rateLimiter.take(endpoint.rateClass, key, now);
+      if (principal) leave = env.inFlight.enter(key);
+    }
+    if (endpoint.auth && principal === null) throw unauthorized();
+    const ctx: RouteContext = {
+      store: env.store, now, base: url.origin, principal, params: lookup.found.params,
+      query: parseQuery(endpoint, url.searchParams), request, writeLock: env.writeLock, commit: env.commit,
+    };
+    const result = await routeHandlers[endpoint.id as EndpointId](ctx);
+    return successReply(result.status ?? endpoint.success[0]!, result.message, result.data, rateHeaders);
+  } catch (error) {
+    if (error instanceof ApiError) return errorReply(error, rateHeaders);
+    throw error;
+  } finally {
+    leave?.();
+  }
+}
+
+function parseQuery(endpoint: Endpoint, params: URLSearchParams): Record<string, unknown> {
+  if (endpoint.query === undefined) return {};
+  const raw: Record<string, string> = {};
+  for (const name of Object.keys(endpoint.query.shape)) {
+    const values = params.getAll(name);
+    if (values.length > 1) throw new ApiError(422, `Query parameter ${name} was given more than once.`, 'VALIDATION_FAILED', [name]);
+    if (values.length === 1) raw[name] = values[0]!;
+  }
+  const result = endpoint.query.safeParse(raw);
+  if (!result.success) throw validationError(result.error, raw);
+  return result.data as Record<string, unknown>;
+}

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { OrderStatus, OrderType, PaymentStatus, TokenMode } from '../src/contract/index.js';
+
+/** Shapes of what the sandbox stores. Times are epoch milliseconds; the routes format them. */
+const Millis = z.number().int();
+
+export const AccountRecord = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  username: z.string(),
+  display_name: z.string(),
+  email: z.string(),
+  balance: z.number().int().min(0),
+  balance_updated_at: Millis,
+  created_at: Millis,
+});
+
+export const TokenRecord = z.object({
+  token: z.string(),
+  account_id: z.number().int(),
+  mode: TokenMode,
+  name: z.string(),
+  revoked: z.boolean(),
+  last_used_at: Millis.nullable(),
+});
+
+export const ChatLinkRecord = z.object({
+  account_id: z.number().int(),
+  chat_user_id: z.string(),
+  linked_at: Millis,
+});
+
+export const TransactionRecord = z.object({
+  id: z.string(),
+  account_id: z.number().int(),
+  type: z.enum(['credit', 'debit']),
+  amount: z.number().int().min(0),
+  balance_after: z.number().int().min(0),
+  description: z.string(),
+  reference: z.string().nullable(),
+  created_at: Millis,
+});
+
+export const InvoiceRecord = z.object({
+  invoice_code: z.string(),
+  account_id: z.number().int(),
+  type: z.enum(['order', 'deposit']),
+  amount: z.number().int().min(0),
+  currency: z.string(),
+  payment_method: z.string(),
+  payment_url: z.string(),
+  payment_status: PaymentStatus,
+  environment: TokenMode,
+  created_at: Millis,
+  expires_at: Millis,
+  paid_at: Millis.nullable(),
+  updated_at: Millis,
+});
+
+export const OrderRecord = z.object({
+  invoice_code: z.string(),
+  account_id: z.number().int(),
+  status: OrderStatus,
+  order_type: OrderType,
+  platform_username: z.string(),
+  place_id: z.number().int(),
+  platform_pass_id: z.number().int(),
+  credit_amount: z.number().int(),
+  price: z.number().int(),
+  discount: z.number().int(),
+  total_amount: z.number().int(),
+  payment_method: z.string(),
+  client_reference: z.string().nullable(),
+  environment: TokenMode,
+  created_at: Millis,
+  updated_at: Millis,
+  paid_at: Millis.nullable(),
+  completed_at: Millis.nullable(),
+});
+
+export const DepositRecord = z.object({
+  invoice_code: z.string(),
+  account_id: z.number().int(),
+  created_at: Millis,
+});
+
+export const IdempotencyRecord = z.object({
+  account_id: z.number().int(),
+  key: z.string(),
+  fingerprint: z.string(),
+  invoice_code: z.string(),
+  created_at: Millis,
+  expires_at: Millis,
+});
+
+export const CreditPackageRecord = z.object({
+  code: z.string(),
+  name: z.string(),
+  credit_amount: z.number().int(),
+  price: z.number().int(),
+  currency: z.string(),
+  description: z.string(),
+  sort_order: z.number().int(),
+  active: z.boolean(),
+});
+
+export const PaymentMethodRecord = z.object({
+  code: z.string(),
+  name: z.string(),
+  type: z.enum(['invoice', 'balance', 'gateway']),
+  description: z.string(),
+  min_amount: z.number().int(),
+  max_amount: z.number().int(),
+  sort_order: z.number().int(),
+  active: z.boolean(),
+});
+
+export const ArticleRecord = z.object({
+  slug: z.string(),
+  title: z.string(),
+  category: z.string(),
+  excerpt: z.string(),
+  content: z.string(),
+  author: z.string(),
+  tags: z.array(z.string()),
+  status: z.enum(['published', 'draft']),
+  published_at: Millis,
+  updated_at: Millis,
+});
+
+export const PlatformUserRecord = z.object({ id: z.number().int(), username: z.string() });
+export const PlatformPlaceRecord = z.object({ id: z.number().int(), owner_id: z.number().int(), name: z.string() });
+export const PlatformPassRecord = z.object({
+  id: z.number().int(),
+  place_id: z.number().int(),
+  name: z.string(),
+  price: z.number().int(),
+  for_sale: z.boolean(),
+});
+export const VipServerRecord = z.object({
+  id: z.number().int(),
+  place_id: z.number().int(),
+  name: z.string(),
+  price: z.number().int(),
+  active: z.boolean(),
+});
+
+export type AccountRecord = z.infer<typeof AccountRecord>;
+export type TokenRecord = z.infer<typeof TokenRecord>;
+export type ChatLinkRecord = z.infer<typeof ChatLinkRecord>;
+export type TransactionRecord = z.infer<typeof TransactionRecord>;
+export type InvoiceRecord = z.infer<typeof InvoiceRecord>;
+export type OrderRecord = z.infer<typeof OrderRecord>;
+export type DepositRecord = z.infer<typeof DepositRecord>;
+export type IdempotencyRecord = z.infer<typeof IdempotencyRecord>;
+export type CreditPackageRecord = z.infer<typeof CreditPackageRecord>;
+export type PaymentMethodRecord = z.infer<typeof PaymentMethodRecord>;
+export type ArticleRecord = z.infer<typeof ArticleRecord>;
+export type PlatformUserRecord = z.infer<typeof PlatformUserRecord>;
+export type PlatformPlaceRecord = z.infer<typeof PlatformPlaceRecord>;
+export type PlatformPassRecord = z.infer<typeof PlatformPassRecord>;
+export type VipServerRecord = z.infer<typeof VipServerRecord>;

@@ -1,0 +1,38 @@
+import { formatMoney, formatTimestamp } from '../../src/contract/index.js';
+import { ApiError } from '../exchange.js';
+import * as present from '../present.js';
+import { CURRENCY } from '../rules/pricing.js';
+import { principalOf, type RouteHandler } from './context.js';
+import { pageNewestFirst } from './paging.js';
+
+export const getBalance: RouteHandler = (ctx) => {
+  const { account } = principalOf(ctx);
+  return {
+    message: 'Balance retrieved.',
+    data: { balance: account.balance, formatted_balance: formatMoney(account.balance, CURRENCY), currency: CURRENCY, updated_at: formatTimestamp(account.balance_updated_at) },
+  };
+};
+
+export const listBalanceTransactions: RouteHandler = (ctx) => {
+  const { account } = principalOf(ctx);
+  const type = ctx.query.type as string | undefined;
+  const { items, pagination } = pageNewestFirst(ctx.store.db.transactions.ownedBy(account.id), ctx.query.page as number, ctx.query.per_page as number, type === undefined ? undefined : (t) => t.type === type);
+  return { message: 'Balance transactions retrieved.', data: { transactions: items.map((t) => present.transaction(t, CURRENCY)), pagination } };
+};
+
+export const listDeposits: RouteHandler = (ctx) => {
+  const { account } = principalOf(ctx);
+  const { invoices, deposits } = ctx.store.db;
+  const status = ctx.query.payment_status as string | undefined;
+  const { items, pagination } = pageNewestFirst(deposits.ownedBy(account.id), ctx.query.page as number, ctx.query.per_page as number, status === undefined ? undefined : (d) => invoices.get(d.invoice_code)!.payment_status === status);
+  return { message: 'Deposits retrieved.', data: { deposits: items.map((d) => present.deposit(d, invoices.get(d.invoice_code)!, ctx.base)), pagination } };
+};
+
+export const getDeposit: RouteHandler = (ctx) => {
+  const { account } = principalOf(ctx);
+  const code = ctx.params.invoice!;
+  const found = ctx.store.db.deposits.get(code);
+  // Another account's deposit is not found, never forbidden: its existence is not ours to confirm.
+  if (found === undefined || found.account_id !== account.id) throw new ApiError(404, `Deposit ${code} was not found.`, 'NOT_FOUND');
+  return { message: 'Deposit retrieved.', data: { deposit: present.deposit(found, ctx.store.db.invoices.get(code)!, ctx.base) } };
+};

@@ -1,0 +1,33 @@
+import type { SandboxRequest } from '../exchange.js';
+import type { Principal } from '../rules/auth.js';
+import type { Store } from '../store.js';
+import type { WriteLock } from '../write-lock.js';
+
+/** What a route may use. Routes never see transports, limits or faults: the pipeline handled those. */
+export interface RouteContext {
+  store: Store;
+  now: number;
+  /** Origin written into links (invoice_url, payment_url, article_url). */
+  base: string;
+  principal: Principal | null;
+  params: Record<string, string>;
+  /** The endpoint's query, parsed by its contract schema. */
+  query: Record<string, unknown>;
+  request: SandboxRequest;
+  writeLock: WriteLock;
+  /** Resolves once the change is durable (persisted when the sandbox has a state file). */
+  commit(): Promise<void>;
+}
+
+export interface RouteResult {
+  status?: number;
+  message: string;
+  data: unknown;
+}
+
+export type RouteHandler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
+
+export function principalOf(ctx: RouteContext): Principal {
+  if (ctx.principal === null) throw new Error('route needs a principal but the pipeline gave none');
+  return ctx.principal;
+}

@@ -1,0 +1,65 @@
+import { ApiError, successReply, type SandboxReply, type SandboxRequest } from '../exchange.js';
+import type { SandboxControl } from '../control.js';
+import type { Fixtures } from '../fixtures.js';
+import { bearerToken } from '../rules/auth.js';
+import { Router } from '../router.js';
+
+/** Control operations over HTTP, under a prefix outside /api/v1. They need no token: the sandbox is local. */
+export const CONTROL_PREFIX = '/__sandbox';
+
+interface ControlDeps {
+  control: SandboxControl;
+  fixtures(): Fixtures;
+  now(): number;
+}
+
+type ControlHandler = (deps: ControlDeps, params: Record<string, string>, request: SandboxRequest) => Promise<SandboxReply>;
+
+const ok = (message: string, data: unknown = {}) => successReply(200, message, data);
+
+function jsonBody(request: SandboxRequest): Record<string, unknown> {
+  if (request.body === null || request.body.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(request.body);
+  } catch {
+    throw new ApiError(400, 'The request body is not valid JSON.', 'INVALID_JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ApiError(400, 'The request body must be a JSON object.', 'INVALID_BODY');
+  return parsed as Record<string, unknown>;
+}
+
+const invoiceMove = (verb: 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder', done: string): ControlHandler =>
+  async ({ control }, { invoice }) => {
+    await control[verb](invoice!);
+    return ok(`Invoice ${invoice} ${done}.`, { invoice_code: invoice });
+  };
+
+export const controlRouter = new Router<ControlHandler>()
+  .add('GET', `${CONTROL_PREFIX}/fixtures`, async ({ fixtures }) => ok('Sandbox fixtures.', fixtures()))
+  .add('POST', `${CONTROL_PREFIX}/invoices/{invoice}/pay`, invoiceMove('pay', 'paid'))
+  .add('POST', `${CONTROL_PREFIX}/invoices/{invoice}/expire`, invoiceMove('expire', 'expired'))
+  .add('POST', `${CONTROL_PREFIX}/invoices/{invoice}/fail`, invoiceMove('fail', 'failed'))
+  .add('POST', `${CONTROL_PREFIX}/orders/{invoice}/complete`, invoiceMove('complete', 'completed'))
+  .add('POST', `${CONTROL_PREFIX}/orders/{invoice}/fail`, invoiceMove('failOrder', 'failed and refunded'))
+  .add('POST', `${CONTROL_PREFIX}/deposits`, async ({ control }, _params, request) => {
+    const body = jsonBody(request);
+    const token = bearerToken(request.headers.authorization) ?? undefined;
+    const created = await control.deposit({
+      amount: body.amount as number,
+      ...(typeof body.account === 'string' ? { account: body.account } : {}),
+      ...(token !== undefined ? { token } : {}),
+      ...(typeof body.payment_method === 'string' ? { payment_method: body.payment_method } : {}),
+      paid: body.paid === true,
+    });
+    return successReply(201, `Deposit ${created.invoice_code} created.`, created);
+  })
+  .add('POST', `${CONTROL_PREFIX}/clock`, async ({ control, now }, _params, request) => {
+    const seconds = jsonBody(request).advance_seconds;
+    control.advanceClock(typeof seconds === 'number' ? seconds : Number.NaN);
+    return ok('Sandbox clock moved.', { now_ms: now() });
+  })
+  .add('POST', `${CONTROL_PREFIX}/reset`, async ({ control }) => {
+    await control.reset();
+    return ok('Sandbox reset to its seed.');
+  });

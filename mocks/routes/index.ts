@@ -1,0 +1,16 @@
+import type { EndpointId } from '../../src/contract/index.js';
+import type { RouteHandler } from './context.js';
+import { getDashboardSummary, getProfile, validateToken } from './account.js';
+import { getBalance, getDeposit, listBalanceTransactions, listDeposits } from './balance.js';
+import { getInvoice, getInvoiceStatus } from './invoices.js';
+import { createOrder, getOrder, listOrders } from './orders.js';
+import { getArticle, getHealth, listArticles, listCreditPackages, listPaymentMethods } from './public.js';
+
+/** One handler per endpoint of the contract; the type makes a missing one a compile error. */
+export const routeHandlers: Record<EndpointId, RouteHandler> = {
+  getHealth, listCreditPackages, listPaymentMethods, listArticles, getArticle,
+  validateToken, getProfile, getDashboardSummary,
+  getBalance, listBalanceTransactions, listDeposits, getDeposit,
+  createOrder, listOrders, getOrder,
+  getInvoice, getInvoiceStatus,
+};

@@ -1,0 +1,40 @@
+import { formatTimestamp } from '../../src/contract/index.js';
+import { ApiError } from '../exchange.js';
+import * as present from '../present.js';
+import { CURRENCY } from '../rules/pricing.js';
+import { pageNewestFirst } from './paging.js';
+import type { RouteHandler } from './context.js';
+
+export const API_DOCUMENT_VERSION = '1.1.0';
+const PACKAGE_LIMIT = 50;
+const ARTICLE_LIMIT = 10;
+
+export const getHealth: RouteHandler = ({ now }) => ({
+  message: 'API is healthy.',
+  data: { status: 'ok', version: API_DOCUMENT_VERSION, api: 'v1', time: formatTimestamp(now) },
+});
+
+export const listCreditPackages: RouteHandler = ({ store }) => {
+  const packages = store.db.creditPackages.all().filter((p) => p.active).sort((a, b) => a.sort_order - b.sort_order).slice(0, PACKAGE_LIMIT);
+  return { message: 'Credit packages retrieved.', data: { packages: packages.map(present.creditPackage), limit: PACKAGE_LIMIT } };
+};
+
+export const listPaymentMethods: RouteHandler = ({ store }) => {
+  const methods = store.db.paymentMethods.all().filter((m) => m.active).sort((a, b) => a.sort_order - b.sort_order);
+  return { message: 'Payment methods retrieved.', data: { payment_methods: methods.map((m) => present.paymentMethod(m, CURRENCY)) } };
+};
+
+export const listArticles: RouteHandler = ({ store, query, base, now }) => {
+  const category = query.category as string | undefined;
+  const published = store.db.articles.all().filter((a) => a.status === 'published' && a.published_at <= now).sort((a, b) => a.published_at - b.published_at);
+  const { items, pagination } = pageNewestFirst(published, query.page as number, ARTICLE_LIMIT, category === undefined ? undefined : (a) => a.category === category);
+  return { message: 'Articles retrieved.', data: { articles: items.map((a) => present.articleSummary(a, base)), limit: ARTICLE_LIMIT, pagination } };
+};
+
+export const getArticle: RouteHandler = ({ store, params, base, now }) => {
+  const article = store.db.articles.get(params.slug!);
+  if (article === undefined || article.status !== 'published' || article.published_at > now) {
+    throw new ApiError(404, `Article '${params.slug}' was not found.`, 'NOT_FOUND');
+  }
+  return { message: 'Article retrieved.', data: { article: present.articleDetail(article, base) } };
+};

@@ -1,0 +1,36 @@
+import { ApiError } from '../exchange.js';
+import type { Db } from '../db.js';
+import type { AccountRecord, TokenRecord } from '../records.js';
+
+/** Query parameters that would carry a token in a URL; the document forbids it. */
+const TOKEN_PARAMS = new Set(['token', 'api_token', 'access_token', 'apikey', 'api_key', 'key', 'bearer']);
+
+export function refuseTokenInUrl(query: URLSearchParams): void {
+  for (const name of query.keys()) {
+    if (TOKEN_PARAMS.has(name.toLowerCase())) {
+      throw new ApiError(400, 'Tokens are not accepted in the URL; send them only in the Authorization header.', 'TOKEN_IN_URL', [name]);
+    }
+  }
+}
+
+/** The token of `Authorization: Bearer <token>`, or null when the header is absent or of another scheme. */
+export function bearerToken(authorization: string | undefined): string | null {
+  if (authorization === undefined) return null;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+  return match ? match[1]! : null;
+}
+
+export interface Principal {
+  account: AccountRecord;
+  token: TokenRecord;
+}
+
+export function authenticate(db: Db, token: string | null): Principal | null {
+  if (token === null) return null;
+  const record = db.tokens.get(token);
+  if (record === undefined || record.revoked) return null;
+  const account = db.accounts.get(String(record.account_id));
+  return account === undefined ? null : { account, token: record };
+}
+
+export const unauthorized = () => new ApiError(401, 'Unauthorized: the API token is missing or invalid.');

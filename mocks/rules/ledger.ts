@@ -1,0 +1,28 @@
+import type { Store } from '../store.js';
+import type { AccountRecord } from '../records.js';
+
+/** Moves the balance and records the transaction that explains it. */
+export async function postTransaction(
+  store: Store,
+  account: AccountRecord,
+  type: 'credit' | 'debit',
+  amount: number,
+  description: string,
+  reference: string | null,
+  now: number,
+): Promise<void> {
+  const next = type === 'credit' ? account.balance + amount : account.balance - amount;
+  if (next < 0) throw new Error(`ledger: balance of account ${account.id} would go below zero`);
+  account.balance = next;
+  account.balance_updated_at = now;
+  await store.db.transactions.insert({
+    id: store.nextTransactionId(),
+    account_id: account.id,
+    type,
+    amount,
+    balance_after: next,
+    description,
+    reference,
+    created_at: now,
+  });
+}

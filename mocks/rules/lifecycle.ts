@@ -1,0 +1,83 @@
+import { orderTransitions, paymentTransitions, type OrderStatus, type PaymentStatus } from '../../src/contract/index.js';
+import { ApiError } from '../exchange.js';
+import type { InvoiceRecord, OrderRecord } from '../records.js';
+import type { Store } from '../store.js';
+import { postTransaction } from './ledger.js';
+
+function movePayment(invoice: InvoiceRecord, to: PaymentStatus, now: number): void {
+  if (!paymentTransitions[invoice.payment_status].includes(to)) {
+    throw new ApiError(409, `Invoice ${invoice.invoice_code} is ${invoice.payment_status} and cannot become ${to}.`, 'INVALID_STATE');
+  }
+  invoice.payment_status = to;
+  invoice.updated_at = now;
+  if (to === 'paid') invoice.paid_at = now;
+}
+
+function moveOrder(order: OrderRecord, to: OrderStatus, now: number): void {
+  if (!orderTransitions[order.status].includes(to)) {
+    throw new ApiError(409, `Order ${order.invoice_code} is ${order.status} and cannot become ${to}.`, 'INVALID_STATE');
+  }
+  order.status = to;
+  order.updated_at = now;
+  if (to === 'processing') order.paid_at = now;
+  if (to === 'completed' || to === 'failed') order.completed_at = now;
+}
+
+export function findInvoice(store: Store, code: string): InvoiceRecord {
+  const invoice = store.db.invoices.get(code);
+  if (invoice === undefined) throw new ApiError(404, `Invoice ${code} was not found.`, 'NOT_FOUND');
+  return invoice;
+}
+
+function findOrder(store: Store, code: string): OrderRecord {
+  const order = store.db.orders.get(code);
+  if (order === undefined) throw new ApiError(404, `Order ${code} was not found.`, 'NOT_FOUND');
+  return order;
+}
+
+/** Settles an invoice: its order starts processing, or its deposit credits the balance. */
+export async function payInvoice(store: Store, code: string, now: number): Promise<void> {
+  const invoice = findInvoice(store, code);
+  const order = store.db.orders.get(code);
+  if (order) moveOrder(order, 'processing', now);
+  movePayment(invoice, 'paid', now);
+  if (invoice.type === 'deposit') {
+    const account = store.db.accounts.get(String(invoice.account_id))!;
+    await postTransaction(store, account, 'credit', invoice.amount, `Deposit ${code}`, code, now);
+  }
+}
+
+/** Ends an unpaid invoice as expired or failed; its order is cancelled. */
+export function closeUnpaidInvoice(store: Store, code: string, to: 'expired' | 'failed', now: number): void {
+  const invoice = findInvoice(store, code);
+  const order = store.db.orders.get(code);
+  if (invoice.payment_status === 'pending' && order) moveOrder(order, 'cancelled', now);
+  movePayment(invoice, to, now);
+}
+
+export function completeOrder(store: Store, code: string, now: number): void {
+  moveOrder(findOrder(store, code), 'completed', now);
+}
+
+/** A paid order that cannot be delivered fails, and its total goes back to the balance. */
+export async function failOrder(store: Store, code: string, now: number): Promise<void> {
+  const order = findOrder(store, code);
+  const invoice = findInvoice(store, code);
+  moveOrder(order, 'failed', now);
+  movePayment(invoice, 'refunded', now);
+  const account = store.db.accounts.get(String(order.account_id))!;
+  await postTransaction(store, account, 'credit', invoice.amount, `Refund of order ${code}`, code, now);
+}
+
+/** Expires every pending invoice whose time is up. Cheap when nothing is due: it looks at the queue's head only. */
+export function expireDue(store: Store, now: number): void {
+  const queue = store.expiryQueue;
+  let due = 0;
+  while (due < queue.length && queue[due]!.expires_at <= now) {
+    const invoice = queue[due]!;
+    // Stamped with the moment it expired, not the moment we noticed.
+    if (invoice.payment_status === 'pending') closeUnpaidInvoice(store, invoice.invoice_code, 'expired', invoice.expires_at);
+    due += 1;
+  }
+  if (due > 0) queue.splice(0, due);
+}

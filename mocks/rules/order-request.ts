@@ -1,0 +1,51 @@
+import type { z } from 'zod';
+import { CreateOrderRequest, ORDER_BODY_FIELDS, type OrderType } from '../../src/contract/index.js';
+import { ApiError } from '../exchange.js';
+
+/** An order request after the defaults and the `gamepass_id` alias are applied. */
+export interface OrderInput {
+  order_type: OrderType;
+  platform_username: string;
+  place_id: number;
+  platform_pass_id: number;
+  payment_method: string;
+  client_reference: string | null;
+}
+
+const allowed = new Set<string>(ORDER_BODY_FIELDS);
+
+export function parseOrderInput(body: Record<string, unknown>): OrderInput {
+  const rejected = Object.keys(body).filter((name) => !allowed.has(name));
+  if (rejected.length > 0) {
+    throw new ApiError(422, `These fields may not be sent: ${rejected.join(', ')}. The server sets prices, amounts and statuses itself.`, 'FORBIDDEN_FIELDS', rejected);
+  }
+  const result = CreateOrderRequest.safeParse(body);
+  if (!result.success) throw validationError(result.error, body);
+  const input = result.data;
+  const passId = input.platform_pass_id ?? input.gamepass_id;
+  if (input.platform_pass_id !== undefined && input.gamepass_id !== undefined) {
+    throw new ApiError(422, 'Send platform_pass_id or its alias gamepass_id, not both.', 'VALIDATION_FAILED', ['platform_pass_id', 'gamepass_id']);
+  }
+  if (passId === undefined) {
+    throw new ApiError(422, 'platform_pass_id is required.', 'VALIDATION_FAILED', ['platform_pass_id']);
+  }
+  return {
+    order_type: input.order_type ?? 'gamepass',
+    platform_username: input.platform_username,
+    place_id: input.place_id,
+    platform_pass_id: passId,
+    payment_method: input.payment_method ?? 'invoice',
+    client_reference: input.client_reference ?? null,
+  };
+}
+
+/** One sentence naming every field at fault, and the fields themselves. */
+export function validationError(error: z.ZodError, input: Record<string, unknown>): ApiError {
+  const fields = [...new Set(error.issues.map((issue) => String(issue.path[0] ?? 'body')))];
+  const missing = fields.filter((f) => input[f] === undefined);
+  const invalid = fields.filter((f) => !missing.includes(f));
+  const parts = [];
+  if (missing.length > 0) parts.push(`missing ${missing.join(', ')}`);
+  if (invalid.length > 0) parts.push(`invalid ${invalid.join(', ')}`);
+  return new ApiError(422, `Validation failed: ${parts.join('; ')}.`, 'VALIDATION_FAILED', fields);
+}

@@ -1,0 +1,63 @@
+import { MAX_IN_FLIGHT_SERVER, rateClasses, type RateClass } from '../../src/contract/index.js';
+import { ApiError } from '../exchange.js';
+
+interface Window {
+  startedAt: number;
+  count: number;
+}
+
+/**
+ * Fixed windows that open at a key's first request (as Laravel's throttle does), one per class and key.
+ * Answers the X-RateLimit-* headers for every counted request.
+ */
+export class RateLimiter {
+  readonly #windows = new Map<string, Window>();
+
+  take(rateClass: RateClass, key: string, now: number): Record<string, string> {
+    const { limit, windowSeconds } = rateClasses[rateClass];
+    const id = `${rateClass}\u0000${key}`;
+    let window = this.#windows.get(id);
+    if (window === undefined || now >= window.startedAt + windowSeconds * 1000) {
+      window = { startedAt: now, count: 0 };
+      this.#windows.set(id, window);
+    }
+    const resetAt = window.startedAt + windowSeconds * 1000;
+    const headers = {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(Math.max(0, limit - window.count - 1)),
+      'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+    };
+    if (window.count >= limit) {
+      headers['x-ratelimit-remaining'] = '0';
+      const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
+      throw new ApiError(429, `Too many requests. Retry in ${retryAfter} seconds.`, undefined, undefined, { ...headers, 'retry-after': String(retryAfter) });
+    }
+    window.count += 1;
+    return headers;
+  }
+
+  clear(): void {
+    this.#windows.clear();
+  }
+}
+
+/** Counts a token's requests in flight; the 4th at once is refused. */
+export class InFlightLimiter {
+  readonly #counts = new Map<string, number>();
+
+  enter(key: string): () => void {
+    const count = this.#counts.get(key) ?? 0;
+    if (count >= MAX_IN_FLIGHT_SERVER) {
+      throw new ApiError(429, `Too many parallel requests: at most ${MAX_IN_FLIGHT_SERVER} at once per token. Retry in 1 second.`, undefined, undefined, { 'retry-after': '1' });
+    }
+    this.#counts.set(key, count + 1);
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const next = (this.#counts.get(key) ?? 1) - 1;
+      if (next <= 0) this.#counts.delete(key);
+      else this.#counts.set(key, next);
+    };
+  }
+}

@@ -1,0 +1,115 @@
+import { ApiError, errorReply, jsonReply, type SandboxReply, type SandboxRequest, type SandboxResponse } from './exchange.js';
+import { createControl, type SandboxControl } from './control.js';
+import { buildFixtures, type Fixtures } from './fixtures.js';
+import { handleApiRequest, type PipelineEnv } from './pipeline.js';
+import { CONTROL_PREFIX, controlRouter } from './routes/control.js';
+import { expireDue } from './rules/lifecycle.js';
+import { InFlightLimiter, RateLimiter } from './rules/rate-limit.js';
+import { seed } from './seed.js';
+import { restoreSnapshot, takeSnapshot, type SandboxSnapshot } from './snapshot.js';
+import { Store } from './store.js';
+import { GroupCommit } from './group-commit.js';
+import { WriteLock } from './write-lock.js';
+import { createFetch } from './adapters/fetch.js';
+
+export interface SandboxOptions {
+  /** The clock, in epoch milliseconds. Inject a fake one to test expiry and rate limits without waiting. */
+  now?: () => number;
+  /** Rate limits and the in-flight cap; off for load tests. Default on. */
+  rateLimit?: boolean;
+  /** Origin the fetch adapter answers for. Default `http://sandbox.localhost`. */
+  baseUrl?: string;
+  /** Start from this state instead of the seed. */
+  snapshot?: unknown;
+  /** Called after each committed change; the request is answered only once it resolves. */
+  persist?: (snapshot: SandboxSnapshot) => Promise<void>;
+  /** Told about unexpected errors (they are answered with a 500 envelope). */
+  onError?: (error: unknown) => void;
+}
+
+export interface Sandbox {
+  readonly baseUrl: string;
+  /** The framework-free core: one request in, one response (or a dropped connection) out. */
+  handle(request: SandboxRequest): Promise<SandboxResponse>;
+  /** A WHATWG fetch served by the core, with no network and no msw. */
+  readonly fetch: typeof globalThis.fetch;
+  readonly control: SandboxControl;
+  fixtures(): Fixtures;
+  snapshot(): SandboxSnapshot;
+  now(): number;
+  /** The state, for tests and inspection. */
+  readonly store: Store;
+}
+
+export const DEFAULT_SANDBOX_URL = 'http://sandbox.localhost';
+export const OPENAPI_PATH = '/openapi.json';
+
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = options.now ?? Date.now;
+  let offsetMs = 0;
+  const now = () => clock() + offsetMs;
+  const store = new Store();
+  if (options.snapshot === undefined) await seed(store.db);
+  else offsetMs = await restoreSnapshot(store, options.snapshot);
+
+  const persist = options.persist;
+  const group = persist ? new GroupCommit(() => persist(takeSnapshot(store, offsetMs))) : null;
+  const commit = () => (group ? group.request() : Promise.resolve());
+  const writeLock = new WriteLock();
+  const rateLimiter = new RateLimiter();
+  const env: PipelineEnv = { store, writeLock, rateLimit: options.rateLimit ?? true, rateLimiter, inFlight: new InFlightLimiter(), commit };
+  const control = createControl({
+    store, writeLock, now, commit,
+    advance: (ms) => { offsetMs += ms; },
+    reseed: async () => {
+      store.clear();
+      rateLimiter.clear();
+      offsetMs = 0;
+      await seed(store.db);
+    },
+  });
+  const fixtures = () => buildFixtures(store);
+
+  async function route(request: SandboxRequest): Promise<SandboxReply> {
+    const url = new URL(request.url);
+    const at = now();
+    expireDue(store, at);
+    if (url.pathname.startsWith('/api/')) return handleApiRequest(env, request, url, at);
+    if (url.pathname === OPENAPI_PATH && request.method === 'GET') return jsonReply(200, await openApiDocument());
+    if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+      const lookup = controlRouter.lookup(request.method, url.pathname);
+      if (lookup !== null && 'found' in lookup) return lookup.found.handler({ control, fixtures, now }, lookup.found.params, request);
+      if (lookup !== null) return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}.`, 'METHOD_NOT_ALLOWED'), { allow: lookup.allow.join(', ') });
+    }
+    return errorReply(new ApiError(404, `No endpoint ${url.pathname} exists.`, 'ROUTE_NOT_FOUND'));
+  }
+
+  async function handle(request: SandboxRequest): Promise<SandboxResponse> {
+    try {
+      return await route(request);
+    } catch (error) {
+      if (error instanceof ApiError) return errorReply(error);
+      options.onError?.(error);
+      return errorReply(new ApiError(500, 'The sandbox failed unexpectedly.', 'INTERNAL_ERROR'));
+    }
+  }
+
+  const baseUrl = (options.baseUrl ?? DEFAULT_SANDBOX_URL).replace(/\/+$/, '');
+  return {
+    baseUrl,
+    handle,
+    fetch: createFetch(handle),
+    control,
+    fixtures,
+    snapshot: () => takeSnapshot(store, offsetMs),
+    now,
+    store,
+  };
+}
+
+let openApiCache: Promise<unknown> | undefined;
+/** Built on first request only: most sandboxes never serve it. */
+function openApiDocument(): Promise<unknown> {
+  openApiCache ??= import('../src/contract/openapi.js').then((m) => m.buildOpenApiDocument());
+  return openApiCache;
+}

@@ -1,0 +1,119 @@
+import { parseTimestamp } from '../src/contract/index.js';
+import type { Db } from './db.js';
+
+const t = (timestamp: string) => parseTimestamp(timestamp);
+
+/** The demo tokens. They are public test values, like a payment provider's test cards. */
+export const seedAccounts = [
+  { id: 1, name: 'demo', username: 'demo', display_name: 'Demo Shop', email: 'demo@sandbox.topup.test', balance: 0, chat: null, token: { token: 'topup_test_demo_4eC39HqLyjWDarjtT1zdp7dc', mode: 'sandbox', name: 'Demo sandbox key' } },
+  { id: 2, name: 'rich', username: 'rich', display_name: 'Rich Reseller', email: 'rich@sandbox.topup.test', balance: 10_000_000, chat: '700000001', token: { token: 'topup_live_rich_9Xk2mQ7vLp3RtY8wZc4bNs6d', mode: 'production', name: 'Rich bot key' } },
+  { id: 3, name: 'broke', username: 'broke', display_name: 'Broke Bot', email: 'broke@sandbox.topup.test', balance: 0, chat: '700000002', token: { token: 'topup_live_broke_H5jK8pQ2wE7rT1yU4iO9aS3d', mode: 'production', name: 'Broke bot key' } },
+  { id: 4, name: 'unlinked', username: 'unlinked', display_name: 'Unlinked Store', email: 'unlinked@sandbox.topup.test', balance: 250_000, chat: null, token: { token: 'topup_live_unlinked_Z3xC6vB9nM2qW5eR8tY1uI4o', mode: 'production', name: 'Web store key' } },
+] as const;
+
+/** A token of the `rich` account that was revoked: it must get 401 like any unknown token. */
+export const REVOKED_TOKEN = 'topup_live_revoked_P0oI9uY8tR7eW6qA5sD4fG3h';
+
+const SEED_TIME = t('2026-01-15 09:00:00');
+
+/** The fake game platform that orders are validated against. */
+export const platformSeed = {
+  users: [
+    { id: 1001, username: 'BuilderBob' },
+    { id: 1002, username: 'PixelPiper' },
+    { id: 1003, username: 'NoPlaces_Nina' },
+  ],
+  places: [
+    { id: 5001, owner_id: 1001, name: "Bob's Obby" },
+    { id: 5002, owner_id: 1002, name: 'Piper Tycoon' },
+  ],
+  passes: [
+    { id: 9001, place_id: 5001, name: 'Speed Coil', price: 100, for_sale: true },
+    { id: 9002, place_id: 5001, name: 'VIP Lounge', price: 1_500, for_sale: true },
+    { id: 9003, place_id: 5001, name: 'Retired Hat', price: 250, for_sale: false },
+    { id: 9004, place_id: 5001, name: 'Mega Bundle', price: 6_000, for_sale: true },
+    { id: 9101, place_id: 5002, name: 'Double Cash', price: 50, for_sale: true },
+  ],
+  vipServers: [
+    { id: 7001, place_id: 5001, name: 'Bob Private Server', price: 200, active: true },
+    { id: 7002, place_id: 5001, name: 'Old Private Server', price: 150, active: false },
+    { id: 7101, place_id: 5002, name: 'Piper Private Server', price: 100, active: true },
+  ],
+} as const;
+
+const creditPackages = [
+  { code: 'CR80', name: '80 Credits', credit_amount: 80, price: 10_000 },
+  { code: 'CR400', name: '400 Credits', credit_amount: 400, price: 48_000 },
+  { code: 'CR800', name: '800 Credits', credit_amount: 800, price: 94_000 },
+  { code: 'CR1700', name: '1,700 Credits', credit_amount: 1_700, price: 195_000 },
+  { code: 'CR4500', name: '4,500 Credits', credit_amount: 4_500, price: 499_000 },
+  { code: 'CR10000', name: '10,000 Credits', credit_amount: 10_000, price: 1_080_000 },
+  { code: 'CR22500', name: '22,500 Credits', credit_amount: 22_500, price: 2_400_000 },
+];
+
+const paymentMethods = [
+  { code: 'invoice', name: 'Invoice', type: 'invoice', description: 'Pay later from the invoice page. The default, and the only method for sandbox tokens.', min_amount: 1_000, max_amount: 50_000_000, active: true },
+  { code: 'balance', name: 'Account balance', type: 'balance', description: 'Paid at once from your balance. Chat bots only: needs X-Chat-User-ID of the linked chat account.', min_amount: 1_000, max_amount: 50_000_000, active: true },
+  { code: 'qris', name: 'QRIS', type: 'gateway', description: 'Scan a QR code with any banking or e-wallet app.', min_amount: 1_000, max_amount: 10_000_000, active: true },
+  { code: 'bank_transfer', name: 'Bank transfer (virtual account)', type: 'gateway', description: 'Transfer to a one-time virtual account number.', min_amount: 10_000, max_amount: 50_000_000, active: true },
+  { code: 'card', name: 'Credit card', type: 'gateway', description: 'Temporarily unavailable.', min_amount: 10_000, max_amount: 20_000_000, active: false },
+] as const;
+
+const categories = ['guide', 'news', 'promo'] as const;
+const articleTitles = [
+  'How to create a pass for your top-up',
+  'Paying an invoice step by step',
+  'New: bank transfer by virtual account',
+  'Weekend promo: 10 % off large orders',
+  'Linking your chat account for balance payments',
+  'Why your order is still processing',
+  'VIP server orders explained',
+  'Keeping your API token safe',
+  'Rate limits for bot authors',
+  'Idempotency keys: never pay twice',
+  'Reading your balance transactions',
+  'Shop hours during the holidays',
+];
+
+export async function seed(db: Db): Promise<void> {
+  for (const a of seedAccounts) {
+    await db.accounts.insert({ id: a.id, name: a.name, username: a.username, display_name: a.display_name, email: a.email, balance: a.balance, balance_updated_at: SEED_TIME, created_at: SEED_TIME });
+    await db.tokens.insert({ ...a.token, account_id: a.id, revoked: false, last_used_at: null });
+    if (a.chat !== null) await db.chatLinks.insert({ account_id: a.id, chat_user_id: a.chat, linked_at: SEED_TIME });
+  }
+  await db.tokens.insert({ token: REVOKED_TOKEN, account_id: 2, mode: 'production', name: 'Old key (revoked)', revoked: true, last_used_at: SEED_TIME });
+
+  for (const u of platformSeed.users) await db.platformUsers.insert(u);
+  for (const p of platformSeed.places) await db.platformPlaces.insert(p);
+  for (const p of platformSeed.passes) await db.platformPasses.insert(p);
+  for (const v of platformSeed.vipServers) await db.vipServers.insert(v);
+
+  for (const [i, p] of creditPackages.entries()) {
+    await db.creditPackages.insert({ ...p, currency: 'IDR', description: `${p.credit_amount.toLocaleString('en-US')} credits, delivered to your game account.`, sort_order: (i + 1) * 10, active: true });
+  }
+  await db.creditPackages.insert({ code: 'CR50000', name: '50,000 Credits', credit_amount: 50_000, price: 5_250_000, currency: 'IDR', description: 'Retired package.', sort_order: 999, active: false });
+
+  for (const [i, m] of paymentMethods.entries()) await db.paymentMethods.insert({ ...m, sort_order: (i + 1) * 10 });
+
+  for (const [i, title] of articleTitles.entries()) {
+    const published = t('2026-01-01 08:00:00') + i * 86_400_000;
+    await db.articles.insert({
+      slug: slugOf(title),
+      title,
+      category: categories[i % categories.length]!,
+      excerpt: `${title}: what you need to know.`,
+      content: `# ${title}\n\nThis sandbox article is a fixed test value.\n`,
+      author: 'Topup Team',
+      tags: [categories[i % categories.length]!, 'sandbox'],
+      status: 'published',
+      published_at: published,
+      updated_at: published,
+    });
+  }
+  await db.articles.insert({ slug: 'draft-upcoming-features', title: 'Upcoming features', category: 'news', excerpt: 'Not published yet.', content: 'Draft.', author: 'Topup Team', tags: ['news'], status: 'draft', published_at: SEED_TIME, updated_at: SEED_TIME });
+  await db.articles.insert({ slug: 'unpublished-old-promo', title: 'Old promo', category: 'promo', excerpt: 'Withdrawn.', content: 'Withdrawn.', author: 'Topup Team', tags: ['promo'], status: 'draft', published_at: SEED_TIME, updated_at: SEED_TIME });
+}
+
+function slugOf(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}

@@ -1,0 +1,54 @@
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { dirname, basename, join } from 'node:path';
+import { SnapshotError, type SandboxSnapshot } from './snapshot.js';
+
+/**
+ * Writes the snapshot beside the target, flushes it to disk, then renames it over the target.
+ * A crash at any moment leaves either the old file or the new one, never a torn one.
+ */
+export async function writeStateFile(file: string, snapshot: SandboxSnapshot): Promise<void> {
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    await handle.writeFile(JSON.stringify(snapshot));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDirectory(dirname(file));
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic there.
+  }
+}
+
+/** The parsed snapshot, or undefined when the file does not exist yet. */
+export async function readStateFile(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SnapshotError(`Cannot read the state file ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SnapshotError(`The state file ${file} is not valid JSON.`);
+  }
+}

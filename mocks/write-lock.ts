@@ -1,0 +1,13 @@
+/**
+ * Serialises changes to the store. Record creation in @msw/data is async, so without this two requests could
+ * both pass a balance or idempotency check before either commits.
+ */
+export class WriteLock {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(change: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(change);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+}

@@ -1,0 +1,179 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+import { renderFields, renderTable } from '../io/table.js';
+import { embeddedControl, remoteControl, type InvoiceMove, type SandboxControlClient } from '../sandbox-control.js';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  state?: string | undefined;
+  rateLimit: boolean;
+}
+
+/** `topup mock serve`: the sandbox over HTTP until Ctrl-C. */
+export async function runServe(ctx: CliContext, options: ServeOptions): Promise<void> {
+  const [{ createSandbox }, { startHttpSandbox }, state] = await Promise.all([
+    import('../../../mocks/sandbox.js'),
+    import('../../../mocks/adapters/http.js'),
+    import('../../../mocks/state.js'),
+  ]);
+  const file = options.state;
+  const snapshot = file === undefined ? undefined : await state.readStateFile(file);
+  const sandbox = await createSandbox({
+    rateLimit: options.rateLimit,
+    ...(snapshot === undefined ? {} : { snapshot }),
+    ...(file === undefined ? {} : { persist: (s) => state.writeStateFile(file, s) }),
+  });
+  let server;
+  try {
+    server = await startHttpSandbox(sandbox, { port: options.port, host: options.host });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`Port ${options.port} on ${options.host} is already in use; pick another with --port.`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host '${options.host}'.`);
+    throw error;
+  }
+  const accounts = sandbox.fixtures().accounts;
+  if (ctx.globals.json) {
+    ctx.out(`${JSON.stringify({ url: server.url, openapi: `${server.url}/openapi.json`, rate_limit: options.rateLimit, state: file ?? null, accounts })}\n`);
+  } else {
+    const style = ctx.style;
+    ctx.out(`${style.green('Sandbox listening on')} ${style.bold(server.url)}\n`);
+    ctx.out(renderFields([
+      ['openapi', `${server.url}/openapi.json`],
+      ['rate limits', options.rateLimit ? 'on' : 'off'],
+      ['state', file ?? 'in memory (lost on exit)'],
+    ], { terminal: ctx.terminal, style }));
+    ctx.out('\nDemo tokens (public test values):\n');
+    ctx.out(renderTable(accounts, [
+      { header: 'account', value: (a) => a.name },
+      { header: 'mode', value: (a) => a.mode },
+      { header: 'token', value: (a) => a.token },
+    ], { terminal: ctx.terminal, style }));
+    ctx.notice(style.dim('\nControl API: POST /__sandbox/invoices/<invoice>/pay|expire|fail, /__sandbox/deposits, /__sandbox/reset. Press Ctrl-C to stop.'));
+  }
+  await new Promise<void>((resolve) => {
+    const signal = ctx.deps.signal;
+    if (signal === undefined) return;
+    if (signal.aborted) resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await server.close();
+  ctx.notice('Sandbox stopped.');
+}
+
+async function controlFor(ctx: CliContext): Promise<SandboxControlClient> {
+  const baseUrl = ctx.globals.mock ? undefined : (ctx.globals.baseUrl ?? ctx.io.env.TOPUP_BASE_URL);
+  if (baseUrl !== undefined) return remoteControl(baseUrl, ctx.deps.fetch);
+  return embeddedControl(await ctx.offlineSandbox());
+}
+
+export async function runMove(ctx: CliContext, verb: InvoiceMove, invoiceCode: string): Promise<void> {
+  await (await controlFor(ctx)).move(verb, invoiceCode);
+  if (ctx.globals.json) return ctx.json({ invoice_code: invoiceCode, action: verb });
+  ctx.notice(`${ctx.style.green('✓')} ${moveDone[verb]} ${invoiceCode}.`);
+}
+
+const moveDone: Record<InvoiceMove, string> = { pay: 'Paid', expire: 'Expired', fail: 'Failed', complete: 'Completed order', failOrder: 'Failed and refunded order' };
+
+export async function runDeposit(ctx: CliContext, amount: number, options: { paid: boolean; account?: string }): Promise<void> {
+  const token = options.account === undefined ? ctx.io.env.TOPUP_TOKEN : undefined;
+  const created = await (await controlFor(ctx)).deposit({ amount, paid: options.paid, account: options.account, token });
+  if (ctx.globals.json) return ctx.json(created);
+  ctx.out(`${created.invoice_code}\n`);
+  ctx.notice(options.paid ? 'Deposit created and paid; the balance is credited.' : `Deposit created. Pay it with: topup mock pay ${created.invoice_code}`);
+}
+
+export async function runReset(ctx: CliContext): Promise<void> {
+  await (await controlFor(ctx)).reset();
+  if (ctx.globals.json) return ctx.json({ reset: true });
+  ctx.notice('Sandbox reset to its seed.');
+}
+
+export async function runFixtures(ctx: CliContext): Promise<void> {
+  const fixtures = await (await controlFor(ctx)).fixtures();
+  if (ctx.globals.json) return ctx.json(fixtures);
+  ctx.out(renderTable(fixtures.accounts, [
+    { header: 'account', value: (a) => a.name },
+    { header: 'mode', value: (a) => a.mode },
+    { header: 'chat user', value: (a) => a.chat_user_id ?? '-' },
+    { header: 'balance', value: (a) => String(a.balance), align: 'right' },
+    { header: 'token', value: (a) => a.token },
+  ], { terminal: ctx.terminal, style: ctx.style }));
+  ctx.out('\n');
+  ctx.out(renderTable(fixtures.cases, [
+    { header: 'case', value: (c) => c.name },
+    { header: 'expect', value: (c) => `${c.expect.status}${c.expect.code ? ` ${c.expect.code}` : ''}` },
+    { header: 'body', value: (c) => JSON.stringify(c.body) },
+  ], { terminal: ctx.terminal, style: ctx.style }));
+}
+
+function parseInteger(name: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number.`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`${name} must be from ${min} to ${max}.`);
+    return n;
+  };
+}
+
+export function registerMockCommands(program: Command, ctx: CliContext): void {
+  const mock = program
+    .command('mock')
+    .description('Run and steer the sandbox: serve it over HTTP, pay or expire invoices, add deposits')
+    .addHelpText('after', `
+Without --base-url these act on the embedded offline sandbox; with it, on a served one.
+
+Examples:
+  $ topup mock serve --port 4010
+  $ topup mock pay INV20261121000001
+  $ topup mock deposit 50000 --paid
+  $ topup mock fixtures --json`);
+
+  mock
+    .command('serve')
+    .description('Serve the sandbox over HTTP until Ctrl-C')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', parseInteger('port', 0, 65535), 4010)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--state <file>', 'keep the state in this file across restarts (written atomically)')
+    .option('--no-rate-limit', 'turn off rate limits and the in-flight cap, for load tests')
+    .addHelpText('after', '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit')
+    .action((options: ServeOptions) => runServe(ctx, options));
+
+  mock
+    .command('fixtures')
+    .description('Print the sandbox\'s test accounts, tokens and order bodies')
+    .addHelpText('after', '\nExamples:\n  $ topup mock fixtures\n  $ topup mock fixtures --json | jq -r \'.accounts[] | select(.name=="rich") | .token\'')
+    .action(() => runFixtures(ctx));
+
+  mock
+    .command('reset')
+    .description('Reset the sandbox to its seed (orders, balances, deposits)')
+    .addHelpText('after', '\nExamples:\n  $ topup mock reset')
+    .action(() => runReset(ctx));
+
+  const moves: [string, InvoiceMove, string][] = [
+    ['pay', 'pay', 'Pay an invoice (an order starts processing; a deposit credits the balance)'],
+    ['expire', 'expire', 'Expire an unpaid invoice (its order is cancelled)'],
+    ['fail', 'fail', 'Fail the payment of an unpaid invoice (its order is cancelled)'],
+    ['complete', 'complete', 'Complete a paid order'],
+    ['fail-order', 'failOrder', 'Fail a paid order and refund its total to the balance'],
+  ];
+  for (const [name, verb, description] of moves) {
+    mock
+      .command(`${name} <invoice>`)
+      .description(description)
+      .addHelpText('after', `\nExamples:\n  $ topup mock ${name} INV20261121000001\n  $ topup mock ${name} INV20261121000001 --base-url http://127.0.0.1:4010`)
+      .action((invoice: string) => runMove(ctx, verb, invoice));
+  }
+
+  mock
+    .command('deposit')
+    .argument('<amount>', 'amount in IDR, 10000 to 50000000', parseInteger('amount', 1, Number.MAX_SAFE_INTEGER))
+    .description('Create a deposit (a balance top-up) for the demo account, or --account NAME')
+    .option('--paid', 'pay it at once, crediting the balance', false)
+    .option('--account <name>', 'sandbox account by name (demo, rich, broke, unlinked)')
+    .addHelpText('after', '\nExamples:\n  $ topup mock deposit 50000\n  $ topup mock deposit 100000 --paid --account rich')
+    .action((amount: number, options: { paid: boolean; account?: string }) => runDeposit(ctx, amount, options));
+}

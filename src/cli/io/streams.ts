@@ -1,0 +1,20 @@
+/** The streams and environment a command may use; tests pass fakes. */
+export interface OutputStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean | undefined;
+  columns?: number | undefined;
+}
+
+export interface CliIO {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean | undefined };
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Reads all of stdin as text (for `--with-token` and piped input). */
+export async function readAll(stdin: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

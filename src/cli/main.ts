@@ -1,0 +1,65 @@
+import { CommanderError } from 'commander';
+import { CliContext, type ContextDeps } from './context.js';
+import { ExitCode, exitCodeFor } from './exit-codes.js';
+import type { CliIO } from './io/streams.js';
+import { buildProgram } from './program.js';
+
+/**
+ * argv → exit code. The only place that turns errors into exit codes and error output:
+ * one sentence on stderr (the error envelope with --json), a stack trace only with --debug.
+ */
+export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps = {}): Promise<number> {
+  const ctx = new CliContext(io, deps);
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return ExitCode.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version end here too; commander has already printed them, or its one-line error.
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    if (deps.signal?.aborted) return ExitCode.interrupted;
+    reportError(ctx, error);
+    return exitCodeFor(error);
+  }
+}
+
+function reportError(ctx: CliContext, error: unknown): void {
+  const err = error instanceof Error ? error : new Error(String(error));
+  const details = err as Error & { status?: number; code?: string; fields?: readonly string[]; idempotencyKey?: string };
+  const message = oneSentence(err.message);
+  if (ctx.globals.json) {
+    const code = typeof details.code === 'string' ? details.code : undefined;
+    const envelope = {
+      success: false,
+      message,
+      ...(code || details.fields ? { error: { ...(code ? { code } : {}), ...(details.fields ? { fields: [...details.fields] } : {}) } } : {}),
+      ...(details.idempotencyKey ? { idempotency_key: details.idempotencyKey } : {}),
+    };
+    ctx.io.stderr.write(`${JSON.stringify(envelope)}\n`);
+  } else {
+    ctx.io.stderr.write(`${ctx.style.red('Error:')} ${message}\n`);
+    if (details.idempotencyKey) ctx.io.stderr.write(`Retry safely with: --idempotency-key ${details.idempotencyKey}\n`);
+  }
+  if (ctx.globals.debug && err.stack) ctx.io.stderr.write(`${err.stack}\n`);
+}
+
+function oneSentence(message: string): string {
+  const line = message.split('\n')[0]!.trim() || 'Something went wrong.';
+  return /[.!?]$/.test(line) ? line : `${line}.`;
+}
+
+/** The process-facing entry: real streams, Ctrl-C → 130. */
+export async function run(argv: readonly string[]): Promise<void> {
+  const controller = new AbortController();
+  const interrupt = () => {
+    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
+    controller.abort(Object.assign(new Error('Interrupted.'), { name: 'InterruptedError' }));
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  const code = await main(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }, { signal: controller.signal });
+  process.exitCode = code;
+  if (controller.signal.aborted && code === ExitCode.interrupted) process.exit(code);
+}

@@ -1,0 +1,57 @@
+import { Command } from 'commander';
+import { registerCatalogCommands } from './commands/catalog.js';
+import { registerMockCommands } from './commands/mock.js';
+import type { CliContext, GlobalOptions } from './context.js';
+import { exitCodeTable } from './exit-codes.js';
+
+declare const __TOPUP_VERSION__: string;
+export const VERSION = typeof __TOPUP_VERSION__ === 'string' ? __TOPUP_VERSION__ : '0.0.0-dev';
+
+const exitCodeHelp = `
+Exit codes:
+${exitCodeTable.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n')}
+
+Environment:
+  TOPUP_TOKEN        API token; wins over the profile's stored token
+  TOPUP_BASE_URL     base URL of the server; wins over the profile's
+  TOPUP_CONFIG_DIR   folder for config, credentials and the offline sandbox's state
+  NO_COLOR           turn colour off
+
+Examples:
+  $ topup packages
+  $ topup mock serve --port 4010
+  $ topup --json packages | jq '.packages[0]'`;
+
+/** The commander tree. Commands register themselves; their run functions take the context. */
+export function buildProgram(ctx: CliContext): Command {
+  const program = new Command('topup')
+    .description('Client and sandbox for the credit top-up shop API (v1)')
+    .version(VERSION, '-V, --version', 'print the version')
+    .option('--json', 'print the response data as JSON on stdout, and nothing else', false)
+    .option('--profile <name>', 'use this profile\'s base URL and token')
+    .option('--base-url <url>', 'server to talk to (default: the profile\'s, or the embedded sandbox)')
+    .option('--mock', 'use the embedded offline sandbox for this command', false)
+    .option('--no-color', 'turn colour off')
+    .option('--no-input', 'never prompt; a missing value is a usage error')
+    .option('--debug', 'log requests (Authorization redacted) and show stack traces on stderr', false)
+    .addHelpText('after', exitCodeHelp)
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => ctx.io.stdout.write(text),
+      writeErr: (text) => ctx.io.stderr.write(text),
+    })
+    .hook('preAction', (_command, action) => {
+      ctx.setGlobals(action.optsWithGlobals() as GlobalOptions);
+    });
+  registerCatalogCommands(program, ctx);
+  registerMockCommands(program, ctx);
+  for (const command of program.commands) inheritSettings(command, ctx);
+  return program;
+}
+
+/** Subcommands report through the same streams and never call process.exit. */
+function inheritSettings(command: Command, ctx: CliContext): void {
+  command.exitOverride().configureOutput({ writeOut: (t) => ctx.io.stdout.write(t), writeErr: (t) => ctx.io.stderr.write(t) }).showSuggestionAfterError();
+  for (const sub of command.commands) inheritSettings(sub, ctx);
+}

@@ -1,0 +1,28 @@
+import type { z } from 'zod';
+import { endpointById } from '../contract/endpoints.js';
+import type { ArticleList, ArticleListQuery, ArticleSummary } from '../contract/articles.js';
+import type { ArticleEnvelopeData } from '../contract/articles.js';
+import { PagePromise } from './paginate.js';
+import type { Requester, RequestOptions } from './request.js';
+
+export type ArticleListParams = Partial<z.infer<typeof ArticleListQuery>>;
+export type ArticleData = z.infer<typeof ArticleEnvelopeData>;
+
+export interface ArticlesApi {
+  /** Published articles, newest first. Await for one page, or `for await` over every article. Public. */
+  list(query?: ArticleListParams, options?: RequestOptions): PagePromise<ArticleList, ArticleSummary>;
+  /** One published article by slug. Public. */
+  get(slug: string, options?: RequestOptions): Promise<ArticleData>;
+}
+
+export function articlesApi(request: Requester): ArticlesApi {
+  return {
+    list: (query, options) =>
+      new PagePromise(
+        (page) => request(endpointById.listArticles, { ...options, query: { ...query, page } }),
+        (list) => list.articles,
+        query?.page,
+      ),
+    get: (slug, options) => request(endpointById.getArticle, { ...options, params: { slug } }),
+  };
+}

@@ -1,0 +1,26 @@
+import type { z } from 'zod';
+import { endpointById } from '../contract/endpoints.js';
+import type { Balance, BalanceTransaction, TransactionList, TransactionListQuery } from '../contract/balance.js';
+import { PagePromise } from './paginate.js';
+import type { Requester, RequestOptions } from './request.js';
+
+export type TransactionListParams = Partial<z.infer<typeof TransactionListQuery>>;
+
+export interface BalanceApi {
+  /** The current balance. */
+  get(options?: RequestOptions): Promise<Balance>;
+  /** Balance transactions, newest first. Await for one page, or `for await` over every transaction. */
+  transactions(query?: TransactionListParams, options?: RequestOptions): PagePromise<TransactionList, BalanceTransaction>;
+}
+
+export function balanceApi(request: Requester): BalanceApi {
+  return {
+    get: (options) => request(endpointById.getBalance, { ...options }),
+    transactions: (query, options) =>
+      new PagePromise(
+        (page) => request(endpointById.listBalanceTransactions, { ...options, query: { ...query, page } }),
+        (list) => list.transactions,
+        query?.page,
+      ),
+  };
+}

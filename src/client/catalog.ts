@@ -1,0 +1,17 @@
+import { endpointById } from '../contract/endpoints.js';
+import type { CreditPackageList, PaymentMethodList } from '../contract/catalog.js';
+import type { Requester, RequestOptions } from './request.js';
+
+export interface CatalogApi {
+  /** Active credit packages, in display order. Public. */
+  creditPackages(options?: RequestOptions): Promise<CreditPackageList>;
+  /** Active payment methods. Public. */
+  paymentMethods(options?: RequestOptions): Promise<PaymentMethodList>;
+}
+
+export function catalogApi(request: Requester): CatalogApi {
+  return {
+    creditPackages: (options) => request(endpointById.listCreditPackages, { ...options }),
+    paymentMethods: (options) => request(endpointById.listPaymentMethods, { ...options }),
+  };
+}

@@ -1,0 +1,44 @@
+import type { Health } from '../contract/account.js';
+import { accountApi, healthApi, type AccountApi } from './account.js';
+import { articlesApi, type ArticlesApi } from './articles.js';
+import { balanceApi, type BalanceApi } from './balance.js';
+import { catalogApi, type CatalogApi } from './catalog.js';
+import { depositsApi, type DepositsApi } from './deposits.js';
+import { invoicesApi, type InvoicesApi } from './invoices.js';
+import { resolveOptions, type ClientOptions } from './options.js';
+import { ordersApi, type OrdersApi } from './orders.js';
+import { createRequester, type RequestOptions } from './request.js';
+import { tokenApi, type TokenApi } from './token.js';
+
+export interface TopupClient {
+  /** API health. Public. */
+  health(options?: RequestOptions): Promise<Health>;
+  catalog: CatalogApi;
+  articles: ArticlesApi;
+  token: TokenApi;
+  account: AccountApi;
+  balance: BalanceApi;
+  deposits: DepositsApi;
+  orders: OrdersApi;
+  invoices: InvoicesApi;
+}
+
+/**
+ * A client for the v1 interface. Options are checked here, so a refused base URL or token throws
+ * UsageError before anything is sent. Every method returns the envelope's `data`.
+ */
+export function createClient(options: ClientOptions): TopupClient {
+  const resolved = resolveOptions(options);
+  const request = createRequester(resolved);
+  return {
+    health: healthApi(request),
+    catalog: catalogApi(request),
+    articles: articlesApi(request),
+    token: tokenApi(request),
+    account: accountApi(request),
+    balance: balanceApi(request),
+    deposits: depositsApi(request),
+    orders: ordersApi(request),
+    invoices: invoicesApi(request, resolved.clock),
+  };
+}

@@ -1,0 +1,26 @@
+import type { z } from 'zod';
+import { endpointById } from '../contract/endpoints.js';
+import type { Deposit, DepositData, DepositList, DepositListQuery } from '../contract/balance.js';
+import { PagePromise } from './paginate.js';
+import type { Requester, RequestOptions } from './request.js';
+
+export type DepositListParams = Partial<z.infer<typeof DepositListQuery>>;
+
+export interface DepositsApi {
+  /** Deposits, newest first. Await for one page, or `for await` over every deposit. */
+  list(query?: DepositListParams, options?: RequestOptions): PagePromise<DepositList, Deposit>;
+  /** One deposit by its invoice code; another account's deposit is NotFoundError. */
+  get(invoiceCode: string, options?: RequestOptions): Promise<DepositData>;
+}
+
+export function depositsApi(request: Requester): DepositsApi {
+  return {
+    list: (query, options) =>
+      new PagePromise(
+        (page) => request(endpointById.listDeposits, { ...options, query: { ...query, page } }),
+        (list) => list.deposits,
+        query?.page,
+      ),
+    get: (invoiceCode, options) => request(endpointById.getDeposit, { ...options, params: { invoice: invoiceCode } }),
+  };
+}

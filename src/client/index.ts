@@ -1,0 +1,30 @@
+export { createClient, type TopupClient } from './client.js';
+export { defaults, type ClientOptions, type FetchFunction, type OutgoingRequest } from './options.js';
+export type { Clock } from './clock.js';
+export type { RequestOptions } from './request.js';
+export { PagePromise, type Page } from './paginate.js';
+export type { WaitOptions } from './wait.js';
+export type { CatalogApi } from './catalog.js';
+export type { ArticleData, ArticleListParams, ArticlesApi } from './articles.js';
+export type { TokenApi } from './token.js';
+export type { AccountApi } from './account.js';
+export type { BalanceApi, TransactionListParams } from './balance.js';
+export type { DepositListParams, DepositsApi } from './deposits.js';
+export type { CreateOrderOptions, CreateOrderResponse, OrderListParams, OrdersApi } from './orders.js';
+export type { InvoicesApi } from './invoices.js';
+export {
+  AuthError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  TopupError,
+  UsageError,
+  ValidationError,
+  WaitTimeoutError,
+  type TopupErrorDetails,
+} from './errors.js';

@@ -1,0 +1,98 @@
+import { checkToken, parseBaseUrl } from './base-url.js';
+import { systemClock, type Clock } from './clock.js';
+import { UsageError } from './errors.js';
+import { defaultRetryPolicy, type RetryPolicy } from './retry.js';
+
+/** A WHATWG fetch: the global one, undici's, msw's, or the sandbox's in-process one. */
+export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** What the `onRequest` debug hook sees of each attempt. The Authorization value is always redacted. */
+export interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface ClientOptions {
+  /** Site root, for example `https://shop.example.com`. Plain http:// only for loopback hosts unless `allowInsecureHttp`. */
+  baseUrl: string;
+  /** User API Token. Needed only for `/me`, orders, invoices and `token.validate`; sent only to those, only in the Authorization header. */
+  token?: string | undefined;
+  /** Defaults to the global fetch. */
+  fetch?: FetchFunction | undefined;
+  /** Milliseconds one attempt may take before it fails with TimeoutError. Default 30 000. */
+  timeout?: number | undefined;
+  /** Retries after the first attempt. Default 4; 0 turns retries off. */
+  maxRetries?: number | undefined;
+  /** Milliseconds after the first attempt when no more retries start; also the longest Retry-After honoured. Default 60 000. */
+  maxRetryTime?: number | undefined;
+  /** Keep to the published rate limits and 2 requests in flight. Default true. */
+  pacing?: boolean | undefined;
+  /** Allow plain http:// to a host that is not loopback. Default false. */
+  allowInsecureHttp?: boolean | undefined;
+  /** User-Agent header. Default `topup-client`. */
+  userAgent?: string | undefined;
+  /** Debug hook called before every attempt. */
+  onRequest?: ((request: OutgoingRequest) => void) | undefined;
+  /** Replaces parts of the clock (now, sleep, random), for tests. */
+  clock?: Partial<Clock> | undefined;
+}
+
+export interface ResolvedOptions {
+  baseUrl: string;
+  token: string | undefined;
+  fetch: FetchFunction;
+  timeout: number;
+  retryPolicy: RetryPolicy;
+  pacing: boolean;
+  userAgent: string;
+  onRequest: ((request: OutgoingRequest) => void) | undefined;
+  clock: Clock;
+}
+
+export const defaults = {
+  timeout: 30_000,
+  maxRetries: defaultRetryPolicy.maxRetries,
+  maxRetryTime: defaultRetryPolicy.maxRetryTime,
+  pacing: true,
+  allowInsecureHttp: false,
+  userAgent: 'topup-client',
+} as const;
+
+/** The largest delay setTimeout accepts. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Checks every option and fills in the defaults; throws UsageError before anything is sent. */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) throw new UsageError('createClient needs an options object.');
+  const fetchFunction = options.fetch ?? (globalThis.fetch as FetchFunction | undefined);
+  if (typeof fetchFunction !== 'function') throw new UsageError('No fetch function is available; pass the fetch option.');
+  const userAgent = options.userAgent ?? defaults.userAgent;
+  if (!/^[\x20-\x7e]+$/.test(userAgent)) throw new UsageError('The userAgent must be visible ASCII text.');
+  return {
+    baseUrl: parseBaseUrl(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp }),
+    token: checkToken(options.token),
+    fetch: fetchFunction,
+    timeout: checkNumber('timeout', options.timeout ?? defaults.timeout, 1, MAX_TIMER_MS),
+    retryPolicy: {
+      ...defaultRetryPolicy,
+      maxRetries: checkNumber('maxRetries', options.maxRetries ?? defaults.maxRetries, 0, 100, true),
+      maxRetryTime: checkNumber('maxRetryTime', options.maxRetryTime ?? defaults.maxRetryTime, 0, MAX_TIMER_MS),
+    },
+    pacing: options.pacing ?? defaults.pacing,
+    userAgent,
+    onRequest: options.onRequest,
+    clock: {
+      now: options.clock?.now ?? systemClock.now,
+      sleep: options.clock?.sleep ?? systemClock.sleep,
+      random: options.clock?.random ?? systemClock.random,
+    },
+  };
+}
+
+function checkNumber(name: string, value: number, min: number, max: number, integer = false): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+    throw new UsageError(`The ${name} option must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}.`);
+  }
+  return value;
+}

@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import { endpointById } from '../contract/endpoints.js';
+import type { CreateOrderRequest, CreateOrderResult, OrderData, OrderList, OrderListQuery, OrderSummary } from '../contract/orders.js';
+import { TopupError } from './errors.js';
+import { PagePromise } from './paginate.js';
+import type { Requester, RequestOptions } from './request.js';
+
+export type OrderListParams = Partial<z.infer<typeof OrderListQuery>>;
+
+export interface CreateOrderOptions extends RequestOptions {
+  /**
+   * Names this order. The same key with the same body returns the first order instead of a second one
+   * (`idempotent: true`); with a different body it is ConflictError. Default: a new random UUID per call.
+   * Keep the key if you may need to retry the same order later, for example after a crash.
+   */
+  idempotencyKey?: string | undefined;
+  /** The chat user id linked to the account, sent as X-Chat-User-ID; required when `payment_method` is `balance`. */
+  chatUserId?: string | undefined;
+}
+
+/** The envelope's `data`, plus the Idempotency-Key this call sent (the caller's, or the generated one). */
+export type CreateOrderResponse = CreateOrderResult & { idempotencyKey: string };
+
+export interface OrdersApi {
+  /**
+   * Creates an order. Always sends an Idempotency-Key, chosen once per call and reused by every retry,
+   * so a retried request never makes a second order. Every TopupError it throws carries `idempotencyKey`:
+   * call again with that key to learn whether the order was made.
+   */
+  create(body: CreateOrderRequest, options?: CreateOrderOptions): Promise<CreateOrderResponse>;
+  /** Orders, newest first. Await for one page, or `for await` over every order. */
+  list(query?: OrderListParams, options?: RequestOptions): PagePromise<OrderList, OrderSummary>;
+  /** One order by its invoice code; another account's order is NotFoundError. */
+  get(invoiceCode: string, options?: RequestOptions): Promise<OrderData>;
+}
+
+export function ordersApi(request: Requester): OrdersApi {
+  return {
+    async create(body, options = {}) {
+      const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+      const headers: Record<string, string> = { 'idempotency-key': idempotencyKey };
+      if (options.chatUserId !== undefined) headers['x-chat-user-id'] = options.chatUserId;
+      try {
+        const data = await request(endpointById.createOrder, { signal: options.signal, body, headers });
+        return { ...data, idempotencyKey };
+      } catch (error) {
+        if (error instanceof TopupError) error.idempotencyKey = idempotencyKey;
+        throw error;
+      }
+    },
+    list: (query, options) =>
+      new PagePromise(
+        (page) => request(endpointById.listOrders, { ...options, query: { ...query, page } }),
+        (list) => list.orders,
+        query?.page,
+      ),
+    get: (invoiceCode, options) => request(endpointById.getOrder, { ...options, params: { invoice: invoiceCode } }),
+  };
+}

@@ -1,0 +1,131 @@
+import type { z } from 'zod';
+import type { Endpoint } from '../contract/endpoints.js';
+import { RATE_LIMIT_HEADERS } from '../contract/rate-limits.js';
+import { errorFromResponse } from './error-from-response.js';
+import { TopupError, UsageError } from './errors.js';
+import { createHttp, sendAttempt, transportFailure } from './http.js';
+import type { ResolvedOptions } from './options.js';
+import { Pacer, type RateLimitReport } from './pacing.js';
+import { parseRetryAfter, withRetries } from './retry.js';
+
+/** Per-call options every method accepts as its last argument. */
+export interface RequestOptions {
+  /** Aborts the call, including any wait for pacing or a retry; the call rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+}
+
+export interface Call extends RequestOptions {
+  /** Values for the `{name}` placeholders of the path; each is URL-encoded. */
+  params?: Record<string, string>;
+  query?: object | undefined;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type EndpointData<E extends Endpoint> = z.infer<E['data']>;
+
+/** Sends one endpoint's request with pacing and retries, and returns the envelope's `data`. */
+export type Requester = <E extends Endpoint>(endpoint: E, call?: Call) => Promise<EndpointData<E>>;
+
+export function createRequester(options: ResolvedOptions): Requester {
+  const http = createHttp(options);
+  const { clock, token } = options;
+  const pacer = options.pacing ? new Pacer({ clock }) : undefined;
+  const secrets = token === undefined ? [] : [token];
+
+  return async <E extends Endpoint>(endpoint: E, call: Call = {}): Promise<EndpointData<E>> => {
+    const headers: Record<string, string> = { ...call.headers };
+    // Public endpoints never see the token: the fewer places it goes, the fewer places it can leak from.
+    if (endpoint.auth && token !== undefined) headers.authorization = `Bearer ${token}`;
+    for (const [name, value] of Object.entries(headers)) checkHeaderValue(name, value);
+    const attempt = {
+      method: endpoint.method,
+      path: expandPath(endpoint.path, call.params ?? {}).slice(1),
+      searchParams: toSearchParams(call.query),
+      json: call.body,
+      headers,
+      signal: call.signal,
+    };
+    // A POST is repeated only under an Idempotency-Key, which makes the repeat harmless.
+    const retryable = endpoint.method === 'GET' || headers['idempotency-key'] !== undefined;
+
+    const data = await withRetries(
+      async () => {
+        const release = pacer === undefined ? undefined : await pacer.acquire(endpoint.rateClass, call.signal);
+        try {
+          const response = await sendAttempt(http, attempt, options);
+          const parsed = await readBody(response, call.signal, token);
+          const retryAfter = parseRetryAfter(response.headers.get(RATE_LIMIT_HEADERS.retryAfter), clock.now());
+          pacer?.observe(endpoint.rateClass, rateLimitReport(response, retryAfter));
+          if (!response.ok) throw errorFromResponse({ status: response.status, body: parsed, retryAfter }, secrets);
+          return dataOf(parsed, response.status);
+        } finally {
+          release?.();
+        }
+      },
+      { retryable, policy: options.retryPolicy, clock, signal: call.signal },
+    );
+    return data as EndpointData<E>;
+  };
+}
+
+/** Fills `{name}` placeholders. Dot segments are refused: the URL parser would resolve them into another path. */
+export function expandPath(path: string, params: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
+      throw new UsageError(`The ${name} must be a non-empty string.`);
+    }
+    return encodeURIComponent(value);
+  });
+}
+
+/** Query values as strings; undefined and null are left out rather than sent as text. */
+export function toSearchParams(query: object | undefined): URLSearchParams | undefined {
+  if (query === undefined) return undefined;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.append(name, String(value));
+  }
+  return params.size === 0 ? undefined : params;
+}
+
+function checkHeaderValue(name: string, value: string): void {
+  // fetch would reject these with a TypeError that reads like a network failure.
+  if (typeof value !== 'string' || value === '' || !/^[\x20-\x7e]+$/.test(value)) {
+    throw new UsageError(`The ${name} header must be non-empty visible ASCII text.`);
+  }
+}
+
+async function readBody(response: Response, signal: AbortSignal | undefined, token: string | undefined): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw transportFailure(error, token);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // A proxy's HTML error page: the status still decides the error class.
+    return undefined;
+  }
+}
+
+function rateLimitReport(response: Response, retryAfter: number | undefined): RateLimitReport {
+  const remaining = Number(response.headers.get(RATE_LIMIT_HEADERS.remaining) ?? Number.NaN);
+  const reset = Number(response.headers.get(RATE_LIMIT_HEADERS.reset) ?? Number.NaN);
+  return {
+    remaining: Number.isInteger(remaining) && remaining >= 0 ? remaining : undefined,
+    resetAt: Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined,
+    retryAfter: response.status === 429 ? retryAfter : undefined,
+  };
+}
+
+function dataOf(body: unknown, status: number): unknown {
+  if (typeof body === 'object' && body !== null && 'data' in body && (body as { success?: unknown }).success === true) {
+    return body.data;
+  }
+  throw new TopupError('The server answered without a success envelope.', { status });
+}

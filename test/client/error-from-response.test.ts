@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { errorFromResponse, scrub } from '../../src/client/error-from-response.js';
+import {
+  AuthError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  TopupError,
+  ValidationError,
+} from '../../src/client/errors.js';
+
+const envelope = (message: string, error?: object) => (error === undefined ? { success: false, message } : { success: false, message, error });
+
+describe('errorFromResponse', () => {
+  it.each([
+    { status: 400, body: envelope('Bad JSON.', { code: 'INVALID_JSON' }), type: BadRequestError, name: 'BadRequestError', message: 'Bad JSON.', code: 'INVALID_JSON', fields: undefined },
+    { status: 401, body: envelope('Unauthorized token.'), type: AuthError, name: 'AuthError', message: 'Unauthorized token.', code: undefined, fields: undefined },
+    { status: 403, body: envelope('Forbidden.'), type: PermissionError, name: 'PermissionError', message: 'Forbidden.', code: undefined, fields: undefined },
+    { status: 404, body: envelope('Invoice not found.', { code: 'NOT_FOUND' }), type: NotFoundError, name: 'NotFoundError', message: 'Invoice not found.', code: 'NOT_FOUND', fields: undefined },
+    { status: 409, body: envelope('Key reused.', { code: 'IDEMPOTENCY_KEY_MISMATCH' }), type: ConflictError, name: 'ConflictError', message: 'Key reused.', code: 'IDEMPOTENCY_KEY_MISMATCH', fields: undefined },
+    { status: 422, body: envelope('Forbidden fields.', { code: 'FORBIDDEN_FIELDS', fields: ['price', 'status'] }), type: ValidationError, name: 'ValidationError', message: 'Forbidden fields.', code: 'FORBIDDEN_FIELDS', fields: ['price', 'status'] },
+    { status: 429, body: envelope('Too many requests.'), type: RateLimitError, name: 'RateLimitError', message: 'Too many requests.', code: undefined, fields: undefined },
+    { status: 500, body: envelope('Oops.', { code: 'INTERNAL_ERROR' }), type: ServerError, name: 'ServerError', message: 'Oops.', code: 'INTERNAL_ERROR', fields: undefined },
+    { status: 503, body: undefined, type: ServerError, name: 'ServerError', message: 'The server answered with status 503.', code: undefined, fields: undefined },
+    { status: 401, body: undefined, type: AuthError, name: 'AuthError', message: 'The token is missing or invalid.', code: undefined, fields: undefined },
+    { status: 422, body: { message: '', error: { code: 7, fields: ['a', 3] } }, type: ValidationError, name: 'ValidationError', message: 'The request failed validation.', code: undefined, fields: ['a'] },
+    { status: 405, body: envelope('Use POST.', { code: 'METHOD_NOT_ALLOWED' }), type: TopupError, name: 'TopupError', message: 'Use POST.', code: 'METHOD_NOT_ALLOWED', fields: undefined },
+    { status: 418, body: ['not', 'an', 'object'], type: TopupError, name: 'TopupError', message: 'The server answered with status 418.', code: undefined, fields: undefined },
+  ])('$status $message → $name', ({ status, body, type, name, message, code, fields }) => {
+    const error = errorFromResponse({ status, body });
+    expect(error).toBeInstanceOf(type);
+    expect(error).toBeInstanceOf(TopupError);
+    expect(error).toBeInstanceOf(Error);
+    expect({ name: error.name, status: error.status, message: error.message, code: error.code, fields: error.fields }).toEqual({
+      name,
+      status,
+      message,
+      code,
+      fields,
+    });
+    expect(String(error)).toBe(`${name}: ${message}`);
+  });
+
+  it('keeps Retry-After seconds on a 429', () => {
+    const error = errorFromResponse({ status: 429, body: envelope('Slow down.'), retryAfter: 12 });
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.retryAfter).toBe(12);
+  });
+
+  it('scrubs secrets that a server echoes back', () => {
+    const token = 'topup_live_echoed0123';
+    const error = errorFromResponse(
+      { status: 422, body: envelope(`Token ${token} is odd.`, { code: 'VALIDATION_FAILED', fields: [token] }) },
+      [token],
+    );
+    expect(error.message).toBe('Token [REDACTED] is odd.');
+    expect(error.fields).toEqual(['[REDACTED]']);
+    expect(JSON.stringify(error)).not.toContain(token);
+    expect(error.stack).not.toContain(token);
+  });
+});
+
+describe('scrub', () => {
+  it.each([
+    ['abc secret def secret', ['secret'], 'abc [REDACTED] def [REDACTED]'],
+    ['nothing here', ['secret'], 'nothing here'],
+    ['empty secrets are ignored', [''], 'empty secrets are ignored'],
+  ])('%j', (text, secrets, expected) => {
+    expect(scrub(text, secrets)).toBe(expected);
+  });
+});
