@@ -1,0 +1,165 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { fakeIO, tempConfigDir } from '../support/fake-io.js';
+
+let config: { dir: string; cleanup: () => void };
+beforeEach(() => {
+  config = tempConfigDir();
+});
+afterEach(() => config.cleanup());
+
+async function topup(args: string[], options: { tty?: boolean; env?: Record<string, string>; signal?: AbortSignal } = {}) {
+  const io = fakeIO({ tty: options.tty ?? false, env: { TOPUP_CONFIG_DIR: config.dir, ...options.env } });
+  const code = await main(args, io, options.signal ? { signal: options.signal } : {});
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('offline sandbox through the CLI', () => {
+  it('persists state between runs: a deposit created in one run is paid in the next and credits the balance', async () => {
+    const created = await topup(['mock', 'deposit', '50000']);
+    expect(created.code).toBe(0);
+    const invoice = created.out.trim();
+    expect(invoice).toMatch(/^INV\d+$/);
+    expect(statSync(join(config.dir, 'sandbox-state.json')).mode & 0o777).toBe(0o600);
+
+    expect((await topup(['mock', 'pay', invoice])).code).toBe(0);
+    const fixtures = await topup(['mock', 'fixtures', '--json']);
+    const demo = JSON.parse(fixtures.out).accounts.find((a: { name: string }) => a.name === 'demo');
+    expect(demo.balance).toBe(50_000);
+  });
+
+  it.each([
+    { name: 'paying an invoice twice is a rejected business rule', setup: true, args: (inv: string) => ['mock', 'pay', inv], code: 5, err: /is paid and cannot become paid/ },
+    { name: 'an unknown invoice is an error', setup: false, args: () => ['mock', 'pay', 'INV999'], code: 1, err: /INV999 was not found/ },
+    { name: 'a deposit amount that is not a number is a usage error', setup: false, args: () => ['mock', 'deposit', 'lots'], code: 2, err: /amount must be a whole number/ },
+    { name: 'a deposit below the minimum is rejected', setup: false, args: () => ['mock', 'deposit', '5'], code: 5, err: /from 10000 to 50000000/ },
+    { name: 'an unknown sandbox account is an error', setup: false, args: () => ['mock', 'deposit', '50000', '--account', 'nobody'], code: 1, err: /No sandbox account is named 'nobody'/ },
+    { name: 'an unknown subcommand is a usage error', setup: false, args: () => ['mock', 'teleport'], code: 2, err: /unknown command 'teleport'/ },
+  ])('$name (exit $code)', async ({ setup, args, code, err }) => {
+    let invoice = '';
+    if (setup) {
+      invoice = (await topup(['mock', 'deposit', '50000', '--paid'])).out.trim();
+    }
+    const result = await topup(args(invoice));
+    expect(result.code).toBe(code);
+    expect(result.err).toMatch(err);
+    expect(result.out).toBe('');
+    expect(result.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('with --json, an error is the error envelope on stderr and stdout stays empty', async () => {
+    const result = await topup(['--json', 'mock', 'pay', 'INV999']);
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    expect(JSON.parse(result.err)).toEqual({ success: false, message: 'Invoice INV999 was not found.' });
+  });
+
+  it('reset returns the sandbox to its seed', async () => {
+    await topup(['mock', 'deposit', '50000', '--paid']);
+    expect((await topup(['mock', 'reset'])).code).toBe(0);
+    const fixtures = JSON.parse((await topup(['mock', 'fixtures', '--json'])).out);
+    expect(fixtures.accounts.find((a: { name: string }) => a.name === 'demo').balance).toBe(0);
+  });
+
+  it('fixtures --json has the documented shape', async () => {
+    const fixtures = JSON.parse((await topup(['mock', 'fixtures', '--json'])).out);
+    expect(fixtures.accounts.map((a: { name: string; mode: string }) => `${a.name}:${a.mode}`)).toEqual(['demo:sandbox', 'rich:production', 'broke:production', 'unlinked:production']);
+    expect(fixtures.platform.valid_orders.map((o: { order_type?: string }) => o.order_type ?? 'gamepass')).toEqual(expect.arrayContaining(['gamepass', 'vip_server']));
+    expect(fixtures.platform.invalid_orders.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('packages: piped output is plain tab-separated rows, terminal output is an aligned table', async () => {
+    const piped = await topup(['packages']);
+    expect(piped.code).toBe(0);
+    expect(piped.out.split('\n')[0]).toBe('CR80\t80 Credits\t80\t10000');
+    expect(piped.err).toMatch(/embedded offline sandbox/);
+    const tty = await topup(['packages', '--no-color'], { tty: true });
+    expect(tty.out.split('\n')[0]).toMatch(/^CODE\s+NAME\s+CREDITS\s+PRICE$/);
+    expect(tty.out).toContain('Rp 10.000');
+    expect(tty.out).not.toMatch(/\u001b\[/);
+  });
+
+  it('packages --json prints exactly the data object and nothing on stderr', async () => {
+    const result = await topup(['--json', 'packages']);
+    const data = JSON.parse(result.out);
+    expect(Object.keys(data).sort()).toEqual(['limit', 'packages']);
+    expect(result.err).toBe('');
+  });
+});
+
+describe('topup mock serve', () => {
+  it('serves the sandbox over HTTP, prints its URL and tokens, and stops cleanly when interrupted', async () => {
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const running = main(['--json', 'mock', 'serve', '--port', '0'], io, { signal: controller.signal });
+    const info = await waitForJsonLine(io.out);
+    expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(info.accounts.map((a: { token: string }) => a.token.slice(0, 11))).toContain('topup_test_');
+
+    const health = await fetch(`${info.url}/api/v1/health`);
+    expect(health.status).toBe(200);
+    const openapi = (await (await fetch(`${info.url}/openapi.json`)).json()) as { openapi: string };
+    expect(openapi.openapi).toBe('3.1.0');
+
+    controller.abort();
+    expect(await running).toBe(0);
+    await expect(fetch(`${info.url}/api/v1/health`)).rejects.toThrow();
+  });
+
+  it('--state keeps orders across a restart', async () => {
+    const file = join(config.dir, 'state.json');
+    const first = await serve(['--state', file]);
+    const rich = first.info.accounts.find((a: { name: string }) => a.name === 'rich');
+    const created = await fetch(`${first.info.url}/api/v1/me/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 }),
+    });
+    expect(created.status).toBe(201);
+    const code = ((await created.json()) as { data: { invoice: { invoice_code: string } } }).data.invoice.invoice_code;
+    await first.stop();
+
+    const second = await serve(['--state', file]);
+    const order = await fetch(`${second.info.url}/api/v1/me/orders/${code}`, { headers: { authorization: `Bearer ${rich.token}` } });
+    expect(order.status).toBe(200);
+    await second.stop();
+  });
+
+  it('a port that is taken is one clear error, not a stack trace', async () => {
+    const first = await serve([]);
+    const port = new URL(first.info.url).port;
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const code = await main(['mock', 'serve', '--port', port], io, { signal: new AbortController().signal });
+    expect(code).toBe(1);
+    expect(io.err()).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+    await first.stop();
+  });
+
+  it.each([
+    [['--port', 'http'], /port must be a whole number/],
+    [['--port', '70000'], /port must be from 0 to 65535/],
+  ])('rejects bad options %j with a usage error', async (args, message) => {
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    expect(await main(['mock', 'serve', ...args], io)).toBe(2);
+    expect(io.err()).toMatch(message);
+  });
+
+  async function serve(args: string[]) {
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const running = main(['--json', 'mock', 'serve', '--port', '0', ...args], io, { signal: controller.signal });
+    const info = await waitForJsonLine(io.out);
+    return { info, stop: async () => { controller.abort(); expect(await running).toBe(0); } };
+  }
+});
+
+async function waitForJsonLine(read: () => string) {
+  for (let i = 0; i < 200; i++) {
+    const line = read().split('\n')[0];
+    if (line) return JSON.parse(line);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('mock serve printed nothing');
+}
