@@ -89,9 +89,9 @@ export class CliContext {
   }
 
   /** The in-process sandbox whose state persists in the config folder between runs. */
-  async offlineSandbox(): Promise<Sandbox> {
+  async offlineSandbox(options: { fresh?: boolean } = {}): Promise<Sandbox> {
     const { openOfflineSandbox } = await import('./offline-sandbox.js');
-    return openOfflineSandbox(join(this.configDir, OFFLINE_STATE_FILE));
+    return openOfflineSandbox(join(this.configDir, OFFLINE_STATE_FILE), options);
   }
 
   async #resolveTarget(): Promise<Target> {

@@ -63,10 +63,10 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   ctx.notice('Sandbox stopped.');
 }
 
-async function controlFor(ctx: CliContext): Promise<SandboxControlClient> {
+async function controlFor(ctx: CliContext, options: { fresh?: boolean } = {}): Promise<SandboxControlClient> {
   const baseUrl = ctx.globals.mock ? undefined : (ctx.globals.baseUrl ?? ctx.io.env.TOPUP_BASE_URL);
   if (baseUrl !== undefined) return remoteControl(baseUrl, ctx.deps.fetch);
-  return embeddedControl(await ctx.offlineSandbox());
+  return embeddedControl(await ctx.offlineSandbox(options));
 }
 
 export async function runMove(ctx: CliContext, verb: InvoiceMove, invoiceCode: string): Promise<void> {
@@ -86,7 +86,7 @@ export async function runDeposit(ctx: CliContext, amount: number, options: { pai
 }
 
 export async function runReset(ctx: CliContext): Promise<void> {
-  await (await controlFor(ctx)).reset();
+  await (await controlFor(ctx, { fresh: true })).reset();
   if (ctx.globals.json) return ctx.json({ reset: true });
   ctx.notice('Sandbox reset to its seed.');
 }

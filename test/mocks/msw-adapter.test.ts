@@ -1,0 +1,51 @@
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHandlers, createSandbox, type Sandbox } from '../../mocks/index.js';
+
+/** The README's example for bot authors: the sandbox behind msw, the bot's own fetch calls intercepted. */
+describe('msw handlers (README example)', () => {
+  let sandbox: Sandbox;
+  let server: ReturnType<typeof setupServer>;
+  const base = 'https://shop.example.com';
+
+  beforeAll(async () => {
+    sandbox = await createSandbox({ rateLimit: false });
+    server = setupServer(...createHandlers(sandbox, { baseUrl: base }));
+    server.listen({ onUnhandledRequest: 'error' });
+  });
+  afterAll(() => server.close());
+
+  it('serves the bot\'s real fetch calls from the sandbox state, and control moves show up', async () => {
+    const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+    const body = sandbox.fixtures().platform.valid_orders[0]!;
+    const created = await fetch(`${base}/api/v1/me/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(created.status).toBe(201);
+    const code = ((await created.json()) as { data: { invoice: { invoice_code: string } } }).data.invoice.invoice_code;
+    expect(sandbox.store.db.orders.get(code)?.status).toBe('pending');
+
+    await sandbox.control.pay(code);
+    const status = await fetch(`${base}/api/v1/me/invoices/${code}/status`, { headers: { authorization: `Bearer ${rich.token}` } });
+    expect(((await status.json()) as { data: { payment_status: string; is_final: boolean } }).data).toMatchObject({ payment_status: 'paid', is_final: true });
+  });
+
+  it('answers unknown paths under the intercepted origin with the 404 envelope, not the network', async () => {
+    const response = await fetch(`${base}/api/v1/nothing-here`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ success: false, message: 'No endpoint /api/v1/nothing-here exists.', error: { code: 'ROUTE_NOT_FOUND' } });
+  });
+
+  it('leaves other origins alone (msw errors on them, as configured)', async () => {
+    await expect(fetch('https://elsewhere.example.com/api/v1/health')).rejects.toThrow();
+  });
+
+  it('turns an injected dropped connection into a network error', async () => {
+    const dropping = { ...sandbox, handle: async () => ({ drop: true as const }) };
+    server.use(...createHandlers(dropping, { baseUrl: base }));
+    await expect(fetch(`${base}/api/v1/health`)).rejects.toThrow(TypeError);
+    server.resetHandlers();
+  });
+});
