@@ -38,10 +38,9 @@ export function ordersApi(request: Requester): OrdersApi {
   return {
     async create(body, options = {}) {
       const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
-      const headers: Record<string, string> = { 'idempotency-key': idempotencyKey };
-      if (options.chatUserId !== undefined) headers['x-chat-user-id'] = options.chatUserId;
+      const headers: Record<string, string> = options.chatUserId === undefined ? {} : { 'x-chat-user-id': options.chatUserId };
       try {
-        const data = await request(endpointById.createOrder, { signal: options.signal, body, headers });
+        const data = await request(endpointById.createOrder, { signal: options.signal, body, headers, idempotencyKey });
         return { ...data, idempotencyKey };
       } catch (error) {
         if (error instanceof TopupError) error.idempotencyKey = idempotencyKey;

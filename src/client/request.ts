@@ -20,6 +20,8 @@ export interface Call extends RequestOptions {
   query?: object | undefined;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Sent as Idempotency-Key; it is what makes a POST safe to retry. */
+  idempotencyKey?: string | undefined;
 }
 
 export type EndpointData<E extends Endpoint> = z.infer<E['data']>;
@@ -35,6 +37,7 @@ export function createRequester(options: ResolvedOptions): Requester {
 
   return async <E extends Endpoint>(endpoint: E, call: Call = {}): Promise<EndpointData<E>> => {
     const headers: Record<string, string> = { ...call.headers };
+    if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
     // Public endpoints never see the token: the fewer places it goes, the fewer places it can leak from.
     if (endpoint.auth && token !== undefined) headers.authorization = `Bearer ${token}`;
     for (const [name, value] of Object.entries(headers)) checkHeaderValue(name, value);
@@ -47,7 +50,7 @@ export function createRequester(options: ResolvedOptions): Requester {
       signal: call.signal,
     };
     // A POST is repeated only under an Idempotency-Key, which makes the repeat harmless.
-    const retryable = endpoint.method === 'GET' || headers['idempotency-key'] !== undefined;
+    const retryable = endpoint.method === 'GET' || call.idempotencyKey !== undefined;
 
     const data = await withRetries(
       async () => {

@@ -163,3 +163,17 @@ async function waitForJsonLine(read: () => string) {
   }
   throw new Error('mock serve printed nothing');
 }
+
+describe('a damaged offline state file', () => {
+  it('is one clear error that points to reset, and reset recovers from it', async () => {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(config.dir, 'sandbox-state.json'), '{"version": 1, "tabl');
+    const broken = await topup(['packages']);
+    expect(broken.code).toBe(1);
+    expect(broken.err).toMatch(/state is unreadable .*not valid JSON.*run `topup mock reset`/);
+    expect(broken.out).toBe('');
+
+    expect((await topup(['mock', 'reset'])).code).toBe(0);
+    expect((await topup(['packages'])).code).toBe(0);
+  });
+});

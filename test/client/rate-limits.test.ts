@@ -1,0 +1,120 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { vi } from 'vitest';
+import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
+import { createClient, type TopupClient } from '../../src/index.js';
+import { recordingFetch, settle, tokenOf, type Exchange } from './helpers.js';
+
+const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
+const START = Date.parse('2026-02-02T08:00:00Z');
+
+let sandbox: Sandbox;
+let exchanges: Exchange[];
+let maxInFlight: number;
+
+/** A client and a sandbox on one fake clock, with the sandbox's limits on. */
+async function setup(options: { pacing: boolean; maxRetries?: number }): Promise<TopupClient> {
+  sandbox = await createSandbox({ now: () => Date.now() });
+  const recorder = recordingFetch(sandbox.fetch);
+  exchanges = recorder.exchanges;
+  let open = 0;
+  maxInFlight = 0;
+  return createClient({
+    baseUrl: sandbox.baseUrl,
+    token: tokenOf(sandbox, 'demo'),
+    // A long attempt timeout, so jumping the fake clock never fires one by accident.
+    timeout: 600_000,
+    pacing: options.pacing,
+    maxRetries: options.maxRetries ?? 4,
+    maxRetryTime: 120_000,
+    fetch: async (input, init) => {
+      open += 1;
+      maxInFlight = Math.max(maxInFlight, open);
+      try {
+        return await recorder.fetch(input, init);
+      } finally {
+        open -= 1;
+      }
+    },
+  });
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('Retry-After', () => {
+  it('is waited out exactly, then the same request is retried and succeeds', async () => {
+    const client = await setup({ pacing: false });
+    for (let i = 0; i < 10; i++) await settle(client.orders.create(order));
+    const created = await settle(client.orders.create(order, { idempotencyKey: 'eleventh' }));
+
+    const posts = exchanges.slice(10);
+    expect(posts.map((e) => e.status)).toEqual([429, 201]);
+    expect(posts[1]!.at - posts[0]!.at).toBe(60_000);
+    expect(posts.map((e) => e.headers['idempotency-key'])).toEqual(['eleventh', 'eleventh']);
+    expect(created.idempotent).toBe(false);
+  });
+
+  it('longer than maxRetryTime is not waited: the RateLimitError comes at once', async () => {
+    const client = await setup({ pacing: false });
+    const impatient = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch, pacing: false, maxRetryTime: 30_000 });
+    for (let i = 0; i < 10; i++) await settle(client.orders.create(order));
+    const error = await settle(impatient.orders.create(order).catch((e: unknown) => e));
+    expect(error).toMatchObject({ name: 'RateLimitError', retryAfter: 60 });
+    expect(Date.now()).toBe(START);
+  });
+});
+
+describe('pacing', () => {
+  /** 100 calls: 60 user reads, 25 public reads and 15 order creations (10 a minute), issued all at once. */
+  function hundredCalls(client: TopupClient): Array<Promise<unknown>> {
+    const calls: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 60; i++) calls.push(i % 2 === 0 ? client.balance.get() : client.orders.list({ per_page: 1 }).then((p) => p));
+    for (let i = 0; i < 25; i++) calls.push(client.catalog.creditPackages());
+    for (let i = 0; i < 15; i++) calls.push(client.orders.create(order));
+    return calls;
+  }
+
+  it('100 paced calls see no 429, keep to 2 in flight, and take close to the minimum the limits allow', async () => {
+    const client = await setup({ pacing: true, maxRetries: 0 });
+    await settle(Promise.all(hundredCalls(client)));
+
+    expect(exchanges).toHaveLength(100);
+    expect(exchanges.filter((e) => e.status === 429)).toEqual([]);
+    expect(exchanges.every((e) => e.status === 200 || e.status === 201)).toBe(true);
+    expect(maxInFlight).toBe(2);
+    // The limits allow 10 orders now and 5 more a minute later: 60 s is the minimum.
+    const elapsed = Date.now() - START;
+    expect(elapsed).toBeGreaterThanOrEqual(60_000);
+    expect(elapsed).toBeLessThan(61_000);
+  });
+
+  it('100 sequential user reads see no 429 and finish a minute after they start', async () => {
+    const client = await setup({ pacing: true, maxRetries: 0 });
+    for (let i = 0; i < 100; i++) await settle(client.account.profile());
+    expect(exchanges.filter((e) => e.status !== 200)).toEqual([]);
+    expect(exchanges[59]!.at - START).toBe(0);
+    expect(exchanges[60]!.at - START).toBeGreaterThanOrEqual(60_000);
+    expect(exchanges[99]!.at - START).toBeLessThan(61_000);
+  });
+
+  it('without pacing the same 100 calls do hit 429 (so the test above can fail)', async () => {
+    const client = await setup({ pacing: false, maxRetries: 0 });
+    await settle(Promise.allSettled(hundredCalls(client)));
+    expect(exchanges.filter((e) => e.status === 429).length).toBeGreaterThan(0);
+  });
+
+  it('resynchronises from X-RateLimit-Remaining when another client spent the budget', async () => {
+    const client = await setup({ pacing: true, maxRetries: 0 });
+    const other = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch, pacing: false });
+    for (let i = 0; i < 9; i++) await settle(other.orders.create(order));
+    // Our client's own log is empty; the answer tells it 0 remain until the window resets.
+    await settle(client.orders.create(order));
+    await settle(client.orders.create(order));
+    expect(exchanges.map((e) => e.status)).toEqual([201, 201]);
+    expect(exchanges[1]!.at - START).toBeGreaterThanOrEqual(60_000);
+  });
+});

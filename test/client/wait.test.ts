@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
+import { createClient, UsageError, WaitTimeoutError, type TopupClient } from '../../src/index.js';
+import type { InvoiceStatus } from '../../src/contract/invoices.js';
+import { settle, tokenOf } from './helpers.js';
+
+const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
+const START = Date.parse('2026-02-02T08:00:00Z');
+
+let sandbox: Sandbox;
+let client: TopupClient;
+let invoiceCode: string;
+let polls: Array<{ at: number; status: InvoiceStatus }>;
+const onPoll = (status: InvoiceStatus) => polls.push({ at: Date.now() - START, status });
+
+beforeEach(async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
+  sandbox = await createSandbox({ now: () => Date.now() });
+  client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch, timeout: 600_000 });
+  invoiceCode = (await settle(client.orders.create(order))).invoice.invoice_code;
+  polls = [];
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('invoices.wait', () => {
+  it('stops on paid and returns the final status', async () => {
+    const final = await settle(
+      client.invoices.wait(invoiceCode, {
+        onPoll: (status) => {
+          onPoll(status);
+          if (polls.length === 2) void sandbox.control.pay(invoiceCode);
+        },
+      }),
+    );
+    expect(final).toMatchObject({ invoice_code: invoiceCode, payment_status: 'paid', is_final: true });
+    expect(polls.map((p) => [p.at, p.status.payment_status])).toEqual([
+      [0, 'pending'],
+      [15_000, 'pending'],
+      [30_000, 'paid'],
+    ]);
+  });
+
+  it('stops on expired too', async () => {
+    const final = await settle(
+      client.invoices.wait(invoiceCode, {
+        interval: 30_000,
+        onPoll: (status) => {
+          onPoll(status);
+          if (polls.length === 1) void sandbox.control.expire(invoiceCode);
+        },
+      }),
+    );
+    expect(final.payment_status).toBe('expired');
+    expect(polls.map((p) => p.at)).toEqual([0, 30_000]);
+  });
+
+  it("honours the server's poll_after_seconds when it is longer than the interval", async () => {
+    await settle(
+      client.invoices.wait(invoiceCode, {
+        interval: 10_000,
+        onPoll: (status) => {
+          onPoll(status);
+          if (polls.length === 3) void sandbox.control.pay(invoiceCode);
+        },
+      }),
+    );
+    expect(polls[0]!.status.poll_after_seconds).toBe(15);
+    expect(polls.map((p) => p.at)).toEqual([0, 15_000, 30_000, 45_000]);
+  });
+
+  it('times out with WaitTimeoutError carrying the last status, polling last at the deadline', async () => {
+    const error = await settle(client.invoices.wait(invoiceCode, { timeout: 40_000, onPoll }).catch((e: unknown) => e));
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(error).toMatchObject({
+      name: 'WaitTimeoutError',
+      message: `Invoice ${invoiceCode} was still pending when the wait timed out.`,
+      lastStatus: { invoice_code: invoiceCode, payment_status: 'pending', is_final: false },
+    });
+    expect(polls.map((p) => p.at)).toEqual([0, 15_000, 30_000, 40_000]);
+  });
+
+  it('rejects with the signal reason as soon as it aborts, also in the middle of a pause', async () => {
+    const controller = new AbortController();
+    const waiting = client.invoices.wait(invoiceCode, { signal: controller.signal, onPoll }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(5_000);
+    const reason = new Error('user pressed Ctrl-C');
+    controller.abort(reason);
+    expect(await waiting).toBe(reason);
+    expect(Date.now() - START).toBe(5_000);
+    expect(polls).toHaveLength(1);
+  });
+
+  it('rejects with an AbortError for a plain abort() and does not poll an aborted wait', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await client.invoices.wait(invoiceCode, { signal: controller.signal, onPoll }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(polls).toHaveLength(0);
+  });
+
+  it.each([[9_999], [0], [-1], [Number.NaN]])('refuses an interval of %d ms', async (interval) => {
+    await expect(client.invoices.wait(invoiceCode, { interval })).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('passes a NotFoundError through for an unknown invoice', async () => {
+    await expect(settle(client.invoices.wait('INV999999'))).rejects.toMatchObject({ name: 'NotFoundError', status: 404 });
+  });
+});
