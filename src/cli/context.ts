@@ -1,9 +1,14 @@
 import { join } from 'node:path';
 import type { TopupClient } from '../client/index.js';
 import type { Sandbox } from '../../mocks/sandbox.js';
+import { systemClock, type CliClock } from './clock.js';
 import { configDir, OFFLINE_STATE_FILE } from './config-dir.js';
+import { UsageError } from './errors.js';
 import type { CliIO } from './io/streams.js';
 import { createStyle, type Style } from './io/style.js';
+import type { Prompter } from './prompter.js';
+import { Settings } from './settings.js';
+import { resolveTarget, type TargetSpec } from './target.js';
 
 /** Options every command accepts. */
 export interface GlobalOptions {
@@ -16,15 +21,19 @@ export interface GlobalOptions {
   debug: boolean;
 }
 
-/** Where requests go: the embedded offline sandbox, or a server at a base URL. */
+/** Where requests go, with what is needed to send them. */
 export type Target =
-  | { kind: 'embedded'; sandbox: Sandbox; token: string }
-  | { kind: 'remote'; baseUrl: string; token: string | undefined };
+  | { kind: 'embedded'; spec: Extract<TargetSpec, { kind: 'embedded' }>; sandbox: Sandbox; token: string }
+  | { kind: 'remote'; spec: Extract<TargetSpec, { kind: 'remote' }>; baseUrl: string; token: string | undefined };
 
 export interface ContextDeps {
   /** Replaces the global fetch for remote targets (tests). */
   fetch?: typeof globalThis.fetch;
+  /** Aborted on Ctrl-C. */
   signal?: AbortSignal;
+  /** Replaces the @inquirer prompts (tests). */
+  prompter?: Prompter;
+  clock?: CliClock;
 }
 
 /**
@@ -36,6 +45,8 @@ export class CliContext {
   #style: Style | undefined;
   #target: Promise<Target> | undefined;
   #client: Promise<TopupClient> | undefined;
+  #settings: Settings | undefined;
+  #prompter: Promise<Prompter> | undefined;
 
   constructor(
     readonly io: CliIO,
@@ -62,6 +73,44 @@ export class CliContext {
 
   get configDir(): string {
     return configDir(this.io.env);
+  }
+
+  get clock(): CliClock {
+    return this.deps.clock ?? systemClock;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.deps.signal;
+  }
+
+  /** Prompts only when a person can answer: stdin and stdout are terminals and --no-input is not set. */
+  get canPrompt(): boolean {
+    return this.#globals.input && this.io.stdin.isTTY === true && this.io.stdout.isTTY === true;
+  }
+
+  prompter(): Promise<Prompter> {
+    if (!this.canPrompt) return Promise.reject(new UsageError('Cannot prompt: not a terminal, or --no-input is set.'));
+    this.#prompter ??= this.deps.prompter ? Promise.resolve(this.deps.prompter) : import('./prompter.js').then((m) => m.inquirerPrompter(this.io));
+    return this.#prompter;
+  }
+
+  settings(): Settings {
+    this.#settings ??= Settings.load(this.configDir);
+    return this.#settings;
+  }
+
+  /** Where requests would go, without loading the client or the sandbox. */
+  targetSpec(): TargetSpec {
+    const settings = this.settings();
+    return resolveTarget({
+      mock: this.#globals.mock,
+      profileFlag: this.#globals.profile,
+      baseUrlFlag: this.#globals.baseUrl,
+      env: this.io.env,
+      currentProfile: settings.currentProfile(),
+      profile: (name) => settings.profile(name),
+      token: (name) => settings.token(name),
+    });
   }
 
   out(text: string): void {
@@ -95,15 +144,17 @@ export class CliContext {
   }
 
   async #resolveTarget(): Promise<Target> {
-    const env = this.io.env;
-    const baseUrl = this.#globals.mock ? undefined : (this.#globals.baseUrl ?? env.TOPUP_BASE_URL);
-    if (baseUrl === undefined) {
+    const spec = this.targetSpec();
+    if (spec.kind === 'embedded') {
       const sandbox = await this.offlineSandbox();
       const demo = sandbox.fixtures().accounts.find((a) => a.name === 'demo')!;
       this.notice(this.style.dim('Using the embedded offline sandbox (demo sandbox token). Log in to a real server with `topup auth login`.'));
-      return { kind: 'embedded', sandbox, token: demo.token };
+      return { kind: 'embedded', spec, sandbox, token: demo.token };
     }
-    return { kind: 'remote', baseUrl, token: env.TOPUP_TOKEN };
+    if (this.settings().credentialsExposed()) {
+      this.notice(this.style.yellow(`Warning: ${this.settings().credentialsPath} is readable by other users; run: chmod 600 ${this.settings().credentialsPath}`));
+    }
+    return { kind: 'remote', spec, baseUrl: spec.baseUrl, token: spec.token };
   }
 
   async #createClient(): Promise<TopupClient> {

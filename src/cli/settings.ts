@@ -1,0 +1,158 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TokenMode } from '../contract/index.js';
+import { CliError } from './errors.js';
+
+/** What a profile remembers besides its token. */
+export interface ProfileSettings {
+  base_url: string;
+  mode?: TokenMode | undefined;
+  username?: string | undefined;
+  chat_user_id?: string | undefined;
+}
+
+interface ConfigFile {
+  current_profile?: string;
+  profiles?: Record<string, ProfileSettings>;
+}
+
+interface CredentialsFile {
+  tokens?: Record<string, string>;
+}
+
+export const CONFIG_FILE = 'config.json';
+export const CREDENTIALS_FILE = 'credentials.json';
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+
+/**
+ * Profiles in config.json and their tokens in credentials.json, both mode 0600.
+ * Reads use plain fs (conf costs more start-up time than the rest of a command); writes go through conf,
+ * with clearInvalidConfig off so a hand-edit mistake is reported, never answered by wiping every profile.
+ */
+export class Settings {
+  private constructor(
+    readonly dir: string,
+    private config: ConfigFile,
+    private credentials: CredentialsFile,
+  ) {}
+
+  static load(dir: string): Settings {
+    return new Settings(dir, readJson<ConfigFile>(join(dir, CONFIG_FILE)), readJson<CredentialsFile>(join(dir, CREDENTIALS_FILE)));
+  }
+
+  get configPath(): string {
+    return join(this.dir, CONFIG_FILE);
+  }
+
+  get credentialsPath(): string {
+    return join(this.dir, CREDENTIALS_FILE);
+  }
+
+  currentProfile(): string | undefined {
+    return this.config.current_profile;
+  }
+
+  profile(name: string): ProfileSettings | undefined {
+    return Object.hasOwn(this.config.profiles ?? {}, name) ? this.config.profiles![name] : undefined;
+  }
+
+  profileNames(): string[] {
+    return Object.keys(this.config.profiles ?? {}).sort();
+  }
+
+  token(name: string): string | undefined {
+    return Object.hasOwn(this.credentials.tokens ?? {}, name) ? this.credentials.tokens![name] : undefined;
+  }
+
+  /** True when credentials.json can be read by others than its owner. */
+  credentialsExposed(): boolean {
+    try {
+      return (statSync(this.credentialsPath).mode & 0o077) !== 0;
+    } catch {
+      return false;
+    }
+  }
+
+  async saveProfile(name: string, profile: ProfileSettings, token: string | undefined, makeCurrent: boolean): Promise<void> {
+    checkProfileName(name);
+    const profiles = { ...this.config.profiles, [name]: profile };
+    const config: ConfigFile = { ...this.config, profiles, ...(makeCurrent ? { current_profile: name } : {}) };
+    if (token !== undefined) {
+      // Token first: a profile must never point at a token that was not written.
+      const credentials = { ...this.credentials, tokens: { ...this.credentials.tokens, [name]: token } };
+      await writeStore(this.dir, 'credentials', credentials);
+      this.credentials = credentials;
+    }
+    await writeStore(this.dir, 'config', config);
+    this.config = config;
+  }
+
+  async updateProfile(name: string, change: Partial<ProfileSettings>): Promise<void> {
+    const current = this.profile(name);
+    if (current === undefined) throw new CliError(`No profile is named '${name}'.`);
+    await this.saveProfile(name, { ...current, ...change }, undefined, false);
+  }
+
+  async setCurrentProfile(name: string): Promise<void> {
+    if (this.profile(name) === undefined) throw new CliError(`No profile is named '${name}'; log in with: topup auth login --profile ${name}`);
+    const config = { ...this.config, current_profile: name };
+    await writeStore(this.dir, 'config', config);
+    this.config = config;
+  }
+
+  /** Forgets the profile and its token. Returns whether there was anything to forget. */
+  async removeProfile(name: string): Promise<boolean> {
+    const hadProfile = this.profile(name) !== undefined;
+    const hadToken = this.token(name) !== undefined;
+    if (hadToken) {
+      const tokens = { ...this.credentials.tokens };
+      delete tokens[name];
+      const credentials = { ...this.credentials, tokens };
+      await writeStore(this.dir, 'credentials', credentials);
+      this.credentials = credentials;
+    }
+    if (hadProfile) {
+      const profiles = { ...this.config.profiles };
+      delete profiles[name];
+      const config: ConfigFile = { ...this.config, profiles };
+      if (config.current_profile === name) delete config.current_profile;
+      await writeStore(this.dir, 'config', config);
+      this.config = config;
+    }
+    return hadProfile || hadToken;
+  }
+}
+
+export function checkProfileName(name: string): void {
+  if (!PROFILE_NAME.test(name)) throw Object.assign(new CliError(`'${name}' is not a valid profile name: use letters, digits, - and _ (up to 32).`), { name: 'UsageError' });
+}
+
+function readJson<T extends object>(file: string): T {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {} as T;
+    throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
+    return value as T;
+  } catch {
+    throw new CliError(`${file} is not valid JSON; fix it or delete it.`);
+  }
+}
+
+async function writeStore(dir: string, name: 'config' | 'credentials', contents: object): Promise<void> {
+  const { default: Conf } = await import('conf');
+  const store = new Conf<Record<string, unknown>>({
+    cwd: dir,
+    configName: name,
+    projectName: 'topup',
+    configFileMode: 0o600,
+    clearInvalidConfig: false,
+    accessPropertiesByDotNotation: false,
+  });
+  store.store = contents as Record<string, unknown>;
+}
