@@ -10,3 +10,4 @@ export { takeSnapshot, restoreSnapshot, SnapshotError, type SandboxSnapshot } fr
 export { readStateFile, writeStateFile } from './state.js';
 export { quote, PRICE_PER_CREDIT, discountTiers } from './rules/pricing.js';
 export { REVOKED_TOKEN } from './seed.js';
+export { FaultInjector, parseFaultSpec, validateFaultConfig, FaultConfigError, type FaultConfig, type FaultRule, type FaultKind, type FaultStats } from './faults.js';

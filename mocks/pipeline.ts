@@ -1,5 +1,6 @@
 import { endpoints, type Endpoint, type EndpointId } from '../src/contract/index.js';
-import { ApiError, errorReply, successReply, type SandboxReply, type SandboxRequest } from './exchange.js';
+import { ApiError, errorReply, successReply, type SandboxReply, type SandboxRequest, type SandboxResponse } from './exchange.js';
+import type { FaultInjector } from './faults.js';
 import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from './rules/auth.js';
 import { validationError } from './rules/order-request.js';
 import { InFlightLimiter, RateLimiter } from './rules/rate-limit.js';
@@ -15,8 +16,12 @@ export interface PipelineEnv {
   rateLimit: boolean;
   rateLimiter: RateLimiter;
   inFlight: InFlightLimiter;
+  faults: FaultInjector;
+  sleep(ms: number): Promise<void>;
   commit(): Promise<void>;
 }
+
+const DROP = { drop: true } as const;
 
 const apiRouter = new Router<Endpoint>();
 for (const endpoint of endpoints) apiRouter.add(endpoint.method, endpoint.path, endpoint);
@@ -25,13 +30,23 @@ for (const endpoint of endpoints) apiRouter.add(endpoint.method, endpoint.path, 
  * Serves one /api/v1 request. The layers wrap each other as in the real service:
  * URL hygiene, then rate limits (which also count refused tokens), then auth, then the route.
  */
-export async function handleApiRequest(env: PipelineEnv, request: SandboxRequest, url: URL, now: number): Promise<SandboxReply> {
+export async function handleApiRequest(env: PipelineEnv, request: SandboxRequest, url: URL, now: number): Promise<SandboxResponse> {
   const lookup = apiRouter.lookup(request.method, url.pathname);
   if (lookup === null) return errorReply(new ApiError(404, `No endpoint ${url.pathname} exists.`, 'ROUTE_NOT_FOUND'));
   if ('allow' in lookup) {
     return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}; use ${lookup.allow.join(', ')}.`, 'METHOD_NOT_ALLOWED'), { allow: lookup.allow.join(', ') });
   }
   const endpoint = lookup.found.handler;
+  // Injected faults act like the network and the gateway in front of the service: before and after it.
+  const fault = env.faults.decide(endpoint.id);
+  if (fault.latencyMs > 0) await env.sleep(fault.latencyMs);
+  if (fault.before === 'drop') return DROP;
+  if (fault.before !== undefined) return fault.before;
+  const reply = await serveEndpoint(env, endpoint, lookup.found.params, request, url, now);
+  return fault.dropAfter ? DROP : reply;
+}
+
+async function serveEndpoint(env: PipelineEnv, endpoint: Endpoint, params: Record<string, string>, request: SandboxRequest, url: URL, now: number): Promise<SandboxReply> {
   let rateHeaders: Record<string, string> = {};
   let leave: (() => void) | undefined;
   try {
@@ -45,7 +60,7 @@ export async function handleApiRequest(env: PipelineEnv, request: SandboxRequest
     }
     if (endpoint.auth && principal === null) throw unauthorized();
     const ctx: RouteContext = {
-      store: env.store, now, base: url.origin, principal, params: lookup.found.params,
+      store: env.store, now, base: url.origin, principal, params,
       query: parseQuery(endpoint, url.searchParams), request, writeLock: env.writeLock, commit: env.commit,
     };
     const result = await routeHandlers[endpoint.id as EndpointId](ctx);

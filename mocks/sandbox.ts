@@ -1,4 +1,4 @@
-import { ApiError, errorReply, jsonReply, type SandboxReply, type SandboxRequest, type SandboxResponse } from './exchange.js';
+import { ApiError, errorReply, jsonReply, type SandboxRequest, type SandboxResponse } from './exchange.js';
 import { createControl, type SandboxControl } from './control.js';
 import { buildFixtures, type Fixtures } from './fixtures.js';
 import { handleApiRequest, type PipelineEnv } from './pipeline.js';
@@ -11,6 +11,7 @@ import { Store } from './store.js';
 import { GroupCommit } from './group-commit.js';
 import { WriteLock } from './write-lock.js';
 import { createFetch } from './adapters/fetch.js';
+import { FaultInjector, type FaultConfig, type FaultStats } from './faults.js';
 
 export interface SandboxOptions {
   /** The clock, in epoch milliseconds. Inject a fake one to test expiry and rate limits without waiting. */
@@ -25,6 +26,10 @@ export interface SandboxOptions {
   persist?: (snapshot: SandboxSnapshot) => Promise<void>;
   /** Told about unexpected errors (they are answered with a 500 envelope). */
   onError?: (error: unknown) => void;
+  /** Faults to inject from the start; change them later with `sandbox.faults.configure()`. */
+  faults?: FaultConfig;
+  /** How injected latency waits. Default setTimeout. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface Sandbox {
@@ -39,7 +44,11 @@ export interface Sandbox {
   now(): number;
   /** The state, for tests and inspection. */
   readonly store: Store;
+  /** Fault injection: `configure(config)`, `config`, `stats`. */
+  readonly faults: FaultInjector;
 }
+
+export type { FaultConfig, FaultStats };
 
 export const DEFAULT_SANDBOX_URL = 'http://sandbox.localhost';
 export const OPENAPI_PATH = '/openapi.json';
@@ -57,7 +66,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const commit = () => (group ? group.request() : Promise.resolve());
   const writeLock = new WriteLock();
   const rateLimiter = new RateLimiter();
-  const env: PipelineEnv = { store, writeLock, rateLimit: options.rateLimit ?? true, rateLimiter, inFlight: new InFlightLimiter(), commit };
+  const faults = new FaultInjector();
+  if (options.faults !== undefined) faults.configure(options.faults);
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const env: PipelineEnv = { store, writeLock, rateLimit: options.rateLimit ?? true, rateLimiter, inFlight: new InFlightLimiter(), faults, sleep, commit };
   const control = createControl({
     store, writeLock, now, commit,
     advance: (ms) => { offsetMs += ms; },
@@ -70,7 +82,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   const fixtures = () => buildFixtures(store);
 
-  async function route(request: SandboxRequest): Promise<SandboxReply> {
+  async function route(request: SandboxRequest): Promise<SandboxResponse> {
     const url = new URL(request.url);
     const at = now();
     expireDue(store, at);
@@ -78,7 +90,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (url.pathname === OPENAPI_PATH && request.method === 'GET') return jsonReply(200, await openApiDocument());
     if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
       const lookup = controlRouter.lookup(request.method, url.pathname);
-      if (lookup !== null && 'found' in lookup) return lookup.found.handler({ control, fixtures, now }, lookup.found.params, request);
+      if (lookup !== null && 'found' in lookup) return lookup.found.handler({ control, fixtures, now, faults }, lookup.found.params, request);
       if (lookup !== null) return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}.`, 'METHOD_NOT_ALLOWED'), { allow: lookup.allow.join(', ') });
     }
     return errorReply(new ApiError(404, `No endpoint ${url.pathname} exists.`, 'ROUTE_NOT_FOUND'));
@@ -104,6 +116,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     snapshot: () => takeSnapshot(store, offsetMs),
     now,
     store,
+    faults,
   };
 }
 

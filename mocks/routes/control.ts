@@ -1,6 +1,7 @@
 import { ApiError, successReply, type SandboxReply, type SandboxRequest } from '../exchange.js';
 import type { SandboxControl } from '../control.js';
 import type { Fixtures } from '../fixtures.js';
+import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../faults.js';
 import { bearerToken } from '../rules/auth.js';
 import { Router } from '../router.js';
 
@@ -11,6 +12,7 @@ interface ControlDeps {
   control: SandboxControl;
   fixtures(): Fixtures;
   now(): number;
+  faults: FaultInjector;
 }
 
 type ControlHandler = (deps: ControlDeps, params: Record<string, string>, request: SandboxRequest) => Promise<SandboxReply>;
@@ -58,6 +60,22 @@ export const controlRouter = new Router<ControlHandler>()
     const seconds = jsonBody(request).advance_seconds;
     control.advanceClock(typeof seconds === 'number' ? seconds : Number.NaN);
     return ok('Sandbox clock moved.', { now_ms: now() });
+  })
+  .add('GET', `${CONTROL_PREFIX}/faults`, async ({ faults }) => ok('Injected faults.', { ...faults.config, stats: faults.stats }))
+  .add('PUT', `${CONTROL_PREFIX}/faults`, async ({ faults }, _params, request) => {
+    const config = jsonBody(request);
+    try {
+      validateFaultConfig(config);
+    } catch (error) {
+      if (error instanceof FaultConfigError) throw new ApiError(422, error.message, 'VALIDATION_FAILED', ['rules']);
+      throw error;
+    }
+    faults.configure(config);
+    return ok('Faults configured.', { ...faults.config, stats: faults.stats });
+  })
+  .add('DELETE', `${CONTROL_PREFIX}/faults`, async ({ faults }) => {
+    faults.configure({ rules: [] });
+    return ok('Faults cleared.', { ...faults.config, stats: faults.stats });
   })
   .add('POST', `${CONTROL_PREFIX}/reset`, async ({ control }) => {
     await control.reset();

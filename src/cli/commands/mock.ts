@@ -9,19 +9,30 @@ export interface ServeOptions {
   host: string;
   state?: string | undefined;
   rateLimit: boolean;
+  faults?: string | undefined;
+  faultSeed?: number | undefined;
 }
 
 /** `topup mock serve`: the sandbox over HTTP until Ctrl-C. */
 export async function runServe(ctx: CliContext, options: ServeOptions): Promise<void> {
-  const [{ createSandbox }, { startHttpSandbox }, state] = await Promise.all([
+  const [{ createSandbox }, { startHttpSandbox }, state, { parseFaultSpec, FaultConfigError }] = await Promise.all([
     import('../../../mocks/sandbox.js'),
     import('../../../mocks/adapters/http.js'),
     import('../../../mocks/state.js'),
+    import('../../../mocks/faults.js'),
   ]);
+  let faults;
+  try {
+    faults = options.faults === undefined ? undefined : parseFaultSpec(options.faults, options.faultSeed);
+  } catch (error) {
+    if (error instanceof FaultConfigError) throw new UsageError(error.message);
+    throw error;
+  }
   const file = options.state;
   const snapshot = file === undefined ? undefined : await state.readStateFile(file);
   const sandbox = await createSandbox({
     rateLimit: options.rateLimit,
+    ...(faults === undefined ? {} : { faults }),
     ...(snapshot === undefined ? {} : { snapshot }),
     ...(file === undefined ? {} : { persist: (s) => state.writeStateFile(file, s) }),
   });
@@ -36,7 +47,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   }
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
-    ctx.out(`${JSON.stringify({ url: server.url, openapi: `${server.url}/openapi.json`, rate_limit: options.rateLimit, state: file ?? null, accounts })}\n`);
+    ctx.out(`${JSON.stringify({ url: server.url, openapi: `${server.url}/openapi.json`, rate_limit: options.rateLimit, state: file ?? null, faults: sandbox.faults.config, accounts })}\n`);
   } else {
     const style = ctx.style;
     ctx.out(`${style.green('Sandbox listening on')} ${style.bold(server.url)}\n`);
@@ -44,6 +55,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
       ['openapi', `${server.url}/openapi.json`],
       ['rate limits', options.rateLimit ? 'on' : 'off'],
       ['state', file ?? 'in memory (lost on exit)'],
+      ['faults', options.faults ?? 'none'],
     ], { terminal: ctx.terminal, style }));
     ctx.out('\nDemo tokens (public test values):\n');
     ctx.out(renderTable(accounts, [
@@ -138,7 +150,9 @@ Examples:
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--state <file>', 'keep the state in this file across restarts (written atomically)')
     .option('--no-rate-limit', 'turn off rate limits and the in-flight cap, for load tests')
-    .addHelpText('after', '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit')
+    .option('--faults <spec>', 'inject faults: drop-after=20%,503=10%/retry-after=1,429=10%,drop-before=1%,latency=5-50ms[@route+route]')
+    .option('--fault-seed <n>', 'seed for deterministic fault injection', parseInteger('fault seed', 0, 2 ** 31), 0)
+    .addHelpText('after', '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.')
     .action((options: ServeOptions) => runServe(ctx, options));
 
   mock
