@@ -52,3 +52,34 @@ export async function readStateFile(file: string): Promise<unknown> {
     throw new SnapshotError(`The state file ${file} is not valid JSON.`);
   }
 }
+
+export class StateLockedError extends Error {
+  override name = 'StateLockedError';
+}
+
+/**
+ * Takes the state file's lock for as long as this process reads and writes it, so that two processes on one
+ * state file take turns instead of overwriting each other's changes. A lock left by a crashed process goes
+ * stale after 10 s and is taken over. Resolves to the release function.
+ */
+export async function lockStateFile(file: string, options: { waitMs?: number } = {}): Promise<() => Promise<void>> {
+  const { default: lockfile } = await import('proper-lockfile');
+  const waitMs = options.waitMs ?? 15_000;
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await lockfile.lock(file, {
+        realpath: false,
+        lockfilePath: `${file}.lock`,
+        stale: 10_000,
+        update: 2_000,
+        // Losing the lock needs this process to stall for 10 s; the atomic writes still keep the file whole.
+        onCompromised: () => undefined,
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      if (Date.now() - started >= waitMs) throw new StateLockedError(`The state file ${file} is in use by another process.`);
+      await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 35));
+    }
+  }
+}

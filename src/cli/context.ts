@@ -47,6 +47,8 @@ export class CliContext {
   #client: Promise<TopupClient> | undefined;
   #settings: Settings | undefined;
   #prompter: Promise<Prompter> | undefined;
+  #offline: Promise<Sandbox> | undefined;
+  #closers: (() => Promise<void>)[] = [];
 
   constructor(
     readonly io: CliIO,
@@ -138,9 +140,19 @@ export class CliContext {
   }
 
   /** The in-process sandbox whose state persists in the config folder between runs. */
-  async offlineSandbox(options: { fresh?: boolean } = {}): Promise<Sandbox> {
-    const { openOfflineSandbox } = await import('./offline-sandbox.js');
-    return openOfflineSandbox(join(this.configDir, OFFLINE_STATE_FILE), options);
+  offlineSandbox(options: { fresh?: boolean } = {}): Promise<Sandbox> {
+    this.#offline ??= import('./offline-sandbox.js').then(async ({ openOfflineSandbox }) => {
+      const opened = await openOfflineSandbox(join(this.configDir, OFFLINE_STATE_FILE), options);
+      this.#closers.push(opened.release);
+      return opened.sandbox;
+    });
+    return this.#offline;
+  }
+
+  /** Releases what the command held (the offline sandbox's lock). main() calls it once the command ends. */
+  async close(): Promise<void> {
+    const closers = this.#closers.splice(0);
+    await Promise.allSettled(closers.map((close) => close()));
   }
 
   async #resolveTarget(): Promise<Target> {
@@ -157,15 +169,26 @@ export class CliContext {
     return { kind: 'remote', spec, baseUrl: spec.baseUrl, token: spec.token };
   }
 
-  async #createClient(): Promise<TopupClient> {
-    const [{ createClient }, target] = await Promise.all([import('../client/index.js'), this.target()]);
-    const onRequest = this.#globals.debug
+  /** A client for a server and token other than the target's: `auth login` checks a token before storing it. */
+  async clientFor(baseUrl: string, token: string): Promise<TopupClient> {
+    const { createClient } = await import('../client/index.js');
+    return createClient({ baseUrl, token, fetch: this.deps.fetch, onRequest: this.#debugLog() });
+  }
+
+  /** --debug: each request on stderr; the client has already redacted the Authorization value. */
+  #debugLog() {
+    return this.#globals.debug
       ? (r: { method: string; url: string; headers: Record<string, string> }) => this.io.stderr.write(`${this.style.dim(`> ${r.method} ${r.url} ${JSON.stringify(r.headers)}`)}\n`)
       : undefined;
+  }
+
+  async #createClient(): Promise<TopupClient> {
+    const [{ createClient }, target] = await Promise.all([import('../client/index.js'), this.target()]);
+    const onRequest = this.#debugLog();
     if (target.kind === 'embedded') {
       // Offline, pacing would only slow the user down: the sandbox's limits still answer 429 if exceeded.
-      return createClient({ baseUrl: target.sandbox.baseUrl, token: target.token, fetch: target.sandbox.fetch, pacing: false, onRequest });
+      return createClient({ baseUrl: target.sandbox.baseUrl, token: target.token, fetch: target.sandbox.fetch, pacing: false, onRequest, clock: this.deps.clock });
     }
-    return createClient({ baseUrl: target.baseUrl, token: target.token, fetch: this.deps.fetch, onRequest });
+    return createClient({ baseUrl: target.baseUrl, token: target.token, fetch: this.deps.fetch, onRequest, clock: this.deps.clock });
   }
 }

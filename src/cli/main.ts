@@ -22,6 +22,8 @@ export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps
     if (deps.signal?.aborted) return ExitCode.interrupted;
     reportError(ctx, error);
     return exitCodeFor(error);
+  } finally {
+    await ctx.close();
   }
 }
 

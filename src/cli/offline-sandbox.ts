@@ -2,21 +2,39 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { SnapshotError } from '../../mocks/snapshot.js';
-import { readStateFile, writeStateFile } from '../../mocks/state.js';
+import { lockStateFile, readStateFile, StateLockedError, writeStateFile } from '../../mocks/state.js';
 import { CliError } from './errors.js';
 
 /**
  * The embedded sandbox: seeded on first use, then loaded from and saved to its state file.
  * `fresh` ignores the file (for `topup mock reset`, which must work even when the file is damaged).
  */
-export async function openOfflineSandbox(file: string, options: { fresh?: boolean } = {}): Promise<Sandbox> {
+export interface OfflineSandbox {
+  sandbox: Sandbox;
+  /** Lets other topup processes at the state file again. */
+  release(): Promise<void>;
+}
+
+/**
+ * Holds the state file's lock from load to exit, so two topup processes on the offline sandbox take turns
+ * and neither overwrites the other's changes.
+ */
+export async function openOfflineSandbox(file: string, options: { fresh?: boolean } = {}): Promise<OfflineSandbox> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const persist = (s: Parameters<typeof writeStateFile>[1]) => writeStateFile(file, s);
-  if (options.fresh) return createSandbox({ persist });
+  let release: () => Promise<void>;
   try {
-    const snapshot = await readStateFile(file);
-    return await createSandbox({ ...(snapshot === undefined ? {} : { snapshot }), persist });
+    release = await lockStateFile(file);
   } catch (error) {
+    if (error instanceof StateLockedError) throw new CliError('The offline sandbox is busy: another topup command has been using it for over 15 seconds.');
+    throw error;
+  }
+  const persist = (s: Parameters<typeof writeStateFile>[1]) => writeStateFile(file, s);
+  try {
+    if (options.fresh) return { sandbox: await createSandbox({ persist }), release };
+    const snapshot = await readStateFile(file);
+    return { sandbox: await createSandbox({ ...(snapshot === undefined ? {} : { snapshot }), persist }), release };
+  } catch (error) {
+    await release();
     if (error instanceof SnapshotError) throw new CliError(`The offline sandbox's state is unreadable (${error.message.replace(/\.$/, '')}); run \`topup mock reset\` to start over.`);
     throw error;
   }

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import type { Sandbox } from '../../../mocks/sandbox.js';
 import type { CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { renderFields, renderTable } from '../io/table.js';
@@ -29,50 +30,71 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     throw error;
   }
   const file = options.state;
-  const snapshot = file === undefined ? undefined : await state.readStateFile(file);
-  const sandbox = await createSandbox({
-    rateLimit: options.rateLimit,
-    ...(faults === undefined ? {} : { faults }),
-    ...(snapshot === undefined ? {} : { snapshot }),
-    ...(file === undefined ? {} : { persist: (s) => state.writeStateFile(file, s) }),
-  });
-  let server;
-  try {
-    server = await startHttpSandbox(sandbox, { port: options.port, host: options.host });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new CliError(`Port ${options.port} on ${options.host} is already in use; pick another with --port.`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host '${options.host}'.`);
-    throw error;
+  // One server per state file: a second one would overwrite the first one's orders.
+  let release: (() => Promise<void>) | undefined;
+  if (file !== undefined) {
+    try {
+      release = await state.lockStateFile(file, { waitMs: 0 });
+    } catch (error) {
+      if (error instanceof state.StateLockedError) throw new CliError(`${file} is already used by another running sandbox.`);
+      throw error;
+    }
   }
+  try {
+    const snapshot = file === undefined ? undefined : await state.readStateFile(file);
+    const sandbox = await createSandbox({
+      rateLimit: options.rateLimit,
+      ...(faults === undefined ? {} : { faults }),
+      ...(snapshot === undefined ? {} : { snapshot }),
+      ...(file === undefined ? {} : { persist: (s) => state.writeStateFile(file, s) }),
+    });
+    let server;
+    try {
+      server = await startHttpSandbox(sandbox, { port: options.port, host: options.host });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new CliError(`Port ${options.port} on ${options.host} is already in use; pick another with --port.`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host '${options.host}'.`);
+      throw error;
+    }
+    printServing(ctx, options, server.url, sandbox);
+    await new Promise<void>((resolve) => {
+      const signal = ctx.deps.signal;
+      if (signal === undefined) return;
+      if (signal.aborted) resolve();
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await server.close();
+    ctx.notice('Sandbox stopped.');
+  } catch (error) {
+    if (error instanceof Error && error.name === 'SnapshotError') throw new CliError(error.message);
+    throw error;
+  } finally {
+    await release?.();
+  }
+}
+
+function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox): void {
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
-    ctx.out(`${JSON.stringify({ url: server.url, openapi: `${server.url}/openapi.json`, rate_limit: options.rateLimit, state: file ?? null, faults: sandbox.faults.config, accounts })}\n`);
-  } else {
-    const style = ctx.style;
-    ctx.out(`${style.green('Sandbox listening on')} ${style.bold(server.url)}\n`);
-    ctx.out(renderFields([
-      ['openapi', `${server.url}/openapi.json`],
-      ['rate limits', options.rateLimit ? 'on' : 'off'],
-      ['state', file ?? 'in memory (lost on exit)'],
-      ['faults', options.faults ?? 'none'],
-    ], { terminal: ctx.terminal, style }));
-    ctx.out('\nDemo tokens (public test values):\n');
-    ctx.out(renderTable(accounts, [
-      { header: 'account', value: (a) => a.name },
-      { header: 'mode', value: (a) => a.mode },
-      { header: 'token', value: (a) => a.token },
-    ], { terminal: ctx.terminal, style }));
-    ctx.notice(style.dim('\nControl API: POST /__sandbox/invoices/<invoice>/pay|expire|fail, /__sandbox/deposits, /__sandbox/reset. Press Ctrl-C to stop.'));
+    ctx.out(`${JSON.stringify({ url, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, state: options.state ?? null, faults: sandbox.faults.config, accounts })}\n`);
+    return;
   }
-  await new Promise<void>((resolve) => {
-    const signal = ctx.deps.signal;
-    if (signal === undefined) return;
-    if (signal.aborted) resolve();
-    signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  await server.close();
-  ctx.notice('Sandbox stopped.');
+  const style = ctx.style;
+  ctx.out(`${style.green('Sandbox listening on')} ${style.bold(url)}\n`);
+  ctx.out(renderFields([
+    ['openapi', `${url}/openapi.json`],
+    ['rate limits', options.rateLimit ? 'on' : 'off'],
+    ['state', options.state ?? 'in memory (lost on exit)'],
+    ['faults', options.faults ?? 'none'],
+  ], { terminal: ctx.terminal, style }));
+  ctx.out('\nDemo tokens (public test values):\n');
+  ctx.out(renderTable(accounts, [
+    { header: 'account', value: (a) => a.name },
+    { header: 'mode', value: (a) => a.mode },
+    { header: 'token', value: (a) => a.token },
+  ], { terminal: ctx.terminal, style }));
+  ctx.notice(style.dim('\nControl API: POST /__sandbox/invoices/<invoice>/pay|expire|fail, /__sandbox/deposits, /__sandbox/reset; PUT /__sandbox/faults. Press Ctrl-C to stop.'));
 }
 
 async function controlFor(ctx: CliContext, options: { fresh?: boolean } = {}): Promise<SandboxControlClient> {
