@@ -30,7 +30,7 @@ export interface SandboxControl {
   failOrder(invoiceCode: string): Promise<void>;
   deposit(request: DepositRequest): Promise<{ invoice_code: string }>;
   /** Moves the sandbox clock forward, e.g. past an invoice's expiry. */
-  advanceClock(seconds: number): void;
+  advanceClock(seconds: number): Promise<void>;
   reset(): Promise<void>;
 }
 
@@ -56,10 +56,11 @@ export function createControl(env: ControlEnv): SandboxControl {
     complete: (code) => change((now) => completeOrder(env.store, code, now)),
     failOrder: (code) => change((now) => failOrder(env.store, code, now)),
     deposit: (request) => change((now) => createDeposit(env.store, request, now)),
-    advanceClock(seconds) {
-      if (!Number.isFinite(seconds) || seconds < 0) throw new ApiError(422, 'The clock only moves forward: give a number of seconds of 0 or more.', 'VALIDATION_FAILED', ['seconds']);
-      env.advance(seconds * 1000);
-    },
+    advanceClock: (seconds) =>
+      change(() => {
+        if (!Number.isFinite(seconds) || seconds < 0) throw new ApiError(422, 'The clock only moves forward: give a number of seconds of 0 or more.', 'VALIDATION_FAILED', ['seconds']);
+        env.advance(seconds * 1000);
+      }),
     reset: () => change(() => env.reseed()),
   };
 }

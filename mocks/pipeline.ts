@@ -31,7 +31,8 @@ for (const endpoint of endpoints) apiRouter.add(endpoint.method, endpoint.path, 
  * URL hygiene, then rate limits (which also count refused tokens), then auth, then the route.
  */
 export async function handleApiRequest(env: PipelineEnv, request: SandboxRequest, url: URL, now: number): Promise<SandboxResponse> {
-  const lookup = apiRouter.lookup(request.method, url.pathname);
+  // HEAD is GET without the body (the adapters leave it out), as HTTP expects wherever GET works.
+  const lookup = apiRouter.lookup(request.method === 'HEAD' ? 'GET' : request.method, url.pathname);
   if (lookup === null) return errorReply(new ApiError(404, `No endpoint ${url.pathname} exists.`, 'ROUTE_NOT_FOUND'));
   if ('allow' in lookup) {
     return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}; use ${lookup.allow.join(', ')}.`, 'METHOD_NOT_ALLOWED'), { allow: lookup.allow.join(', ') });

@@ -87,7 +87,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const at = now();
     expireDue(store, at);
     if (url.pathname.startsWith('/api/')) return handleApiRequest(env, request, url, at);
-    if (url.pathname === OPENAPI_PATH && request.method === 'GET') return jsonReply(200, await openApiDocument());
+    if (url.pathname === OPENAPI_PATH) {
+      if (request.method === 'GET' || request.method === 'HEAD') return jsonReply(200, await openApiDocument());
+      return errorReply(new ApiError(405, `${request.method} is not allowed on ${OPENAPI_PATH}; use GET.`, 'METHOD_NOT_ALLOWED'), { allow: 'GET' });
+    }
     if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
       const lookup = controlRouter.lookup(request.method, url.pathname);
       if (lookup !== null && 'found' in lookup) return lookup.found.handler({ control, fixtures, now, faults }, lookup.found.params, request);

@@ -13,7 +13,8 @@ export interface SandboxSnapshot {
 
 export function takeSnapshot(store: Store, clockOffsetMs: number): SandboxSnapshot {
   const tables = {} as SandboxSnapshot['tables'];
-  for (const [name, table] of Object.entries(store.db) as [TableName, Db[TableName]][]) tables[name] = [...table.all()];
+  // Copies of the records: routes change records in place, and a snapshot must stay the moment it was taken.
+  for (const [name, table] of Object.entries(store.db) as [TableName, Db[TableName]][]) tables[name] = table.all().map((record) => ({ ...record }));
   return { version: SNAPSHOT_VERSION, clock_offset_ms: clockOffsetMs, counters: { ...store.counters }, tables };
 }
 

@@ -7,10 +7,12 @@ import { SnapshotError, type SandboxSnapshot } from './snapshot.js';
  * A crash at any moment leaves either the old file or the new one, never a torn one.
  */
 export async function writeStateFile(file: string, snapshot: SandboxSnapshot): Promise<void> {
+  // Serialised before the first await: nothing may change what is written after this call.
+  const text = JSON.stringify(snapshot);
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
   const handle = await open(temp, 'w', 0o600);
   try {
-    await handle.writeFile(JSON.stringify(snapshot));
+    await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();

@@ -26,6 +26,17 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
+  // Requests node's parser refuses (bad header bytes, oversized headers) still get an envelope, not an empty 400.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const body = JSON.stringify({ success: false, message: tooLarge ? 'The request headers are too large.' : 'The request is not valid HTTP.', error: { code: 'INVALID_HEADER' } });
+    socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => {
@@ -63,7 +74,7 @@ async function serve(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse
     req.socket.destroy();
     return;
   }
-  res.writeHead(response.status, response.headers);
+  res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
   res.end(response.body);
   if (body.tooLarge) req.socket.end();
 }

@@ -58,7 +58,7 @@ export const controlRouter = new Router<ControlHandler>()
   })
   .add('POST', `${CONTROL_PREFIX}/clock`, async ({ control, now }, _params, request) => {
     const seconds = jsonBody(request).advance_seconds;
-    control.advanceClock(typeof seconds === 'number' ? seconds : Number.NaN);
+    await control.advanceClock(typeof seconds === 'number' ? seconds : Number.NaN);
     return ok('Sandbox clock moved.', { now_ms: now() });
   })
   .add('GET', `${CONTROL_PREFIX}/faults`, async ({ faults }) => ok('Injected faults.', { ...faults.config, stats: faults.stats }))

@@ -20,7 +20,9 @@ export function parseOrderInput(body: Record<string, unknown>): OrderInput {
     throw new ApiError(422, `These fields may not be sent: ${rejected.join(', ')}. The server sets prices, amounts and statuses itself.`, 'FORBIDDEN_FIELDS', rejected);
   }
   const result = CreateOrderRequest.safeParse(body);
-  if (!result.success) throw validationError(result.error, body);
+  // The pass id is required through either of its names, which the schema cannot say; report it with the rest.
+  const passMissing = body.platform_pass_id === undefined && body.gamepass_id === undefined;
+  if (!result.success) throw validationError(result.error, body, passMissing ? ['platform_pass_id'] : []);
   const input = result.data;
   const passId = input.platform_pass_id ?? input.gamepass_id;
   if (input.platform_pass_id !== undefined && input.gamepass_id !== undefined) {
@@ -40,8 +42,8 @@ export function parseOrderInput(body: Record<string, unknown>): OrderInput {
 }
 
 /** One sentence naming every field at fault, and the fields themselves. */
-export function validationError(error: z.ZodError, input: Record<string, unknown>): ApiError {
-  const fields = [...new Set(error.issues.map((issue) => String(issue.path[0] ?? 'body')))];
+export function validationError(error: z.ZodError, input: Record<string, unknown>, alsoMissing: readonly string[] = []): ApiError {
+  const fields = [...new Set([...error.issues.map((issue) => String(issue.path[0] ?? 'body')), ...alsoMissing])];
   const missing = fields.filter((f) => input[f] === undefined);
   const invalid = fields.filter((f) => !missing.includes(f));
   const parts = [];

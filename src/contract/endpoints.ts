@@ -26,14 +26,16 @@ export interface Endpoint {
 }
 
 const userErrors = [400, 401] as const;
+/** Every endpoint refuses a token in the URL with 400 TOKEN_IN_URL, public ones included. */
+const publicErrors = [400] as const;
 
 /** The 17 endpoints of the interface, in the document's order. */
 export const endpoints = [
-  { id: 'getHealth', method: 'GET', path: '/api/v1/health', auth: false, rateClass: 'public-read', tag: 'public', summary: 'API health', data: Health, success: [200], errors: [] },
-  { id: 'listCreditPackages', method: 'GET', path: '/api/v1/catalog/credit-packages', auth: false, rateClass: 'public-read', tag: 'public', summary: 'Active credit packages', data: CreditPackageList, success: [200], errors: [] },
-  { id: 'listPaymentMethods', method: 'GET', path: '/api/v1/catalog/payment-methods', auth: false, rateClass: 'public-read', tag: 'public', summary: 'Active payment methods', data: PaymentMethodList, success: [200], errors: [] },
-  { id: 'listArticles', method: 'GET', path: '/api/v1/articles', auth: false, rateClass: 'public-read', tag: 'public', summary: 'Published articles, newest first', query: ArticleListQuery, data: ArticleList, success: [200], errors: [422] },
-  { id: 'getArticle', method: 'GET', path: '/api/v1/articles/{slug}', auth: false, rateClass: 'public-read', tag: 'public', summary: 'A published article', data: ArticleEnvelopeData, success: [200], errors: [404] },
+  { id: 'getHealth', method: 'GET', path: '/api/v1/health', auth: false, rateClass: 'public-read', tag: 'public', summary: 'API health', data: Health, success: [200], errors: [...publicErrors] },
+  { id: 'listCreditPackages', method: 'GET', path: '/api/v1/catalog/credit-packages', auth: false, rateClass: 'public-read', tag: 'public', summary: 'Active credit packages', data: CreditPackageList, success: [200], errors: [...publicErrors] },
+  { id: 'listPaymentMethods', method: 'GET', path: '/api/v1/catalog/payment-methods', auth: false, rateClass: 'public-read', tag: 'public', summary: 'Active payment methods', data: PaymentMethodList, success: [200], errors: [...publicErrors] },
+  { id: 'listArticles', method: 'GET', path: '/api/v1/articles', auth: false, rateClass: 'public-read', tag: 'public', summary: 'Published articles, newest first', query: ArticleListQuery, data: ArticleList, success: [200], errors: [...publicErrors, 422] },
+  { id: 'getArticle', method: 'GET', path: '/api/v1/articles/{slug}', auth: false, rateClass: 'public-read', tag: 'public', summary: 'A published article', data: ArticleEnvelopeData, success: [200], errors: [...publicErrors, 404] },
   { id: 'validateToken', method: 'POST', path: '/api/v1/auth/token/validate', auth: true, rateClass: 'token-validate', tag: 'token', summary: 'Check a token and report its mode', data: TokenValidation, success: [200], errors: [...userErrors] },
   { id: 'getProfile', method: 'GET', path: '/api/v1/me', auth: true, rateClass: 'user-read', tag: 'account', summary: 'Profile of the token\'s owner', data: ProfileData, success: [200], errors: [...userErrors] },
   { id: 'getDashboardSummary', method: 'GET', path: '/api/v1/me/dashboard-summary', auth: true, rateClass: 'user-read', tag: 'account', summary: 'Dashboard summary', data: DashboardSummary, success: [200], errors: [...userErrors] },

@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
+import { accounts, CLOCK_START, dataOf, expectError, SIMPLE_ORDER, transports, useSandboxes, type TestSandbox } from '../support/sandbox-harness.js';
+
+const { demo, rich } = await accounts();
+const TTL_MS = INVOICE_TTL_SECONDS * 1000;
+
+async function newOrder(t: TestSandbox, token = rich.token, body: object = SIMPLE_ORDER, headers: Record<string, string> = {}): Promise<string> {
+  return dataOf(await t.request('POST', '/api/v1/me/orders', { token, body, headers }), 201).invoice.invoice_code;
+}
+
+async function paidByBalance(t: TestSandbox): Promise<string> {
+  return newOrder(t, rich.token, { ...SIMPLE_ORDER, payment_method: 'balance' }, { 'x-chat-user-id': rich.chat_user_id! });
+}
+
+async function statusOf(t: TestSandbox, code: string, token = rich.token) {
+  const status = dataOf(await t.request('GET', `/api/v1/me/invoices/${code}/status`, { token }));
+  const order = dataOf(await t.request('GET', `/api/v1/me/orders/${code}`, { token })).order;
+  const invoice = dataOf(await t.request('GET', `/api/v1/me/invoices/${code}`, { token })).invoice;
+  expect(order.payment_status).toBe(status.payment_status);
+  expect(invoice.payment_status).toBe(status.payment_status);
+  expect(invoice.order.status).toBe(order.status);
+  expect(status.order_status).toBe(order.status);
+  return { payment: status.payment_status as string, order: order.status as string, final: status.is_final as boolean, status, orderRecord: order, invoice };
+}
+
+async function balanceOf(t: TestSandbox, token = rich.token): Promise<number> {
+  return dataOf(await t.request('GET', '/api/v1/me/balance', { token })).balance;
+}
+
+async function transactionsOf(t: TestSandbox, token = rich.token) {
+  return dataOf(await t.request('GET', '/api/v1/me/balance/transactions', { token })).transactions as Array<Record<string, unknown>>;
+}
+
+describe.each(transports)('lifecycle (%s)', (transport) => {
+  const sandbox = useSandboxes();
+
+  it('a new order is pending and its invoice not final', async () => {
+    const t = await sandbox(transport);
+    const code = await newOrder(t);
+    expect(await statusOf(t, code)).toMatchObject({ payment: 'pending', order: 'pending', final: false });
+  });
+
+  it('pay → paid and processing (final); complete → completed', async () => {
+    const t = await sandbox(transport);
+    const code = await newOrder(t);
+    await t.sandbox.control.pay(code);
+    const paid = await statusOf(t, code);
+    expect(paid).toMatchObject({ payment: 'paid', order: 'processing', final: true });
+    expect(paid.status.paid_at).toBe('2026-03-02 10:00:00');
+    await t.sandbox.control.complete(code);
+    const done = await statusOf(t, code);
+    expect(done).toMatchObject({ payment: 'paid', order: 'completed', final: true });
+    expect(done.orderRecord.completed_at).toBe('2026-03-02 10:00:00');
+    // Paying an invoice does not touch the balance: the money came from outside.
+    expect(await balanceOf(t)).toBe(rich.balance);
+  });
+
+  it('failOrder → failed and refunded, with a credit transaction back to the balance', async () => {
+    const t = await sandbox(transport);
+    const code = await paidByBalance(t);
+    expect(await balanceOf(t)).toBe(rich.balance - 12_000);
+    await t.sandbox.control.failOrder(code);
+    expect(await statusOf(t, code)).toMatchObject({ payment: 'refunded', order: 'failed', final: true });
+    expect(await balanceOf(t)).toBe(rich.balance);
+    const [refund, debit] = await transactionsOf(t);
+    expect(debit).toMatchObject({ type: 'debit', amount: 12_000, balance_after: rich.balance - 12_000, reference: code });
+    expect(refund).toMatchObject({ type: 'credit', amount: 12_000, balance_after: rich.balance, reference: code });
+  });
+
+  it.each([
+    { move: 'expire', payment: 'expired' },
+    { move: 'fail', payment: 'failed' },
+  ] as const)('$move → $payment, and the order is cancelled', async ({ move, payment }) => {
+    const t = await sandbox(transport);
+    const code = await newOrder(t);
+    await t.sandbox.control[move](code);
+    expect(await statusOf(t, code)).toMatchObject({ payment, order: 'cancelled', final: true });
+  });
+
+  it.each([
+    { name: 'pay twice', setup: ['pay'], move: 'pay' },
+    { name: 'complete a pending order', setup: [], move: 'complete' },
+    { name: 'fail a pending order', setup: [], move: 'failOrder' },
+    { name: 'expire a paid invoice', setup: ['pay'], move: 'expire' },
+    { name: 'fail a paid invoice', setup: ['pay'], move: 'fail' },
+    { name: 'pay an expired invoice', setup: ['expire'], move: 'pay' },
+    { name: 'complete a completed order', setup: ['pay', 'complete'], move: 'complete' },
+    { name: 'fail a completed order', setup: ['pay', 'complete'], move: 'failOrder' },
+    { name: 'complete a cancelled order', setup: ['fail'], move: 'complete' },
+  ] as const)('an invalid move ($name) is refused with INVALID_STATE and changes nothing', async ({ setup, move }) => {
+    const t = await sandbox(transport);
+    const code = await newOrder(t);
+    for (const step of setup) await t.sandbox.control[step](code);
+    const before = t.state();
+    await expect(t.sandbox.control[move](code)).rejects.toMatchObject({ status: 409, code: 'INVALID_STATE' });
+    expect(t.state()).toEqual(before);
+  });
+
+  it('control operations on an unknown invoice are refused with NOT_FOUND', async () => {
+    const t = await sandbox(transport);
+    await expect(t.sandbox.control.pay('INV20260302999999')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    await expect(t.sandbox.control.complete('INV20260302999999')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+
+  it('a deposit, once paid, credits the balance and records a credit transaction', async () => {
+    const t = await sandbox(transport);
+    const { invoice_code: code } = await t.sandbox.control.deposit({ account: 'demo', amount: 50_000 });
+    const pending = dataOf(await t.request('GET', `/api/v1/me/deposits/${code}`, { token: demo.token })).deposit;
+    expect(pending).toMatchObject({ invoice_code: code, amount: 50_000, payment_status: 'pending', paid_at: null });
+    expect(await balanceOf(t, demo.token)).toBe(0);
+    const status = dataOf(await t.request('GET', `/api/v1/me/invoices/${code}/status`, { token: demo.token }));
+    expect(status).toMatchObject({ type: 'deposit', payment_status: 'pending', order_status: null, is_final: false });
+
+    await t.sandbox.control.pay(code);
+    expect(dataOf(await t.request('GET', `/api/v1/me/deposits/${code}`, { token: demo.token })).deposit).toMatchObject({ payment_status: 'paid', paid_at: '2026-03-02 10:00:00' });
+    expect(await balanceOf(t, demo.token)).toBe(50_000);
+    expect(await transactionsOf(t, demo.token)).toEqual([expect.objectContaining({ type: 'credit', amount: 50_000, balance_after: 50_000, reference: code })]);
+    await expect(t.sandbox.control.pay(code)).rejects.toMatchObject({ status: 409, code: 'INVALID_STATE' });
+    expect(await balanceOf(t, demo.token)).toBe(50_000);
+  });
+
+  it('an expired deposit credits nothing', async () => {
+    const t = await sandbox(transport);
+    const { invoice_code: code } = await t.sandbox.control.deposit({ account: 'demo', amount: 50_000 });
+    await t.sandbox.control.expire(code);
+    expect(dataOf(await t.request('GET', `/api/v1/me/deposits/${code}`, { token: demo.token })).deposit.payment_status).toBe('expired');
+    expect(await balanceOf(t, demo.token)).toBe(0);
+    expect(await transactionsOf(t, demo.token)).toEqual([]);
+  });
+
+  it('unpaid invoices expire by themselves after INVOICE_TTL_SECONDS', async () => {
+    const t = await sandbox(transport);
+    const order = await newOrder(t);
+    const { invoice_code: deposit } = await t.sandbox.control.deposit({ account: 'rich', amount: 50_000 });
+    const paid = await newOrder(t);
+    await t.sandbox.control.pay(paid);
+    expect((await statusOf(t, order)).status.expires_at).toBe('2026-03-02 11:00:00');
+
+    t.clock.advance(TTL_MS - 1);
+    expect((await statusOf(t, order)).payment).toBe('pending');
+    t.clock.advance(1);
+    expect(await statusOf(t, order)).toMatchObject({ payment: 'expired', order: 'cancelled', final: true });
+    expect(dataOf(await t.request('GET', `/api/v1/me/deposits/${deposit}`, { token: rich.token })).deposit.payment_status).toBe('expired');
+    expect(await statusOf(t, paid)).toMatchObject({ payment: 'paid', order: 'processing' });
+    // Stamped with the moment it expired.
+    expect((await statusOf(t, order)).orderRecord.updated_at).toBe('2026-03-02 11:00:00');
+    await expect(t.sandbox.control.pay(order)).rejects.toMatchObject({ status: 409, code: 'INVALID_STATE' });
+  });
+
+  it('the dashboard counts orders by status', async () => {
+    const t = await sandbox(transport);
+    const a = await newOrder(t);
+    const b = await newOrder(t);
+    const c = await newOrder(t);
+    await newOrder(t);
+    await t.sandbox.control.pay(a);
+    await t.sandbox.control.pay(b);
+    await t.sandbox.control.complete(b);
+    await t.sandbox.control.expire(c);
+    const summary = dataOf(await t.request('GET', '/api/v1/me/dashboard-summary', { token: rich.token }));
+    expect(summary.orders).toEqual({ total: 4, pending: 1, processing: 1, completed: 1, failed: 0, cancelled: 1 });
+    expect(summary).toMatchObject({ pending_invoices: 1, total_spent: 24_000, balance: rich.balance });
+  });
+});
+
+describe.each(transports)('the control API under /__sandbox (%s)', (transport) => {
+  const sandbox = useSandboxes();
+
+  it.each([
+    { path: 'invoices/{code}/pay', payment: 'paid', order: 'processing' },
+    { path: 'invoices/{code}/expire', payment: 'expired', order: 'cancelled' },
+    { path: 'invoices/{code}/fail', payment: 'failed', order: 'cancelled' },
+  ])('POST /__sandbox/$path → $payment, $order', async ({ path, payment, order }) => {
+    const t = await sandbox(transport);
+    const code = await newOrder(t);
+    const answer = await t.request('POST', `/__sandbox/${path.replace('{code}', code)}`);
+    expect(dataOf(answer)).toEqual({ invoice_code: code });
+    expect(await statusOf(t, code)).toMatchObject({ payment, order });
+  });
+
+  it('POST /__sandbox/orders/{code}/complete and /fail move paid orders on', async () => {
+    const t = await sandbox(transport);
+    const a = await paidByBalance(t);
+    const b = await paidByBalance(t);
+    dataOf(await t.request('POST', `/__sandbox/orders/${a}/complete`));
+    dataOf(await t.request('POST', `/__sandbox/orders/${b}/fail`));
+    expect(await statusOf(t, a)).toMatchObject({ payment: 'paid', order: 'completed' });
+    expect(await statusOf(t, b)).toMatchObject({ payment: 'refunded', order: 'failed' });
+    expect(await balanceOf(t)).toBe(rich.balance - 12_000);
+  });
+
+  it('answers an invalid move with 409 INVALID_STATE and an unknown invoice with 404 NOT_FOUND', async () => {
+    const t = await sandbox(transport);
+    const code = await newOrder(t);
+    dataOf(await t.request('POST', `/__sandbox/invoices/${code}/pay`));
+    expectError(await t.request('POST', `/__sandbox/invoices/${code}/pay`), 409, 'INVALID_STATE');
+    expectError(await t.request('POST', `/__sandbox/orders/${await newOrder(t)}/complete`), 409, 'INVALID_STATE');
+    expectError(await t.request('POST', '/__sandbox/invoices/INV20260302999999/pay'), 404, 'NOT_FOUND');
+  });
+
+  it('POST /__sandbox/deposits creates a deposit for a named account or a token\'s, paid or not', async () => {
+    const t = await sandbox(transport);
+    const created = await t.request('POST', '/__sandbox/deposits', { body: { account: 'demo', amount: 50_000 } });
+    const code = dataOf(created, 201).invoice_code;
+    expect(dataOf(await t.request('GET', `/api/v1/me/deposits/${code}`, { token: demo.token })).deposit.payment_status).toBe('pending');
+    dataOf(await t.request('POST', `/__sandbox/invoices/${code}/pay`));
+    expect(await balanceOf(t, demo.token)).toBe(50_000);
+
+    const byToken = dataOf(await t.request('POST', '/__sandbox/deposits', { token: rich.token, body: { amount: 20_000, paid: true } }), 201).invoice_code;
+    expect(dataOf(await t.request('GET', `/api/v1/me/deposits/${byToken}`, { token: rich.token })).deposit.payment_status).toBe('paid');
+    expect(await balanceOf(t)).toBe(rich.balance + 20_000);
+  });
+
+  it.each([
+    { name: 'no amount', body: { account: 'demo' }, status: 422, code: 'VALIDATION_FAILED' },
+    { name: 'an amount below the minimum', body: { account: 'demo', amount: 9_999 }, status: 422, code: 'VALIDATION_FAILED' },
+    { name: 'a fractional amount', body: { account: 'demo', amount: 10_000.5 }, status: 422, code: 'VALIDATION_FAILED' },
+    { name: 'an unknown account', body: { account: 'nobody', amount: 50_000 }, status: 404, code: 'NOT_FOUND' },
+    { name: 'a non-gateway method', body: { account: 'demo', amount: 50_000, payment_method: 'balance' }, status: 422, code: 'PAYMENT_METHOD_UNAVAILABLE' },
+  ])('POST /__sandbox/deposits with $name is $status $code and creates nothing', async ({ body, status, code }) => {
+    const t = await sandbox(transport);
+    const before = t.state();
+    expectError(await t.request('POST', '/__sandbox/deposits', { body }), status, code);
+    expect(t.state()).toEqual(before);
+  });
+
+  it('POST /__sandbox/deposits refuses a body that is not a JSON object', async () => {
+    const t = await sandbox(transport);
+    expectError(await t.request('POST', '/__sandbox/deposits', { rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
+    expectError(await t.request('POST', '/__sandbox/deposits', { rawBody: '[]', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_BODY');
+  });
+
+  it('POST /__sandbox/clock moves time forward, expiring unpaid invoices; never backward', async () => {
+    const t = await sandbox(transport);
+    const code = await newOrder(t);
+    const moved = dataOf(await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: INVOICE_TTL_SECONDS } }));
+    expect(moved.now_ms).toBe(CLOCK_START + TTL_MS);
+    expect(await statusOf(t, code)).toMatchObject({ payment: 'expired', order: 'cancelled' });
+    expectError(await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: -1 } }), 422, 'VALIDATION_FAILED', ['seconds']);
+    expectError(await t.request('POST', '/__sandbox/clock', { body: {} }), 422, 'VALIDATION_FAILED', ['seconds']);
+  });
+
+  it('POST /__sandbox/reset returns the sandbox to its seed', async () => {
+    const t = await sandbox(transport);
+    const seeded = t.state();
+    await paidByBalance(t);
+    await t.sandbox.control.deposit({ account: 'demo', amount: 50_000, paid: true });
+    await t.sandbox.control.advanceClock(60);
+    dataOf(await t.request('POST', '/__sandbox/reset'));
+    expect(t.state()).toEqual(seeded);
+    expect(dataOf(await t.request('GET', '/api/v1/me/orders', { token: rich.token })).pagination.total).toBe(0);
+    expect(await balanceOf(t)).toBe(rich.balance);
+    expect(await newOrder(t)).toBe('INV20260302000001');
+  });
+
+  it('GET /__sandbox/fixtures answers the fixtures', async () => {
+    const t = await sandbox(transport);
+    expect(dataOf(await t.request('GET', '/__sandbox/fixtures'))).toEqual(JSON.parse(JSON.stringify(t.sandbox.fixtures())));
+  });
+});
