@@ -61,27 +61,53 @@ export class StateLockedError extends Error {
 
 /**
  * Takes the state file's lock for as long as this process reads and writes it, so that two processes on one
- * state file take turns instead of overwriting each other's changes. A lock left by a crashed process goes
- * stale after 10 s and is taken over. Resolves to the release function.
+ * state file take turns instead of overwriting each other's changes. The lock file holds the owner's pid: a lock
+ * whose owner is gone (a crash, a SIGKILL) is taken over at once, which an age-based lock could only do later.
+ * Resolves to the release function.
  */
 export async function lockStateFile(file: string, options: { waitMs?: number } = {}): Promise<() => Promise<void>> {
-  const { default: lockfile } = await import('proper-lockfile');
+  const lockPath = `${file}.lock`;
   const waitMs = options.waitMs ?? 15_000;
   const started = Date.now();
   for (;;) {
     try {
-      return await lockfile.lock(file, {
-        realpath: false,
-        lockfilePath: `${file}.lock`,
-        stale: 10_000,
-        update: 2_000,
-        // Losing the lock needs this process to stall for 10 s; the atomic writes still keep the file whole.
-        onCompromised: () => undefined,
-      });
+      const handle = await open(lockPath, 'wx', 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        await unlink(lockPath).catch(() => undefined);
+      };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
-      if (Date.now() - started >= waitMs) throw new StateLockedError(`The state file ${file} is in use by another process.`);
-      await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 35));
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
+    if (await removeIfAbandoned(lockPath)) continue;
+    if (Date.now() - started >= waitMs) throw new StateLockedError(`The state file ${file} is in use by another process.`);
+    await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 35));
+  }
+}
+
+/** Removes a lock whose owner process no longer runs. */
+async function removeIfAbandoned(lockPath: string): Promise<boolean> {
+  let owner: number;
+  try {
+    owner = Number((await readFile(lockPath, 'utf8')).trim());
+  } catch {
+    return true; // released between our attempts: try again
+  }
+  // An empty or unreadable pid is a lock being written right now, not an abandoned one.
+  if (!Number.isSafeInteger(owner) || owner <= 0 || owner === process.pid || isRunning(owner)) return false;
+  await unlink(lockPath).catch(() => undefined);
+  return true;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

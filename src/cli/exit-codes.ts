@@ -51,6 +51,7 @@ export function exitCodeFor(error: unknown): ExitCode {
       return ExitCode.stillPending;
     case 'AbortError':
     case 'InterruptedError':
+    case 'ExitPromptError':
       return ExitCode.interrupted;
     default:
       return ExitCode.error;

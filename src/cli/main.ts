@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { CliContext, type ContextDeps } from './context.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { redactSecrets } from './io/redact.js';
 import type { CliIO } from './io/streams.js';
 import { buildProgram } from './program.js';
 
@@ -30,7 +31,8 @@ export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps
 function reportError(ctx: CliContext, error: unknown): void {
   const err = error instanceof Error ? error : new Error(String(error));
   const details = err as Error & { status?: number; code?: string; fields?: readonly string[]; idempotencyKey?: string };
-  const message = oneSentence(err.message);
+  const secrets = [ctx.io.env.TOPUP_TOKEN];
+  const message = redactSecrets(oneSentence(err.message), secrets);
   if (ctx.globals.json) {
     const code = typeof details.code === 'string' ? details.code : undefined;
     const envelope = {
@@ -44,7 +46,7 @@ function reportError(ctx: CliContext, error: unknown): void {
     ctx.io.stderr.write(`${ctx.style.red('Error:')} ${message}\n`);
     if (details.idempotencyKey) ctx.io.stderr.write(`Retry safely with: --idempotency-key ${details.idempotencyKey}\n`);
   }
-  if (ctx.globals.debug && err.stack) ctx.io.stderr.write(`${err.stack}\n`);
+  if (ctx.globals.debug && err.stack) ctx.io.stderr.write(`${redactSecrets(err.stack, secrets)}\n`);
 }
 
 function oneSentence(message: string): string {

@@ -1,8 +1,19 @@
 import { Command } from 'commander';
+import { registerAccountCommands } from './commands/account.js';
+import { registerApiCommand } from './commands/api.js';
+import { registerArticleCommands } from './commands/articles.js';
+import { registerAuthCommands } from './commands/auth.js';
+import { registerBalanceCommands } from './commands/balance.js';
 import { registerCatalogCommands } from './commands/catalog.js';
+import { registerCompletionCommand } from './commands/completion.js';
+import { registerConfigCommands } from './commands/config.js';
+import { registerInvoiceCommands } from './commands/invoices.js';
 import { registerMockCommands } from './commands/mock.js';
+import { registerOrderCreateCommand } from './commands/orders-create.js';
+import { registerOrderCommands } from './commands/orders-read.js';
 import type { CliContext, GlobalOptions } from './context.js';
 import { exitCodeTable } from './exit-codes.js';
+import { redactSecrets } from './io/redact.js';
 
 declare const __TOPUP_VERSION__: string;
 export const VERSION = typeof __TOPUP_VERSION__ === 'string' ? __TOPUP_VERSION__ : '0.0.0-dev';
@@ -39,12 +50,22 @@ export function buildProgram(ctx: CliContext): Command {
     .exitOverride()
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
-      writeErr: (text) => ctx.io.stderr.write(text),
+      writeErr: (text) => ctx.io.stderr.write(redactSecrets(text, [ctx.io.env.TOPUP_TOKEN])),
     })
     .hook('preAction', (_command, action) => {
       ctx.setGlobals(action.optsWithGlobals() as GlobalOptions);
     });
   registerCatalogCommands(program, ctx);
+  registerArticleCommands(program, ctx);
+  registerAccountCommands(program, ctx);
+  registerBalanceCommands(program, ctx);
+  const orders = registerOrderCommands(program, ctx);
+  registerOrderCreateCommand(orders, ctx);
+  registerInvoiceCommands(program, ctx);
+  registerApiCommand(program, ctx);
+  registerCompletionCommand(program, ctx);
+  registerAuthCommands(program, ctx);
+  registerConfigCommands(program, ctx);
   registerMockCommands(program, ctx);
   for (const command of program.commands) inheritSettings(command, ctx);
   return program;
@@ -52,6 +73,6 @@ export function buildProgram(ctx: CliContext): Command {
 
 /** Subcommands report through the same streams and never call process.exit. */
 function inheritSettings(command: Command, ctx: CliContext): void {
-  command.exitOverride().configureOutput({ writeOut: (t) => ctx.io.stdout.write(t), writeErr: (t) => ctx.io.stderr.write(t) }).showSuggestionAfterError();
+  command.exitOverride().configureOutput({ writeOut: (t) => ctx.io.stdout.write(t), writeErr: (t) => ctx.io.stderr.write(redactSecrets(t, [ctx.io.env.TOPUP_TOKEN])) }).showSuggestionAfterError();
   for (const sub of command.commands) inheritSettings(sub, ctx);
 }

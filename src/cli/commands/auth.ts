@@ -1,0 +1,210 @@
+import { Option, type Command } from 'commander';
+import type { TokenMode } from '../../contract/index.js';
+import type { CliContext } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+import { readAll } from '../io/streams.js';
+import { renderFields } from '../io/table.js';
+import { checkProfileName } from '../settings.js';
+
+export const DEFAULT_PROFILE = 'default';
+
+const NO_TOKEN_ARGUMENTS =
+  'A token is never accepted on the command line (it would land in the shell history); type it at the prompt, or pipe it in with --with-token.';
+
+const TOKEN_FAMILIES: readonly [prefix: string, mode: TokenMode][] = [
+  ['topup_test_', 'sandbox'],
+  ['topup_live_', 'production'],
+];
+
+/** The mode a token's prefix announces, when it has a known one. */
+export function tokenModeOf(token: string): TokenMode | undefined {
+  return TOKEN_FAMILIES.find(([prefix]) => token.startsWith(prefix))?.[1];
+}
+
+/** What may be shown of a token: its family prefix and nothing of the secret part. */
+export function tokenFamily(token: string): string {
+  const family = TOKEN_FAMILIES.find(([prefix]) => token.startsWith(prefix))?.[0];
+  return `${family ?? ''}…`;
+}
+
+/** An error that exits 4 without loading the client's error classes. */
+function authError(message: string): Error {
+  return Object.assign(new CliError(message), { name: 'AuthError' });
+}
+
+export interface LoginOptions {
+  withToken?: boolean | undefined;
+  /** Present only to refuse it: see NO_TOKEN_ARGUMENTS. */
+  token?: string | undefined;
+}
+
+/** The profile a command acts on: --profile, then TOPUP_PROFILE, then `fallback`. */
+function profileNameFor(ctx: CliContext, fallback: string | undefined): string | undefined {
+  return ctx.globals.profile ?? (ctx.io.env.TOPUP_PROFILE || undefined) ?? fallback;
+}
+
+export async function runLogin(ctx: CliContext, options: LoginOptions, stray: readonly string[]): Promise<void> {
+  if (options.token !== undefined || stray.length > 0) throw new UsageError(NO_TOKEN_ARGUMENTS);
+  if (ctx.globals.mock) throw new UsageError('The built-in offline sandbox needs no login; drop --mock, or pass --base-url of a served sandbox.');
+  const name = profileNameFor(ctx, DEFAULT_PROFILE)!;
+  checkProfileName(name);
+  const { parseBaseUrl } = await import('../../client/base-url.js');
+  const baseUrl = siteRoot(parseBaseUrl(ctx.globals.baseUrl ?? (ctx.io.env.TOPUP_BASE_URL || undefined) ?? (await askBaseUrl(ctx, parseBaseUrl))));
+  const token = options.withToken ? await tokenFromStdin(ctx) : await askToken(ctx, baseUrl);
+
+  const client = await ctx.clientFor(baseUrl, token);
+  const validation = await client.token.validate({ signal: ctx.signal });
+  const username = validation.user.username;
+  const settings = ctx.settings();
+  const earlier = settings.profile(name);
+  // The chat link belongs to the account, so it survives a new token for the same account only.
+  const chatUserId = earlier !== undefined && earlier.base_url === baseUrl && earlier.username === username ? earlier.chat_user_id : undefined;
+  await settings.saveProfile(name, { base_url: baseUrl, mode: validation.mode, username, ...(chatUserId === undefined ? {} : { chat_user_id: chatUserId }) }, token, true);
+
+  if (ctx.globals.json) ctx.json({ profile: name, base_url: baseUrl, mode: validation.mode, username });
+  ctx.notice(`${ctx.style.green('✓')} Logged in to ${baseUrl} as ${username} (${validation.mode} token), profile ${name}.`);
+  if (ctx.io.env.TOPUP_TOKEN) ctx.notice(ctx.style.yellow('Note: TOPUP_TOKEN is set and wins over the stored token until you unset it.'));
+}
+
+/** The stored form: the normalised URL without its trailing slash. */
+function siteRoot(normalised: string): string {
+  return normalised.replace(/\/$/, '');
+}
+
+async function askBaseUrl(ctx: CliContext, parseBaseUrl: (url: unknown) => string): Promise<string> {
+  if (!ctx.canPrompt) throw new UsageError('Which server? Pass --base-url URL (or set TOPUP_BASE_URL); there is no terminal to ask on.');
+  const prompter = await ctx.prompter();
+  return prompter.input({
+    message: 'Base URL of the shop (e.g. https://shop.example.com):',
+    validate: (value) => {
+      try {
+        parseBaseUrl(value);
+        return true;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    },
+  });
+}
+
+async function askToken(ctx: CliContext, baseUrl: string): Promise<string> {
+  if (!ctx.canPrompt) throw new UsageError('No terminal to ask for the token on; pipe it in: topup auth login --with-token < token.txt');
+  const prompter = await ctx.prompter();
+  const answer = await prompter.password({
+    message: `API token (create one at ${baseUrl}/user/api-access):`,
+    validate: (value) => (value.trim() === '' ? 'The token is empty.' : true),
+  });
+  return answer.trim();
+}
+
+async function tokenFromStdin(ctx: CliContext): Promise<string> {
+  if (ctx.io.stdin.isTTY) throw new UsageError('--with-token reads the token from a pipe, not a terminal; drop --with-token to be asked for it with hidden input.');
+  // One trailing newline is what `echo` and most files add; anything else is left for the client to refuse.
+  const token = (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
+  if (token === '') throw new UsageError('No token on stdin; pipe it in: topup auth login --with-token < token.txt');
+  return token;
+}
+
+export async function runLogout(ctx: CliContext): Promise<void> {
+  const settings = ctx.settings();
+  const name = profileNameFor(ctx, settings.currentProfile());
+  if (name === undefined) throw new CliError('Not logged in: no profile is current, and the built-in offline sandbox needs no logout.');
+  const profile = settings.profile(name);
+  if (!(await settings.removeProfile(name))) {
+    const known = settings.profileNames();
+    throw new CliError(`No profile is named '${name}', so nothing was logged out${known.length > 0 ? ` (profiles: ${known.join(', ')})` : ''}.`);
+  }
+  if (ctx.globals.json) return ctx.json({ profile: name, base_url: profile?.base_url ?? null, logged_out: true });
+  const where = profile === undefined ? '' : ` (${profile.base_url})`;
+  ctx.notice(`${ctx.style.green('✓')} Logged out of profile ${name}${where}; its stored token was deleted.`);
+  if (profile !== undefined) ctx.notice(`The token itself stays valid until you revoke it at ${profile.base_url}/user/api-access.`);
+  if (settings.currentProfile() === undefined) {
+    const left = settings.profileNames();
+    ctx.notice(left.length > 0 ? `No profile is current now; pick one with: topup config set profile ${left[0]}` : 'Commands use the built-in offline sandbox again.');
+  }
+}
+
+const tokenSourceText = {
+  environment: 'from TOPUP_TOKEN',
+  profile: 'stored in the profile',
+  builtIn: 'built-in demo token',
+} as const;
+
+export async function runStatus(ctx: CliContext): Promise<void> {
+  const spec = ctx.targetSpec();
+  if (spec.kind === 'remote' && spec.token === undefined) {
+    throw authError(`Not logged in to ${spec.baseUrl}: run \`topup auth login --base-url ${spec.baseUrl}\`, or set TOPUP_TOKEN.`);
+  }
+  const [client, target] = await Promise.all([ctx.client(), ctx.target()]);
+  const validation = await client.token.validate({ signal: ctx.signal });
+  const embedded = target.kind === 'embedded';
+  const source = spec.kind === 'embedded' ? 'builtIn' : spec.tokenSource === 'environment' ? 'environment' : 'profile';
+  const status = {
+    profile: spec.kind === 'embedded' ? null : (spec.profile ?? null),
+    embedded,
+    base_url: embedded ? target.sandbox.baseUrl : target.baseUrl,
+    token_source: source === 'builtIn' ? 'built-in' : source,
+    mode: validation.mode,
+    username: validation.user.username,
+    token_name: validation.token_name,
+    last_used_at: validation.last_used_at,
+  };
+  if (ctx.globals.json) return ctx.json(status);
+  const profileText = embedded ? 'built-in offline sandbox' : (status.profile ?? '(none: --base-url or TOPUP_BASE_URL)');
+  ctx.out(renderFields([
+    ['profile', profileText],
+    ['base_url', embedded ? `${status.base_url} (in-process, offline)` : status.base_url],
+    ['username', status.username],
+    ['mode', status.mode],
+    ['token', `${tokenFamily(target.token!)} (${tokenSourceText[source]})`],
+    ['token_name', status.token_name],
+  ], { terminal: ctx.terminal, style: ctx.style }));
+  ctx.notice(`${ctx.style.green('✓')} The token is valid.`);
+}
+
+export function registerAuthCommands(program: Command, ctx: CliContext): void {
+  const auth = program
+    .command('auth')
+    .description('Log in to a server, log out, and check the stored token')
+    .addHelpText('after', `
+Until you log in, commands use the built-in offline sandbox with a demo token.
+TOPUP_TOKEN, when set, wins over the token stored by \`auth login\`.
+
+Examples:
+  $ topup auth login
+  $ topup auth login --with-token --base-url https://shop.example.com < token.txt
+  $ topup auth status
+  $ topup auth logout --profile staging`);
+
+  auth
+    .command('login')
+    .usage('[--with-token] [--base-url URL] [--profile NAME]')
+    .description('Check a token with the server and store it in a profile (files of mode 0600)')
+    .option('--with-token', 'read the token from stdin instead of asking for it')
+    .addOption(new Option('--token <token>').hideHelp())
+    // Stray words are checked in the action, so the refusal can say why a token is never an argument.
+    .allowExcessArguments(true)
+    .addHelpText('after', `
+On a terminal it asks for the token with hidden input, and for the base URL when neither --base-url nor
+TOPUP_BASE_URL gives one. The token is checked with the server (token/validate) before anything is stored,
+and the profile (default: 'default') becomes the current one.
+
+Examples:
+  $ topup auth login --base-url https://shop.example.com
+  $ topup auth login --with-token --base-url https://shop.example.com --profile bot < token.txt
+  $ printf '%s' "$SHOP_TOKEN" | topup auth login --with-token --base-url http://127.0.0.1:4010`)
+    .action((options: LoginOptions, command: Command) => runLogin(ctx, options, command.args));
+
+  auth
+    .command('logout')
+    .usage('[--profile NAME]')
+    .description('Forget a profile and delete its stored token (the current profile unless --profile)')
+    .addHelpText('after', '\nThe token stays valid on the server; revoke it on the web site\'s API-access page.\n\nExamples:\n  $ topup auth logout\n  $ topup auth logout --profile staging')
+    .action(() => runLogout(ctx));
+
+  auth
+    .command('status')
+    .description('Check the active token with the server and show its mode, profile and base URL')
+    .addHelpText('after', '\nThe token itself is never shown, only its family (topup_test_… or topup_live_…).\n\nExamples:\n  $ topup auth status\n  $ topup auth status --profile staging --json')
+    .action(() => runStatus(ctx));
+}

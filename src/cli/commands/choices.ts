@@ -1,0 +1,44 @@
+import { InvalidArgumentError } from 'commander';
+
+/*
+ * Values from src/contract, repeated here so that registering commands does not load zod at start-up
+ * (`topup --help` must stay fast). test/cli/io.test.ts pins each one to the contract.
+ */
+export const orderStatuses = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
+export const paymentStatuses = ['pending', 'paid', 'expired', 'failed', 'refunded'] as const;
+export const orderTypes = ['gamepass', 'vip_server'] as const;
+
+/** Recommended refresh intervals (seconds) from the interface document: never poll faster than `min`. */
+export const refreshIntervals = {
+  invoiceStatus: { min: 10, recommended: 15 },
+  balance: { min: 30, recommended: 30 },
+  dashboard: { min: 15, recommended: 15 },
+} as const;
+
+/** Unpaid invoices expire after 60 minutes; five more and every invoice is final. */
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = 65 * 60;
+
+const INVOICE_CODE = /^INV\d+$/;
+const ARTICLE_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** An invoice code argument; letters are upper-cased so `inv2026…` works too. */
+export function parseInvoiceCode(value: string): string {
+  const code = value.trim().toUpperCase();
+  if (!INVOICE_CODE.test(code)) throw new InvalidArgumentError('An invoice code is INV followed by digits, e.g. INV20261121000001.');
+  return code;
+}
+
+export function parseSlug(value: string): string {
+  if (!ARTICLE_SLUG.test(value)) throw new InvalidArgumentError('A slug is lower-case letters and digits joined by hyphens, e.g. paying-an-invoice-step-by-step.');
+  return value;
+}
+
+/** A whole number from `min` to `max`, for paging and interval options. */
+export function parseWholeNumber(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number.`);
+    const n = Number(value.trim());
+    if (n < min || n > max) throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `${name} must be at least ${min}.` : `${name} must be from ${min} to ${max}.`);
+    return n;
+  };
+}

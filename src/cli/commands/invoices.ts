@@ -1,0 +1,162 @@
+import { type Command } from 'commander';
+import type { Invoice, InvoiceStatus } from '../../contract/index.js';
+import type { CliContext } from '../context.js';
+import { RejectedError, UsageError } from '../errors.js';
+import { amountText, clockText, orDash, renderRecord, statusText, type RecordField } from '../io/format.js';
+import { startSpinner } from '../io/spinner.js';
+import type { Style } from '../io/style.js';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, parseInvoiceCode, parseWholeNumber, refreshIntervals } from './choices.js';
+
+type View = { terminal: boolean; style: Style };
+
+export function invoiceFields(invoice: Invoice, view: View): RecordField[] {
+  const fields: RecordField[] = [
+    { key: 'invoice_code', label: 'invoice', plain: invoice.invoice_code },
+    { key: 'type', label: 'for', plain: invoice.type },
+    { key: 'payment_status', label: 'status', plain: invoice.payment_status, pretty: statusText(invoice.payment_status, view.style) },
+    { key: 'amount', label: 'amount', plain: amountText(invoice.amount, invoice.formatted_amount, view.terminal), pretty: view.style.bold(invoice.formatted_amount) },
+    { key: 'currency', label: 'currency', plain: invoice.currency },
+    { key: 'payment_method', label: 'method', plain: invoice.payment_method },
+    { key: 'payment_url', label: 'payment url', plain: orDash(invoice.payment_url) },
+    { key: 'invoice_url', label: 'invoice url', plain: invoice.invoice_url },
+    { key: 'created_at', label: 'created', plain: invoice.created_at },
+    { key: 'expires_at', label: 'expires', plain: invoice.expires_at },
+    { key: 'paid_at', label: 'paid', plain: orDash(invoice.paid_at) },
+  ];
+  const order = invoice.order;
+  if (order === null) return fields;
+  return [
+    ...fields,
+    { key: 'order_status', label: 'order', plain: order.status, pretty: `${statusText(order.status, view.style)} · ${order.order_type} for ${order.platform_username}, ${order.credit_amount} credits` },
+    ...(view.terminal ? [] : [
+      { key: 'order_type', label: '', plain: order.order_type },
+      { key: 'platform_username', label: '', plain: order.platform_username },
+      { key: 'credit_amount', label: '', plain: String(order.credit_amount) },
+    ]),
+  ];
+}
+
+export function invoiceStatusFields(status: InvoiceStatus, view: View): RecordField[] {
+  return [
+    { key: 'invoice_code', label: 'invoice', plain: status.invoice_code },
+    { key: 'type', label: 'for', plain: status.type },
+    { key: 'payment_status', label: 'status', plain: status.payment_status, pretty: statusText(status.payment_status, view.style) },
+    { key: 'order_status', label: 'order', plain: orDash(status.order_status), pretty: status.order_status === null ? '-' : statusText(status.order_status, view.style) },
+    { key: 'is_final', label: 'final', plain: String(status.is_final), pretty: status.is_final ? 'yes' : 'no' },
+    { key: 'amount', label: 'amount', plain: amountText(status.amount, status.formatted_amount, view.terminal) },
+    { key: 'expires_at', label: 'expires', plain: status.expires_at },
+    { key: 'paid_at', label: 'paid', plain: orDash(status.paid_at) },
+  ];
+}
+
+export async function runInvoicesShow(ctx: CliContext, invoiceCode: string): Promise<void> {
+  const data = await (await ctx.client()).invoices.get(invoiceCode, { signal: ctx.signal });
+  if (ctx.globals.json) return ctx.json(data);
+  const view = { terminal: ctx.terminal, style: ctx.style };
+  ctx.out(renderRecord(invoiceFields(data.invoice, view), { ...view, title: `Invoice ${data.invoice.invoice_code}` }));
+}
+
+export interface WaitSettings {
+  /** Seconds between polls; default 15, at least 10. */
+  intervalSeconds?: number | undefined;
+  /** Seconds until the wait gives up with WaitTimeoutError (exit 8); default 65 minutes. */
+  timeoutSeconds?: number | undefined;
+}
+
+const unpaidEndings: Record<string, (code: string) => string> = {
+  expired: (code) => `Invoice ${code} expired before it was paid.`,
+  failed: (code) => `The payment of invoice ${code} failed.`,
+  refunded: (code) => `Invoice ${code} was paid, then refunded to the balance because the order failed.`,
+};
+
+/**
+ * Polls an invoice until it is final, showing progress on stderr (a spinner on a terminal, one line per
+ * poll otherwise, nothing with --json), and returns the final status when it is paid.
+ * An invoice that ended expired, failed or refunded is a RejectedError (exit 5); a wait that runs out
+ * is the client's WaitTimeoutError (exit 8); Ctrl-C rejects with the signal's reason (exit 130).
+ */
+export async function waitForInvoice(ctx: CliContext, invoiceCode: string, settings: WaitSettings = {}): Promise<InvoiceStatus> {
+  const interval = settings.intervalSeconds ?? refreshIntervals.invoiceStatus.recommended;
+  const timeout = settings.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
+  const { min } = refreshIntervals.invoiceStatus;
+  if (!Number.isInteger(interval) || interval < min) throw new UsageError(`The wait interval must be at least ${min} seconds.`);
+  if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError('The wait timeout must be a whole number of seconds.');
+  const client = await ctx.client();
+  const style = ctx.style;
+  const quiet = ctx.globals.json;
+  const spinning = !quiet && ctx.io.stderr.isTTY === true;
+  const spinner = startSpinner(ctx.io.stderr, `Waiting for ${invoiceCode} to be paid…`, { enabled: spinning });
+  const describe = (s: InvoiceStatus) => `${s.invoice_code} ${s.payment_status}${s.order_status === null ? '' : ` (order ${s.order_status})`}`;
+  const deadline = ctx.clock.now() + timeout * 1000;
+  let final: InvoiceStatus;
+  try {
+    final = await client.invoices.wait(invoiceCode, {
+      interval: interval * 1000,
+      timeout: timeout * 1000,
+      signal: ctx.signal,
+      onPoll: (s) => {
+        // As the client does: the server may ask for a longer pause, and the last one ends at the deadline.
+        const next = Math.min(Math.max(interval, s.poll_after_seconds), Math.ceil((deadline - ctx.clock.now()) / 1000));
+        const plan = s.is_final ? '' : next > 0 ? `; next check in ${next} s` : '; giving up';
+        if (spinning) spinner.update(`Waiting for ${invoiceCode} to be paid: ${statusText(s.payment_status, style)} at ${clockText(ctx.clock.now())}${plan}.`);
+        else if (!quiet) ctx.io.stderr.write(`${describe(s)}${plan}\n`);
+      },
+    });
+  } catch (error) {
+    spinner.stop();
+    throw error;
+  }
+  spinner.stop(spinning ? (final.payment_status === 'paid' ? `${style.green('✓')} ${describe(final)}` : `${style.red('✗')} ${describe(final)}`) : undefined);
+  const ending = unpaidEndings[final.payment_status];
+  if (ending !== undefined) throw new RejectedError(ending(final.invoice_code));
+  return final;
+}
+
+export interface StatusFlags {
+  wait?: boolean | undefined;
+  interval?: number | undefined;
+  timeout?: number | undefined;
+}
+
+export async function runInvoiceStatus(ctx: CliContext, invoiceCode: string, flags: StatusFlags): Promise<void> {
+  if (!flags.wait && (flags.interval !== undefined || flags.timeout !== undefined)) {
+    throw new UsageError('--interval and --timeout only apply with --wait.');
+  }
+  const status = flags.wait
+    ? await waitForInvoice(ctx, invoiceCode, { intervalSeconds: flags.interval, timeoutSeconds: flags.timeout })
+    : await (await ctx.client()).invoices.status(invoiceCode, { signal: ctx.signal });
+  if (ctx.globals.json) return ctx.json(status);
+  const view = { terminal: ctx.terminal, style: ctx.style };
+  ctx.out(renderRecord(invoiceStatusFields(status, view), { ...view, title: `Invoice ${status.invoice_code}` }));
+}
+
+export function registerInvoiceCommands(program: Command, ctx: CliContext): void {
+  const invoices = program
+    .command('invoices')
+    .description('Show invoices (of orders and deposits) and wait for their payment')
+    .addHelpText('after', '\nExamples:\n  $ topup invoices show INV20261121000001\n  $ topup invoices status INV20261121000001 --wait');
+
+  invoices
+    .command('show')
+    .argument('<invoice>', 'invoice code', parseInvoiceCode)
+    .description('Show one invoice: amount, payment method, links, dates and its order')
+    .addHelpText('after', '\nExamples:\n  $ topup invoices show INV20261121000001\n  $ topup invoices show INV20261121000001 --json | jq -r .invoice.invoice_url')
+    .action((invoice: string) => runInvoicesShow(ctx, invoice));
+
+  const { min, recommended } = refreshIntervals.invoiceStatus;
+  invoices
+    .command('status')
+    .argument('<invoice>', 'invoice code', parseInvoiceCode)
+    .description('Show the payment status of an invoice, or wait until it is final')
+    .option('--wait', 'poll until the invoice is paid, expired, failed or refunded', false)
+    .option('--interval <seconds>', `seconds between polls with --wait (default ${recommended}, at least ${min})`, parseWholeNumber('--interval', min, 3600))
+    .option('--timeout <seconds>', `give up waiting after this many seconds (default ${DEFAULT_WAIT_TIMEOUT_SECONDS}: by then every invoice is final)`, parseWholeNumber('--timeout', 1))
+    .addHelpText('after', `
+With --wait the exit code says how it ended: 0 paid, 5 expired, failed or refunded, 8 still pending at --timeout.
+
+Examples:
+  $ topup invoices status INV20261121000001
+  $ topup invoices status INV20261121000001 --wait --timeout 600
+  $ topup invoices status INV20261121000001 --wait --json | jq -r .payment_status`)
+    .action((invoice: string, flags: StatusFlags) => runInvoiceStatus(ctx, invoice, flags));
+}

@@ -1,0 +1,244 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { CreateOrderRequest, CreateOrderResult, OrderType, PaymentMethod, TokenMode } from '../../contract/index.js';
+import type { CliContext } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+import { renderFields } from '../io/table.js';
+import type { Prompter } from '../prompter.js';
+import { tokenModeOf } from './auth.js';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, orderTypes, parseWholeNumber, refreshIntervals } from './choices.js';
+import { waitForInvoice } from './invoices.js';
+
+export interface CreateOrderFlags {
+  type?: OrderType | undefined;
+  username?: string | undefined;
+  place?: number | undefined;
+  pass?: number | undefined;
+  paymentMethod?: string | undefined;
+  reference?: string | undefined;
+  idempotencyKey?: string | undefined;
+  chatUserId?: string | undefined;
+  yes?: boolean | undefined;
+}
+
+/** What the order will be, once every required value is known. */
+interface OrderDraft {
+  type: OrderType | undefined;
+  username: string;
+  place: number;
+  pass: number;
+  paymentMethod: string | undefined;
+  reference: string | undefined;
+  chatUserId: string | undefined;
+}
+
+const REQUIRED = [
+  ['username', '--username'],
+  ['place', '--place'],
+  ['pass', '--pass'],
+] as const;
+
+/** The required flags a run lacks, in the order the wizard asks for them. */
+export function missingFlags(flags: CreateOrderFlags): string[] {
+  return REQUIRED.filter(([field]) => flags[field] === undefined).map(([, flag]) => flag);
+}
+
+export function orderBody(draft: OrderDraft): CreateOrderRequest {
+  return {
+    order_type: draft.type ?? 'gamepass',
+    platform_username: draft.username,
+    place_id: draft.place,
+    platform_pass_id: draft.pass,
+    ...(draft.paymentMethod === undefined ? {} : { payment_method: draft.paymentMethod }),
+    ...(draft.reference === undefined ? {} : { client_reference: draft.reference }),
+  };
+}
+
+const idempotencyLine = (key: string) => `Idempotency key: ${key}  (repeat safely with --idempotency-key ${key})`;
+
+export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): Promise<void> {
+  const missing = missingFlags(flags);
+  if (missing.length > 0 && !ctx.canPrompt) {
+    const why = ctx.globals.input ? 'there is no terminal to ask on' : '--no-input is set';
+    throw new UsageError(`Missing ${missing.join(', ')}: pass ${missing.length === 1 ? 'it as a flag' : 'them as flags'} (${why}).`);
+  }
+  const spec = ctx.targetSpec();
+  // Chosen before anything is sent, so that even an interrupted run can be repeated without a second order.
+  const idempotencyKey = flags.idempotencyKey ?? globalThis.crypto.randomUUID();
+  const draft: OrderDraft =
+    missing.length > 0
+      ? await runWizard(ctx, flags, idempotencyKey)
+      : {
+          type: flags.type,
+          username: flags.username!,
+          place: flags.place!,
+          pass: flags.pass!,
+          paymentMethod: flags.paymentMethod,
+          reference: flags.reference,
+          chatUserId: flags.chatUserId ?? (spec.kind === 'remote' ? spec.chatUserId : undefined),
+        };
+
+  // With --json, stderr carries only the error envelope on failure (it holds the key); on success, one line.
+  if (!ctx.globals.json) ctx.io.stderr.write(`${ctx.style.dim(idempotencyLine(idempotencyKey))}\n`);
+  const client = await ctx.client();
+  let created: CreateOrderResult;
+  try {
+    const { idempotencyKey: _sent, ...data } = await client.orders.create(orderBody(draft), { idempotencyKey, chatUserId: draft.chatUserId, signal: ctx.signal });
+    created = data;
+  } catch (error) {
+    // Ctrl-C ends the run without an error report; the key must still reach the user.
+    if (ctx.globals.json && ctx.signal?.aborted) ctx.io.stderr.write(`${idempotencyLine(idempotencyKey)}\n`);
+    throw error;
+  }
+
+  if (ctx.globals.json) {
+    ctx.json(created);
+    ctx.io.stderr.write(`${idempotencyLine(idempotencyKey)}\n`);
+    return;
+  }
+  printCreated(ctx, created);
+  if (ctx.canPrompt && created.invoice.payment_status === 'pending') await offerToWait(ctx, created.invoice.invoice_code);
+}
+
+function printCreated(ctx: CliContext, created: CreateOrderResult): void {
+  const { invoice } = created;
+  const payAt = invoice.payment_url || invoice.invoice_url;
+  if (ctx.terminal) {
+    ctx.out(renderFields([
+      ['invoice', ctx.style.bold(invoice.invoice_code)],
+      ['order', `${invoice.order.order_type} for ${invoice.order.platform_username}, ${invoice.order.credit_amount} credits`],
+      ['total', invoice.formatted_amount],
+      ['payment', `${invoice.payment_method || 'invoice'} (${invoice.payment_status})`],
+      ...(invoice.payment_url ? [['payment_url', invoice.payment_url] as [string, string]] : []),
+      ['invoice_url', invoice.invoice_url],
+      ...(invoice.payment_status === 'pending' ? [['expires_at', invoice.expires_at] as [string, string]] : []),
+    ], { terminal: true, style: ctx.style }));
+  } else {
+    // Piped, stdout is only the invoice code: inv=$(topup orders create ...) just works.
+    ctx.out(`${invoice.invoice_code}\n`);
+    ctx.notice(`Total ${invoice.formatted_amount}, ${invoice.payment_status}; ${invoice.payment_status === 'pending' ? `pay at ${payAt}` : `invoice ${invoice.invoice_url}`}`);
+  }
+  if (created.idempotent) ctx.notice(ctx.style.yellow('This idempotency key was used before: this is the earlier order, and nothing new was ordered.'));
+  else ctx.notice(`${ctx.style.green('✓')} Order ${invoice.invoice_code} created${invoice.payment_status === 'paid' ? ' and paid' : ''}.`);
+}
+
+async function offerToWait(ctx: CliContext, invoiceCode: string): Promise<void> {
+  const prompter = await ctx.prompter();
+  if (!(await prompter.confirm({ message: 'Wait here until the invoice is paid?', default: true }))) {
+    ctx.notice(`Check it later with: topup invoices status ${invoiceCode} --wait`);
+    return;
+  }
+  const status = await waitForInvoice(ctx, invoiceCode, { intervalSeconds: refreshIntervals.invoiceStatus.recommended, timeoutSeconds: DEFAULT_WAIT_TIMEOUT_SECONDS });
+  ctx.notice(`${ctx.style.green('✓')} Invoice ${invoiceCode} is ${status.payment_status}; the order is ${status.order_status ?? 'unknown'}.`);
+}
+
+/** The terminal path: ask for what is missing, pick a payment method from the catalog, confirm. */
+async function runWizard(ctx: CliContext, flags: CreateOrderFlags, idempotencyKey: string): Promise<OrderDraft> {
+  const [prompter, { PlatformId, PlatformUsername }] = await Promise.all([ctx.prompter(), import('../../contract/orders.js')]);
+  const spec = ctx.targetSpec();
+  const type = flags.type ?? (await prompter.select<OrderType>({
+    message: 'What to order:',
+    choices: [
+      { name: 'Game pass', value: 'gamepass' },
+      { name: 'VIP server', value: 'vip_server' },
+    ],
+    default: 'gamepass',
+  }));
+  const username = flags.username ?? (await prompter.input({
+    message: 'Platform username:',
+    validate: (v) => PlatformUsername.safeParse(v.trim()).success || 'Use 3 to 20 letters, digits or underscores.',
+  })).trim();
+  const askId = async (message: string) => Number((await prompter.input({
+    message,
+    validate: (v) => (/^\d+$/.test(v.trim()) && PlatformId.safeParse(Number(v.trim())).success) || 'Use a positive whole number.',
+  })).trim());
+  const place = flags.place ?? (await askId('Place id:'));
+  const pass = flags.pass ?? (await askId(type === 'vip_server' ? 'VIP server id:' : 'Game pass id:'));
+  const paymentMethod = flags.paymentMethod ?? (await askPaymentMethod(ctx, prompter));
+  let chatUserId = flags.chatUserId ?? (spec.kind === 'remote' ? spec.chatUserId : undefined);
+  if (paymentMethod === 'balance' && chatUserId === undefined) {
+    chatUserId = (await prompter.input({
+      message: 'Chat user id linked to this account (paying by balance needs it):',
+      validate: (v) => /^[\x21-\x7e]{1,64}$/.test(v.trim()) || 'Use the id without spaces.',
+    })).trim();
+  }
+  const draft: OrderDraft = { type, username, place, pass, paymentMethod, reference: flags.reference, chatUserId };
+
+  if (!flags.yes) {
+    ctx.io.stderr.write(`\n${renderFields(summary(draft, idempotencyKey), { terminal: true, style: ctx.style })}\n`);
+    if (!(await prompter.confirm({ message: 'Create this order?', default: true }))) throw new CliError('Cancelled; nothing was ordered.');
+  }
+  return draft;
+}
+
+function summary(draft: OrderDraft, idempotencyKey: string): [string, string][] {
+  return [
+    ['type', draft.type ?? 'gamepass'],
+    ['username', draft.username],
+    ['place', String(draft.place)],
+    [draft.type === 'vip_server' ? 'VIP server' : 'game pass', String(draft.pass)],
+    ['payment', draft.paymentMethod ?? 'the default (invoice)'],
+    ...(draft.reference === undefined ? [] : [['reference', draft.reference] as [string, string]]),
+    ...(draft.chatUserId === undefined ? [] : [['chat user id', draft.chatUserId] as [string, string]]),
+    ['idempotency key', idempotencyKey],
+  ];
+}
+
+/** The methods this token may use, from the catalog; sandbox tokens may only pay by invoice. */
+export function usableMethods(methods: readonly PaymentMethod[], mode: TokenMode | undefined): PaymentMethod[] {
+  return methods.filter((m) => mode !== 'sandbox' || m.sandbox_allowed);
+}
+
+async function askPaymentMethod(ctx: CliContext, prompter: Prompter): Promise<string> {
+  const [client, target] = await Promise.all([ctx.client(), ctx.target()]);
+  const mode = target.kind === 'embedded' ? 'sandbox' : (tokenModeOf(target.token ?? '') ?? target.spec.mode);
+  const { payment_methods } = await client.catalog.paymentMethods({ signal: ctx.signal });
+  const methods = usableMethods(payment_methods, mode);
+  if (methods.length === 0) throw new CliError('The shop lists no payment method this token may use.');
+  const fallback = methods.find((m) => m.is_default) ?? methods[0]!;
+  if (methods.length === 1) {
+    ctx.notice(`Payment method: ${fallback.name} (${fallback.code})${mode === 'sandbox' ? ', the only one sandbox tokens may use' : ''}.`);
+    return fallback.code;
+  }
+  return prompter.select<string>({
+    message: 'Payment method:',
+    choices: methods.map((m) => ({
+      name: `${m.name} (${m.code})`,
+      value: m.code,
+      description: `${m.description}${m.requires_chat_link ? ' Needs the linked chat user id.' : ''} ${m.formatted_min_amount} to ${m.formatted_max_amount}.`,
+    })),
+    default: fallback.code,
+  });
+}
+
+function parseIdempotencyKey(value: string): string {
+  if (!/^[\x21-\x7e]{1,255}$/.test(value)) throw new InvalidArgumentError('An idempotency key is 1 to 255 visible ASCII characters without spaces.');
+  return value;
+}
+
+export function registerOrderCreateCommand(orders: Command, ctx: CliContext): Command {
+  return orders
+    .command('create')
+    .description('Create an order; the server computes the price. Asks for missing values on a terminal')
+    .addOption(new Option('--type <type>', 'what to order (default: gamepass)').choices(orderTypes))
+    .option('--username <name>', 'platform username that receives the order')
+    .option('--place <id>', 'place id on the platform', parseWholeNumber('--place', 1))
+    .option('--pass <id>', 'game pass id (for --type vip_server: the VIP server id)', parseWholeNumber('--pass', 1))
+    .option('--payment-method <code>', 'payment method code (default: invoice; see `topup payment-methods`)')
+    .option('--reference <text>', 'your own reference, echoed back and usable as a list filter')
+    .option('--idempotency-key <key>', 'repeat an earlier run safely: the same key returns the same order', parseIdempotencyKey)
+    .option('--chat-user-id <id>', 'linked chat user id, needed to pay by balance (default: the profile\'s chat_user_id)')
+    .option('-y, --yes', 'create without the confirmation question')
+    .addHelpText('after', `
+It always sends an Idempotency-Key (yours, or a new one printed on stderr before sending): if a run fails or
+is interrupted, run it again with --idempotency-key KEY and you get the same order, never a second one.
+Piped, stdout is only the invoice code. Without a terminal (or with --no-input), --username, --place and
+--pass are required.
+
+Examples:
+  $ topup orders create
+  $ topup orders create --username BuilderBob --place 5001 --pass 9001
+  $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001 --reference chat-4411)
+  $ topup orders create --type vip_server --username BuilderBob --place 5001 --pass 7001 --payment-method balance --yes
+  $ topup orders create --username BuilderBob --place 5001 --pass 9001 --idempotency-key 6f1c2a4e-retry-me`)
+    .action((flags: CreateOrderFlags) => runCreateOrder(ctx, flags));
+}

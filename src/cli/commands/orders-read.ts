@@ -1,0 +1,130 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Order, OrderList, OrderSummary } from '../../contract/index.js';
+import type { CliContext } from '../context.js';
+import { amountText, orDash, renderRecord, statusText, type RecordField } from '../io/format.js';
+import type { Style } from '../io/style.js';
+import type { Column } from '../io/table.js';
+import { orderStatuses, orderTypes, parseInvoiceCode, paymentStatuses } from './choices.js';
+import { addPagingOptions, runList, type PagingFlags } from './paging.js';
+
+export interface OrderListFlags extends PagingFlags {
+  status?: string | undefined;
+  paymentStatus?: string | undefined;
+  type?: string | undefined;
+  reference?: string | undefined;
+}
+
+/** The columns of `orders list`, also used for the dashboard's recent orders. */
+export function orderSummaryColumns(view: { terminal: boolean; style: Style }): Column<OrderSummary>[] {
+  return [
+    { header: 'invoice', value: (o) => o.invoice_code },
+    { header: 'status', value: (o) => statusText(o.status, view.style) },
+    { header: 'payment', value: (o) => statusText(o.payment_status, view.style) },
+    { header: 'type', value: (o) => o.order_type },
+    { header: 'username', value: (o) => o.platform_username },
+    { header: 'credits', value: (o) => String(o.credit_amount), align: 'right' },
+    { header: 'total', value: (o) => amountText(o.total_amount, o.formatted_total_amount, view.terminal), align: 'right' },
+    { header: 'created', value: (o) => o.created_at },
+  ];
+}
+
+export async function runOrdersList(ctx: CliContext, flags: OrderListFlags): Promise<void> {
+  const client = await ctx.client();
+  const filters = {
+    status: flags.status as OrderSummary['status'] | undefined,
+    payment_status: flags.paymentStatus as OrderSummary['payment_status'] | undefined,
+    order_type: flags.type as OrderSummary['order_type'] | undefined,
+    client_reference: flags.reference,
+  };
+  const filterArgs = [
+    flags.status && `--status ${flags.status}`,
+    flags.paymentStatus && `--payment-status ${flags.paymentStatus}`,
+    flags.type && `--type ${flags.type}`,
+    flags.reference && `--reference '${flags.reference.replace(/'/g, `'\\''`)}'`,
+    flags.perPage && `--per-page ${flags.perPage}`,
+  ].filter(Boolean);
+  await runList<OrderList, OrderSummary>(ctx, flags, {
+    noun: 'orders',
+    key: 'orders',
+    columns: orderSummaryColumns({ terminal: ctx.terminal, style: ctx.style }),
+    fetch: (query) => client.orders.list({ ...filters, ...query }, { signal: ctx.signal }),
+    itemsOf: (page) => page.orders,
+    commandFor: (page) => ['topup orders list', ...filterArgs, `--page ${page}`].join(' '),
+  });
+}
+
+export function orderFields(order: Order, view: { terminal: boolean; style: Style }): RecordField[] {
+  const money = (raw: number, formatted: string) => amountText(raw, formatted, view.terminal);
+  return [
+    { key: 'invoice_code', label: 'invoice', plain: order.invoice_code },
+    { key: 'status', label: 'status', plain: order.status, pretty: statusText(order.status, view.style) },
+    { key: 'payment_status', label: 'payment', plain: order.payment_status, pretty: statusText(order.payment_status, view.style) },
+    { key: 'order_type', label: 'type', plain: order.order_type },
+    { key: 'platform_username', label: 'username', plain: order.platform_username },
+    { key: 'place_id', label: 'place', plain: String(order.place_id) },
+    { key: 'platform_pass_id', label: order.order_type === 'vip_server' ? 'VIP server' : 'pass', plain: String(order.platform_pass_id) },
+    { key: 'credit_amount', label: 'credits', plain: String(order.credit_amount) },
+    { key: 'price', label: 'price', plain: money(order.price, order.formatted_price) },
+    { key: 'discount', label: 'discount', plain: money(order.discount, order.formatted_discount) },
+    { key: 'total_amount', label: 'total', plain: money(order.total_amount, order.formatted_total_amount), pretty: view.style.bold(order.formatted_total_amount) },
+    { key: 'currency', label: 'currency', plain: order.currency },
+    { key: 'payment_method', label: 'method', plain: order.payment_method },
+    { key: 'client_reference', label: 'reference', plain: orDash(order.client_reference) },
+    { key: 'environment', label: 'environment', plain: order.environment },
+    { key: 'invoice_url', label: 'invoice url', plain: order.invoice_url },
+    { key: 'created_at', label: 'created', plain: order.created_at },
+    { key: 'updated_at', label: 'updated', plain: order.updated_at },
+    { key: 'paid_at', label: 'paid', plain: orDash(order.paid_at) },
+    { key: 'completed_at', label: 'completed', plain: orDash(order.completed_at) },
+  ];
+}
+
+export async function runOrdersShow(ctx: CliContext, invoiceCode: string): Promise<void> {
+  const data = await (await ctx.client()).orders.get(invoiceCode, { signal: ctx.signal });
+  if (ctx.globals.json) return ctx.json(data);
+  const view = { terminal: ctx.terminal, style: ctx.style };
+  ctx.out(renderRecord(orderFields(data.order, view), { ...view, title: `Order ${data.order.invoice_code}` }));
+}
+
+/**
+ * Creates the `orders` group with `list` and `show`, and returns it:
+ * `orders create` (commands/orders-create.ts) attaches to the same command.
+ */
+export function registerOrderCommands(program: Command, ctx: CliContext): Command {
+  const orders = program
+    .command('orders')
+    .description('List, show and create orders')
+    .addHelpText('after', '\nExamples:\n  $ topup orders list --status pending\n  $ topup orders show INV20261121000001');
+
+  const list = orders
+    .command('list')
+    .description('List your orders, newest first')
+    .addOption(new Option('--status <status>', 'only orders in this status').choices(orderStatuses))
+    .addOption(new Option('--payment-status <status>', 'only orders whose invoice is in this payment status').choices(paymentStatuses))
+    .addOption(new Option('--type <type>', 'only orders of this type').choices(orderTypes))
+    .addOption(new Option('--reference <text>', 'only orders with this client reference').argParser(parseReference));
+  addPagingOptions(list)
+    .addHelpText('after', `
+Piped, each order is one tab-separated line: invoice, status, payment status, type, username, credits, total (IDR), created (UTC).
+
+Examples:
+  $ topup orders list
+  $ topup orders list --status pending --type gamepass
+  $ topup orders list --reference chat-4711
+  $ topup orders list --all --json | jq '.orders[].invoice_code'`)
+    .action((flags: OrderListFlags) => runOrdersList(ctx, flags));
+
+  orders
+    .command('show')
+    .argument('<invoice>', 'the order\'s invoice code', parseInvoiceCode)
+    .description('Show one order with its pricing and dates')
+    .addHelpText('after', '\nExamples:\n  $ topup orders show INV20261121000001\n  $ topup orders show INV20261121000001 --json | jq .order.status')
+    .action((invoice: string) => runOrdersShow(ctx, invoice));
+
+  return orders;
+}
+
+function parseReference(value: string): string {
+  if (value.length < 1 || value.length > 64) throw new InvalidArgumentError('A reference is 1 to 64 characters.');
+  return value;
+}

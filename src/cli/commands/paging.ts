@@ -1,0 +1,57 @@
+import { Option, type Command } from 'commander';
+import type { Page, PagePromise } from '../../client/index.js';
+import type { CliContext } from '../context.js';
+import { renderTable, type Column } from '../io/table.js';
+import { parseWholeNumber } from './choices.js';
+
+export interface PagingFlags {
+  page?: number | undefined;
+  perPage?: number | undefined;
+  all?: boolean | undefined;
+}
+
+/** --page, --per-page (unless the endpoint has a fixed page size) and --all. */
+export function addPagingOptions(command: Command, options: { perPage?: boolean } = {}): Command {
+  command.addOption(new Option('--page <n>', 'page to show, from 1').argParser(parseWholeNumber('--page', 1, 1_000_000)));
+  if (options.perPage !== false) {
+    command.addOption(new Option('--per-page <n>', 'items per page, 1 to 100 (default 20; 100 with --all)').argParser(parseWholeNumber('--per-page', 1, 100)));
+  }
+  return command.addOption(new Option('--all', 'follow every page and print every item').conflicts('page'));
+}
+
+export interface ListPlan<P extends Page, Item> {
+  /** Plural noun for messages, e.g. "orders". */
+  noun: string;
+  /** The list's key in the data object; --all --json prints `{ [key]: [...every item] }`. */
+  key: string;
+  columns: readonly Column<Item>[];
+  fetch(query: { page?: number | undefined; per_page?: number | undefined }): PagePromise<P, Item>;
+  itemsOf(page: P): readonly Item[];
+  /** The command that shows page `page`, for the "next page" hint. */
+  commandFor(page: number): string;
+}
+
+/**
+ * One page (the data object as-is with --json), or with --all every item of every page.
+ * Hints about paging go to stderr and only on a terminal, so piped output is just the rows.
+ */
+export async function runList<P extends Page, Item>(ctx: CliContext, flags: PagingFlags, plan: ListPlan<P, Item>): Promise<void> {
+  const view = { terminal: ctx.terminal, style: ctx.style };
+  if (flags.all) {
+    const items: Item[] = [];
+    // 100 a page keeps a long history within the rate limit.
+    for await (const item of plan.fetch({ per_page: flags.perPage ?? 100 })) items.push(item);
+    if (ctx.globals.json) return ctx.json({ [plan.key]: items });
+    if (items.length > 0) ctx.out(renderTable(items, plan.columns, view));
+    if (ctx.terminal) ctx.notice(ctx.style.dim(items.length === 0 ? `No ${plan.noun}.` : `${items.length} ${plan.noun}.`));
+    return;
+  }
+  const page = await plan.fetch({ page: flags.page, per_page: flags.perPage });
+  if (ctx.globals.json) return ctx.json(page);
+  const items = plan.itemsOf(page);
+  if (items.length > 0) ctx.out(renderTable(items, plan.columns, view));
+  if (!ctx.terminal) return;
+  const { pagination } = page;
+  if (items.length === 0) ctx.notice(ctx.style.dim(pagination.page > 1 ? `No ${plan.noun} on page ${pagination.page} of ${pagination.total_pages}.` : `No ${plan.noun}.`));
+  else if (pagination.has_more) ctx.notice(ctx.style.dim(`Page ${pagination.page} of ${pagination.total_pages} (${pagination.total} ${plan.noun}). Next: ${plan.commandFor(pagination.page + 1)}`));
+}

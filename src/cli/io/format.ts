@@ -1,0 +1,71 @@
+import { renderFields } from './table.js';
+import type { Style } from './style.js';
+
+/** How a status reads at a glance: done, waiting, under way, failed, or closed without effect. */
+type Tone = 'good' | 'waiting' | 'busy' | 'bad' | 'closed';
+
+const tones: Record<string, Tone> = {
+  paid: 'good',
+  completed: 'good',
+  pending: 'waiting',
+  processing: 'busy',
+  refunded: 'busy',
+  failed: 'bad',
+  expired: 'closed',
+  cancelled: 'closed',
+};
+
+/** A payment or order status, coloured by what it means (colour only when the style has it). */
+export function statusText(status: string, style: Style): string {
+  switch (tones[status]) {
+    case 'good':
+      return style.green(status);
+    case 'waiting':
+      return style.yellow(status);
+    case 'busy':
+      return style.cyan(status);
+    case 'bad':
+      return style.red(status);
+    case 'closed':
+      return style.dim(status);
+    default:
+      return status;
+  }
+}
+
+/** The API's formatted amount for people; the raw integer for scripts, which must not parse "Rp 12.000". */
+export function amountText(raw: number, formatted: string, terminal: boolean): string {
+  return terminal ? formatted : String(raw);
+}
+
+/** A missing value reads the same in every view. */
+export function orDash(value: string | number | null | undefined): string {
+  return value === null || value === undefined || value === '' ? '-' : String(value);
+}
+
+/** Free text inside a tab-separated row: a tab or newline in it would split the row. */
+export function plainCell(text: string): string {
+  return text.replace(/[\t\r\n]+/g, ' ');
+}
+
+/** `HH:MM:SS UTC`, for "updated at" lines. */
+export function clockText(epochMs: number): string {
+  return `${new Date(epochMs).toISOString().slice(11, 19)} UTC`;
+}
+
+/**
+ * One field of a single record. Piped, it prints as `key: plain` with the API's own field name;
+ * on a terminal as an aligned `label  pretty`.
+ */
+export interface RecordField {
+  key: string;
+  label: string;
+  plain: string;
+  pretty?: string;
+}
+
+export function renderRecord(fields: readonly RecordField[], options: { terminal: boolean; style: Style; title?: string }): string {
+  if (!options.terminal) return renderFields(fields.map((f) => [f.key, plainCell(f.plain)]), options);
+  const body = renderFields(fields.map((f) => [f.label, f.pretty ?? f.plain]), options);
+  return options.title === undefined ? body : `${options.style.bold(options.title)}\n${body}`;
+}

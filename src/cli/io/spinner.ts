@@ -1,0 +1,43 @@
+import type { OutputStream } from './streams.js';
+
+export interface Spinner {
+  /** Replaces the text next to the spinner. */
+  update(text: string): void;
+  /** Clears the spinner's line and prints `finalLine` in its place, if given. */
+  stop(finalLine?: string): void;
+}
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const CLEAR_LINE = '\r\u001b[K';
+
+/**
+ * Progress on stderr while waiting. Only on a terminal: anywhere else it is a no-op, so logs and
+ * pipes never collect carriage returns and escape codes.
+ */
+export function startSpinner(stream: OutputStream, text: string, options: { enabled: boolean; frameMs?: number }): Spinner {
+  if (!options.enabled) return { update: () => {}, stop: (finalLine) => void (finalLine === undefined ? undefined : stream.write(`${finalLine}\n`)) };
+  let frame = 0;
+  let current = text;
+  const draw = () => stream.write(`${CLEAR_LINE}${FRAMES[frame % FRAMES.length]} ${current}`);
+  draw();
+  const timer = setInterval(() => {
+    frame += 1;
+    draw();
+  }, options.frameMs ?? 80);
+  // A spinner must never keep the process alive on its own.
+  timer.unref?.();
+  let stopped = false;
+  return {
+    update(next) {
+      if (stopped) return;
+      current = next;
+      draw();
+    },
+    stop(finalLine) {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      stream.write(CLEAR_LINE + (finalLine === undefined ? '' : `${finalLine}\n`));
+    },
+  };
+}

@@ -1,0 +1,283 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REVOKED_TOKEN } from '../../mocks/seed.js';
+import { tokenFamily, tokenModeOf } from '../../src/cli/commands/auth.js';
+import { tempConfigDir } from '../support/fake-io.js';
+import { runCli, serveSandbox, type RunOptions, type RunResult, type ServedSandbox } from './run-cli.js';
+import { scriptedPrompter } from './scripted-prompter.js';
+
+let served: ServedSandbox;
+let config: { dir: string; cleanup: () => void };
+let outputs: RunResult[];
+beforeAll(async () => {
+  served = await serveSandbox();
+});
+afterAll(() => served.close());
+beforeEach(() => {
+  config = tempConfigDir();
+  outputs = [];
+});
+afterEach(() => {
+  // No run of any test may show a token, whatever it did.
+  const secrets = [...['demo', 'rich', 'broke', 'unlinked'].map((n) => served.token(n as 'rich')), REVOKED_TOKEN];
+  for (const { out, err } of outputs) for (const secret of secrets) {
+    expect(out).not.toContain(secret);
+    expect(err).not.toContain(secret);
+  }
+  config.cleanup();
+});
+
+async function topup(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const result = await runCli(config.dir, args, options);
+  outputs.push(result);
+  return result;
+}
+
+const readJson = (file: string) => JSON.parse(readFileSync(join(config.dir, file), 'utf8')) as Record<string, unknown>;
+const modeOf = (file: string) => statSync(join(config.dir, file)).mode & 0o777;
+const login = (name: 'rich' | 'demo' | 'unlinked' = 'rich', extra: string[] = []) =>
+  topup(['auth', 'login', '--with-token', '--base-url', served.url, ...extra], { stdin: `${served.token(name)}\n` });
+
+describe('auth login', () => {
+  it('--with-token: validates the token, stores the profile and the token in 0600 files, and says so on stderr', async () => {
+    const result = await login();
+    expect(result).toEqual({ code: 0, out: '', err: `✓ Logged in to ${served.url} as rich (production token), profile default.\n` });
+    expect(readJson('config.json')).toEqual({ current_profile: 'default', profiles: { default: { base_url: served.url, mode: 'production', username: 'rich' } } });
+    expect(readJson('credentials.json')).toEqual({ tokens: { default: served.token('rich') } });
+    expect(modeOf('config.json')).toBe(0o600);
+    expect(modeOf('credentials.json')).toBe(0o600);
+  });
+
+  it('--json prints the profile, base URL, mode and username, and nothing on stderr', async () => {
+    const result = await login('demo', ['--json', '--profile', 'local']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.out)).toEqual({ profile: 'local', base_url: served.url, mode: 'sandbox', username: 'demo' });
+    expect(result.err).toBe('');
+    expect(readJson('config.json').current_profile).toBe('local');
+  });
+
+  it.each([
+    ['a trailing CRLF', (t: string) => `${t}\r\n`],
+    ['no trailing newline', (t: string) => t],
+  ])('reads the token from stdin with %s', async (_name, wrap) => {
+    const result = await topup(['auth', 'login', '--with-token', '--base-url', served.url], { stdin: wrap(served.token('rich')) });
+    expect(result.code).toBe(0);
+    expect(readJson('credentials.json')).toEqual({ tokens: { default: served.token('rich') } });
+  });
+
+  it('takes the base URL from TOPUP_BASE_URL, stored without its trailing slash', async () => {
+    const result = await topup(['auth', 'login', '--with-token'], { stdin: served.token('rich'), env: { TOPUP_BASE_URL: `${served.url}/` } });
+    expect(result.code).toBe(0);
+    expect((readJson('config.json').profiles as Record<string, { base_url: string }>).default!.base_url).toBe(served.url);
+  });
+
+  it.each<[string, string[], RunOptions, number, RegExp]>([
+    ['a token as an argument', ['auth', 'login', 'TOKEN'], {}, 2, /never accepted on the command line/],
+    ['a token as a --token option', ['auth', 'login', '--token=TOKEN', '--base-url', 'URL'], {}, 2, /never accepted on the command line/],
+    ['an empty stdin', ['auth', 'login', '--with-token', '--base-url', 'URL'], { stdin: '' }, 2, /No token on stdin/],
+    ['a token with inner whitespace', ['auth', 'login', '--with-token', '--base-url', 'URL'], { stdin: 'TOKEN\n\n' }, 2, /token contains whitespace/],
+    ['no base URL and no terminal', ['auth', 'login', '--with-token'], { stdin: 'TOKEN' }, 2, /Pass --base-url URL \(or set TOPUP_BASE_URL\)/],
+    ['plain http:// to a host that is not loopback', ['auth', 'login', '--with-token', '--base-url', 'http://shop.example.com'], { stdin: 'TOKEN' }, 2, /plain http:\/\/ to a host that is not loopback/],
+    ['no terminal and no --with-token', ['auth', 'login', '--base-url', 'URL'], { stdin: 'TOKEN' }, 2, /No terminal to ask for the token on; pipe it in/],
+    ['--with-token on a terminal', ['auth', 'login', '--with-token', '--base-url', 'URL'], { tty: true, stdin: 'TOKEN' }, 2, /reads the token from a pipe, not a terminal/],
+    ['--no-input on a terminal without --with-token', ['--no-input', 'auth', 'login', '--base-url', 'URL'], { tty: true }, 2, /No terminal to ask for the token on/],
+    ['--mock', ['--mock', 'auth', 'login', '--with-token'], { stdin: 'TOKEN' }, 2, /offline sandbox needs no login/],
+    ['a bad profile name', ['auth', 'login', '--with-token', '--base-url', 'URL', '--profile', '../x'], { stdin: 'TOKEN' }, 2, /not a valid profile name/],
+    ['a revoked token', ['auth', 'login', '--with-token', '--base-url', 'URL'], { stdin: REVOKED_TOKEN }, 4, /^Error: /],
+    ['a token that is not a token at all', ['auth', 'login', '--with-token', '--base-url', 'URL'], { stdin: 'nonsense' }, 4, /^Error: /],
+  ])('refuses %s (exit %i) and stores nothing', async (_name, args, options, code, message) => {
+    const token = served.token('rich');
+    const stdin = options.stdin?.replace('TOKEN', token);
+    const result = await topup(args.map((a) => a.replace('URL', served.url).replace('TOKEN', token)), { ...options, ...(stdin === undefined ? {} : { stdin }) });
+    expect(result.code).toBe(code);
+    expect(result.err).toMatch(message);
+    expect(result.err.trim().split('\n')).toHaveLength(1);
+    expect(result.out).toBe('');
+    expect(existsSync(join(config.dir, 'config.json'))).toBe(false);
+    expect(existsSync(join(config.dir, 'credentials.json'))).toBe(false);
+  });
+
+  it('on a terminal, asks for the base URL and then the token with hidden input', async () => {
+    const prompter = scriptedPrompter([{ input: served.url }, { password: `  ${served.token('unlinked')}  ` }]);
+    const result = await topup(['--no-color', 'auth', 'login', '--profile', 'store'], { tty: true, prompter });
+    expect(result.code).toBe(0);
+    expect(prompter.asked.map((q) => q.kind)).toEqual(['input', 'password']);
+    expect(prompter.asked[1]!.message).toBe(`API token (create one at ${served.url}/user/api-access):`);
+    expect(result.err).toBe(`✓ Logged in to ${served.url} as unlinked (production token), profile store.\n`);
+    expect(readJson('credentials.json')).toEqual({ tokens: { store: served.token('unlinked') } });
+  });
+
+  it('on a terminal with --base-url, asks only for the token', async () => {
+    const prompter = scriptedPrompter([{ password: served.token('rich') }]);
+    const result = await topup(['auth', 'login', '--base-url', served.url], { tty: true, prompter });
+    expect(result.code).toBe(0);
+    expect(prompter.asked.map((q) => q.kind)).toEqual(['password']);
+  });
+
+  it('the base URL question refuses what the client would refuse', async () => {
+    const prompter = scriptedPrompter([{ input: 'http://shop.example.com' }]);
+    const result = await topup(['auth', 'login'], { tty: true, prompter });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/was refused: The base URL uses plain http:\/\/ to a host that is not loopback/);
+  });
+
+  it('--debug logs the validation request with the Authorization value redacted', async () => {
+    const result = await login('rich', ['--debug']);
+    expect(result.code).toBe(0);
+    expect(result.err).toContain(`> POST ${served.url}/api/v1/auth/token/validate`);
+    expect(result.err).toContain('Bearer [REDACTED]');
+  });
+
+  it('with TOPUP_TOKEN set, warns that the environment wins over the stored token', async () => {
+    const result = await topup(['auth', 'login', '--with-token', '--base-url', served.url], { stdin: served.token('rich'), env: { TOPUP_TOKEN: served.token('demo') } });
+    expect(result.code).toBe(0);
+    expect(result.err).toContain('Note: TOPUP_TOKEN is set and wins over the stored token until you unset it.');
+  });
+
+  it('logging in again to the same account keeps its chat user id; another account drops it', async () => {
+    await login('rich');
+    expect((await topup(['config', 'set', 'chat_user_id', '700000001'])).code).toBe(0);
+    await login('rich');
+    expect((readJson('config.json').profiles as Record<string, unknown>).default).toMatchObject({ chat_user_id: '700000001' });
+    await login('unlinked');
+    expect((readJson('config.json').profiles as Record<string, unknown>).default).toEqual({ base_url: served.url, mode: 'production', username: 'unlinked' });
+  });
+});
+
+describe('auth logout', () => {
+  it('forgets the current profile and its token, and says the offline sandbox is back', async () => {
+    await login();
+    const result = await topup(['auth', 'logout']);
+    expect(result).toEqual({
+      code: 0,
+      out: '',
+      err: [
+        `✓ Logged out of profile default (${served.url}); its stored token was deleted.`,
+        `The token itself stays valid until you revoke it at ${served.url}/user/api-access.`,
+        'Commands use the built-in offline sandbox again.',
+        '',
+      ].join('\n'),
+    });
+    expect(readJson('config.json')).toEqual({ profiles: {} });
+    expect(readJson('credentials.json')).toEqual({ tokens: {} });
+  });
+
+  it('--profile names another profile; the current one stays, --json reports what was removed', async () => {
+    await login('rich');
+    await login('demo', ['--profile', 'local']);
+    const result = await topup(['auth', 'logout', '--profile', 'default', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.out)).toEqual({ profile: 'default', base_url: served.url, logged_out: true });
+    expect(result.err).toBe('');
+    expect(readJson('config.json')).toEqual({ current_profile: 'local', profiles: { local: { base_url: served.url, mode: 'sandbox', username: 'demo' } } });
+  });
+
+  it('after logging out of the current one, points to the profiles that are left', async () => {
+    await login('demo', ['--profile', 'local']);
+    await login('rich');
+    const result = await topup(['auth', 'logout']);
+    expect(result.err).toContain('No profile is current now; pick one with: topup config set profile local');
+  });
+
+  it.each<[string, string[], boolean, RegExp]>([
+    ['an unknown profile', ['auth', 'logout', '--profile', 'ghost'], true, /^Error: No profile is named 'ghost', so nothing was logged out \(profiles: default\)\.\n$/],
+    ['no profile at all', ['auth', 'logout'], false, /^Error: Not logged in: no profile is current, and the built-in offline sandbox needs no logout\.\n$/],
+  ])('%s is exit 1 with one clear sentence', async (_name, args, loggedIn, message) => {
+    if (loggedIn) await login();
+    const result = await topup(args);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(message);
+    expect(result.out).toBe('');
+  });
+});
+
+describe('auth status', () => {
+  it('embedded: says it is the built-in offline sandbox, with the demo token\'s family only', async () => {
+    const result = await topup(['auth', 'status']);
+    expect(result.code).toBe(0);
+    expect(result.out).toBe([
+      'profile: built-in offline sandbox',
+      'base_url: http://sandbox.localhost (in-process, offline)',
+      'username: demo',
+      'mode: sandbox',
+      'token: topup_test_… (built-in demo token)',
+      'token_name: Demo sandbox key',
+      '',
+    ].join('\n'));
+    expect(result.err).toMatch(/embedded offline sandbox/);
+    expect(result.err).toMatch(/✓ The token is valid\.\n$/);
+  });
+
+  it('logged in: the profile, its server and its stored token\'s family', async () => {
+    await login();
+    const result = await topup(['auth', 'status']);
+    expect(result.code).toBe(0);
+    expect(result.out).toBe([
+      'profile: default',
+      `base_url: ${served.url}`,
+      'username: rich',
+      'mode: production',
+      'token: topup_live_… (stored in the profile)',
+      'token_name: Rich bot key',
+      '',
+    ].join('\n'));
+  });
+
+  it('--json: the profile, base URL, token source and the validation\'s facts', async () => {
+    const result = await topup(['auth', 'status', '--json', '--base-url', served.url], { env: { TOPUP_TOKEN: served.token('unlinked') } });
+    expect(result.code).toBe(0);
+    expect(result.err).toBe('');
+    expect(JSON.parse(result.out)).toEqual({
+      profile: null, embedded: false, base_url: served.url, token_source: 'environment', mode: 'production',
+      username: 'unlinked', token_name: 'Web store key', last_used_at: expect.any(String),
+    });
+  });
+
+  it('--debug logs the request with the Authorization value redacted (and the token appears nowhere)', async () => {
+    await login();
+    const result = await topup(['--debug', 'auth', 'status']);
+    expect(result.code).toBe(0);
+    expect(result.err).toContain(`> POST ${served.url}/api/v1/auth/token/validate`);
+    expect(result.err).toContain('Bearer [REDACTED]');
+  });
+
+  it('on a terminal: aligned fields, no colour with --no-color', async () => {
+    await login();
+    const result = await topup(['auth', 'status', '--no-color'], { tty: true });
+    expect(result.out.split('\n')[0]).toBe('profile     default');
+    expect(result.out).toContain('token       topup_live_… (stored in the profile)');
+    expect(result.out + result.err).not.toMatch(/\u001b\[/);
+  });
+
+  it.each<[string, string[], Record<string, string>, RegExp]>([
+    ['a revoked token', ['auth', 'status', '--base-url', 'URL'], { TOPUP_TOKEN: REVOKED_TOKEN }, /^Error: .+\.\n$/],
+    ['no token for the server', ['auth', 'status', '--base-url', 'URL'], {}, /^Error: Not logged in to URL: run `topup auth login --base-url URL`, or set TOPUP_TOKEN\.\n$/],
+  ])('%s is exit 4', async (_name, args, env, message) => {
+    const result = await topup(args.map((a) => a.replace('URL', served.url)), { env });
+    expect(result.code).toBe(4);
+    expect(result.out).toBe('');
+    expect(result.err).toMatch(new RegExp(message.source.replaceAll('URL', served.url.replace(/[.]/g, '\\.'))));
+  });
+});
+
+describe('token family', () => {
+  it.each([
+    ['topup_test_abc', 'topup_test_…', 'sandbox'],
+    ['topup_live_abc', 'topup_live_…', 'production'],
+    ['ghp_abcdef', '…', undefined],
+    ['', '…', undefined],
+  ])('%j shows as %j, mode %s', (token, shown, mode) => {
+    expect(tokenFamily(token)).toBe(shown);
+    expect(tokenModeOf(token)).toBe(mode);
+  });
+});
+
+describe('auth help', () => {
+  it.each([['auth'], ['auth', 'login'], ['auth', 'logout'], ['auth', 'status']])('%j has a description and examples', async (...path) => {
+    const result = await topup([...path, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/\n\S.*\n/);
+    expect(result.out).toMatch(/Examples:\n {2}\$ topup /);
+  });
+});

@@ -1,0 +1,193 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { allTokens, harness, seedRichHistory, type Harness } from './read-harness.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await harness();
+  await seedRichHistory(h);
+});
+afterEach(() => {
+  for (const { out, err } of h.outputs) for (const token of allTokens(h.sandbox)) {
+    expect(out).not.toContain(token);
+    expect(err).not.toContain(token);
+  }
+  h.cleanup();
+});
+
+const ANSI = /\u001b\[/;
+const TRX2 = 'TRX00000002\t2026-03-02 10:04:00\tdebit\t6000\t10044000\tINV20260302000005\tPayment of order INV20260302000005\n';
+const TRX1 = 'TRX00000001\t2026-03-02 10:00:00\tcredit\t50000\t10050000\tINV20260302000001\tDeposit INV20260302000001\n';
+
+describe('argument parsing', () => {
+  it.each([
+    { args: ['balance', '--watch', '10'], err: /The balance may be refreshed at most every 30 seconds; use --watch 30 or more\./ },
+    { args: ['balance', '--watch', '29'], err: /at most every 30 seconds/ },
+    { args: ['transactions', '--page', '0'], err: /--page must be from 1 to 1000000\./ },
+    { args: ['transactions', '--page', 'two'], err: /--page must be a whole number\./ },
+    { args: ['transactions', '--per-page', '101'], err: /--per-page must be from 1 to 100\./ },
+    { args: ['transactions', '--per-page', '0'], err: /--per-page must be from 1 to 100\./ },
+    { args: ['transactions', '--per-page', '-5'], err: /--per-page must be a whole number\./ },
+    { args: ['transactions', '--all', '--page', '2'], err: /option '--all' cannot be used with option '--page <n>'/ },
+    { args: ['transactions', '--type', 'refund'], err: /Allowed choices are credit, debit/ },
+    { args: ['deposits', 'list', '--status', 'done'], err: /Allowed choices are pending, paid, expired, failed, refunded/ },
+    { args: ['deposits', 'show', 'DEP1'], err: /An invoice code is INV followed by digits/ },
+    { args: ['deposits', 'show'], err: /missing required argument 'invoice'/ },
+  ])('$args → exit 2 with one line', async ({ args, err }) => {
+    const result = await h.run(args);
+    expect(result.code).toBe(2);
+    expect(result.out).toBe('');
+    expect(result.err).toMatch(err);
+    expect(result.err.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('topup balance', () => {
+  it('piped: raw integer amount', async () => {
+    const result = await h.run(['balance']);
+    expect(result).toEqual({ code: 0, out: 'balance: 10044000\ncurrency: IDR\nupdated_at: 2026-03-02 10:04:00\n', err: '' });
+  });
+
+  it('terminal: the formatted amount; ANSI only without --no-color', async () => {
+    const plain = await h.run(['balance', '--no-color'], { tty: true });
+    expect(plain.out).toBe('Balance\nbalance   Rp 10.044.000\ncurrency  IDR\nupdated   2026-03-02 10:04:00\n');
+    expect((await h.run(['balance'], { tty: true })).out).toMatch(ANSI);
+  });
+
+  it('--json: exactly the data object', async () => {
+    const result = await h.run(['--json', 'balance']);
+    expect(JSON.parse(result.out)).toEqual(await h.client('rich').balance.get());
+    expect(result.err).toBe('');
+  });
+
+  it('embedded demo account: zero', async () => {
+    const result = await h.runEmbedded(['balance']);
+    expect(result.out).toBe('balance: 0\ncurrency: IDR\nupdated_at: 2026-01-15 09:00:00\n');
+  });
+
+  it('--watch: every 30 s by default, one record per refresh, a deposit shows up, Ctrl-C exits 130', async () => {
+    const controller = new AbortController();
+    h.time.onSleep = async (count) => {
+      if (count === 1) await h.sandbox.control.deposit({ amount: 100_000, account: 'rich', paid: true });
+      if (count === 2) controller.abort();
+    };
+    const result = await h.run(['balance', '--watch'], { signal: controller.signal });
+    expect(result.code).toBe(130);
+    expect(h.time.slept).toEqual([30_000, 30_000]);
+    expect(result.out).toBe('balance: 10044000\ncurrency: IDR\nupdated_at: 2026-03-02 10:04:00\n\nbalance: 10144000\ncurrency: IDR\nupdated_at: 2026-03-02 10:05:30\n');
+    expect(result.err).toBe('');
+  });
+
+  it('--watch --json: JSON lines', async () => {
+    const controller = new AbortController();
+    h.time.onSleep = (count) => void (count === 2 && controller.abort());
+    const result = await h.run(['--json', 'balance', '--watch', '45'], { signal: controller.signal });
+    expect(result.code).toBe(130);
+    expect(h.time.slept).toEqual([45_000, 45_000]);
+    const expected = await h.client('rich').balance.get();
+    expect(result.out.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([expected, expected]);
+  });
+});
+
+describe('topup transactions', () => {
+  it('piped: one TSV row per transaction, raw amounts, no header', async () => {
+    expect(await h.run(['transactions'])).toEqual({ code: 0, out: TRX2 + TRX1, err: '' });
+  });
+
+  it('terminal: aligned, signed formatted amounts', async () => {
+    const result = await h.run(['transactions', '--no-color'], { tty: true });
+    expect(result.out).toBe([
+      'ID           CREATED              TYPE        AMOUNT  BALANCE AFTER  REFERENCE          DESCRIPTION',
+      'TRX00000002  2026-03-02 10:04:00  debit    -Rp 6.000  Rp 10.044.000  INV20260302000005  Payment of order INV20260302000005',
+      'TRX00000001  2026-03-02 10:00:00  credit  +Rp 50.000  Rp 10.050.000  INV20260302000001  Deposit INV20260302000001',
+      '',
+    ].join('\n'));
+    expect(result.err).toBe('');
+    expect((await h.run(['transactions'], { tty: true })).out).toMatch(ANSI);
+  });
+
+  it('--json: exactly the page\'s data object', async () => {
+    const result = await h.run(['--json', 'transactions', '--per-page', '1']);
+    expect(JSON.parse(result.out)).toEqual(await h.client('rich').balance.transactions({ per_page: 1 }));
+  });
+
+  it.each([
+    { args: ['--page', '2', '--per-page', '1'], out: TRX1 },
+    { args: ['--page', '3', '--per-page', '1'], out: '' },
+    { args: ['--type', 'credit'], out: TRX1 },
+    { args: ['--all', '--per-page', '1'], out: TRX2 + TRX1 },
+  ])('paging and filters: $args', async ({ args, out }) => {
+    expect(await h.run(['transactions', ...args])).toEqual({ code: 0, out, err: '' });
+  });
+
+  it('--all --json follows every page into { transactions: [...] }', async () => {
+    const result = await h.run(['--json', 'transactions', '--all', '--per-page', '1']);
+    const every = [];
+    for await (const t of h.client('rich').balance.transactions()) every.push(t);
+    expect(every).toHaveLength(2);
+    expect(JSON.parse(result.out)).toEqual({ transactions: every });
+  });
+
+  it('terminal: a hint for the next page on stderr, with the same flags', async () => {
+    const result = await h.run(['transactions', '--per-page', '1', '--no-color'], { tty: true });
+    expect(result.err).toBe('Page 1 of 2 (2 transactions). Next: topup transactions --per-page 1 --page 2\n');
+    const empty = await h.runEmbedded(['transactions', '--no-color'], { tty: true });
+    expect(empty.out).toBe('');
+    expect(empty.err).toMatch(/^No transactions\.$/m);
+  });
+});
+
+describe('topup deposits', () => {
+  const DEPOSIT = 'INV20260302000001\tpaid\t50000\tbank_transfer\t2026-03-02 10:00:00\t2026-03-02 10:00:00\n';
+
+  it('list piped, filtered by payment status', async () => {
+    expect(await h.run(['deposits', 'list'])).toEqual({ code: 0, out: DEPOSIT, err: '' });
+    expect(await h.run(['deposits', 'list', '--status', 'paid'])).toEqual({ code: 0, out: DEPOSIT, err: '' });
+    expect(await h.run(['deposits', 'list', '--status', 'pending'])).toEqual({ code: 0, out: '', err: '' });
+  });
+
+  it('list terminal and --json', async () => {
+    const tty = await h.run(['deposits', 'list', '--no-color'], { tty: true });
+    expect(tty.out).toBe([
+      'INVOICE            STATUS     AMOUNT  METHOD         CREATED              PAID',
+      'INV20260302000001  paid    Rp 50.000  bank_transfer  2026-03-02 10:00:00  2026-03-02 10:00:00',
+      '',
+    ].join('\n'));
+    const json = await h.run(['--json', 'deposits', 'list']);
+    expect(JSON.parse(json.out)).toEqual(await h.client('rich').deposits.list());
+  });
+
+  it('list --all --json', async () => {
+    await h.sandbox.control.deposit({ amount: 20_000, account: 'rich' });
+    const result = await h.run(['--json', 'deposits', 'list', '--all', '--per-page', '1']);
+    expect(JSON.parse(result.out).deposits.map((d: { invoice_code: string; payment_status: string }) => `${d.invoice_code} ${d.payment_status}`)).toEqual([
+      'INV20260302000006 pending',
+      'INV20260302000001 paid',
+    ]);
+  });
+
+  it('show: piped record, terminal record, --json', async () => {
+    expect((await h.run(['deposits', 'show', 'INV20260302000001'])).out).toBe([
+      'invoice_code: INV20260302000001',
+      'payment_status: paid',
+      'amount: 50000',
+      'currency: IDR',
+      'payment_method: bank_transfer',
+      'invoice_url: http://sandbox.localhost/user/invoice/INV20260302000001',
+      'created_at: 2026-03-02 10:00:00',
+      'expires_at: 2026-03-02 11:00:00',
+      'paid_at: 2026-03-02 10:00:00',
+      '',
+    ].join('\n'));
+    const tty = await h.run(['deposits', 'show', 'inv20260302000001', '--no-color'], { tty: true });
+    expect(tty.out.split('\n').slice(0, 4)).toEqual(['Deposit INV20260302000001', 'invoice      INV20260302000001', 'status       paid', 'amount       Rp 50.000']);
+    const json = await h.run(['--json', 'deposits', 'show', 'INV20260302000001']);
+    expect(JSON.parse(json.out)).toEqual(await h.client('rich').deposits.get('INV20260302000001'));
+  });
+
+  it('show: another account\'s deposit is not found (exit 1)', async () => {
+    const result = await h.run(['deposits', 'show', 'INV20260302000001'], { account: 'unlinked' });
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    expect(result.err).toBe('Error: Deposit INV20260302000001 was not found.\n');
+  });
+});

@@ -1,0 +1,223 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startHttpSandbox } from '../../mocks/adapters/http.js';
+import { waitForInvoice } from '../../src/cli/commands/invoices.js';
+import { CliContext } from '../../src/cli/context.js';
+import { fakeIO } from '../support/fake-io.js';
+import { allTokens, harness, seedRichHistory, type Harness } from './read-harness.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await harness();
+  await seedRichHistory(h);
+});
+afterEach(() => {
+  for (const { out, err } of h.outputs) for (const token of allTokens(h.sandbox)) {
+    expect(out).not.toContain(token);
+    expect(err).not.toContain(token);
+  }
+  h.cleanup();
+});
+
+const PENDING = 'INV20260302000002';
+const pendingLine = `${PENDING} pending (order pending); next check in 15 s\n`;
+
+/** Runs `between` after the `at`-th pause of the wait. */
+function onPause(at: number, between: () => Promise<void> | void): void {
+  h.time.onSleep = async (count) => {
+    if (count === at) await between();
+  };
+}
+
+describe('argument parsing', () => {
+  it.each([
+    { args: ['invoices', 'status', PENDING, '--wait', '--interval', '9'], err: /--interval must be from 10 to 3600\./ },
+    { args: ['invoices', 'status', PENDING, '--wait', '--interval', 'fast'], err: /--interval must be a whole number\./ },
+    { args: ['invoices', 'status', PENDING, '--wait', '--timeout', '0'], err: /--timeout must be at least 1\./ },
+    { args: ['invoices', 'status', PENDING, '--interval', '20'], err: /^Error: --interval and --timeout only apply with --wait\.$/m },
+    { args: ['invoices', 'status', PENDING, '--timeout', '20'], err: /^Error: --interval and --timeout only apply with --wait\.$/m },
+    { args: ['invoices', 'show', 'INVOICE-1'], err: /An invoice code is INV followed by digits/ },
+    { args: ['invoices', 'status'], err: /missing required argument 'invoice'/ },
+  ])('$args → exit 2 with one line', async ({ args, err }) => {
+    const result = await h.run(args);
+    expect(result.code).toBe(2);
+    expect(result.out).toBe('');
+    expect(result.err).toMatch(err);
+    expect(result.err.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('topup invoices show', () => {
+  it('an order invoice, piped: the invoice fields, then its order', async () => {
+    expect(await h.run(['invoices', 'show', 'INV20260302000004'])).toEqual({
+      code: 0,
+      err: '',
+      out: [
+        'invoice_code: INV20260302000004',
+        'type: order',
+        'payment_status: expired',
+        'amount: 24000',
+        'currency: IDR',
+        'payment_method: invoice',
+        'payment_url: -',
+        'invoice_url: http://sandbox.localhost/user/invoice/INV20260302000004',
+        'created_at: 2026-03-02 10:03:00',
+        'expires_at: 2026-03-02 11:03:00',
+        'paid_at: -',
+        'order_status: cancelled',
+        'order_type: vip_server',
+        'platform_username: BuilderBob',
+        'credit_amount: 200',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('a deposit invoice, on a terminal: no order line, formatted amount', async () => {
+    const result = await h.run(['invoices', 'show', 'INV20260302000001', '--no-color'], { tty: true });
+    expect(result.out).toBe([
+      'Invoice INV20260302000001',
+      'invoice      INV20260302000001',
+      'for          deposit',
+      'status       paid',
+      'amount       Rp 50.000',
+      'currency     IDR',
+      'method       bank_transfer',
+      'payment url  -',
+      'invoice url  http://sandbox.localhost/user/invoice/INV20260302000001',
+      'created      2026-03-02 10:00:00',
+      'expires      2026-03-02 11:00:00',
+      'paid         2026-03-02 10:00:00',
+      '',
+    ].join('\n'));
+  });
+
+  it('--json: exactly the data object', async () => {
+    const result = await h.run(['--json', 'invoices', 'show', PENDING]);
+    expect(JSON.parse(result.out)).toEqual(await h.client('rich').invoices.get(PENDING));
+    expect(result.err).toBe('');
+  });
+});
+
+describe('topup invoices status', () => {
+  it('without --wait: the current status, whatever it is (exit 0)', async () => {
+    expect(await h.run(['invoices', 'status', 'INV20260302000004'])).toEqual({
+      code: 0,
+      err: '',
+      out: 'invoice_code: INV20260302000004\ntype: order\npayment_status: expired\norder_status: cancelled\nis_final: true\namount: 24000\nexpires_at: 2026-03-02 11:03:00\npaid_at: -\n',
+    });
+    const tty = await h.run(['invoices', 'status', PENDING, '--no-color'], { tty: true });
+    expect(tty.out).toBe('Invoice INV20260302000002\ninvoice  INV20260302000002\nfor      order\nstatus   pending\norder    pending\nfinal    no\namount   Rp 12.000\nexpires  2026-03-02 11:01:00\npaid     -\n');
+    const json = await h.run(['--json', 'invoices', 'status', PENDING]);
+    expect(JSON.parse(json.out)).toEqual(await h.client('rich').invoices.status(PENDING));
+  });
+
+  it('--wait, piped: one progress line per poll on stderr; paid after the second pause → exit 0 and the final status', async () => {
+    onPause(2, () => h.sandbox.control.pay(PENDING));
+    const result = await h.run(['invoices', 'status', PENDING, '--wait']);
+    expect(result.code).toBe(0);
+    expect(h.time.slept).toEqual([15_000, 15_000]);
+    expect(result.err).toBe(`${pendingLine}${pendingLine}${PENDING} paid (order processing)\n`);
+    expect(result.out).toBe(`invoice_code: ${PENDING}\ntype: order\npayment_status: paid\norder_status: processing\nis_final: true\namount: 12000\nexpires_at: 2026-03-02 11:01:00\npaid_at: 2026-03-02 10:05:30\n`);
+  });
+
+  it('--wait --json: only the final status on stdout, nothing on stderr', async () => {
+    onPause(1, () => h.sandbox.control.pay(PENDING));
+    const result = await h.run(['--json', 'invoices', 'status', PENDING, '--wait']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.out)).toEqual(await h.client('rich').invoices.status(PENDING));
+    expect(JSON.parse(result.out).payment_status).toBe('paid');
+    expect(result.err).toBe('');
+  });
+
+  it('--wait --interval 20 polls every 20 s', async () => {
+    onPause(3, () => h.sandbox.control.pay(PENDING));
+    const result = await h.run(['invoices', 'status', PENDING, '--wait', '--interval', '20']);
+    expect(result.code).toBe(0);
+    expect(h.time.slept).toEqual([20_000, 20_000, 20_000]);
+  });
+
+  it.each([
+    { move: 'expire' as const, message: `Invoice ${PENDING} expired before it was paid.`, ending: 'expired (order cancelled)' },
+    { move: 'fail' as const, message: `The payment of invoice ${PENDING} failed.`, ending: 'failed (order cancelled)' },
+  ])('--wait ending $move → exit 5 with one sentence', async ({ move, message, ending }) => {
+    onPause(1, () => h.sandbox.control[move](PENDING));
+    const result = await h.run(['invoices', 'status', PENDING, '--wait']);
+    expect(result.code).toBe(5);
+    expect(result.out).toBe('');
+    expect(result.err).toBe(`${pendingLine}${PENDING} ${ending}\nError: ${message}\n`);
+  });
+
+  it('--wait on an invoice refunded after payment → exit 5', async () => {
+    await h.sandbox.control.failOrder('INV20260302000003');
+    const result = await h.run(['--json', 'invoices', 'status', 'INV20260302000003', '--wait']);
+    expect(result.code).toBe(5);
+    expect(result.out).toBe('');
+    expect(JSON.parse(result.err)).toEqual({ success: false, message: 'Invoice INV20260302000003 was paid, then refunded to the balance because the order failed.' });
+  });
+
+  it('--wait --timeout: still pending at the deadline → exit 8; the last pause is cut to the deadline', async () => {
+    const result = await h.run(['invoices', 'status', PENDING, '--wait', '--timeout', '20']);
+    expect(result.code).toBe(8);
+    expect(h.time.slept).toEqual([15_000, 5_000]);
+    expect(result.out).toBe('');
+    expect(result.err).toBe(`${pendingLine}${PENDING} pending (order pending); next check in 5 s\n${PENDING} pending (order pending); giving up\nError: Invoice ${PENDING} was still pending when the wait timed out.\n`);
+  });
+
+  it('--wait on a terminal: a spinner on stderr that ends in a ✓ line; stdout holds the record', async () => {
+    onPause(1, () => h.sandbox.control.pay(PENDING));
+    const result = await h.run(['invoices', 'status', PENDING, '--wait', '--no-color'], { tty: true });
+    expect(result.code).toBe(0);
+    expect(result.err).toContain(`\r\u001b[K⠋ Waiting for ${PENDING} to be paid…`);
+    expect(result.err).toContain(`Waiting for ${PENDING} to be paid: pending at 10:05:00 UTC; next check in 15 s.`);
+    expect(result.err.endsWith(`\r\u001b[K✓ ${PENDING} paid (order processing)\n`)).toBe(true);
+    expect(result.out).toMatch(/^status   paid$/m);
+  });
+
+  it('Ctrl-C during --wait exits 130 without an error message', async () => {
+    const controller = new AbortController();
+    onPause(1, () => controller.abort());
+    const result = await h.run(['invoices', 'status', PENDING, '--wait'], { signal: controller.signal });
+    expect(result.code).toBe(130);
+    expect(result.out).toBe('');
+    expect(result.err).toBe(pendingLine);
+  });
+
+  it('--wait against a served sandbox over HTTP (--base-url and TOPUP_TOKEN)', async () => {
+    const server = await startHttpSandbox(h.sandbox, { port: 0 });
+    try {
+      onPause(2, () => h.sandbox.control.pay(PENDING));
+      const result = await h.run(['invoices', 'status', PENDING, '--wait', '--interval', '10'], { baseUrl: server.url });
+      expect(result.code).toBe(0);
+      // The server's poll_after_seconds (15) wins over a shorter --interval.
+      expect(h.time.slept).toEqual([15_000, 15_000]);
+      expect(result.out).toMatch(/^payment_status: paid$/m);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('waitForInvoice (shared with `orders create`)', () => {
+  function context(json = false): { ctx: CliContext; io: ReturnType<typeof fakeIO> } {
+    const io = fakeIO({ env: { TOPUP_TOKEN: h.token('rich'), TOPUP_CONFIG_DIR: '/nonexistent-topup-config' } });
+    const ctx = new CliContext(io, { fetch: h.sandbox.fetch, clock: h.time.clock });
+    ctx.setGlobals({ json, mock: false, color: false, input: false, debug: false, baseUrl: h.sandbox.baseUrl });
+    return { ctx, io };
+  }
+
+  it('returns the final paid status and reports progress on stderr', async () => {
+    onPause(1, () => h.sandbox.control.pay(PENDING));
+    const { ctx, io } = context();
+    const status = await waitForInvoice(ctx, PENDING, { intervalSeconds: 30, timeoutSeconds: 600 });
+    expect(status).toMatchObject({ invoice_code: PENDING, payment_status: 'paid', order_status: 'processing', is_final: true });
+    expect(h.time.slept).toEqual([30_000]);
+    expect(io.out()).toBe('');
+    expect(io.err()).toBe(`${PENDING} pending (order pending); next check in 30 s\n${PENDING} paid (order processing)\n`);
+  });
+
+  it('throws RejectedError for an expired invoice and a usage error for a too-short interval', async () => {
+    onPause(1, () => h.sandbox.control.expire(PENDING));
+    await expect(waitForInvoice(context(true).ctx, PENDING, {})).rejects.toMatchObject({ name: 'RejectedError', message: `Invoice ${PENDING} expired before it was paid.` });
+    await expect(waitForInvoice(context().ctx, PENDING, { intervalSeconds: 5 })).rejects.toMatchObject({ name: 'UsageError', message: 'The wait interval must be at least 10 seconds.' });
+  });
+});

@@ -1,0 +1,321 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { missingFlags, orderBody, usableMethods } from '../../src/cli/commands/orders-create.js';
+import type { PaymentMethod } from '../../src/contract/index.js';
+import { createClient } from '../../src/client/index.js';
+import { tempConfigDir } from '../support/fake-io.js';
+import { runCli, serveSandbox, type RunOptions, type RunResult, type ServedSandbox } from './run-cli.js';
+import { scriptedPrompter, type Answer } from './scripted-prompter.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const DEMO_TOKEN = 'topup_test_demo_4eC39HqLyjWDarjtT1zdp7dc';
+const bob9001 = ['--username', 'BuilderBob', '--place', '5001', '--pass', '9001'];
+
+let served: ServedSandbox;
+let config: { dir: string; cleanup: () => void };
+let outputs: RunResult[];
+beforeAll(async () => {
+  served = await serveSandbox();
+});
+afterAll(() => served.close());
+beforeEach(async () => {
+  config = tempConfigDir();
+  outputs = [];
+  await served.sandbox.control.reset();
+});
+afterEach(() => {
+  for (const { out, err } of outputs) for (const secret of [DEMO_TOKEN, served.token('rich'), served.token('broke')]) {
+    expect(out).not.toContain(secret);
+    expect(err).not.toContain(secret);
+  }
+  config.cleanup();
+});
+
+async function topup(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const result = await runCli(config.dir, args, options);
+  outputs.push(result);
+  return result;
+}
+
+/** Runs against the served sandbox as `rich` (production, chat-linked, with balance), by URL and TOPUP_TOKEN. */
+const asRich = (args: string[], options: RunOptions = {}) =>
+  topup([...args, '--base-url', served.url], { ...options, env: { TOPUP_TOKEN: served.token('rich'), ...options.env } });
+
+const keyLineOf = (err: string) => /^Idempotency key: (\S+) {2}\(repeat safely with --idempotency-key (\S+)\)$/m.exec(err);
+
+async function richOrders() {
+  const client = createClient({ baseUrl: served.url, token: served.token('rich') });
+  return (await client.orders.list()).orders;
+}
+
+describe('orders create, scripted (flags, piped)', () => {
+  it('embedded: stdout is only the invoice code; stderr has the key (before sending), the total and where to pay', async () => {
+    const result = await topup(['orders', 'create', ...bob9001]);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/^INV\d+\n$/);
+    const invoice = result.out.trim();
+    const key = keyLineOf(result.err);
+    expect(key?.[1]).toMatch(UUID);
+    expect(key?.[2]).toBe(key?.[1]);
+    const lines = result.err.trim().split('\n');
+    expect(lines.indexOf(key![0])).toBe(0);
+    expect(lines).toContain(`Total Rp 12.000, pending; pay at http://sandbox.localhost/user/invoice/${invoice}`);
+    expect(lines.at(-1)).toBe(`✓ Order ${invoice} created.`);
+    expect(result.err).toMatch(/embedded offline sandbox/);
+    expect(result.err).not.toMatch(/\u001b\[/);
+
+    // The order is in the offline sandbox's persisted state.
+    const shown = await topup(['orders', 'show', invoice, '--json']);
+    expect(JSON.parse(shown.out).order).toMatchObject({ invoice_code: invoice, platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, environment: 'sandbox' });
+  });
+
+  it('--json: stdout is exactly the response data, stderr only the key line', async () => {
+    const result = await topup(['--json', 'orders', 'create', ...bob9001, '--reference', 'chat-1', '--idempotency-key', 'json-run-1']);
+    expect(result.code).toBe(0);
+    const data = JSON.parse(result.out);
+    expect(Object.keys(data).sort()).toEqual(['environment', 'gateway', 'idempotent', 'invoice']);
+    expect(data).toMatchObject({ idempotent: false, gateway: null, environment: 'sandbox', invoice: { amount: 12_000, payment_status: 'pending', order: { platform_username: 'BuilderBob' } } });
+    expect(result.err).toBe('Idempotency key: json-run-1  (repeat safely with --idempotency-key json-run-1)\n');
+  });
+
+  it('the same --idempotency-key and body returns the earlier order, and says nothing new was ordered', async () => {
+    const first = await topup(['orders', 'create', ...bob9001, '--idempotency-key', 'retry-me-1']);
+    const again = await topup(['orders', 'create', ...bob9001, '--idempotency-key', 'retry-me-1']);
+    expect(again.code).toBe(0);
+    expect(again.out).toBe(first.out);
+    expect(again.err).toContain('This idempotency key was used before: this is the earlier order, and nothing new was ordered.');
+    expect(again.err).not.toContain('created.');
+  });
+
+  it('the same key with a different body is a conflict (exit 5)', async () => {
+    await topup(['orders', 'create', ...bob9001, '--idempotency-key', 'retry-me-2']);
+    const other = await topup(['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9002', '--idempotency-key', 'retry-me-2']);
+    expect(other.code).toBe(5);
+    expect(other.out).toBe('');
+    expect(other.err).toContain('Error: This Idempotency-Key was already used with a different request.');
+  });
+
+  it('a refused order (422) is exit 5, and the error says how to repeat it safely', async () => {
+    const result = await topup(['orders', 'create', '--username', 'ghost_user_404', '--place', '5001', '--pass', '9001']);
+    expect(result.code).toBe(5);
+    expect(result.out).toBe('');
+    const key = keyLineOf(result.err)![1]!;
+    expect(result.err).toContain(`Retry safely with: --idempotency-key ${key}\n`);
+    expect(result.err).toMatch(/^Error: .*ghost_user_404/m);
+  });
+
+  it('with --json, a refused order is only the error envelope (holding the key) on stderr', async () => {
+    const result = await topup(['--json', 'orders', 'create', '--username', 'ghost_user_404', '--place', '5001', '--pass', '9001', '--idempotency-key', 'k-422']);
+    expect(result.code).toBe(5);
+    expect(result.out).toBe('');
+    expect(JSON.parse(result.err)).toMatchObject({ success: false, error: { code: 'PLATFORM_VALIDATION_FAILED' }, idempotency_key: 'k-422' });
+  });
+
+  it('a sandbox token may not pay by balance (exit 5)', async () => {
+    const result = await topup(['orders', 'create', ...bob9001, '--payment-method', 'balance']);
+    expect(result.code).toBe(5);
+    expect(result.err).toContain("Error: Sandbox tokens can only pay by invoice, not by 'balance'.");
+  });
+
+  it('interrupted with --json while the order is in flight, the key still reaches stderr (exit 130)', async () => {
+    const controller = new AbortController();
+    // Ctrl-C lands while the request is on its way.
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      controller.abort(Object.assign(new Error('Interrupted.'), { name: 'InterruptedError' }));
+      return globalThis.fetch(input, init);
+    };
+    const result = await asRich(['--json', 'orders', 'create', ...bob9001, '--idempotency-key', 'ctrl-c-1'], { signal: controller.signal, fetch });
+    expect(result).toEqual({ code: 130, out: '', err: 'Idempotency key: ctrl-c-1  (repeat safely with --idempotency-key ctrl-c-1)\n' });
+  });
+
+  it('served, production token: pays by balance with --chat-user-id, at once', async () => {
+    const result = await asRich(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--chat-user-id', '700000001']);
+    expect(result.code).toBe(0);
+    const invoice = result.out.trim();
+    expect(result.err).toContain(`Total Rp 12.000, paid; invoice ${served.url}/user/invoice/${invoice}`);
+    expect(result.err).toContain(`✓ Order ${invoice} created and paid.`);
+  });
+
+  it('served: paying by balance without the chat user id is CHAT_LINK_REQUIRED (exit 5)', async () => {
+    const result = await asRich(['--json', 'orders', 'create', ...bob9001, '--payment-method', 'balance']);
+    expect(result.code).toBe(5);
+    expect(JSON.parse(result.err)).toMatchObject({ error: { code: 'CHAT_LINK_REQUIRED' } });
+  });
+
+  it('the chat user id falls back to the profile\'s chat_user_id', async () => {
+    expect((await topup(['auth', 'login', '--with-token', '--base-url', served.url], { stdin: served.token('rich') })).code).toBe(0);
+    expect((await topup(['config', 'set', 'chat_user_id', '700000001'])).code).toBe(0);
+    const result = await topup(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--type', 'gamepass']);
+    expect(result.code).toBe(0);
+    expect(result.err).toContain('created and paid.');
+  });
+
+  it('--debug shows the request with the key and a redacted Authorization, never the token', async () => {
+    const result = await asRich(['--debug', 'orders', 'create', ...bob9001, '--idempotency-key', 'debug-1']);
+    expect(result.code).toBe(0);
+    expect(result.err).toContain(`> POST ${served.url}/api/v1/me/orders`);
+    expect(result.err).toContain('"idempotency-key":"debug-1"');
+    expect(result.err).toContain('Bearer [REDACTED]');
+  });
+});
+
+describe('orders create: argument parsing', () => {
+  it.each<[string, string[], RunOptions, string]>([
+    ['all required flags missing, piped', [], {}, 'Error: Missing --username, --place, --pass: pass them as flags (there is no terminal to ask on).\n'],
+    ['one required flag missing, piped', ['--place', '5001', '--pass', '9001'], {}, 'Error: Missing --username: pass it as a flag (there is no terminal to ask on).\n'],
+    ['a missing flag with --no-input on a terminal', ['--no-input', '--no-color', '--username', 'BuilderBob'], { tty: true }, 'Error: Missing --place, --pass: pass them as flags (--no-input is set).\n'],
+    ['a place that is not a number', [...bob9001, '--place', 'five'], {}, "error: option '--place <id>' argument 'five' is invalid. --place must be a whole number.\n"],
+    ['a pass of zero', [...bob9001, '--pass', '0'], {}, "error: option '--pass <id>' argument '0' is invalid. --pass must be at least 1.\n"],
+    ['an unknown type', [...bob9001, '--type', 'robux'], {}, "error: option '--type <type>' argument 'robux' is invalid. Allowed choices are gamepass, vip_server.\n"],
+    ['an idempotency key with a space', [...bob9001, '--idempotency-key', 'a b'], {}, "error: option '--idempotency-key <key>' argument 'a b' is invalid. An idempotency key is 1 to 255 visible ASCII characters without spaces.\n"],
+    ['an unknown option', [...bob9001, '--price', '1'], {}, "error: unknown option '--price'\n(Did you mean --place?)\n"],
+  ])('%s is a usage error (exit 2) with one clear line, before anything is sent', async (_name, args, options, err) => {
+    const result = await topup(['orders', 'create', ...args], options);
+    expect(result).toEqual({ code: 2, out: '', err });
+  });
+
+  it('missingFlags lists the required flags in the order the wizard asks', () => {
+    expect(missingFlags({ yes: false })).toEqual(['--username', '--place', '--pass']);
+    expect(missingFlags({ yes: false, username: 'x', pass: 1 })).toEqual(['--place']);
+    expect(missingFlags({ yes: false, username: 'x', place: 1, pass: 1 })).toEqual([]);
+  });
+
+  it('orderBody sends only what was chosen, with the type made explicit', () => {
+    const base = { username: 'BuilderBob', place: 5001, pass: 9001, paymentMethod: undefined, reference: undefined, chatUserId: '7' };
+    expect(orderBody({ ...base, type: undefined })).toEqual({ order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 });
+    expect(orderBody({ ...base, type: 'vip_server', paymentMethod: 'qris', reference: 'r1' })).toEqual({
+      order_type: 'vip_server', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, payment_method: 'qris', client_reference: 'r1',
+    });
+  });
+
+  it('usableMethods keeps only sandbox-allowed methods for sandbox tokens', () => {
+    const methods = [{ code: 'invoice', sandbox_allowed: true }, { code: 'balance', sandbox_allowed: false }] as PaymentMethod[];
+    expect(usableMethods(methods, 'sandbox').map((m) => m.code)).toEqual(['invoice']);
+    expect(usableMethods(methods, 'production').map((m) => m.code)).toEqual(['invoice', 'balance']);
+    expect(usableMethods(methods, undefined).map((m) => m.code)).toEqual(['invoice', 'balance']);
+  });
+
+  it('help has a description and examples', async () => {
+    const result = await topup(['orders', 'create', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('Create an order');
+    expect(result.out).toMatch(/Examples:\n {2}\$ topup orders create/);
+  });
+});
+
+describe('orders create on a terminal', () => {
+  const wizardAsRich = (script: Answer[], args: string[] = []) => {
+    const prompter = scriptedPrompter(script);
+    return { prompter, run: asRich(['--no-color', 'orders', 'create', ...args], { tty: true, prompter }) };
+  };
+
+  it('the wizard asks for every missing value, lists the payment methods, shows a summary and creates on yes', async () => {
+    const { prompter, run } = wizardAsRich([
+      { select: 'vip_server' },
+      { input: 'BuilderBob' },
+      { input: '5001' },
+      { input: '7001' },
+      { select: 'qris' },
+      { confirm: true },
+      { confirm: false },
+    ], ['--reference', 'wiz-1', '--idempotency-key', 'wizard-1']);
+    const result = await run;
+    expect(result.code).toBe(0);
+    expect(prompter.left()).toBe(0);
+    expect(prompter.asked.map((q) => `${q.kind}: ${q.message}`)).toEqual([
+      'select: What to order:',
+      'input: Platform username:',
+      'input: Place id:',
+      'input: VIP server id:',
+      'select: Payment method:',
+      'confirm: Create this order?',
+      'confirm: Wait here until the invoice is paid?',
+    ]);
+    // Every active method a production token may use, from the catalog; the inactive card is not offered.
+    expect(prompter.asked[4]!.choices).toEqual(['invoice', 'balance', 'qris', 'bank_transfer']);
+    expect(result.err).toContain([
+      'type             vip_server',
+      'username         BuilderBob',
+      'place            5001',
+      'VIP server       7001',
+      'payment          qris',
+      'reference        wiz-1',
+      'idempotency key  wizard-1',
+    ].join('\n'));
+    const orders = await richOrders();
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({ order_type: 'vip_server', platform_username: 'BuilderBob', credit_amount: 200 });
+    const invoice = orders[0]!.invoice_code;
+    expect(result.out).toContain(`invoice      ${invoice}`);
+    expect(result.out).toContain('total        Rp 24.000');
+    expect(result.out).toMatch(new RegExp(`payment_url  ${served.url.replace(/\./g, '\\.')}/\\S+`));
+    expect(result.err).toContain(`Check it later with: topup invoices status ${invoice} --wait`);
+    expect(result.out + result.err).not.toMatch(/\u001b\[/);
+  });
+
+  it('asks only for what the flags leave out, and --yes skips the confirmation', async () => {
+    const { prompter, run } = wizardAsRich([{ input: '9001' }, { select: 'invoice' }, { confirm: false }], ['--username', 'BuilderBob', '--place', '5001', '--type', 'gamepass', '--yes']);
+    const result = await run;
+    expect(result.code).toBe(0);
+    expect(prompter.asked.map((q) => q.message)).toEqual(['Game pass id:', 'Payment method:', 'Wait here until the invoice is paid?']);
+    expect(await richOrders()).toHaveLength(1);
+  });
+
+  it('paying by balance without a chat user id asks for it', async () => {
+    const { prompter, run } = wizardAsRich([{ input: '9001' }, { select: 'balance' }, { input: '700000001' }], ['--type', 'gamepass', '--username', 'BuilderBob', '--place', '5001', '--yes']);
+    const result = await run;
+    expect(result.code).toBe(0);
+    expect(prompter.asked.map((q) => q.message)).toEqual(['Game pass id:', 'Payment method:', 'Chat user id linked to this account (paying by balance needs it):']);
+    expect((await richOrders())[0]).toMatchObject({ payment_status: 'paid' });
+  });
+
+  it('declining the summary is exit 1 and orders nothing', async () => {
+    const { run } = wizardAsRich([{ input: 'BuilderBob' }, { select: 'invoice' }, { confirm: false }], ['--type', 'gamepass', '--place', '5001', '--pass', '9001']);
+    const result = await run;
+    expect(result).toMatchObject({ code: 1, out: '' });
+    expect(result.err).toMatch(/Error: Cancelled; nothing was ordered\.\n$/);
+    expect(await richOrders()).toHaveLength(0);
+  });
+
+  it('embedded (sandbox token): invoice is the only method, so it is named instead of asked', async () => {
+    const prompter = scriptedPrompter([{ input: 'PixelPiper' }, { confirm: true }, { confirm: false }]);
+    const result = await topup(['--no-color', 'orders', 'create', '--type', 'gamepass', '--place', '5002', '--pass', '9101'], { tty: true, prompter });
+    expect(result.code).toBe(0);
+    expect(prompter.asked.map((q) => q.message)).toEqual(['Platform username:', 'Create this order?', 'Wait here until the invoice is paid?']);
+    expect(result.err).toContain('Payment method: Invoice (invoice), the only one sandbox tokens may use.');
+  });
+
+  it('the username question refuses names the platform cannot have', async () => {
+    const { run } = wizardAsRich([{ input: 'no spaces allowed' }], ['--type', 'gamepass', '--place', '5001', '--pass', '9001']);
+    const result = await run;
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('was refused: Use 3 to 20 letters, digits or underscores.');
+  });
+
+  it('with all flags, no wizard: the order is created and it offers to wait, which returns once paid', async () => {
+    const prompter = scriptedPrompter([{ confirm: true }]);
+    const confirm = prompter.confirm;
+    // The payment arrives while the user is deciding.
+    prompter.confirm = async (o) => {
+      const orders = await richOrders();
+      await served.sandbox.control.pay(orders[0]!.invoice_code);
+      return confirm(o);
+    };
+    const result = await asRich(['--no-color', 'orders', 'create', ...bob9001], { tty: true, prompter });
+    expect(result.code).toBe(0);
+    const invoice = (await richOrders())[0]!.invoice_code;
+    expect(prompter.asked.map((q) => q.message)).toEqual(['Wait here until the invoice is paid?']);
+    expect(result.err).toContain(`✓ Invoice ${invoice} is paid; the order is processing.`);
+  });
+
+  it('an invoice that expires while waiting is exit 5', async () => {
+    const prompter = scriptedPrompter([{ confirm: true }]);
+    const confirm = prompter.confirm;
+    prompter.confirm = async (o) => {
+      await served.sandbox.control.expire((await richOrders())[0]!.invoice_code);
+      return confirm(o);
+    };
+    const result = await asRich(['orders', 'create', ...bob9001], { tty: true, prompter });
+    expect(result.code).toBe(5);
+    expect(result.err).toMatch(/expired before it was paid/);
+  });
+});

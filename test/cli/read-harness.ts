@@ -1,0 +1,129 @@
+import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
+import type { CliClock } from '../../src/cli/clock.js';
+import { main } from '../../src/cli/main.js';
+import { createClient, type TopupClient } from '../../src/client/index.js';
+import { fakeIO, tempConfigDir } from '../support/fake-io.js';
+
+/** 2026-03-02 10:00:00 UTC: invoice codes and timestamps are the same on every run. */
+export const START = Date.UTC(2026, 2, 2, 10, 0, 0);
+
+export type AccountName = 'demo' | 'rich' | 'broke' | 'unlinked';
+
+/** Shared fake time: the sandbox reads it, and the CLI's clock sleeps by moving it forward. */
+export interface FakeTime {
+  now(): number;
+  advance(ms: number): void;
+  /** Every sleep the CLI asked for, in ms. */
+  readonly slept: number[];
+  /** Called after each sleep moved time on (before the sleeper resumes): pay an invoice, abort, … */
+  onSleep: ((count: number) => void | Promise<void>) | undefined;
+  clock: CliClock;
+}
+
+export function fakeTime(start = START): FakeTime {
+  let current = start;
+  const time: FakeTime = {
+    now: () => current,
+    advance: (ms) => {
+      current += ms;
+    },
+    slept: [],
+    onSleep: undefined,
+    clock: {
+      now: () => current,
+      sleep: async (ms, signal) => {
+        signal?.throwIfAborted();
+        time.slept.push(ms);
+        current += ms;
+        await time.onSleep?.(time.slept.length);
+        signal?.throwIfAborted();
+      },
+    },
+  };
+  return time;
+}
+
+export interface Harness {
+  sandbox: Sandbox;
+  time: FakeTime;
+  token(name: AccountName): string;
+  /** A library client on the same sandbox, to set up state. */
+  client(name: AccountName): TopupClient;
+  /** Runs `topup …` against the sandbox as `account` (remote target: --base-url, TOPUP_TOKEN, deps.fetch). */
+  run(args: string[], options?: RunOptions): Promise<RunResult>;
+  /** Runs `topup …` on the embedded offline sandbox of this harness's config folder. */
+  runEmbedded(args: string[], options?: Omit<RunOptions, 'account'>): Promise<RunResult>;
+  /** Every output so far, to check that no token ever appeared. */
+  outputs: RunResult[];
+  cleanup(): void;
+}
+
+export interface RunOptions {
+  account?: AccountName;
+  /** Replaces the sandbox's in-process fetch (e.g. to answer 429, or to record requests). */
+  fetch?: typeof globalThis.fetch;
+  /** Talk to this URL instead of the in-process sandbox, with the global fetch unless `fetch` is given. */
+  baseUrl?: string;
+  tty?: boolean;
+  signal?: AbortSignal;
+  env?: Record<string, string>;
+}
+
+export interface RunResult {
+  code: number;
+  out: string;
+  err: string;
+}
+
+export async function harness(): Promise<Harness> {
+  const time = fakeTime();
+  const sandbox = await createSandbox({ now: time.now, rateLimit: false });
+  const config = tempConfigDir();
+  const token = (name: AccountName) => sandbox.fixtures().accounts.find((a) => a.name === name)!.token;
+  const outputs: RunResult[] = [];
+  const exec = async (args: string[], env: Record<string, string>, options: RunOptions): Promise<RunResult> => {
+    const io = fakeIO({ tty: options.tty ?? false, env: { TOPUP_CONFIG_DIR: config.dir, ...env, ...options.env } });
+    const fetch = options.fetch ?? (options.baseUrl !== undefined ? undefined : sandbox.fetch);
+    const code = await main(args, io, { ...(fetch ? { fetch } : {}), clock: time.clock, ...(options.signal ? { signal: options.signal } : {}) });
+    const result = { code, out: io.out(), err: io.err() };
+    outputs.push(result);
+    return result;
+  };
+  return {
+    sandbox,
+    time,
+    token,
+    client: (name) => createClient({ baseUrl: sandbox.baseUrl, token: token(name), fetch: sandbox.fetch, pacing: false }),
+    run: (args, options = {}) => exec([...args, '--base-url', options.baseUrl ?? sandbox.baseUrl], { TOPUP_TOKEN: token(options.account ?? 'rich') }, options),
+    runEmbedded: (args, options = {}) => exec(args, {}, options),
+    outputs,
+    cleanup: config.cleanup,
+  };
+}
+
+/** Every token of the fixtures, none of which may ever be printed. */
+export function allTokens(sandbox: Sandbox): string[] {
+  return [...sandbox.fixtures().accounts.map((a) => a.token), ...sandbox.fixtures().revoked_tokens];
+}
+
+/**
+ * The `rich` account's history, one minute apart:
+ * INV…0001 deposit 50,000 paid; INV…0002 order pass 9001 pending; INV…0003 order pass 9004 ref chat-42 paid;
+ * INV…0004 VIP 7001 expired; INV…0005 order pass 9101 paid from the balance.
+ */
+export async function seedRichHistory(h: Harness): Promise<void> {
+  const rich = h.client('rich');
+  const minute = () => h.time.advance(60_000);
+  await h.sandbox.control.deposit({ amount: 50_000, account: 'rich', paid: true });
+  minute();
+  await rich.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 });
+  minute();
+  const paid = await rich.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9004, client_reference: 'chat-42' });
+  minute();
+  await h.sandbox.control.pay(paid.invoice.invoice_code);
+  const vip = await rich.orders.create({ order_type: 'vip_server', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 7001 });
+  minute();
+  await h.sandbox.control.expire(vip.invoice.invoice_code);
+  await rich.orders.create({ platform_username: 'PixelPiper', place_id: 5002, platform_pass_id: 9101, payment_method: 'balance' }, { chatUserId: '700000001' });
+  minute();
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { redactSecrets } from '../../src/cli/io/redact.js';
+import { fakeIO, tempConfigDir } from '../support/fake-io.js';
+
+const RICH = 'topup_live_rich_9Xk2mQ7vLp3RtY8wZc4bNs6d';
+
+describe('redactSecrets', () => {
+  it.each([
+    [`error: unknown option '--tokn=${RICH}'`, `error: unknown option '--tokn=…'`],
+    [`error: unknown command '${RICH}'`, `error: unknown command 'topup_live_…'`],
+    ['Invoice INV1 was not found.', 'Invoice INV1 was not found.'],
+    ['secret s3cr3t-value-123 leaked', 'secret [REDACTED] leaked'],
+  ])('%s', (input, expected) => {
+    expect(redactSecrets(input, ['s3cr3t-value-123'])).toBe(expected);
+  });
+});
+
+describe('a mistyped token on the command line never reaches the terminal', () => {
+  it.each([
+    [['packages', `--tokn=${RICH}`]],
+    [[RICH]],
+    [['orders', 'list', `--sttus=${RICH}`]],
+  ])('%j', async (args) => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const io = fakeIO({ env: { TOPUP_CONFIG_DIR: dir } });
+      expect(await main(args, io)).toBe(2);
+      expect(io.err()).not.toContain(RICH);
+      expect(io.out()).not.toContain(RICH);
+      expect(io.err()).toMatch(/^error: unknown/m);
+    } finally {
+      cleanup();
+    }
+  });
+});

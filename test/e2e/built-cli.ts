@@ -1,0 +1,97 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin', 'topup.js');
+const BUILT = join(ROOT, 'dist', 'cli.js');
+const SOURCES = ['src', 'mocks', 'package.json', 'tsup.config.ts'];
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+}
+
+/** Builds dist/ with tsup when it is missing or older than any source, so the suite never tests stale code. */
+export function ensureBuilt(): void {
+  let builtAt = 0;
+  try {
+    builtAt = statSync(BUILT).mtimeMs;
+  } catch {
+    // Not built yet.
+  }
+  if (builtAt > Math.max(...SOURCES.map((s) => newestMtime(join(ROOT, s))))) return;
+  const build = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsup'), [], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  if (build.status !== 0) throw new Error(`tsup failed (${build.status ?? build.signal}):\n${build.stderr}`);
+}
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A clean environment: nothing of the developer's own topup settings, tokens or colour preferences leaks in. */
+export function baseEnv(configDir: string): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: configDir, TOPUP_CONFIG_DIR: configDir };
+}
+
+/** Runs `node bin/topup.js ...args` to its end, with stdin piped (never a TTY), killed if it outlives `timeoutMs`. */
+export function topup(args: string[], options: { env: Record<string, string>; stdin?: string; timeoutMs?: number }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+export interface ServedMock {
+  url: string;
+  accounts: { name: string; token: string }[];
+  /** Sends SIGINT and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** `topup mock serve --port 0 --json`, spawned; its first stdout line is the JSON that names the URL. */
+export async function serveMock(env: Record<string, string>): Promise<ServedMock> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'mock', 'serve', '--port', '0', '--json'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`mock serve printed nothing within 10 s; stderr: ${stderr}`));
+    }, 10_000);
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      resolve(line);
+    });
+    void exited.then((code) => reject(new Error(`mock serve exited (${code}) before it listened; stderr: ${stderr}`)));
+  });
+  const info = JSON.parse(firstLine) as { url: string; accounts: { name: string; token: string }[] };
+  return {
+    url: info.url,
+    accounts: info.accounts,
+    stop: async () => {
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
