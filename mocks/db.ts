@@ -5,7 +5,7 @@ import { Table } from './table.js';
 export function createDb() {
   return {
     accounts: new Table(R.AccountRecord, (r) => String(r.id)),
-    tokens: new Table(R.TokenRecord, (r) => r.token, (r) => r.account_id),
+    tokens: new Table(R.TokenRecord, (r) => r.token_sha256, (r) => r.account_id),
     chatLinks: new Table(R.ChatLinkRecord, (r) => String(r.account_id)),
     transactions: new Table(R.TransactionRecord, (r) => r.id, (r) => r.account_id),
     invoices: new Table(R.InvoiceRecord, (r) => r.invoice_code, (r) => r.account_id),

@@ -55,7 +55,7 @@ async function serveEndpoint(env: PipelineEnv, endpoint: Endpoint, params: Recor
     const token = bearerToken(request.headers.authorization);
     const principal = endpoint.auth ? authenticate(env.store.db, token) : null;
     if (env.rateLimit) {
-      const key = principal ? `token:${principal.token.token}` : `address:${request.clientAddress ?? 'local'}`;
+      const key = principal ? `token:${principal.token.token_sha256}` : `address:${request.clientAddress ?? 'local'}`;
       rateHeaders = env.rateLimiter.take(endpoint.rateClass, key, now);
       if (principal) leave = env.inFlight.enter(key);
     }

@@ -15,8 +15,9 @@ export const AccountRecord = z.object({
   created_at: Millis,
 });
 
+/** Only a digest of each token is kept, as a real service would: no state file ever holds a token. */
 export const TokenRecord = z.object({
-  token: z.string(),
+  token_sha256: z.string().regex(/^[0-9a-f]{64}$/),
   account_id: z.number().int(),
   mode: TokenMode,
   name: z.string(),

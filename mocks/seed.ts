@@ -1,5 +1,6 @@
 import { parseTimestamp } from '../src/contract/index.js';
 import type { Db } from './db.js';
+import { tokenDigest } from './rules/auth.js';
 
 const t = (timestamp: string) => parseTimestamp(timestamp);
 
@@ -78,10 +79,10 @@ const articleTitles = [
 export async function seed(db: Db): Promise<void> {
   for (const a of seedAccounts) {
     await db.accounts.insert({ id: a.id, name: a.name, username: a.username, display_name: a.display_name, email: a.email, balance: a.balance, balance_updated_at: SEED_TIME, created_at: SEED_TIME });
-    await db.tokens.insert({ ...a.token, account_id: a.id, revoked: false, last_used_at: null });
+    await db.tokens.insert({ token_sha256: tokenDigest(a.token.token), mode: a.token.mode, name: a.token.name, account_id: a.id, revoked: false, last_used_at: null });
     if (a.chat !== null) await db.chatLinks.insert({ account_id: a.id, chat_user_id: a.chat, linked_at: SEED_TIME });
   }
-  await db.tokens.insert({ token: REVOKED_TOKEN, account_id: 2, mode: 'production', name: 'Old key (revoked)', revoked: true, last_used_at: SEED_TIME });
+  await db.tokens.insert({ token_sha256: tokenDigest(REVOKED_TOKEN), account_id: 2, mode: 'production', name: 'Old key (revoked)', revoked: true, last_used_at: SEED_TIME });
 
   for (const u of platformSeed.users) await db.platformUsers.insert(u);
   for (const p of platformSeed.places) await db.platformPlaces.insert(p);

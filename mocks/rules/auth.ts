@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ApiError } from '../exchange.js';
 import type { Db } from '../db.js';
 import type { AccountRecord, TokenRecord } from '../records.js';
@@ -27,10 +28,14 @@ export interface Principal {
 
 export function authenticate(db: Db, token: string | null): Principal | null {
   if (token === null) return null;
-  const record = db.tokens.get(token);
+  const record = db.tokens.get(tokenDigest(token));
   if (record === undefined || record.revoked) return null;
   const account = db.accounts.get(String(record.account_id));
   return account === undefined ? null : { account, token: record };
+}
+
+export function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }
 
 export const unauthorized = () => new ApiError(401, 'Unauthorized: the API token is missing or invalid.');

@@ -49,6 +49,7 @@ export function createRequester(options: ResolvedOptions): Requester {
       headers,
       signal: call.signal,
     };
+    refuseTokenInUrl(attempt.path, attempt.searchParams, token);
     // A POST is repeated only under an Idempotency-Key, which makes the repeat harmless.
     const retryable = endpoint.method === 'GET' || call.idempotencyKey !== undefined;
 
@@ -91,6 +92,14 @@ export function toSearchParams(query: object | undefined): URLSearchParams | und
     if (value !== undefined && value !== null) params.append(name, String(value));
   }
   return params.size === 0 ? undefined : params;
+}
+
+/** A token pasted into a path parameter or a query value would end up in logs and histories: refuse before sending. */
+function refuseTokenInUrl(path: string, query: URLSearchParams | undefined, token: string | undefined): void {
+  if (token === undefined) return;
+  const inPath = path.includes(token) || path.includes(encodeURIComponent(token));
+  const inQuery = query !== undefined && [...query.entries()].some(([name, value]) => name.includes(token) || value.includes(token));
+  if (inPath || inQuery) throw new UsageError('The token must never be put in a URL; it is sent only in the Authorization header.');
 }
 
 function checkHeaderValue(name: string, value: string): void {
