@@ -77,35 +77,35 @@ export class FaultInjector {
     return this.#config.rules.length > 0;
   }
 
-  /** Decides, once per request, which faults hit it. Every rule draws, so decisions do not shift when one matches. */
+  /**
+   * Decides, once per request, which faults hit it. The faults that replace or lose the answer exclude each other,
+   * so they share one draw: each rule's rate is its real share of the route's requests (while the rates add up to
+   * at most 1). Latency stacks on top with a draw of its own. Every rule draws on every request, so one rule's
+   * outcome never shifts another's sequence.
+   */
   decide(routeId: string): FaultDecision {
     if (this.#config.rules.length === 0) return NONE;
     this.#stats.requests += 1;
     const decision: FaultDecision = { latencyMs: 0, dropAfter: false };
+    const shared = this.#random();
+    let cumulative = 0;
     for (const rule of this.#config.rules) {
       const draw = this.#random();
       const extra = this.#random();
       if (rule.routes !== undefined && !rule.routes.includes(routeId)) continue;
-      if (draw >= rule.rate) continue;
-      switch (rule.kind) {
-        case 'latency': {
-          const ms = Array.isArray(rule.latency_ms) ? rule.latency_ms[0] + extra * (rule.latency_ms[1] - rule.latency_ms[0]) : (rule.latency_ms ?? 0);
-          decision.latencyMs += Math.round(ms);
-          this.#stats.latency += 1;
-          break;
-        }
-        case 'drop_after':
-          if (decision.before === undefined && !decision.dropAfter) {
-            decision.dropAfter = true;
-            this.#stats.drop_after += 1;
-          }
-          break;
-        default:
-          if (decision.before === undefined && !decision.dropAfter) {
-            decision.before = replyFor(rule);
-            this.#stats[rule.kind] += 1;
-          }
+      if (rule.kind === 'latency') {
+        if (draw >= rule.rate) continue;
+        const ms = Array.isArray(rule.latency_ms) ? rule.latency_ms[0] + extra * (rule.latency_ms[1] - rule.latency_ms[0]) : (rule.latency_ms ?? 0);
+        decision.latencyMs += Math.round(ms);
+        this.#stats.latency += 1;
+        continue;
       }
+      const from = cumulative;
+      cumulative += rule.rate;
+      if (shared < from || shared >= cumulative || decision.before !== undefined || decision.dropAfter) continue;
+      if (rule.kind === 'drop_after') decision.dropAfter = true;
+      else decision.before = replyFor(rule);
+      this.#stats[rule.kind] += 1;
     }
     return decision;
   }

@@ -127,3 +127,16 @@ describe('faults in the sandbox', () => {
     }
   });
 });
+
+describe('exclusive faults share one draw', () => {
+  it('gives each rule its own rate as its real share, not what earlier rules left', () => {
+    const injector = new FaultInjector();
+    injector.configure({ seed: 5, rules: [{ kind: 'drop_after', rate: 0.5 }, { kind: 'error', rate: 0.3, status: 503 }, { kind: 'rate_limit', rate: 0.2 }] });
+    for (let i = 0; i < 10_000; i++) injector.decide('createOrder');
+    const { drop_after, error, rate_limit } = injector.stats;
+    expect(Math.abs(drop_after - 5_000)).toBeLessThan(250);
+    expect(Math.abs(error - 3_000)).toBeLessThan(250);
+    expect(Math.abs(rate_limit - 2_000)).toBeLessThan(250);
+    expect(drop_after + error + rate_limit).toBe(10_000);
+  });
+});

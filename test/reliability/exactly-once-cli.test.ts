@@ -3,6 +3,7 @@ import { main } from '../../src/cli/main.js';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
+import { report } from './report.js';
 
 /**
  * The CLI's promise: "a failed run can be repeated safely with --idempotency-key". A script creates orders
@@ -22,9 +23,9 @@ describe('exactly-once through the CLI', () => {
       faults: {
         seed: 99,
         rules: [
-          { kind: 'drop_after', rate: 0.2, routes: ['createOrder'] },
-          { kind: 'error', rate: 0.1, status: 503, retry_after: 1, routes: ['createOrder'] },
-          { kind: 'rate_limit', rate: 0.1, retry_after: 1, routes: ['createOrder'] },
+          { kind: 'drop_after', rate: 0.25, routes: ['createOrder'] },
+          { kind: 'error', rate: 0.13, status: 503, retry_after: 1, routes: ['createOrder'] },
+          { kind: 'rate_limit', rate: 0.13, retry_after: 1, routes: ['createOrder'] },
         ],
       },
     });
@@ -63,6 +64,7 @@ describe('exactly-once through the CLI', () => {
     expect(new Set(orders.map((o) => o.client_reference)).size).toBe(30);
     expect(10_000_000 - sandbox.store.db.accounts.get('2')!.balance).toBe(30 * 12_000);
     expect(sandbox.faults.stats.drop_after).toBeGreaterThan(0);
+    report('cli', { orders: 30, server_orders: orders.length, duplicates: orders.length - new Set(orders.map((o) => o.invoice_code)).size, lost: 30 - orders.length, faults: sandbox.faults.stats });
   });
 
   it('a run whose every answer was lost fails with its key, and the re-run with that key returns the one order it made', async () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, type TopupError } from '../../src/client/index.js';
 import { createSandbox } from '../../mocks/sandbox.js';
+import { report } from './report.js';
 
 /**
  * The claim: however the network misbehaves, one logical order is one order and one charge.
- * The sandbox drops 20 % of createOrder answers after committing, answers 10 % with 503 + Retry-After
- * and 10 % with 429; the client retries under one Idempotency-Key per order, and a caller whose call
+ * The sandbox drops 25 % of createOrder answers after committing (the issue asks for at least 20 %), answers 13 % with 503 + Retry-After
+ * and 13 % with 429 (at least 10 % each); the client retries under one Idempotency-Key per order, and a caller whose call
  * still fails calls again with the key the error carries, as the README tells it to.
  */
 describe('exactly-once order creation under faults', () => {
@@ -18,9 +19,9 @@ describe('exactly-once order creation under faults', () => {
       faults: {
         seed: 2026,
         rules: [
-          { kind: 'drop_after', rate: 0.2, routes: ['createOrder'] },
-          { kind: 'error', rate: 0.1, status: 503, retry_after: 1, routes: ['createOrder'] },
-          { kind: 'rate_limit', rate: 0.1, retry_after: 2, routes: ['createOrder'] },
+          { kind: 'drop_after', rate: 0.25, routes: ['createOrder'] },
+          { kind: 'error', rate: 0.13, status: 503, retry_after: 1, routes: ['createOrder'] },
+          { kind: 'rate_limit', rate: 0.13, retry_after: 2, routes: ['createOrder'] },
         ],
       },
     });
@@ -53,10 +54,11 @@ describe('exactly-once order creation under faults', () => {
     expect(sandbox.store.db.transactions.ownedBy(2).filter((t) => t.type === 'debit')).toHaveLength(500);
 
     const stats = sandbox.faults.stats;
-    // The faults really happened, at about their rates.
-    expect(stats.drop_after / stats.requests).toBeGreaterThan(0.15);
-    expect(stats.error / stats.requests).toBeGreaterThan(0.05);
-    expect(stats.rate_limit / stats.requests).toBeGreaterThan(0.05);
+    report('client', { orders: 500, server_orders: orders.length, duplicates: orders.length - codes.size, lost: 500 - codes.size, faults: stats });
+    // The faults really happened, at the rates the issue asks for: at least 20 % dropped after commit, 10 % 503, 10 % 429.
+    expect(stats.drop_after / stats.requests).toBeGreaterThanOrEqual(0.2);
+    expect(stats.error / stats.requests).toBeGreaterThanOrEqual(0.1);
+    expect(stats.rate_limit / stats.requests).toBeGreaterThanOrEqual(0.1);
   });
 
   it('N concurrent identical keyed requests create exactly one order', async () => {

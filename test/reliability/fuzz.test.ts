@@ -7,6 +7,7 @@ import { isDropped } from '../../mocks/exchange.js';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { takeSnapshot } from '../../mocks/snapshot.js';
 import { fuzzRequest, type FuzzRequest } from './fuzz-requests.js';
+import { report } from './report.js';
 
 /**
  * Whatever arrives, the sandbox answers with an envelope, never a 5xx, and a refused request changes nothing.
@@ -55,7 +56,7 @@ describe('fuzzed requests', () => {
   });
   afterAll(async () => {
     await server.close();
-    if (process.env.FUZZ_RUNS) process.stdout.write(`fuzz: ${JSON.stringify(tally)}\n`);
+    report('fuzz', tally);
   });
 
   it(`in-process core: ${RUNS} cases`, async () => {
