@@ -1,16 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { allTokens, harness, type Harness } from './read-harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness, type Harness } from './read-harness.js';
 
 let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-});
-afterEach(() => {
-  for (const { out, err } of h.outputs) for (const token of allTokens(h.sandbox)) {
-    expect(out).not.toContain(token);
-    expect(err).not.toContain(token);
-  }
-  h.cleanup();
+useHarness((created) => {
+  h = created;
 });
 
 const ANSI = /\u001b\[/;

@@ -1,3 +1,4 @@
+import { afterEach, beforeEach, expect } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import type { CliClock } from '../../src/cli/clock.js';
 import { main } from '../../src/cli/main.js';
@@ -126,4 +127,24 @@ export async function seedRichHistory(h: Harness): Promise<void> {
   await h.sandbox.control.expire(vip.invoice.invoice_code);
   await rich.orders.create({ platform_username: 'PixelPiper', place_id: 5002, platform_pass_id: 9101, payment_method: 'balance' }, { chatUserId: '700000001' });
   minute();
+}
+
+/**
+ * A fresh harness for every test, and after each one the check that no fixture token reached any output.
+ * `receive` gets the new harness before each test.
+ */
+export function useHarness(receive: (h: Harness) => void): void {
+  let current: Harness | undefined;
+  beforeEach(async () => {
+    current = await harness();
+    receive(current);
+  });
+  afterEach(() => {
+    const h = current!;
+    for (const { out, err } of h.outputs) for (const token of allTokens(h.sandbox)) {
+      expect(out).not.toContain(token);
+      expect(err).not.toContain(token);
+    }
+    h.cleanup();
+  });
 }

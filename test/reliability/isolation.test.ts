@@ -70,7 +70,7 @@ describe('account isolation', () => {
   it('lists, summaries, balances and profiles hold nothing of any other account', async () => {
     for (const viewer of accounts) {
       for (const endpoint of whole) {
-        const { status, text } = await call('GET', `${endpoint.path}${endpoint.query ? '?per_page=100' : ''}`, viewer.token);
+        const { status, text } = await call('GET', `${endpoint.path}${'query' in endpoint ? '?per_page=100' : ''}`, viewer.token);
         expect(status, `${viewer.name} on ${endpoint.id}`).toBe(200);
         for (const owner of accounts.filter((a) => a !== viewer)) {
           for (const foreign of [...owner.invoices, ...owner.transactions, owner.email]) {
