@@ -44,9 +44,15 @@ function reportError(ctx: CliContext, error: unknown): void {
     ctx.io.stderr.write(`${JSON.stringify(envelope)}\n`);
   } else {
     ctx.io.stderr.write(`${ctx.style.red('Error:')} ${message}\n`);
-    if (details.idempotencyKey) ctx.io.stderr.write(`Retry safely with: --idempotency-key ${details.idempotencyKey}\n`);
+    // Only when the order may exist after all; repeating a refused request would be refused again.
+    if (details.idempotencyKey && maybeCommitted(err)) ctx.io.stderr.write(`Retry safely with: --idempotency-key ${details.idempotencyKey}\n`);
   }
   if (ctx.globals.debug && err.stack) ctx.io.stderr.write(`${redactSecrets(err.stack, secrets)}\n`);
+}
+
+function maybeCommitted(error: Error): boolean {
+  const code = exitCodeFor(error);
+  return code === ExitCode.rateLimited || code === ExitCode.unavailable || code === ExitCode.interrupted;
 }
 
 function oneSentence(message: string): string {
@@ -63,7 +69,18 @@ export async function run(argv: readonly string[]): Promise<void> {
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
-  const code = await main(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }, { signal: controller.signal });
+  // Getters: node builds each stdio stream on first touch, and most commands never read stdin.
+  const written = new Set<NodeJS.WriteStream>();
+  const io = {
+    get stdout() { written.add(process.stdout); return process.stdout; },
+    get stderr() { written.add(process.stderr); return process.stderr; },
+    get stdin() { return process.stdin; },
+    env: process.env,
+  };
+  const code = await main(argv, io, { signal: controller.signal });
   process.exitCode = code;
   if (controller.signal.aborted && code === ExitCode.interrupted) process.exit(code);
+  // The command is done, but fetch's idle keep-alive socket would hold the process open for a while longer.
+  await Promise.all([...written].map((stream) => new Promise((flushed) => stream.write('', flushed))));
+  process.exit(code);
 }

@@ -94,12 +94,12 @@ describe('orders create, scripted (flags, piped)', () => {
     expect(other.err).toContain('Error: This Idempotency-Key was already used with a different request.');
   });
 
-  it('a refused order (422) is exit 5, and the error says how to repeat it safely', async () => {
+  it('a refused order (422) is exit 5, and does not suggest repeating a request that would be refused again', async () => {
     const result = await topup(['orders', 'create', '--username', 'ghost_user_404', '--place', '5001', '--pass', '9001']);
     expect(result.code).toBe(5);
     expect(result.out).toBe('');
-    const key = keyLineOf(result.err)![1]!;
-    expect(result.err).toContain(`Retry safely with: --idempotency-key ${key}\n`);
+    expect(keyLineOf(result.err)).not.toBeNull();
+    expect(result.err).not.toContain('Retry safely');
     expect(result.err).toMatch(/^Error: .*ghost_user_404/m);
   });
 
