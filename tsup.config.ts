@@ -1,22 +1,64 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { lazyChildProcessInCommander, lazyImportsFromEsmBuild, lazyModules, zodSubset } from './scripts/cli-bundle.js';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+const define = { __TOPUP_VERSION__: JSON.stringify(version) };
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    contract: 'src/contract/index.ts',
-    mocks: 'mocks/index.ts',
-    cli: 'src/cli/main.ts',
+export default defineConfig([
+  // The library entries keep their dependencies external: a user's zod and msw must be the ones they get.
+  {
+    entry: {
+      index: 'src/index.ts',
+      contract: 'src/contract/index.ts',
+      mocks: 'mocks/index.ts',
+    },
+    format: ['esm'],
+    target: 'node20',
+    platform: 'node',
+    dts: { entry: { index: 'src/index.ts', contract: 'src/contract/index.ts', mocks: 'mocks/index.ts' } },
+    splitting: true,
+    // dist/cli/ belongs to the CLI build below, which runs at the same time.
+    clean: ['!cli/**'],
+    sourcemap: false,
+    define,
   },
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  dts: { entry: { index: 'src/index.ts', contract: 'src/contract/index.ts', mocks: 'mocks/index.ts' } },
-  // Lazy import()s in the CLI must stay lazy, so shared chunks are split out.
-  splitting: true,
-  clean: true,
-  sourcemap: false,
-  define: { __TOPUP_VERSION__: JSON.stringify(version) },
-});
+  // The CLI bundles its dependencies: resolving and compiling hundreds of small files cost more than anything
+  // the commands do (BENCHMARKS.md). Two builds. The eager part (main.ts: commander and the commands) is one
+  // CommonJS file, which node starts without its ES module loader; what it loads lazily with import() is built as
+  // ES modules with code splitting, each under a stable entry name (scripts/cli-bundle.ts) that the first imports.
+  {
+    entry: { main: 'src/cli/main.ts' },
+    outDir: 'dist/cli',
+    format: ['cjs'],
+    target: 'node20',
+    platform: 'node',
+    splitting: false,
+    clean: false,
+    sourcemap: false,
+    noExternal: [/.*/],
+    esbuildPlugins: [lazyImportsFromEsmBuild(), zodSubset(), lazyChildProcessInCommander()],
+    esbuildOptions(options) {
+      // Keep import() as it is: it loads an ES module build, which require() could not before node 20.19.
+      options.supported = { ...options.supported, 'dynamic-import': true };
+    },
+    define,
+  },
+  {
+    entry: Object.fromEntries(lazyModules().map((lazy) => [lazy.entry, lazy.source])),
+    outDir: 'dist/cli',
+    format: ['esm'],
+    target: 'node20',
+    platform: 'node',
+    splitting: true,
+    // main.cjs belongs to the build above, which runs at the same time.
+    clean: ['!main.cjs'],
+    sourcemap: false,
+    noExternal: [/.*/],
+    esbuildPlugins: [zodSubset()],
+    // CommonJS dependencies bundled here (ajv, for conf) call require() for node's modules. Made on first call:
+    // every chunk gets this banner, and most never require anything.
+    banner: { js: "import { createRequire as __topupCreateRequire } from 'node:module'; let __topupRequire; const require = (id) => (__topupRequire ??= __topupCreateRequire(import.meta.url))(id);" },
+    define,
+  },
+]);

@@ -1,4 +1,26 @@
 #!/usr/bin/env node
-import { run } from '../dist/cli.js';
+// CommonJS (see bin/package.json), like the CLI's eager bundle: node starts those without its ES module loader.
+// `topup --version` is answered here, before anything else loads: scripts call it in loops.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  printVersion();
+} else {
+  require('../dist/cli/main.cjs')
+    .run(args)
+    .catch((error) => {
+      console.error(error);
+      process.exitCode = 1;
+    });
+}
 
-await run(process.argv.slice(2));
+function printVersion() {
+  const { readFileSync, writeSync } = require('node:fs');
+  const { version } = JSON.parse(readFileSync(require.resolve('../package.json'), 'utf8'));
+  try {
+    // Straight to fd 1: building process.stdout costs more than the rest of this command.
+    writeSync(1, `${version}\n`);
+  } catch (error) {
+    if (error.code === 'EAGAIN') process.stdout.write(`${version}\n`);
+    else if (error.code !== 'EPIPE') throw error;
+  }
+}

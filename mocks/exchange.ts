@@ -48,8 +48,16 @@ export function jsonReply(status: number, payload: unknown, headers: Record<stri
   return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body: JSON.stringify(payload) };
 }
 
+/** `data` already serialised, for answers that are the same for every request (see routes/public.ts). */
+export class SerializedData {
+  constructor(readonly json: string) {}
+}
+
 export function successReply(status: number, message: string, data: unknown, headers?: Record<string, string>): SandboxReply {
-  return jsonReply(status, { success: true, message, data }, headers);
+  if (!(data instanceof SerializedData)) return jsonReply(status, { success: true, message, data }, headers);
+  // Exactly what JSON.stringify would write for the envelope, with the stored text for `data`.
+  const body = `{"success":true,"message":${JSON.stringify(message)},"data":${data.json}}`;
+  return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body };
 }
 
 export function errorReply(error: ApiError, headers: Record<string, string> = {}): SandboxReply {

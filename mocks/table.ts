@@ -14,6 +14,7 @@ export class Table<S extends z.ZodObject> {
   readonly #ownerOf: ((record: z.output<S>) => number) | undefined;
   readonly #byKey = new Map<string, z.output<S>>();
   readonly #byOwner = new Map<number, z.output<S>[]>();
+  #version = 0;
 
   constructor(schema: S, keyOf: (record: z.output<S>) => string, ownerOf?: (record: z.output<S>) => number) {
     this.schema = schema;
@@ -22,10 +23,28 @@ export class Table<S extends z.ZodObject> {
     this.#ownerOf = ownerOf;
   }
 
+  /** Validates the values against the schema (in @msw/data's create) and indexes the stored record. */
   async insert(values: z.input<S>): Promise<z.output<S>> {
     const record = (await this.collection.create(values)) as z.output<S>;
-    this.#index(record);
+    const key = this.#keyOf(record);
+    if (this.#byKey.has(key)) this.remove(key);
+    this.#byKey.set(key, record);
+    if (this.#ownerOf) {
+      const owner = this.#ownerOf(record);
+      const owned = this.#byOwner.get(owner);
+      if (owned) owned.push(record);
+      else this.#byOwner.set(owner, [record]);
+    }
+    this.#version += 1;
     return record;
+  }
+
+  /**
+   * Changes whenever a record is inserted or removed, or the table is cleared. Not when a record is changed in
+   * place, so only what is derived from tables whose records never change (the catalog) may be cached by it.
+   */
+  get version(): number {
+    return this.#version;
   }
 
   get(key: string): z.output<S> | undefined {
@@ -37,6 +56,7 @@ export class Table<S extends z.ZodObject> {
     return this.#byOwner.get(ownerId) ?? [];
   }
 
+  /** Every record, oldest first. */
   all(): readonly z.output<S>[] {
     return this.collection.all() as z.output<S>[];
   }
@@ -50,6 +70,7 @@ export class Table<S extends z.ZodObject> {
     if (record === undefined) return;
     this.collection.delete(record as never);
     this.#byKey.delete(key);
+    this.#version += 1;
     const owned = this.#ownerOf ? this.#byOwner.get(this.#ownerOf(record)) : undefined;
     if (owned) owned.splice(owned.indexOf(record), 1);
   }
@@ -58,15 +79,6 @@ export class Table<S extends z.ZodObject> {
     this.collection.clear();
     this.#byKey.clear();
     this.#byOwner.clear();
-  }
-
-  #index(record: z.output<S>): void {
-    this.#byKey.set(this.#keyOf(record), record);
-    if (this.#ownerOf) {
-      const owner = this.#ownerOf(record);
-      const owned = this.#byOwner.get(owner);
-      if (owned) owned.push(record);
-      else this.#byOwner.set(owner, [record]);
-    }
+    this.#version += 1;
   }
 }

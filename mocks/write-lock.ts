@@ -1,5 +1,5 @@
 /**
- * Serialises changes to the store. Record creation in @msw/data is async, so without this two requests could
+ * Serialises changes to the store. Inserting a record is async, so without this two requests could
  * both pass a balance or idempotency check before either commits.
  */
 export class WriteLock {

@@ -58,11 +58,9 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
 }
 
 async function serve(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readBody(req);
-  const headers: Record<string, string> = {};
-  // Repeated headers are joined as fetch joins them, so the core sees the same thing from every adapter.
-  for (const [name, values] of Object.entries(req.headersDistinct)) if (values) headers[name] = values.join(', ');
-  const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
+  const body = hasBody(req) ? await readBody(req) : NO_BODY;
+  const headers = joinedHeaders(req.rawHeaders);
+  const host = headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
   const response = await sandbox.handle({
     method: req.method ?? 'GET',
     url: `http://${host}${req.url ?? '/'}`,
@@ -77,6 +75,27 @@ async function serve(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse
   res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
   res.end(response.body);
   if (body.tooLarge) req.socket.end();
+}
+
+const NO_BODY = { text: null, tooLarge: false } as const;
+
+/** Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3); node drains what is left after the answer. */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * Header names in lower case, repeated headers joined as fetch joins them, so the core sees the same thing from
+ * every adapter. Read from rawHeaders: cheaper than node's headersDistinct, which builds arrays for every header.
+ */
+function joinedHeaders(raw: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const value = raw[i + 1]!;
+    headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
+  }
+  return headers;
 }
 
 function readBody(req: IncomingMessage): Promise<{ text: string | null; tooLarge: boolean }> {

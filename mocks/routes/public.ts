@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../../src/contract/index.js';
-import { ApiError } from '../exchange.js';
+import { ApiError, SerializedData } from '../exchange.js';
 import * as present from '../present.js';
 import { CURRENCY } from '../rules/pricing.js';
 import { pageNewestFirst } from './paging.js';
@@ -14,14 +14,36 @@ export const getHealth: RouteHandler = ({ now }) => ({
   data: { status: 'ok', version: API_DOCUMENT_VERSION, api: 'v1', time: formatTimestamp(now) },
 });
 
+/**
+ * The catalog is what bots poll most, and it changes only when its table does (seed, restore, reset):
+ * serialised once per table version instead of per request. Its records are never changed in place.
+ */
+const catalogCache = new WeakMap<object, { version: number; data: SerializedData }>();
+
+function cachedData(table: { readonly version: number }, build: () => unknown): SerializedData {
+  const cached = catalogCache.get(table);
+  if (cached?.version === table.version) return cached.data;
+  const data = new SerializedData(JSON.stringify(build()));
+  catalogCache.set(table, { version: table.version, data });
+  return data;
+}
+
 export const listCreditPackages: RouteHandler = ({ store }) => {
-  const packages = store.db.creditPackages.all().filter((p) => p.active).sort((a, b) => a.sort_order - b.sort_order).slice(0, PACKAGE_LIMIT);
-  return { message: 'Credit packages retrieved.', data: { packages: packages.map(present.creditPackage), limit: PACKAGE_LIMIT } };
+  const table = store.db.creditPackages;
+  const data = cachedData(table, () => {
+    const packages = table.all().filter((p) => p.active).sort((a, b) => a.sort_order - b.sort_order).slice(0, PACKAGE_LIMIT);
+    return { packages: packages.map(present.creditPackage), limit: PACKAGE_LIMIT };
+  });
+  return { message: 'Credit packages retrieved.', data };
 };
 
 export const listPaymentMethods: RouteHandler = ({ store }) => {
-  const methods = store.db.paymentMethods.all().filter((m) => m.active).sort((a, b) => a.sort_order - b.sort_order);
-  return { message: 'Payment methods retrieved.', data: { payment_methods: methods.map((m) => present.paymentMethod(m, CURRENCY)) } };
+  const table = store.db.paymentMethods;
+  const data = cachedData(table, () => {
+    const methods = table.all().filter((m) => m.active).sort((a, b) => a.sort_order - b.sort_order);
+    return { payment_methods: methods.map((m) => present.paymentMethod(m, CURRENCY)) };
+  });
+  return { message: 'Payment methods retrieved.', data };
 };
 
 export const listArticles: RouteHandler = ({ store, query, base, now }) => {

@@ -5,9 +5,10 @@ import { systemClock, type CliClock } from './clock.js';
 import { configDir, OFFLINE_STATE_FILE } from './config-dir.js';
 import { UsageError } from './errors.js';
 import type { CliIO } from './io/streams.js';
-import { createStyle, type Style } from './io/style.js';
+import { plainStyle, type Style } from './io/plain-style.js';
 import type { Prompter } from './prompter.js';
 import { Settings } from './settings.js';
+import { sandboxFetch } from './sandbox-fetch.js';
 import { resolveTarget, type TargetSpec } from './target.js';
 
 /** Options every command accepts. */
@@ -68,9 +69,16 @@ export class CliContext {
     return this.io.stdout.isTTY === true;
   }
 
+  /** Plain until loadStyle() has run: chalk is loaded only when colour is on. */
   get style(): Style {
-    this.#style ??= createStyle(this.#globals.color && this.terminal && !this.io.env.NO_COLOR);
-    return this.#style;
+    return this.#style ?? plainStyle;
+  }
+
+  /** Loads chalk if this run is coloured; the preAction hook calls it once the global options are known. */
+  async loadStyle(): Promise<void> {
+    if (this.#style !== undefined || !(this.#globals.color && this.terminal && !this.io.env.NO_COLOR)) return;
+    const { createStyle } = await import('./io/style.js');
+    this.#style = createStyle(true);
   }
 
   get configDir(): string {
@@ -171,8 +179,13 @@ export class CliContext {
 
   /** A client for a server and token other than the target's: `auth login` checks a token before storing it. */
   async clientFor(baseUrl: string, token: string): Promise<TopupClient> {
-    const { createClient } = await import('../client/index.js');
-    return createClient({ baseUrl, token, fetch: this.deps.fetch, onRequest: this.#debugLog() });
+    const [{ createClient }, fetch] = await Promise.all([import('../client/index.js'), this.remoteFetch()]);
+    return createClient({ baseUrl, token, fetch, onRequest: this.#debugLog() });
+  }
+
+  /** The fetch for requests to a server: the injected one (tests), else fetch over node:http (see http-fetch.ts). */
+  async remoteFetch(): Promise<typeof globalThis.fetch> {
+    return this.deps.fetch ?? (await import('./http-fetch.js')).httpFetch;
   }
 
   /** --debug: each request on stderr; the client has already redacted the Authorization value. */
@@ -187,8 +200,8 @@ export class CliContext {
     const onRequest = this.#debugLog();
     if (target.kind === 'embedded') {
       // Offline, pacing would only slow the user down: the sandbox's limits still answer 429 if exceeded.
-      return createClient({ baseUrl: target.sandbox.baseUrl, token: target.token, fetch: target.sandbox.fetch, pacing: false, onRequest, clock: this.deps.clock });
+      return createClient({ baseUrl: target.sandbox.baseUrl, token: target.token, fetch: sandboxFetch(target.sandbox), pacing: false, onRequest, clock: this.deps.clock });
     }
-    return createClient({ baseUrl: target.baseUrl, token: target.token, fetch: this.deps.fetch, onRequest, clock: this.deps.clock });
+    return createClient({ baseUrl: target.baseUrl, token: target.token, fetch: await this.remoteFetch(), onRequest, clock: this.deps.clock });
   }
 }

@@ -71,16 +71,29 @@ export async function run(argv: readonly string[]): Promise<void> {
   process.on('SIGTERM', interrupt);
   // Getters: node builds each stdio stream on first touch, and most commands never read stdin.
   const written = new Set<NodeJS.WriteStream>();
+  const opened = (stream: NodeJS.WriteStream) => {
+    if (!written.has(stream)) {
+      written.add(stream);
+      stream.on('error', endOnClosedPipe);
+    }
+    return stream;
+  };
   const io = {
-    get stdout() { written.add(process.stdout); return process.stdout; },
-    get stderr() { written.add(process.stderr); return process.stderr; },
+    get stdout() { return opened(process.stdout); },
+    get stderr() { return opened(process.stderr); },
     get stdin() { return process.stdin; },
     env: process.env,
   };
   const code = await main(argv, io, { signal: controller.signal });
   process.exitCode = code;
   if (controller.signal.aborted && code === ExitCode.interrupted) process.exit(code);
-  // The command is done, but fetch's idle keep-alive socket would hold the process open for a while longer.
+  // The command is done; an idle keep-alive socket (node's fetch keeps one ref'd) must not hold the process open.
   await Promise.all([...written].map((stream) => new Promise((flushed) => stream.write('', flushed))));
   process.exit(code);
+}
+
+/** A reader that stops early (`topup orders list | head -1`) closes the pipe: that ends the command, it is no error. */
+function endOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok);
 }

@@ -52,8 +52,9 @@ export function buildProgram(ctx: CliContext): Command {
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(redactSecrets(text, [ctx.io.env.TOPUP_TOKEN])),
     })
-    .hook('preAction', (_command, action) => {
+    .hook('preAction', async (_command, action) => {
       ctx.setGlobals(action.optsWithGlobals() as GlobalOptions);
+      await ctx.loadStyle();
     });
   registerCatalogCommands(program, ctx);
   registerArticleCommands(program, ctx);

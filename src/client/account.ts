@@ -1,4 +1,3 @@
-import { endpointById } from '../contract/endpoints.js';
 import type { DashboardSummary, Health, ProfileData } from '../contract/account.js';
 import type { Requester, RequestOptions } from './request.js';
 
@@ -11,12 +10,12 @@ export interface AccountApi {
 
 export function accountApi(request: Requester): AccountApi {
   return {
-    profile: (options) => request(endpointById.getProfile, { ...options }),
-    dashboard: (options) => request(endpointById.getDashboardSummary, { ...options }),
+    profile: (options) => request('getProfile', { ...options }),
+    dashboard: (options) => request('getDashboardSummary', { ...options }),
   };
 }
 
 /** API health. Public. */
 export function healthApi(request: Requester): (options?: RequestOptions) => Promise<Health> {
-  return (options) => request(endpointById.getHealth, { ...options });
+  return (options) => request('getHealth', { ...options });
 }

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { endpointById } from '../contract/endpoints.js';
 import type { ArticleList, ArticleListQuery, ArticleSummary } from '../contract/articles.js';
 import type { ArticleEnvelopeData } from '../contract/articles.js';
 import { PagePromise } from './paginate.js';
@@ -19,10 +18,10 @@ export function articlesApi(request: Requester): ArticlesApi {
   return {
     list: (query, options) =>
       new PagePromise(
-        (page) => request(endpointById.listArticles, { ...options, query: { ...query, page } }),
+        (page) => request('listArticles', { ...options, query: { ...query, page } }),
         (list) => list.articles,
         query?.page,
       ),
-    get: (slug, options) => request(endpointById.getArticle, { ...options, params: { slug } }),
+    get: (slug, options) => request('getArticle', { ...options, params: { slug } }),
   };
 }

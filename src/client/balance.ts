@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { endpointById } from '../contract/endpoints.js';
 import type { Balance, BalanceTransaction, TransactionList, TransactionListQuery } from '../contract/balance.js';
 import { PagePromise } from './paginate.js';
 import type { Requester, RequestOptions } from './request.js';
@@ -15,10 +14,10 @@ export interface BalanceApi {
 
 export function balanceApi(request: Requester): BalanceApi {
   return {
-    get: (options) => request(endpointById.getBalance, { ...options }),
+    get: (options) => request('getBalance', { ...options }),
     transactions: (query, options) =>
       new PagePromise(
-        (page) => request(endpointById.listBalanceTransactions, { ...options, query: { ...query, page } }),
+        (page) => request('listBalanceTransactions', { ...options, query: { ...query, page } }),
         (list) => list.transactions,
         query?.page,
       ),

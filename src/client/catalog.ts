@@ -1,4 +1,3 @@
-import { endpointById } from '../contract/endpoints.js';
 import type { CreditPackageList, PaymentMethodList } from '../contract/catalog.js';
 import type { Requester, RequestOptions } from './request.js';
 
@@ -11,7 +10,7 @@ export interface CatalogApi {
 
 export function catalogApi(request: Requester): CatalogApi {
   return {
-    creditPackages: (options) => request(endpointById.listCreditPackages, { ...options }),
-    paymentMethods: (options) => request(endpointById.listPaymentMethods, { ...options }),
+    creditPackages: (options) => request('listCreditPackages', { ...options }),
+    paymentMethods: (options) => request('listPaymentMethods', { ...options }),
   };
 }

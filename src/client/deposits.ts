@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { endpointById } from '../contract/endpoints.js';
 import type { Deposit, DepositData, DepositList, DepositListQuery } from '../contract/balance.js';
 import { PagePromise } from './paginate.js';
 import type { Requester, RequestOptions } from './request.js';
@@ -17,10 +16,10 @@ export function depositsApi(request: Requester): DepositsApi {
   return {
     list: (query, options) =>
       new PagePromise(
-        (page) => request(endpointById.listDeposits, { ...options, query: { ...query, page } }),
+        (page) => request('listDeposits', { ...options, query: { ...query, page } }),
         (list) => list.deposits,
         query?.page,
       ),
-    get: (invoiceCode, options) => request(endpointById.getDeposit, { ...options, params: { invoice: invoiceCode } }),
+    get: (invoiceCode, options) => request('getDeposit', { ...options, params: { invoice: invoiceCode } }),
   };
 }

@@ -1,4 +1,3 @@
-import ky, { TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
 import { raceAbort } from './clock.js';
 import { scrub } from './error-from-response.js';
 import { ConnectionError, TimeoutError } from './errors.js';
@@ -11,64 +10,76 @@ export interface Attempt {
   path: string;
   searchParams?: URLSearchParams | undefined;
   json?: unknown;
+  /** Lower-case names. */
   headers: Record<string, string>;
   signal?: AbortSignal | undefined;
 }
 
 /**
- * The ky instance: base URL, Accept, User-Agent, the injected fetch and the per-attempt timeout.
- * ky's own retries are off (limit 0) because ky never retries a POST and would not reuse our pacing;
- * HTTP errors come back as responses, and retry.ts decides what happens next.
+ * What the client reads of an answer. A WHATWG Response has all of it, so any fetch will do;
+ * the CLI's own fetch functions return only this, which spares them loading node's undici.
  */
-export function createHttp(options: ResolvedOptions): KyInstance {
-  const { onRequest } = options;
-  return ky.create({
-    prefixUrl: options.baseUrl,
-    fetch: options.fetch,
-    timeout: options.timeout,
-    retry: 0,
-    throwHttpErrors: false,
-    headers: { accept: 'application/json', 'user-agent': options.userAgent },
-    hooks: {
-      beforeRequest:
-        onRequest === undefined
-          ? []
-          : [
-              (request) => {
-                try {
-                  onRequest(describeRequest(request));
-                } catch (error) {
-                  throw new HookFailure(error);
-                }
-              },
-            ],
-    },
-  });
+export interface Answer {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
 }
 
-/** Sends one attempt. Transport failures become ConnectionError or TimeoutError; an abort rejects with the signal's reason. */
-export async function sendAttempt(http: KyInstance, attempt: Attempt, options: Pick<ResolvedOptions, 'timeout' | 'token'>): Promise<Response> {
+/**
+ * Sends one attempt through the injected fetch: base URL, Accept, User-Agent, the JSON body, the per-attempt
+ * timeout and the debug hook. HTTP errors come back as answers; retry.ts decides what happens next.
+ * Transport failures become ConnectionError or TimeoutError; an abort rejects with the signal's reason.
+ * Plain fetch, not ky: ky builds a Request per call and probes Request when it loads, which costs a CLI run
+ * more than everything else it does (BENCHMARKS.md).
+ */
+export async function sendAttempt(
+  attempt: Attempt,
+  options: Pick<ResolvedOptions, 'baseUrl' | 'fetch' | 'timeout' | 'token' | 'userAgent' | 'onRequest'>,
+): Promise<Answer> {
+  const query = attempt.searchParams === undefined ? '' : `?${attempt.searchParams.toString()}`;
+  const url = new URL(`${options.baseUrl}${attempt.path}${query}`).href;
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': options.userAgent,
+    ...(attempt.json === undefined ? {} : { 'content-type': 'application/json' }),
+    ...attempt.headers,
+  };
+  // Outside the try: an error of the caller's own hook is theirs, not a transport failure.
+  options.onRequest?.(describeRequest(attempt.method, url, headers));
+
   const { signal } = attempt;
+  signal?.throwIfAborted();
+  // One signal for the caller's abort and the timeout; listeners rather than AbortSignal.any, which keeps
+  // a reference on a long-lived caller's signal for every attempt.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('timeout'));
+  }, options.timeout);
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const request = http(attempt.path, {
+    const sent = options.fetch(url, {
       method: attempt.method,
-      headers: attempt.headers,
-      searchParams: attempt.searchParams,
-      json: attempt.json,
-      signal,
+      headers,
+      ...(attempt.json === undefined ? {} : { body: JSON.stringify(attempt.json) }),
+      signal: controller.signal,
     });
-    return await raceAbort(Promise.resolve(request), signal);
+    // Raced as well, for a fetch that ignores its signal.
+    return await raceAbort(sent, controller.signal);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (error instanceof HookFailure) throw error.cause;
-    if (error instanceof KyTimeoutError) {
-      throw new TimeoutError(`The server did not answer within ${options.timeout} ms.`);
-    }
+    if (timedOut) throw new TimeoutError(`The server did not answer within ${options.timeout} ms.`);
     throw transportFailure(error, options.token);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
 }
 
-/** A transport failure, described without anything that might hold the token (ky errors carry the request and its headers). */
+/** A transport failure, described without anything that might hold the token (fetch errors may carry the request). */
 export function transportFailure(error: unknown, token: string | undefined): ConnectionError {
   const secrets = token === undefined ? [] : [token];
   const reason = describeReason(error);
@@ -84,23 +95,14 @@ function describeReason(error: unknown): string {
   return code === undefined ? error.message || error.name : `${error.message || error.name}: ${code}`;
 }
 
-/** The request with its Authorization value redacted, for the debug hook. */
-export function describeRequest(request: Request): OutgoingRequest {
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = name === 'authorization' ? redactAuthorization(value) : value;
-  });
-  return { method: request.method, url: request.url, headers };
+/** The request with its Authorization value redacted, for the debug hook; headers by name, as fetch lists them. */
+export function describeRequest(method: string, url: string, headers: Record<string, string>): OutgoingRequest {
+  const shown: Record<string, string> = {};
+  for (const name of Object.keys(headers).sort()) shown[name] = name === 'authorization' ? redactAuthorization(headers[name]!) : headers[name]!;
+  return { method, url, headers: shown };
 }
 
 function redactAuthorization(value: string): string {
   const scheme = /^(\w+) /.exec(value)?.[1];
   return scheme === undefined ? '[REDACTED]' : `${scheme} [REDACTED]`;
-}
-
-/** Carries an error thrown by the caller's onRequest hook through ky untouched. */
-class HookFailure extends Error {
-  constructor(cause: unknown) {
-    super('onRequest hook failed', { cause });
-  }
 }

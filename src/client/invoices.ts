@@ -1,4 +1,3 @@
-import { endpointById } from '../contract/endpoints.js';
 import type { InvoiceData, InvoiceStatus } from '../contract/invoices.js';
 import type { Clock } from './clock.js';
 import type { Requester, RequestOptions } from './request.js';
@@ -18,9 +17,9 @@ export interface InvoicesApi {
 
 export function invoicesApi(request: Requester, clock: Clock): InvoicesApi {
   const status = (invoiceCode: string, options?: RequestOptions): Promise<InvoiceStatus> =>
-    request(endpointById.getInvoiceStatus, { ...options, params: { invoice: invoiceCode } });
+    request('getInvoiceStatus', { ...options, params: { invoice: invoiceCode } });
   return {
-    get: (invoiceCode, options) => request(endpointById.getInvoice, { ...options, params: { invoice: invoiceCode } }),
+    get: (invoiceCode, options) => request('getInvoice', { ...options, params: { invoice: invoiceCode } }),
     status,
     wait: (invoiceCode, options = {}) => waitForInvoice((signal) => status(invoiceCode, { signal }), options, clock),
   };

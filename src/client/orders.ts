@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { endpointById } from '../contract/endpoints.js';
 import type { CreateOrderRequest, CreateOrderResult, OrderData, OrderList, OrderListQuery, OrderSummary } from '../contract/orders.js';
 import { TopupError } from './errors.js';
 import { PagePromise } from './paginate.js';
@@ -40,7 +39,7 @@ export function ordersApi(request: Requester): OrdersApi {
       const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
       const headers: Record<string, string> = options.chatUserId === undefined ? {} : { 'x-chat-user-id': options.chatUserId };
       try {
-        const data = await request(endpointById.createOrder, { signal: options.signal, body, headers, idempotencyKey });
+        const data = await request('createOrder', { signal: options.signal, body, headers, idempotencyKey });
         return { ...data, idempotencyKey };
       } catch (error) {
         if (error instanceof TopupError) error.idempotencyKey = idempotencyKey;
@@ -49,10 +48,10 @@ export function ordersApi(request: Requester): OrdersApi {
     },
     list: (query, options) =>
       new PagePromise(
-        (page) => request(endpointById.listOrders, { ...options, query: { ...query, page } }),
+        (page) => request('listOrders', { ...options, query: { ...query, page } }),
         (list) => list.orders,
         query?.page,
       ),
-    get: (invoiceCode, options) => request(endpointById.getOrder, { ...options, params: { invoice: invoiceCode } }),
+    get: (invoiceCode, options) => request('getOrder', { ...options, params: { invoice: invoiceCode } }),
   };
 }

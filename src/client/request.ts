@@ -1,9 +1,10 @@
 import type { z } from 'zod';
-import type { Endpoint } from '../contract/endpoints.js';
+import type { EndpointId, endpointById } from '../contract/endpoints.js';
 import { RATE_LIMIT_HEADERS } from '../contract/rate-limits.js';
+import { endpointRoutes } from '../contract/routes.js';
 import { errorFromResponse } from './error-from-response.js';
 import { TopupError, UsageError } from './errors.js';
-import { createHttp, sendAttempt, transportFailure } from './http.js';
+import { sendAttempt, transportFailure, type Answer } from './http.js';
 import type { ResolvedOptions } from './options.js';
 import { Pacer, type RateLimitReport } from './pacing.js';
 import { parseRetryAfter, withRetries } from './retry.js';
@@ -24,18 +25,19 @@ export interface Call extends RequestOptions {
   idempotencyKey?: string | undefined;
 }
 
-export type EndpointData<E extends Endpoint> = z.infer<E['data']>;
+/** The envelope's `data` of an endpoint, typed from its schema; only the type is imported, so zod never loads. */
+export type EndpointData<Id extends EndpointId> = z.infer<(typeof endpointById)[Id]['data']>;
 
 /** Sends one endpoint's request with pacing and retries, and returns the envelope's `data`. */
-export type Requester = <E extends Endpoint>(endpoint: E, call?: Call) => Promise<EndpointData<E>>;
+export type Requester = <Id extends EndpointId>(id: Id, call?: Call) => Promise<EndpointData<Id>>;
 
 export function createRequester(options: ResolvedOptions): Requester {
-  const http = createHttp(options);
   const { clock, token } = options;
   const pacer = options.pacing ? new Pacer({ clock }) : undefined;
   const secrets = token === undefined ? [] : [token];
 
-  return async <E extends Endpoint>(endpoint: E, call: Call = {}): Promise<EndpointData<E>> => {
+  return async <Id extends EndpointId>(id: Id, call: Call = {}): Promise<EndpointData<Id>> => {
+    const endpoint = endpointRoutes[id];
     const headers: Record<string, string> = { ...call.headers };
     if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
     // Public endpoints never see the token: the fewer places it goes, the fewer places it can leak from.
@@ -57,7 +59,7 @@ export function createRequester(options: ResolvedOptions): Requester {
       async () => {
         const release = pacer === undefined ? undefined : await pacer.acquire(endpoint.rateClass, call.signal);
         try {
-          const response = await sendAttempt(http, attempt, options);
+          const response = await sendAttempt(attempt, options);
           const parsed = await readBody(response, call.signal, token);
           const retryAfter = parseRetryAfter(response.headers.get(RATE_LIMIT_HEADERS.retryAfter), clock.now());
           pacer?.observe(endpoint.rateClass, rateLimitReport(response, retryAfter));
@@ -69,7 +71,7 @@ export function createRequester(options: ResolvedOptions): Requester {
       },
       { retryable, policy: options.retryPolicy, clock, signal: call.signal },
     );
-    return data as EndpointData<E>;
+    return data as EndpointData<Id>;
   };
 }
 
@@ -109,7 +111,7 @@ function checkHeaderValue(name: string, value: string): void {
   }
 }
 
-async function readBody(response: Response, signal: AbortSignal | undefined, token: string | undefined): Promise<unknown> {
+async function readBody(response: Answer, signal: AbortSignal | undefined, token: string | undefined): Promise<unknown> {
   let text: string;
   try {
     text = await response.text();
@@ -125,7 +127,7 @@ async function readBody(response: Response, signal: AbortSignal | undefined, tok
   }
 }
 
-function rateLimitReport(response: Response, retryAfter: number | undefined): RateLimitReport {
+function rateLimitReport(response: Answer, retryAfter: number | undefined): RateLimitReport {
   const remaining = Number(response.headers.get(RATE_LIMIT_HEADERS.remaining) ?? Number.NaN);
   const reset = Number(response.headers.get(RATE_LIMIT_HEADERS.reset) ?? Number.NaN);
   return {

@@ -1,4 +1,3 @@
-import { endpointById } from '../contract/endpoints.js';
 import type { TokenValidation } from '../contract/account.js';
 import type { Requester, RequestOptions } from './request.js';
 
@@ -9,6 +8,6 @@ export interface TokenApi {
 
 export function tokenApi(request: Requester): TokenApi {
   return {
-    validate: (options) => request(endpointById.validateToken, { ...options }),
+    validate: (options) => request('validateToken', { ...options }),
   };
 }

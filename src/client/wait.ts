@@ -1,4 +1,4 @@
-import { INVOICE_TTL_SECONDS, pollIntervals } from '../contract/lifecycle.js';
+import { INVOICE_TTL_SECONDS, pollIntervals } from '../contract/timing.js';
 import type { InvoiceStatus } from '../contract/invoices.js';
 import type { Clock } from './clock.js';
 import { UsageError, WaitTimeoutError } from './errors.js';

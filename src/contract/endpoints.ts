@@ -6,6 +6,7 @@ import { CreditPackageList, PaymentMethodList } from './catalog.js';
 import { InvoiceData, InvoiceStatus } from './invoices.js';
 import { CreateOrderRequest, CreateOrderResult, OrderData, OrderList, OrderListQuery } from './orders.js';
 import type { RateClass } from './rate-limits.js';
+import { endpointRoutes } from './routes.js';
 
 export interface Endpoint {
   /** operationId in the OpenAPI document, and the route's name in the sandbox. */
@@ -31,23 +32,23 @@ const publicErrors = [400] as const;
 
 /** The 17 endpoints of the interface, in the document's order. */
 export const endpoints = [
-  { id: 'getHealth', method: 'GET', path: '/api/v1/health', auth: false, rateClass: 'public-read', tag: 'public', summary: 'API health', data: Health, success: [200], errors: [...publicErrors] },
-  { id: 'listCreditPackages', method: 'GET', path: '/api/v1/catalog/credit-packages', auth: false, rateClass: 'public-read', tag: 'public', summary: 'Active credit packages', data: CreditPackageList, success: [200], errors: [...publicErrors] },
-  { id: 'listPaymentMethods', method: 'GET', path: '/api/v1/catalog/payment-methods', auth: false, rateClass: 'public-read', tag: 'public', summary: 'Active payment methods', data: PaymentMethodList, success: [200], errors: [...publicErrors] },
-  { id: 'listArticles', method: 'GET', path: '/api/v1/articles', auth: false, rateClass: 'public-read', tag: 'public', summary: 'Published articles, newest first', query: ArticleListQuery, data: ArticleList, success: [200], errors: [...publicErrors, 422] },
-  { id: 'getArticle', method: 'GET', path: '/api/v1/articles/{slug}', auth: false, rateClass: 'public-read', tag: 'public', summary: 'A published article', data: ArticleEnvelopeData, success: [200], errors: [...publicErrors, 404] },
-  { id: 'validateToken', method: 'POST', path: '/api/v1/auth/token/validate', auth: true, rateClass: 'token-validate', tag: 'token', summary: 'Check a token and report its mode', data: TokenValidation, success: [200], errors: [...userErrors] },
-  { id: 'getProfile', method: 'GET', path: '/api/v1/me', auth: true, rateClass: 'user-read', tag: 'account', summary: 'Profile of the token\'s owner', data: ProfileData, success: [200], errors: [...userErrors] },
-  { id: 'getDashboardSummary', method: 'GET', path: '/api/v1/me/dashboard-summary', auth: true, rateClass: 'user-read', tag: 'account', summary: 'Dashboard summary', data: DashboardSummary, success: [200], errors: [...userErrors] },
-  { id: 'getBalance', method: 'GET', path: '/api/v1/me/balance', auth: true, rateClass: 'user-read', tag: 'balance', summary: 'Current balance', data: Balance, success: [200], errors: [...userErrors] },
-  { id: 'listBalanceTransactions', method: 'GET', path: '/api/v1/me/balance/transactions', auth: true, rateClass: 'user-read', tag: 'balance', summary: 'Balance transactions, newest first', query: TransactionListQuery, data: TransactionList, success: [200], errors: [...userErrors, 422] },
-  { id: 'listDeposits', method: 'GET', path: '/api/v1/me/deposits', auth: true, rateClass: 'user-read', tag: 'balance', summary: 'Deposits, newest first', query: DepositListQuery, data: DepositList, success: [200], errors: [...userErrors, 422] },
-  { id: 'getDeposit', method: 'GET', path: '/api/v1/me/deposits/{invoice}', auth: true, rateClass: 'user-read', tag: 'balance', summary: 'A deposit', data: DepositData, success: [200], errors: [...userErrors, 404] },
-  { id: 'createOrder', method: 'POST', path: '/api/v1/me/orders', auth: true, rateClass: 'create-order', tag: 'orders', summary: 'Create an order', body: CreateOrderRequest, data: CreateOrderResult, success: [201, 200], errors: [...userErrors, 409, 413, 415, 422] },
-  { id: 'listOrders', method: 'GET', path: '/api/v1/me/orders', auth: true, rateClass: 'user-read', tag: 'orders', summary: 'Orders, newest first', query: OrderListQuery, data: OrderList, success: [200], errors: [...userErrors, 422] },
-  { id: 'getOrder', method: 'GET', path: '/api/v1/me/orders/{invoice}', auth: true, rateClass: 'user-read', tag: 'orders', summary: 'An order', data: OrderData, success: [200], errors: [...userErrors, 404] },
-  { id: 'getInvoice', method: 'GET', path: '/api/v1/me/invoices/{invoice}', auth: true, rateClass: 'user-read', tag: 'invoices', summary: 'An invoice', data: InvoiceData, success: [200], errors: [...userErrors, 404] },
-  { id: 'getInvoiceStatus', method: 'GET', path: '/api/v1/me/invoices/{invoice}/status', auth: true, rateClass: 'user-read', tag: 'invoices', summary: 'Payment status of an invoice', data: InvoiceStatus, success: [200], errors: [...userErrors, 404] },
+  { id: 'getHealth', ...endpointRoutes.getHealth, tag: 'public', summary: 'API health', data: Health, success: [200], errors: [...publicErrors] },
+  { id: 'listCreditPackages', ...endpointRoutes.listCreditPackages, tag: 'public', summary: 'Active credit packages', data: CreditPackageList, success: [200], errors: [...publicErrors] },
+  { id: 'listPaymentMethods', ...endpointRoutes.listPaymentMethods, tag: 'public', summary: 'Active payment methods', data: PaymentMethodList, success: [200], errors: [...publicErrors] },
+  { id: 'listArticles', ...endpointRoutes.listArticles, tag: 'public', summary: 'Published articles, newest first', query: ArticleListQuery, data: ArticleList, success: [200], errors: [...publicErrors, 422] },
+  { id: 'getArticle', ...endpointRoutes.getArticle, tag: 'public', summary: 'A published article', data: ArticleEnvelopeData, success: [200], errors: [...publicErrors, 404] },
+  { id: 'validateToken', ...endpointRoutes.validateToken, tag: 'token', summary: 'Check a token and report its mode', data: TokenValidation, success: [200], errors: [...userErrors] },
+  { id: 'getProfile', ...endpointRoutes.getProfile, tag: 'account', summary: 'Profile of the token\'s owner', data: ProfileData, success: [200], errors: [...userErrors] },
+  { id: 'getDashboardSummary', ...endpointRoutes.getDashboardSummary, tag: 'account', summary: 'Dashboard summary', data: DashboardSummary, success: [200], errors: [...userErrors] },
+  { id: 'getBalance', ...endpointRoutes.getBalance, tag: 'balance', summary: 'Current balance', data: Balance, success: [200], errors: [...userErrors] },
+  { id: 'listBalanceTransactions', ...endpointRoutes.listBalanceTransactions, tag: 'balance', summary: 'Balance transactions, newest first', query: TransactionListQuery, data: TransactionList, success: [200], errors: [...userErrors, 422] },
+  { id: 'listDeposits', ...endpointRoutes.listDeposits, tag: 'balance', summary: 'Deposits, newest first', query: DepositListQuery, data: DepositList, success: [200], errors: [...userErrors, 422] },
+  { id: 'getDeposit', ...endpointRoutes.getDeposit, tag: 'balance', summary: 'A deposit', data: DepositData, success: [200], errors: [...userErrors, 404] },
+  { id: 'createOrder', ...endpointRoutes.createOrder, tag: 'orders', summary: 'Create an order', body: CreateOrderRequest, data: CreateOrderResult, success: [201, 200], errors: [...userErrors, 409, 413, 415, 422] },
+  { id: 'listOrders', ...endpointRoutes.listOrders, tag: 'orders', summary: 'Orders, newest first', query: OrderListQuery, data: OrderList, success: [200], errors: [...userErrors, 422] },
+  { id: 'getOrder', ...endpointRoutes.getOrder, tag: 'orders', summary: 'An order', data: OrderData, success: [200], errors: [...userErrors, 404] },
+  { id: 'getInvoice', ...endpointRoutes.getInvoice, tag: 'invoices', summary: 'An invoice', data: InvoiceData, success: [200], errors: [...userErrors, 404] },
+  { id: 'getInvoiceStatus', ...endpointRoutes.getInvoiceStatus, tag: 'invoices', summary: 'Payment status of an invoice', data: InvoiceStatus, success: [200], errors: [...userErrors, 404] },
 ] as const satisfies readonly Endpoint[];
 
 export type EndpointId = (typeof endpoints)[number]['id'];

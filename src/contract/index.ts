@@ -8,6 +8,7 @@ export * from './balance.js';
 export * from './orders.js';
 export * from './invoices.js';
 export * from './rate-limits.js';
+export * from './routes.js';
 export * from './endpoints.js';
 export * from './money.js';
 export { buildOpenApiDocument, INTERFACE_VERSION, type OpenApiDocument } from './openapi.js';

@@ -37,13 +37,5 @@ export function isFinalPaymentStatus(status: PaymentStatus): boolean {
   return paymentTransitions[status].length === 0 || status === 'paid';
 }
 
-/** Unpaid invoices (orders and deposits) expire this long after creation. */
-export const INVOICE_TTL_SECONDS = 60 * 60;
-
-/** Recommended polling intervals from the interface document, in seconds. */
-export const pollIntervals = {
-  invoiceStatus: { min: 10, max: 30, recommended: 15 },
-  orderList: { min: 30, max: 60, recommended: 30 },
-  balance: { min: 30, max: 60, recommended: 30 },
-  dashboard: { min: 15, max: 30, recommended: 15 },
-} as const;
+// Plain constants live in timing.ts, which the client loads without zod.
+export { INVOICE_TTL_SECONDS, pollIntervals } from './timing.js';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'topup.js');
-const BUILT = join(ROOT, 'dist', 'cli.js');
+const BUILT = join(ROOT, 'dist', 'cli', 'main.cjs');
 const SOURCES = ['src', 'mocks', 'package.json', 'tsup.config.ts'];
 
 function newestMtime(path: string): number {

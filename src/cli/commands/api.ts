@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { sandboxFetch } from '../sandbox-fetch.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const TIMEOUT_MS = 30_000;
@@ -73,11 +74,11 @@ export async function runApi(ctx: CliContext, method: string, path: string, flag
   let fetchFn: typeof globalThis.fetch;
   if (target.kind === 'embedded') {
     baseUrl = target.sandbox.baseUrl;
-    fetchFn = target.sandbox.fetch;
+    fetchFn = sandboxFetch(target.sandbox);
   } else {
     const { parseBaseUrl } = await import('../../client/base-url.js');
     baseUrl = parseBaseUrl(target.baseUrl);
-    fetchFn = ctx.deps.fetch ?? globalThis.fetch;
+    fetchFn = await ctx.remoteFetch();
   }
   const url = apiUrl(baseUrl, path);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'topup-cli' };

@@ -99,7 +99,7 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
 
 async function controlFor(ctx: CliContext, options: { fresh?: boolean } = {}): Promise<SandboxControlClient> {
   const baseUrl = ctx.globals.mock ? undefined : (ctx.globals.baseUrl ?? ctx.io.env.TOPUP_BASE_URL);
-  if (baseUrl !== undefined) return remoteControl(baseUrl, ctx.deps.fetch);
+  if (baseUrl !== undefined) return remoteControl(baseUrl, await ctx.remoteFetch());
   return embeddedControl(await ctx.offlineSandbox(options));
 }
 

@@ -1,18 +1,10 @@
 import { Chalk } from 'chalk';
+import { plainStyle, type Style } from './plain-style.js';
 
-/** Colour only on a terminal, never with --no-color or NO_COLOR. Piped output stays plain. */
-export interface Style {
-  bold(text: string): string;
-  dim(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-  red(text: string): string;
-  cyan(text: string): string;
-}
+export { plainStyle, type Style };
 
 export function createStyle(color: boolean): Style {
-  const chalk = new Chalk({ level: color ? 1 : 0 });
+  if (!color) return plainStyle;
+  const chalk = new Chalk({ level: 1 });
   return { bold: chalk.bold, dim: chalk.dim, green: chalk.green, yellow: chalk.yellow, red: chalk.red, cyan: chalk.cyan };
 }
-
-export const plainStyle: Style = createStyle(false);

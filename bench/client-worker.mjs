@@ -1,0 +1,34 @@
+// Per-call cost of the client (pacing off) against raw fetch, on the same server, in a process of its own.
+// argv[2]: { url, calls, rounds }. Prints { client, raw } in milliseconds per call (medians over rounds).
+import { createClient } from '../dist/index.js';
+import { median } from './lib/stats.mjs';
+
+const { url, calls, rounds } = JSON.parse(process.argv[2]);
+const client = createClient({ baseUrl: url, pacing: false });
+const target = `${url}/api/v1/catalog/credit-packages`;
+
+/** What a careful caller does with raw fetch: send, check the status, parse the body. */
+async function rawCall() {
+  const response = await fetch(target, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`status ${response.status}`);
+  return (await response.json()).data;
+}
+
+const clientCall = () => client.catalog.creditPackages();
+
+async function perCall(call, n) {
+  const startedAt = performance.now();
+  for (let i = 0; i < n; i++) await call();
+  return (performance.now() - startedAt) / n;
+}
+
+// Warm both paths (JIT, connection pool) before measuring.
+await perCall(rawCall, Math.min(200, calls));
+await perCall(clientCall, Math.min(200, calls));
+const raw = [];
+const viaClient = [];
+for (let round = 0; round < rounds; round++) {
+  raw.push(await perCall(rawCall, calls));
+  viaClient.push(await perCall(clientCall, calls));
+}
+process.stdout.write(JSON.stringify({ raw: median(raw), client: median(viaClient) }));

@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BENCH = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * Starts a bench server script (bench/servers/*.mjs) in its own process. The script reports `{ url, ... }`
+ * over IPC once it listens, and answers `{ type: 'rss' }` with its resident set size.
+ */
+export async function startServer(script, options = {}) {
+  const child = spawn(process.execPath, ['--expose-gc', `${BENCH}servers/${script}`, JSON.stringify(options)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it listened`)));
+  });
+  child.removeAllListeners('exit');
+  return {
+    ...ready,
+    pid: child.pid,
+    /** process.memoryUsage() of the server: rss, heapUsed, heapTotal… in bytes. */
+    memory: () => ask(child, { type: 'rss' }),
+    /** process.memoryUsage() after a full garbage collection (sandbox server only). */
+    liveMemory: () => ask(child, { type: 'live' }),
+    stop: () => stopProcess(child),
+  };
+}
+
+/** Starts any command that serves HTTP and waits until `probeUrl` answers. */
+export async function startCommand(command, args, probeUrl, timeoutMs = 60_000) {
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text) => (stderr += text));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${command} exited with ${child.exitCode}: ${stderr.slice(-500)}`);
+    try {
+      const response = await fetch(probeUrl);
+      await response.arrayBuffer();
+      if (response.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stopProcess(child);
+      throw new Error(`${command} did not answer ${probeUrl} within ${timeoutMs} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { pid: child.pid, stop: () => stopProcess(child) };
+}
+
+/** Runs a load test from a separate process, so that the generator never shares a core's time with the server's event loop. */
+export function runLoadProcess(options) {
+  return runWorker('load-worker.mjs', options);
+}
+
+/** Runs bench/<script> '<options JSON>' and parses its stdout as JSON. */
+export function runWorker(script, options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [`${BENCH}${script}`, JSON.stringify(options)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (text) => (stdout += text));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`${script} exited with ${code}`));
+      else resolve(JSON.parse(stdout));
+    });
+  });
+}
+
+/** A port that was free a moment ago, for programs that cannot listen on port 0 and report it. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function ask(child, message) {
+  return new Promise((resolve) => {
+    child.once('message', resolve);
+    child.send(message);
+  });
+}
+
+function stopProcess(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

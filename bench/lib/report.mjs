@@ -1,0 +1,96 @@
+/** Budget verdicts, the console table and BENCHMARKS.md. */
+
+export function verdict(row) {
+  if (row.status === 'NOT MEASURED') return 'NOT MEASURED';
+  if (row.budget === undefined) return 'INFO';
+  const actual = row.budget.of === 'ratio' ? row.ratio : row.value;
+  const { op, limit } = row.budget;
+  const ok = op === '<=' ? actual <= limit : op === '<' ? actual < limit : op === '>=' ? actual >= limit : op === '==' ? actual === limit : false;
+  return ok ? 'PASS' : 'MISS';
+}
+
+export function budgetText(budget) {
+  if (budget === undefined) return '—';
+  if (budget.text) return budget.text;
+  const op = { '<=': '≤', '>=': '≥', '<': '<', '==': '=' }[budget.op];
+  return budget.of === 'ratio' ? `${op} ${budget.limit}×` : `${op} ${budget.limit}`;
+}
+
+function valueText(row) {
+  if (row.status === 'NOT MEASURED') return '—';
+  if (row.display !== undefined) return row.display;
+  if (row.unit === 'rps') return `${Math.round(row.value).toLocaleString('en-US')} rps`;
+  if (row.unit === 'ms') return `${row.value.toFixed(1)} ms`;
+  return String(row.value);
+}
+
+function baselineText(row) {
+  if (row.baselineValue === undefined) return row.baseline ?? '—';
+  const shown = row.baselineDisplay ?? valueText({ ...row, value: row.baselineValue, display: undefined });
+  return `${row.baseline}: ${shown}`;
+}
+
+function ratioText(row) {
+  return row.ratio === undefined || !Number.isFinite(row.ratio) ? '—' : `${row.ratio.toFixed(2)}×`;
+}
+
+export function consoleTable(rows) {
+  return rows
+    .map((row) => `${row.verdict.padEnd(12)} ${ratioText(row).padStart(7)}  ${budgetText(row.budget).padEnd(12)} ${row.measure.replace(/`/g, '')}  [${valueText(row)}; ${baselineText(row).replace(/`/g, '')}]`)
+    .join('\n');
+}
+
+const escape = (text) => String(text).replace(/\|/g, '\\|');
+
+export function markdown({ rows, machine, date, command, durationS }) {
+  const table = [
+    '| What | Measure | Value | Baseline | Ratio | Budget | Result |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row.group} | ${escape(row.measure)} | ${escape(valueText(row))} | ${escape(baselineText(row))} | ${ratioText(row)} | ${escape(budgetText(row.budget))} | ${row.verdict === 'MISS' ? '**MISS**' : row.verdict} |`),
+  ].join('\n');
+  const notes = rows.filter((row) => row.note).map((row) => `- **${escape(row.measure.replace(/`/g, ''))}**: ${row.note}`).join('\n');
+  const misses = rows.filter((row) => row.verdict === 'MISS');
+  const verdictLine = misses.length === 0
+    ? 'Every budget holds.'
+    : `${misses.length} budget${misses.length === 1 ? '' : 's'} missed: ${misses.map((row) => row.measure.replace(/`/g, '')).join('; ')}.`;
+  return `# Benchmarks
+
+Written by \`${command}\` on ${date}, in ${Math.round(durationS)} s. Reproduce with:
+
+\`\`\`sh
+npm run build && npm run bench            # this file; add -- --check to exit non-zero on a miss
+npm run bench -- --quick                  # one short iteration of each (CI smoke); writes bench/results/quick.json only
+npm run bench -- --real-time              # client pacing on the wall clock over HTTP (a minute longer)
+\`\`\`
+
+Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGb} GB, ${machine.os}, Node ${machine.node}${machine.extraCaCerts ? `, with NODE_EXTRA_CA_CERTS set (node loads that file at every start: about 30 ms of every process here, the baseline's too)` : ''}.
+Every ratio is to a baseline measured in the same run, and every figure is a median over repeated runs.
+Load is generated on loopback by a separate process (bench/lib/load.mjs: raw keep-alive sockets, one request in flight per connection).
+
+${verdictLine}
+
+${table}
+
+## How the figures are taken
+
+- **CLI start-up**: wall time of \`node bin/topup.js …\` spawned by the bench, stdout to a pipe as in a script, with \`node -e 0\` spawned in turn with every command so that drift in the machine's speed hits all alike; 40 runs each after 5 warm-ups, an empty config folder. Twice: in the caller's environment (the budgets) and in an empty one, where node itself starts faster and the same milliseconds of topup are a larger share.
+- **Sandbox over HTTP**: the sandbox's node:http server with the modules \`topup mock serve --no-rate-limit\` loads (bench/servers/sandbox.mjs), against bench/servers/bare.mjs answering the bytes the sandbox answered; 3 rounds of 3 s each, alternating. Orders are placed by the demo account without an Idempotency-Key, so each is a new order.
+- **Peer**: \`prism mock -v silent openapi.json\` (Prism answers from the document's examples and validates its answers), same load.
+- **Scale**: the store is a generated snapshot (bench/lib/scale-store.mjs): copies of an order the sandbox created, paid and completed, spread over 100 extra accounts; one client (1 connection), one account holding 1/100 of the orders; 3 rounds of 2,000 requests per request type. The server collects the generator's garbage once before it listens (it runs with --expose-gc for that: a real server never generates a store); RSS is then reported by the server itself after the requests, without forcing anything.
+- **Client**: bench/client-worker.mjs, sequential calls in a process of its own, 5 rounds of 2,000.
+- **Client pacing**: bench/pacing-worker.mjs; see the note on its row.
+
+## What the figures rest on
+
+- The CLI is bundled with its dependencies (tsup.config.ts): resolving and compiling hundreds of small files of zod, es-toolkit and commander cost more than the commands. The eager part is one CommonJS file, which node starts without its ES module loader; what it imports lazily is built as ES modules with code splitting.
+- \`topup --version\` is answered by bin/topup.js (CommonJS) before anything else loads.
+- No command of the CLI loads node's undici: the client sends through plain \`fetch\` calls (no ky), and the CLI hands it a fetch over node:http (src/cli/http-fetch.ts) or straight into the embedded sandbox (src/cli/sandbox-fetch.ts), both answering with a light response object. Node's undici costs about 18 ms to load, and its WebAssembly HTTP parser makes a process wait some 50 ms at exit while V8 finishes optimising it.
+- Chalk loads only when colour is on; the offline sandbox's state is saved on first use, since loading it is three times quicker than seeding.
+- The sandbox stores records in plain maps (mocks/table.ts) rather than @msw/data collections, whose per-record UUID and relation map more than doubled the memory of a 100k-order store; the catalog answer is serialised once per change of its table.
+- What remains is mostly V8 compiling and first running commander and the command definitions (most of what \`--help\` costs), zod building the contract's schemas offline, and, with \`mock serve --state\`, writing the whole state for every order.
+
+## Notes
+
+${notes}
+`;
+}

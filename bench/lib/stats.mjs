@@ -1,0 +1,20 @@
+/** Summary statistics for timing samples. */
+
+export function median(values) {
+  return quantile(values, 0.5);
+}
+
+/** Linear-interpolated quantile (q in [0, 1]) of unsorted values. */
+export function quantile(values, q) {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const position = (sorted.length - 1) * q;
+  const low = Math.floor(position);
+  const high = Math.ceil(position);
+  return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
+}
+
+export function round(value, digits = 2) {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

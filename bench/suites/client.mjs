@@ -1,0 +1,28 @@
+import { runWorker, startServer } from '../lib/processes.mjs';
+
+/** The client's per-call cost with pacing off, against raw fetch of the same URL on the same served sandbox. */
+export async function client({ quick, log }) {
+  const server = await startServer('sandbox.mjs', { rateLimit: false });
+  try {
+    const result = await runWorker('client-worker.mjs', { url: server.url, calls: quick ? 100 : 2_000, rounds: quick ? 1 : 5 });
+    log(`client: ${(result.client * 1000).toFixed(0)} µs per call, raw fetch ${(result.raw * 1000).toFixed(0)} µs`);
+    return [
+      {
+        id: 'client.overhead',
+        group: 'Client',
+        measure: '`client.catalog.creditPackages()`, pacing off: time per call',
+        value: result.client,
+        display: `${(result.client * 1000).toFixed(0)} µs`,
+        unit: 'ms',
+        baseline: 'raw `fetch` + status check + `json()`, same server',
+        baselineValue: result.raw,
+        baselineDisplay: `${(result.raw * 1000).toFixed(0)} µs`,
+        ratio: result.client / result.raw,
+        budget: { op: '<=', limit: 1.3, of: 'ratio' },
+        note: 'Sequential calls on one keep-alive connection; both use node\'s global fetch.',
+      },
+    ];
+  } finally {
+    await server.stop();
+  }
+}

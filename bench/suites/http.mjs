@@ -1,0 +1,103 @@
+import { runLoadProcess, startServer } from '../lib/processes.mjs';
+import { ORDER_BODY } from '../lib/scale-store.mjs';
+import { median } from '../lib/stats.mjs';
+
+/** The three requests of the HTTP suite; `token` is the demo account's. */
+export function sandboxRequests(token) {
+  const auth = { authorization: `Bearer ${token}` };
+  return {
+    catalog: { label: 'GET /api/v1/catalog/credit-packages', status: 200, request: { method: 'GET', path: '/api/v1/catalog/credit-packages' } },
+    balance: { label: 'GET /api/v1/me/balance', status: 200, request: { method: 'GET', path: '/api/v1/me/balance', headers: auth } },
+    order: { label: 'POST /api/v1/me/orders', status: 201, request: { method: 'POST', path: '/api/v1/me/orders', headers: { ...auth, 'content-type': 'application/json' }, body: ORDER_BODY } },
+  };
+}
+
+/** Records the sandbox's answer to each request, for the bare server to repeat byte for byte. */
+export async function recordReplies(url, endpoints) {
+  const routes = {};
+  for (const { request } of Object.values(endpoints)) {
+    const response = await fetch(`${url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+    const headers = {};
+    response.headers.forEach((value, name) => {
+      if (!['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name)) headers[name] = value;
+    });
+    routes[`${request.method} ${request.path}`] = { status: response.status, headers, body: await response.text() };
+  }
+  return routes;
+}
+
+/** Runs `load` against each server in turn, `rounds` times, and keeps every result per server. */
+export async function alternate(servers, rounds, load) {
+  const results = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, server] of Object.entries(servers)) results[name].push(await load(server, name));
+  }
+  return results;
+}
+
+export function summary(results) {
+  return { rps: median(results.map((r) => r.rps)), p50: median(results.map((r) => r.p50)), p99: median(results.map((r) => r.p99)) };
+}
+
+export function checkStatuses(result, status, what) {
+  const other = Object.keys(result.statuses).filter((s) => Number(s) !== status);
+  if (other.length > 0 || result.errors > 0 || result.requests === 0) {
+    throw new Error(`${what}: expected only ${status}, got ${JSON.stringify(result.statuses)} with ${result.errors} connection errors`);
+  }
+}
+
+/**
+ * The sandbox over HTTP (`topup mock serve --no-rate-limit`) against a bare node:http server that answers the same
+ * bytes, at 2 and 10 connections. Load comes from another process on loopback.
+ */
+export async function http({ quick, log }) {
+  const durationMs = quick ? 300 : 3_000;
+  const warmupMs = quick ? 100 : 500;
+  const rounds = quick ? 1 : 3;
+  const sandbox = await startServer('sandbox.mjs', { rateLimit: false });
+  const demo = sandbox.fixtures.accounts.find((a) => a.name === 'demo');
+  const endpoints = sandboxRequests(demo.token);
+  const bare = await startServer('bare.mjs', { routes: await recordReplies(sandbox.url, endpoints) });
+  const rows = [];
+  try {
+    for (const connections of [2, 10]) {
+      for (const [id, endpoint] of Object.entries(endpoints)) {
+        const results = await alternate({ sandbox, bare }, rounds, async (server, name) => {
+          const result = await runLoadProcess({ url: server.url, requests: [endpoint.request], connections, durationMs, warmupMs });
+          checkStatuses(result, endpoint.status, `${name} ${endpoint.label}`);
+          return result;
+        });
+        const s = summary(results.sandbox);
+        const b = summary(results.bare);
+        log(`http: ${endpoint.label} at ${connections} connections: ${Math.round(s.rps)} rps (bare ${Math.round(b.rps)}), p99 ${s.p99.toFixed(2)} ms`);
+        rows.push({
+          id: `http.${id}.c${connections}.rps`,
+          group: 'Sandbox over HTTP',
+          measure: `${endpoint.label}, ${connections} connections: requests/s`,
+          value: s.rps,
+          unit: 'rps',
+          baseline: 'bare node:http, same bytes',
+          baselineValue: b.rps,
+          ratio: s.rps / b.rps,
+          budget: id === 'catalog' ? { op: '>=', limit: 0.5, of: 'ratio' } : undefined,
+        });
+        rows.push({
+          id: `http.${id}.c${connections}.latency`,
+          group: 'Sandbox over HTTP',
+          measure: `${endpoint.label}, ${connections} connections: latency p50 / p99`,
+          value: s.p99,
+          display: `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)} ms`,
+          unit: 'ms',
+          baseline: 'bare node:http, same bytes',
+          baselineValue: b.p99,
+          baselineDisplay: `${b.p50.toFixed(2)} / ${b.p99.toFixed(2)} ms`,
+          ratio: s.p99 / b.p99,
+          budget: connections === 2 ? { op: '<', limit: 5, of: 'value', text: 'p99 < 5 ms' } : undefined,
+        });
+      }
+    }
+  } finally {
+    await Promise.all([sandbox.stop(), bare.stop()]);
+  }
+  return rows;
+}

@@ -1,0 +1,98 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, startServer } from '../lib/processes.mjs';
+import { median } from '../lib/stats.mjs';
+
+const BIN = join(ROOT, 'bin', 'topup.js');
+
+/** Variables that would change what topup does; everything else of the caller's environment is kept. */
+const TOPUP_VARIABLES = /^(TOPUP_|NO_COLOR$|FORCE_COLOR$)/;
+
+/**
+ * CLI start-up: wall time of whole processes. Each command runs in turn with the baseline (`node -e 0`), so that
+ * drift in the machine's speed touches every command alike. Output goes to a pipe, as in a script.
+ *
+ * Twice: in the caller's environment (the budgets), and in an empty one (for reference). They differ when the
+ * environment makes every node start slower, e.g. NODE_EXTRA_CA_CERTS, which node 20 reads at each start.
+ */
+export async function startup({ quick, log }) {
+  const runs = quick ? 3 : 40;
+  const warmups = quick ? 1 : 5;
+  const configDir = mkdtempSync(join(tmpdir(), 'topup-bench-'));
+  // The served sandbox for the remote command, limits off: 40 runs would meet the 60/min public limit.
+  const server = await startServer('sandbox.mjs', { rateLimit: false });
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !TOPUP_VARIABLES.test(name)));
+  const environments = {
+    caller: { ...inherited, TOPUP_CONFIG_DIR: configDir },
+    empty: { PATH: process.env.PATH ?? '', HOME: configDir, TOPUP_CONFIG_DIR: configDir },
+  };
+  const commands = [
+    { id: 'node', args: ['-e', '0'] },
+    { id: 'version', args: [BIN, '--version'], check: (out) => /^\d+\.\d+\.\d+/.test(out) },
+    { id: 'help', args: [BIN, '--help'], check: (out) => out.startsWith('Usage: topup') },
+    { id: 'remote', args: [BIN, '--base-url', server.url, 'packages', '--json'], check: (out) => JSON.parse(out).packages.length > 0 },
+    { id: 'offline', args: [BIN, '--mock', 'packages', '--json'], check: (out) => JSON.parse(out).packages.length > 0 },
+  ];
+  const times = Object.fromEntries(Object.keys(environments).map((env) => [env, Object.fromEntries(commands.map((c) => [c.id, []]))]));
+  try {
+    for (let i = 0; i < warmups + runs; i++) {
+      for (const [envName, env] of Object.entries(environments)) {
+        for (const command of commands) {
+          const startedAt = process.hrtime.bigint();
+          const result = spawnSync(process.execPath, command.args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+          const ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
+          if (result.status !== 0 || (command.check && !command.check(result.stdout))) {
+            throw new Error(`${command.args.join(' ')} failed (${result.status}): ${result.stderr.slice(0, 300)}`);
+          }
+          if (i >= warmups) times[envName][command.id].push(ms);
+        }
+      }
+    }
+  } finally {
+    await server.stop();
+    rmSync(configDir, { recursive: true, force: true });
+  }
+
+  const rows = [];
+  const commandRows = [
+    ['version', '`topup --version`', 1.15],
+    ['help', '`topup --help`', 1.3],
+    ['remote', '`topup packages --json` against a running HTTP sandbox', 1.8],
+    ['offline', '`topup --mock packages --json` (offline)', 2.5],
+  ];
+  for (const [envName, label] of [['caller', ''], ['empty', ', empty environment']]) {
+    const base = median(times[envName].node);
+    log(`start-up${label}: node -e 0 ${base.toFixed(1)} ms (median of ${runs})`);
+    for (const [id, measure, limit] of commandRows) {
+      const value = median(times[envName][id]);
+      rows.push({
+        id: envName === 'caller' ? `startup.${id}` : `startup.empty.${id}`,
+        group: 'CLI start-up',
+        measure: `${measure}${label}`,
+        value,
+        display: `${value.toFixed(1)} ms (${value >= base ? '+' : '−'}${Math.abs(value - base).toFixed(1)})`,
+        unit: 'ms',
+        baseline: '`node -e 0`',
+        baselineValue: base,
+        ratio: value / base,
+        budget: envName === 'caller' ? { op: '<=', limit, of: 'ratio' } : undefined,
+        note: noteFor(envName, id),
+      });
+    }
+  }
+  return rows;
+}
+
+function noteFor(envName, id) {
+  if (envName === 'empty') {
+    return id === 'version'
+      ? 'These four: the same commands with nothing in the environment but PATH, HOME and TOPUP_CONFIG_DIR. Node starts faster there, so the same milliseconds of topup are a larger share.'
+      : undefined;
+  }
+  if (id === 'offline') return 'The embedded sandbox as commands find it after the first run: loaded from its state file in the config folder (the first run seeds it and saves it).';
+  const extraCerts = process.env.NODE_EXTRA_CA_CERTS;
+  if (id === 'version' && extraCerts) return `This environment sets NODE_EXTRA_CA_CERTS (${extraCerts}), which node 20 loads at every start, topup's and the baseline's alike; see the empty-environment rows.`;
+  return undefined;
+}

@@ -1,0 +1,124 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { Plugin } from 'esbuild';
+
+/**
+ * esbuild plugins for the CLI bundle only; the library build keeps its dependencies as they are.
+ * Each one cuts start-up time that BENCHMARKS.md measures.
+ */
+
+const ROOT = new URL('../', import.meta.url).pathname;
+
+/**
+ * `import { z } from 'zod'` hands esbuild the whole namespace, so every locale and the JSON Schema converters
+ * end up in the bundle (760 KB to compile on each offline run). Each of our modules gets a `z` holding only the
+ * members that module uses, found by scanning it, so the rest of zod is shaken out, and what only openapi.ts uses
+ * (toJSONSchema) stays in its lazy chunk.
+ */
+export function zodSubset(): Plugin {
+  return {
+    name: 'zod-subset',
+    setup(build) {
+      build.onResolve({ filter: /^zod$/ }, (args) => (args.importer.includes('node_modules') ? undefined : { path: args.importer, namespace: 'zod-subset' }));
+      build.onLoad({ filter: /.*/, namespace: 'zod-subset' }, async (args) => {
+        const zod = (await import('zod')) as Record<string, unknown>;
+        const source = readFileSync(args.path, 'utf8');
+        // Only `import { z } from 'zod'` used as `z.member` can be served this way; anything else fails the build.
+        const rest = source.replace(/^import (type )?\{ z \} from 'zod';$/m, '');
+        if (rest === source || /from 'zod'/.test(rest) || /\bz\b(?!\s*\.)/.test(rest)) {
+          throw new Error(`zod-subset: ${args.path} uses zod other than as \`import { z } from 'zod'\` and z.member; update scripts/cli-bundle.ts`);
+        }
+        const used = new Set([...rest.matchAll(/\bz\s*\.\s*([A-Za-z_$][\w$]*)/g)].map((match) => match[1]!));
+        // Type-only names (z.infer, z.ZodType…) are not exports at run time and are left out.
+        const names = [...used].filter((name) => zod[name] !== undefined).sort();
+        const imports = names.map((name) => `${name} as $${name}`).join(', ');
+        const members = names.map((name) => `${JSON.stringify(name)}: $${name}`).join(', ');
+        return { resolveDir: ROOT, contents: `import { ${imports} } from 'zod/v4';\nexport const z = { ${members} };\n` };
+      });
+    },
+  };
+}
+
+const CHILD_PROCESS_LINE = "const childProcess = require('node:child_process');";
+
+/**
+ * commander loads child_process (and with it net and more) at start-up for one feature we never use: subcommands
+ * that are separate executables. Loaded on first use instead. The build fails if commander's source changes shape.
+ */
+export function lazyChildProcessInCommander(): Plugin {
+  return {
+    name: 'lazy-child-process-in-commander',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const uses = source.match(/childProcess\.\w+/g) ?? [];
+        if (!source.includes(CHILD_PROCESS_LINE) || uses.some((use) => use !== 'childProcess.spawn')) {
+          throw new Error(`lazy-child-process-in-commander: ${args.path} no longer matches; update scripts/cli-bundle.ts`);
+        }
+        const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+        return { contents: source.replace(CHILD_PROCESS_LINE, lazy), loader: 'js' };
+      });
+    },
+  };
+}
+
+/** A module the CLI's code loads with import(): its source file, and its name as an entry of the ES module build. */
+export interface LazyModule {
+  entry: string;
+  source: string;
+}
+
+const LAZY_IMPORT = /\bimport\(\s*'([^']+)'\s*\)/g;
+const requireFromRoot = createRequire(`${ROOT}package.json`);
+
+/**
+ * Every module that src/cli loads with import(), found by scanning it. The CLI's eager part is a CommonJS bundle
+ * (node starts one without its ES module loader: 4 ms of every run); what it loads lazily is built as ES modules
+ * with code splitting, each under the entry name given here, which is where the CommonJS bundle imports it from.
+ */
+export function lazyModules(): LazyModule[] {
+  const found = new Map<string, LazyModule>();
+  for (const file of sourceFiles(join(ROOT, 'src', 'cli'))) {
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(LAZY_IMPORT)) {
+      const lazy = lazyModuleOf(specifier!, file);
+      if (lazy !== undefined) found.set(lazy.entry, lazy);
+    }
+  }
+  return [...found.values()].sort((a, b) => a.entry.localeCompare(b.entry));
+}
+
+/** The lazy module `import(specifier)` in `importer` stands for; undefined for node's own modules. */
+function lazyModuleOf(specifier: string, importer: string): LazyModule | undefined {
+  if (specifier.startsWith('node:')) return undefined;
+  if (specifier.startsWith('.')) {
+    const source = resolve(dirname(importer), specifier).replace(/\.js$/, '.ts');
+    return { entry: `lazy/${relative(ROOT, source).replace(/\.ts$/, '')}`, source };
+  }
+  return { entry: `lazy/pkg/${specifier}`, source: requireFromRoot.resolve(specifier) };
+}
+
+/**
+ * For the CommonJS bundle: every import() of a lazy module becomes a real import() of its entry in the ES module
+ * build, beside it in dist/cli. Node's own modules stay as they are.
+ */
+export function lazyImportsFromEsmBuild(): Plugin {
+  return {
+    name: 'lazy-imports-from-esm-build',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const lazy = lazyModuleOf(args.path, args.importer);
+        return lazy === undefined ? { path: args.path, external: true } : { path: `./${lazy.entry}.js`, external: true };
+      });
+    },
+  };
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}

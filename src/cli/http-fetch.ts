@@ -1,0 +1,125 @@
+import type { IncomingMessage, RequestOptions } from 'node:http';
+import { FetchAnswer, plainInit, type PlainInit } from './fetch-answer.js';
+
+/**
+ * A fetch over node:http(s), for the CLI's requests to a server. Node 20's own fetch loads undici and compiles its
+ * HTTP parser (WebAssembly) on the first request, and at exit the process waits for V8 to finish optimising it:
+ * together some 70 ms, more than the rest of a command (BENCHMARKS.md). The library keeps the global fetch; this
+ * serves one-shot CLI processes. Bodies are small JSON, so both directions are buffered whole.
+ * Follows redirects as fetch does, and answers with a FetchAnswer (see there).
+ */
+export async function httpFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const request = typeof input === 'string' || input instanceof URL ? plainInit(init) : await requestInit(input, init);
+  let outgoing: Outgoing = { url: new URL(typeof input === 'string' || input instanceof URL ? input : input.url), method: request.method, headers: request.headers, body: request.body };
+  for (let redirects = 0; ; redirects++) {
+    const answer = await send(outgoing, request.signal);
+    const location = answer.headers.location;
+    if (location === undefined || !REDIRECTS.has(answer.statusCode ?? 0) || request.redirect === 'manual') return (await toAnswer(answer, request.signal)).asResponse();
+    answer.resume();
+    if (request.redirect === 'error') throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
+    if (redirects >= MAX_REDIRECTS) throw new TypeError('fetch failed', { cause: new Error('too many redirects') });
+    outgoing = redirected(outgoing, new URL(location, outgoing.url), answer.statusCode!);
+  }
+}
+
+/** A Request handed over (undici is loaded already then), read into the same plain form. */
+async function requestInit(request: Request, init: RequestInit | undefined): Promise<PlainInit> {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
+  return plainInit({ method: request.method, headers, body, signal: request.signal, redirect: request.redirect, ...init });
+}
+
+interface Outgoing {
+  url: URL;
+  method: string;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 20;
+/** Statuses whose answer has no body. */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/** The next request of a redirect, as fetch makes it: 303 (and 301/302 after a POST) become a GET without a body. */
+function redirected(previous: Outgoing, url: URL, status: number): Outgoing {
+  const headers = { ...previous.headers };
+  // Credentials are not sent to another origin, as fetch does.
+  if (url.origin !== previous.url.origin) delete headers.authorization;
+  if (status === 303 || ((status === 301 || status === 302) && previous.method === 'POST')) {
+    for (const name of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) delete headers[name];
+    return { url, method: previous.method === 'HEAD' ? 'HEAD' : 'GET', headers, body: undefined };
+  }
+  return { ...previous, url, headers };
+}
+
+async function send(outgoing: Outgoing, signal: PlainInit['signal']): Promise<IncomingMessage> {
+  const { url, body } = outgoing;
+  const { request: open } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const headers = body === undefined ? outgoing.headers : { ...outgoing.headers, 'content-length': String(body.length) };
+  signal?.throwIfAborted();
+  const options: RequestOptions = { method: outgoing.method, headers };
+  return new Promise((resolve, reject) => {
+    const sent = open(url, options, (answer) => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(answer);
+    });
+    const onAbort = () => {
+      sent.destroy();
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    // Shaped like undici's failures: a TypeError whose cause holds the code (ECONNREFUSED, ENOTFOUND).
+    sent.on('error', (error) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error }));
+    });
+    sent.end(body);
+  });
+}
+
+async function toAnswer(answer: IncomingMessage, signal: PlainInit['signal']): Promise<FetchAnswer> {
+  const chunks: Buffer[] = [];
+  const onAbort = () => answer.destroy();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const chunk of answer) chunks.push(chunk as Buffer);
+  } catch (error) {
+    throw signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error });
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  // A destroyed stream may end the loop quietly.
+  signal?.throwIfAborted();
+  const raw = answer.rawHeaders;
+  const headers: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);
+  const status = answer.statusCode ?? 500;
+  let body: Buffer = Buffer.alloc(0);
+  if (!NULL_BODY.has(status)) {
+    const encoding = answer.headers['content-encoding'];
+    try {
+      body = await decoded(Buffer.concat(chunks), encoding);
+    } catch (error) {
+      throw new TypeError('fetch failed', { cause: error });
+    }
+  }
+  // As fetch does, a decoded body no longer carries its encoding.
+  const shown = answer.headers['content-encoding'] === undefined ? headers : headers.filter(([name]) => !/^content-(encoding|length)$/i.test(name));
+  return new FetchAnswer(status, answer.statusMessage ?? '', shown, body);
+}
+
+/** We never ask for compression, but a server may send it anyway; fetch would decode it. */
+async function decoded(body: Buffer, encoding: string | undefined): Promise<Buffer> {
+  if (encoding === undefined || encoding === 'identity' || body.length === 0) return body;
+  const zlib = await import('node:zlib');
+  const { promisify } = await import('node:util');
+  if (encoding === 'gzip' || encoding === 'x-gzip') return promisify(zlib.gunzip)(body);
+  if (encoding === 'deflate') return promisify(zlib.inflate)(body);
+  if (encoding === 'br') return promisify(zlib.brotliDecompress)(body);
+  return body;
+}

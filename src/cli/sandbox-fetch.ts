@@ -1,0 +1,29 @@
+import type { Sandbox } from '../../mocks/sandbox.js';
+import { FetchAnswer, plainInit } from './fetch-answer.js';
+
+/**
+ * The embedded sandbox as a fetch, for the offline CLI: like `sandbox.fetch` (mocks/adapters/fetch.ts), but it
+ * takes the URL and init as the CLI's callers give them and answers with a FetchAnswer, so that an offline command
+ * never loads node's undici for WHATWG Request and Response objects (BENCHMARKS.md).
+ */
+export function sandboxFetch(sandbox: Sandbox): typeof globalThis.fetch {
+  return async (input, init) => {
+    if (typeof input !== 'string' && !(input instanceof URL)) return sandbox.fetch(input, init);
+    const request = plainInit(init);
+    request.signal?.throwIfAborted();
+    const body = request.method === 'GET' || request.method === 'HEAD' || request.body === undefined ? null : request.body.toString('utf8');
+    const reply = await abortable(sandbox.handle({ method: request.method, url: new URL(input).href, headers: request.headers, body, clientAddress: '127.0.0.1' }), request.signal);
+    if ('drop' in reply) throw new TypeError('fetch failed', { cause: new Error('the sandbox dropped the connection') });
+    const content = request.method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(reply.body);
+    return new FetchAnswer(reply.status, '', Object.entries(reply.headers), content).asResponse();
+  };
+}
+
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
