@@ -49,3 +49,23 @@ describe('msw handlers (README example)', () => {
     server.resetHandlers();
   });
 });
+
+describe('sandbox state through @msw/data queries (README)', () => {
+  it('lets a test query the sandbox\'s collections with @msw/data\'s own API', async () => {
+    const sandbox = await createSandbox({ rateLimit: false });
+    const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+    for (const body of sandbox.fixtures().platform.valid_orders.slice(0, 3)) {
+      const response = await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, { method: 'POST', headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(response.status).toBe(201);
+    }
+    const first = sandbox.store.db.orders.all()[0]!;
+    await sandbox.control.pay(first.invoice_code);
+
+    const { orders } = sandbox.store.db;
+    const pending = orders.collection.findMany((q) => q.where({ status: 'pending' }));
+    const big = orders.collection.findMany((q) => q.where({ credit_amount: (n) => n >= 1_000 }));
+    expect(pending.map((o) => o.invoice_code)).toEqual(orders.all().slice(1).map((o) => o.invoice_code));
+    expect(orders.collection.findFirst((q) => q.where({ invoice_code: first.invoice_code }))?.status).toBe('processing');
+    expect(big.map((o) => o.platform_pass_id)).toEqual([9002, 9004]);
+  });
+});
