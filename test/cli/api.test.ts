@@ -1,19 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiUrl } from '../../src/cli/commands/api.js';
-import { allTokens, harness, seedRichHistory, type Harness } from './read-harness.js';
+import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 
 let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-  await seedRichHistory(h);
-});
-afterEach(() => {
-  for (const { out, err } of h.outputs) for (const token of allTokens(h.sandbox)) {
-    expect(out).not.toContain(token);
-    expect(err).not.toContain(token);
-  }
-  h.cleanup();
-});
+useHarness((created) => {
+  h = created;
+}, { seed: seedRichHistory });
 
 /** The sandbox's own answer, for comparing the printed envelope. */
 async function direct(path: string, init: RequestInit = {}) {

@@ -1,18 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { allTokens, harness, seedRichHistory, type Harness } from './read-harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 
 let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-  await seedRichHistory(h);
-});
-afterEach(() => {
-  for (const { out, err } of h.outputs) for (const token of allTokens(h.sandbox)) {
-    expect(out).not.toContain(token);
-    expect(err).not.toContain(token);
-  }
-  h.cleanup();
-});
+useHarness((created) => {
+  h = created;
+}, { seed: seedRichHistory });
 
 const ANSI = /\u001b\[/;
 const TRX2 = 'TRX00000002\t2026-03-02 10:04:00\tdebit\t6000\t10044000\tINV20260302000005\tPayment of order INV20260302000005\n';

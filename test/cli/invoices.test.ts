@@ -1,22 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startHttpSandbox } from '../../mocks/adapters/http.js';
 import { waitForInvoice } from '../../src/cli/commands/invoices.js';
 import { CliContext } from '../../src/cli/context.js';
 import { fakeIO } from '../support/fake-io.js';
-import { allTokens, harness, seedRichHistory, type Harness } from './read-harness.js';
+import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 
 let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-  await seedRichHistory(h);
-});
-afterEach(() => {
-  for (const { out, err } of h.outputs) for (const token of allTokens(h.sandbox)) {
-    expect(out).not.toContain(token);
-    expect(err).not.toContain(token);
-  }
-  h.cleanup();
-});
+useHarness((created) => {
+  h = created;
+}, { seed: seedRichHistory });
 
 const PENDING = 'INV20260302000002';
 const pendingLine = `${PENDING} pending (order pending); next check in 15 s\n`;

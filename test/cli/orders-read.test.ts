@@ -1,22 +1,14 @@
 import { Command } from 'commander';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerOrderCommands } from '../../src/cli/commands/orders-read.js';
 import { CliContext } from '../../src/cli/context.js';
 import { fakeIO } from '../support/fake-io.js';
-import { allTokens, harness, seedRichHistory, type Harness } from './read-harness.js';
+import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 
 let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-  await seedRichHistory(h);
-});
-afterEach(() => {
-  for (const { out, err } of h.outputs) for (const token of allTokens(h.sandbox)) {
-    expect(out).not.toContain(token);
-    expect(err).not.toContain(token);
-  }
-  h.cleanup();
-});
+useHarness((created) => {
+  h = created;
+}, { seed: seedRichHistory });
 
 const ANSI = /\u001b\[/;
 const row = {

@@ -131,12 +131,13 @@ export async function seedRichHistory(h: Harness): Promise<void> {
 
 /**
  * A fresh harness for every test, and after each one the check that no fixture token reached any output.
- * `receive` gets the new harness before each test.
+ * `receive` gets the new harness before each test, after the optional `seed` step.
  */
-export function useHarness(receive: (h: Harness) => void): void {
+export function useHarness(receive: (h: Harness) => void, options: { seed?: (h: Harness) => Promise<void> } = {}): void {
   let current: Harness | undefined;
   beforeEach(async () => {
     current = await harness();
+    await options.seed?.(current);
     receive(current);
   });
   afterEach(() => {
