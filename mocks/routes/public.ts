@@ -1,17 +1,17 @@
 import { formatTimestamp } from '../../src/contract/index.js';
+import { INTERFACE_VERSION } from '../../src/contract/version.js';
 import { ApiError, SerializedData } from '../exchange.js';
 import * as present from '../present.js';
 import { CURRENCY } from '../rules/pricing.js';
 import { pageNewestFirst } from './paging.js';
 import type { RouteHandler } from './context.js';
 
-export const API_DOCUMENT_VERSION = '1.1.0';
 const PACKAGE_LIMIT = 50;
 const ARTICLE_LIMIT = 10;
 
 export const getHealth: RouteHandler = ({ now }) => ({
   message: 'API is healthy.',
-  data: { status: 'ok', version: API_DOCUMENT_VERSION, api: 'v1', time: formatTimestamp(now) },
+  data: { status: 'ok', version: INTERFACE_VERSION, api: 'v1', time: formatTimestamp(now) },
 });
 
 /**

@@ -8,7 +8,9 @@ import { FORBIDDEN_ORDER_FIELDS } from './orders.js';
 import { MAX_IN_FLIGHT_CLIENT, MAX_IN_FLIGHT_SERVER, RATE_LIMIT_HEADERS, type RateClass, rateClasses } from './rate-limits.js';
 
 /** Version of the interface description, as the interface document publishes it. */
-export const INTERFACE_VERSION = '1.1.0';
+import { INTERFACE_VERSION } from './version.js';
+
+export { INTERFACE_VERSION };
 
 export type JsonSchema = { [keyword: string]: unknown };
 export type OpenApiReference = { $ref: string };

@@ -1,38 +1,17 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REVOKED_TOKEN } from '../../mocks/seed.js';
 import { tokenFamily, tokenModeOf } from '../../src/cli/commands/auth.js';
-import { tempConfigDir } from '../support/fake-io.js';
-import { runCli, serveSandbox, type RunOptions, type RunResult, type ServedSandbox } from './run-cli.js';
+import { useServedCli, type RunOptions, type ServedSandbox } from './run-cli.js';
 import { scriptedPrompter } from './scripted-prompter.js';
 
 let served: ServedSandbox;
-let config: { dir: string; cleanup: () => void };
-let outputs: RunResult[];
-beforeAll(async () => {
-  served = await serveSandbox();
+let config: { dir: string };
+const topup = useServedCli((context) => {
+  served = context.served;
+  config = { dir: context.configDir };
 });
-afterAll(() => served.close());
-beforeEach(() => {
-  config = tempConfigDir();
-  outputs = [];
-});
-afterEach(() => {
-  // No run of any test may show a token, whatever it did.
-  const secrets = [...['demo', 'rich', 'broke', 'unlinked'].map((n) => served.token(n as 'rich')), REVOKED_TOKEN];
-  for (const { out, err } of outputs) for (const secret of secrets) {
-    expect(out).not.toContain(secret);
-    expect(err).not.toContain(secret);
-  }
-  config.cleanup();
-});
-
-async function topup(args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const result = await runCli(config.dir, args, options);
-  outputs.push(result);
-  return result;
-}
 
 const readJson = (file: string) => JSON.parse(readFileSync(join(config.dir, file), 'utf8')) as Record<string, unknown>;
 const modeOf = (file: string) => statSync(join(config.dir, file)).mode & 0o777;

@@ -1,32 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../support/fake-io.js';
-import { runCli, serveSandbox, type RunOptions, type RunResult, type ServedSandbox } from './run-cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useServedCli, type ServedSandbox } from './run-cli.js';
 
 let served: ServedSandbox;
-let config: { dir: string; cleanup: () => void };
-let outputs: RunResult[];
-beforeAll(async () => {
-  served = await serveSandbox();
+let config: { dir: string };
+const topup = useServedCli((context) => {
+  served = context.served;
+  config = { dir: context.configDir };
 });
-afterAll(() => served.close());
-beforeEach(() => {
-  config = tempConfigDir();
-  outputs = [];
-});
-afterEach(() => {
-  for (const { out, err } of outputs) for (const name of ['rich', 'demo'] as const) {
-    expect(out + err).not.toContain(served.token(name));
-  }
-  config.cleanup();
-});
-
-async function topup(args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const result = await runCli(config.dir, args, options);
-  outputs.push(result);
-  return result;
-}
 
 const readConfig = () => JSON.parse(readFileSync(join(config.dir, 'config.json'), 'utf8')) as { current_profile?: string; profiles: Record<string, Record<string, string>> };
 

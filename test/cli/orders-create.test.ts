@@ -1,40 +1,17 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { missingFlags, orderBody, usableMethods } from '../../src/cli/commands/orders-create.js';
 import type { PaymentMethod } from '../../src/contract/index.js';
 import { createClient } from '../../src/client/index.js';
-import { tempConfigDir } from '../support/fake-io.js';
-import { runCli, serveSandbox, type RunOptions, type RunResult, type ServedSandbox } from './run-cli.js';
+import { useServedCli, type RunOptions, type ServedSandbox } from './run-cli.js';
 import { scriptedPrompter, type Answer } from './scripted-prompter.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const DEMO_TOKEN = 'topup_test_demo_4eC39HqLyjWDarjtT1zdp7dc';
 const bob9001 = ['--username', 'BuilderBob', '--place', '5001', '--pass', '9001'];
 
 let served: ServedSandbox;
-let config: { dir: string; cleanup: () => void };
-let outputs: RunResult[];
-beforeAll(async () => {
-  served = await serveSandbox();
-});
-afterAll(() => served.close());
-beforeEach(async () => {
-  config = tempConfigDir();
-  outputs = [];
-  await served.sandbox.control.reset();
-});
-afterEach(() => {
-  for (const { out, err } of outputs) for (const secret of [DEMO_TOKEN, served.token('rich'), served.token('broke')]) {
-    expect(out).not.toContain(secret);
-    expect(err).not.toContain(secret);
-  }
-  config.cleanup();
-});
-
-async function topup(args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const result = await runCli(config.dir, args, options);
-  outputs.push(result);
-  return result;
-}
+const topup = useServedCli((context) => {
+  served = context.served;
+}, { reset: true });
 
 /** Runs against the served sandbox as `rich` (production, chat-linked, with balance), by URL and TOPUP_TOKEN. */
 const asRich = (args: string[], options: RunOptions = {}) =>

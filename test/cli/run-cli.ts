@@ -1,9 +1,11 @@
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
+import { REVOKED_TOKEN } from '../../mocks/seed.js';
 import { startHttpSandbox } from '../../mocks/adapters/http.js';
 import type { CliClock } from '../../src/cli/clock.js';
 import { main } from '../../src/cli/main.js';
 import type { Prompter } from '../../src/cli/prompter.js';
-import { fakeIO } from '../support/fake-io.js';
+import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 
 export interface RunOptions {
   tty?: boolean;
@@ -67,5 +69,44 @@ export async function serveSandbox(): Promise<ServedSandbox> {
     sandbox,
     token: (name) => sandbox.fixtures().accounts.find((a) => a.name === name)!.token,
     close: () => server.close(),
+  };
+}
+
+export interface ServedCliContext {
+  served: ServedSandbox;
+  configDir: string;
+}
+
+/**
+ * One served sandbox for the file, a fresh config folder for every test (and, with `reset`, a fresh sandbox
+ * state), and after each test the check that no token of any fixture account showed in any run's output.
+ * Returns the runner; `receive` gets the served sandbox and the test's config folder before each test.
+ */
+export function useServedCli(receive: (context: ServedCliContext) => void, options: { reset?: boolean } = {}): (args: string[], options?: RunOptions) => Promise<RunResult> {
+  let served: ServedSandbox;
+  let config: { dir: string; cleanup: () => void };
+  let outputs: RunResult[] = [];
+  beforeAll(async () => {
+    served = await serveSandbox();
+  });
+  afterAll(() => served.close());
+  beforeEach(async () => {
+    config = tempConfigDir();
+    outputs = [];
+    if (options.reset) await served.sandbox.control.reset();
+    receive({ served, configDir: config.dir });
+  });
+  afterEach(() => {
+    const secrets = [...served.sandbox.fixtures().accounts.map((a) => a.token), REVOKED_TOKEN];
+    for (const { out, err } of outputs) for (const secret of secrets) {
+      expect(out).not.toContain(secret);
+      expect(err).not.toContain(secret);
+    }
+    config.cleanup();
+  });
+  return async (args, runOptions = {}) => {
+    const result = await runCli(config.dir, args, runOptions);
+    outputs.push(result);
+    return result;
   };
 }
