@@ -63,5 +63,5 @@ export function successReply(status: number, message: string, data: unknown, hea
 export function errorReply(error: ApiError, headers: Record<string, string> = {}): SandboxReply {
   const detail = error.code === undefined ? undefined : error.fields === undefined ? { code: error.code } : { code: error.code, fields: [...error.fields] };
   const payload = detail === undefined ? { success: false, message: error.message } : { success: false, message: error.message, error: detail };
-  return jsonReply(error.status, payload, { ...headers, ...error.headers });
+  return jsonReply(error.status, payload, Object.assign({}, headers, error.headers));
 }

@@ -98,5 +98,5 @@ async function withPrimaryKey<T>(values: T, key: string): Promise<T> {
     .then((record) => Object.getOwnPropertySymbols(record).find((s) => s.description === 'kPrimaryKey'));
   const symbol = await primaryKeySymbol;
   if (symbol === undefined || values === null || typeof values !== 'object') return values;
-  return { ...values, [symbol]: key };
+  return Object.assign({}, values, { [symbol]: key });
 }

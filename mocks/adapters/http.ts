@@ -72,7 +72,7 @@ async function serve(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse
     req.socket.destroy();
     return;
   }
-  res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
+  res.writeHead(response.status, Object.assign({}, response.headers, { 'content-length': Buffer.byteLength(response.body) }));
   res.end(response.body);
   if (body.tooLarge) req.socket.end();
 }

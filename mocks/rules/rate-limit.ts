@@ -30,7 +30,7 @@ export class RateLimiter {
     if (window.count >= limit) {
       headers['x-ratelimit-remaining'] = '0';
       const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
-      throw new ApiError(429, `Too many requests. Retry in ${retryAfter} seconds.`, undefined, undefined, { ...headers, 'retry-after': String(retryAfter) });
+      throw new ApiError(429, `Too many requests. Retry in ${retryAfter} seconds.`, undefined, undefined, Object.assign({}, headers, { 'retry-after': String(retryAfter) }));
     }
     window.count += 1;
     return headers;
