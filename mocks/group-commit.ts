@@ -6,7 +6,7 @@ export class GroupCommit {
   #running: Promise<void> | null = null;
   #queued: Promise<void> | null = null;
 
-  constructor(private readonly flush: () => Promise<void>) {}
+  constructor(private readonly flush: () => Promise<unknown>) {}
 
   request(): Promise<void> {
     if (this.#queued) return this.#queued;
@@ -21,7 +21,7 @@ export class GroupCommit {
   }
 
   #start(): Promise<void> {
-    const run: Promise<void> = this.flush().finally(() => {
+    const run: Promise<void> = this.flush().then(() => undefined).finally(() => {
       if (this.#running === run) this.#running = null;
     });
     this.#running = run;

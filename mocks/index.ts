@@ -6,8 +6,8 @@ export { startHttpSandbox, type HttpSandbox, type HttpSandboxOptions } from './a
 export type { SandboxControl, DepositRequest } from './control.js';
 export type { Fixtures, FixtureAccount, FixtureCase } from './fixtures.js';
 export type { SandboxRequest, SandboxResponse, SandboxReply, DroppedReply } from './exchange.js';
-export { takeSnapshot, restoreSnapshot, SnapshotError, type SandboxSnapshot } from './snapshot.js';
-export { readStateFile, writeStateFile } from './state.js';
+export { takeSnapshot, restoreSnapshot, applyChanges, SnapshotError, type SandboxSnapshot, type SandboxChanges, type StateWriter } from './snapshot.js';
+export { openStateFile, readStateFile, writeStateFile, StateLockedError, type StateFile, type OpenStateFileOptions } from './state.js';
 export { quote, PRICE_PER_CREDIT, discountTiers } from './rules/pricing.js';
 export { REVOKED_TOKEN } from './seed.js';
 export { FaultInjector, parseFaultSpec, validateFaultConfig, FaultConfigError, type FaultConfig, type FaultRule, type FaultKind, type FaultStats } from './faults.js';

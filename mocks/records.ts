@@ -146,18 +146,18 @@ export const VipServerRecord = z.object({
   active: z.boolean(),
 });
 
-export type AccountRecord = z.infer<typeof AccountRecord>;
-export type TokenRecord = z.infer<typeof TokenRecord>;
-export type ChatLinkRecord = z.infer<typeof ChatLinkRecord>;
-export type TransactionRecord = z.infer<typeof TransactionRecord>;
-export type InvoiceRecord = z.infer<typeof InvoiceRecord>;
-export type OrderRecord = z.infer<typeof OrderRecord>;
-export type DepositRecord = z.infer<typeof DepositRecord>;
-export type IdempotencyRecord = z.infer<typeof IdempotencyRecord>;
-export type CreditPackageRecord = z.infer<typeof CreditPackageRecord>;
-export type PaymentMethodRecord = z.infer<typeof PaymentMethodRecord>;
-export type ArticleRecord = z.infer<typeof ArticleRecord>;
-export type PlatformUserRecord = z.infer<typeof PlatformUserRecord>;
-export type PlatformPlaceRecord = z.infer<typeof PlatformPlaceRecord>;
-export type PlatformPassRecord = z.infer<typeof PlatformPassRecord>;
-export type VipServerRecord = z.infer<typeof VipServerRecord>;
+export type AccountRecord = Readonly<z.infer<typeof AccountRecord>>;
+export type TokenRecord = Readonly<z.infer<typeof TokenRecord>>;
+export type ChatLinkRecord = Readonly<z.infer<typeof ChatLinkRecord>>;
+export type TransactionRecord = Readonly<z.infer<typeof TransactionRecord>>;
+export type InvoiceRecord = Readonly<z.infer<typeof InvoiceRecord>>;
+export type OrderRecord = Readonly<z.infer<typeof OrderRecord>>;
+export type DepositRecord = Readonly<z.infer<typeof DepositRecord>>;
+export type IdempotencyRecord = Readonly<z.infer<typeof IdempotencyRecord>>;
+export type CreditPackageRecord = Readonly<z.infer<typeof CreditPackageRecord>>;
+export type PaymentMethodRecord = Readonly<z.infer<typeof PaymentMethodRecord>>;
+export type ArticleRecord = Readonly<z.infer<typeof ArticleRecord>>;
+export type PlatformUserRecord = Readonly<z.infer<typeof PlatformUserRecord>>;
+export type PlatformPlaceRecord = Readonly<z.infer<typeof PlatformPlaceRecord>>;
+export type PlatformPassRecord = Readonly<z.infer<typeof PlatformPassRecord>>;
+export type VipServerRecord = Readonly<z.infer<typeof VipServerRecord>>;

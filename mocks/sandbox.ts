@@ -6,7 +6,7 @@ import { CONTROL_PREFIX, controlRouter } from './routes/control.js';
 import { expireDue } from './rules/lifecycle.js';
 import { InFlightLimiter, RateLimiter } from './rules/rate-limit.js';
 import { seed } from './seed.js';
-import { restoreSnapshot, takeSnapshot, type SandboxSnapshot } from './snapshot.js';
+import { restoreSnapshot, takeSnapshot, type SandboxSnapshot, type StateWriter } from './snapshot.js';
 import { Store } from './store.js';
 import { GroupCommit } from './group-commit.js';
 import { WriteLock } from './write-lock.js';
@@ -22,8 +22,13 @@ export interface SandboxOptions {
   baseUrl?: string;
   /** Start from this state instead of the seed. */
   snapshot?: unknown;
-  /** Called after each committed change; the request is answered only once it resolves. */
-  persist?: (snapshot: SandboxSnapshot) => Promise<void>;
+  /** Called with the whole state after each committed change; the request is answered only once it resolves. */
+  persist?: (snapshot: SandboxSnapshot) => Promise<unknown>;
+  /**
+   * Like `persist`, but handed only what changed since its last write, unless it asks for the whole state:
+   * what a state file needs to stay cheap at 100k orders (`openStateFile()` in mocks/state.ts makes one).
+   */
+  stateWriter?: StateWriter;
   /** Told about unexpected errors (they are answered with a 500 envelope). */
   onError?: (error: unknown) => void;
   /** Faults to inject from the start; change them later with `sandbox.faults.configure()`. */
@@ -63,8 +68,23 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // The closures below keep `options`; the snapshot must not stay alive with them (at 100k orders it is 60 MB).
   options = { ...options, snapshot: undefined };
 
-  const persist = options.persist;
-  const group = persist ? new GroupCommit(() => persist(takeSnapshot(store, offsetMs))) : null;
+  const { persist, stateWriter } = options;
+  if (persist !== undefined && stateWriter !== undefined) throw new TypeError('Give a sandbox persist or stateWriter, not both.');
+  if (stateWriter !== undefined) store.trackChanges();
+  // After a failed write the changes it carried are gone from the store's list, so only the whole state is safe.
+  let wholeStateDue = false;
+  const writeState = (writer: StateWriter) => {
+    const changes = store.takeChanges();
+    const whole = wholeStateDue || changes.reset || writer.wantsSnapshot;
+    wholeStateDue = false;
+    const written = writer.write(whole ? { snapshot: takeSnapshot(store, offsetMs) } : { changes: { clock_offset_ms: offsetMs, counters: { ...store.counters }, tables: changes.tables } });
+    return written.catch((error: unknown) => {
+      wholeStateDue = true;
+      throw error;
+    });
+  };
+  const flush = stateWriter !== undefined ? () => writeState(stateWriter) : persist !== undefined ? () => persist(takeSnapshot(store, offsetMs)) : undefined;
+  const group = flush ? new GroupCommit(flush) : null;
   const commit = () => (group ? group.request() : Promise.resolve());
   const writeLock = new WriteLock();
   const rateLimiter = new RateLimiter();

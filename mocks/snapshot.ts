@@ -1,5 +1,6 @@
 import type { Db, TableName } from './db.js';
-import type { Counters, Store } from './store.js';
+import type { Counters, Store, TableChangeSet } from './store.js';
+import { tableKeys } from './table-keys.js';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -9,6 +10,26 @@ export interface SandboxSnapshot {
   clock_offset_ms: number;
   counters: Counters;
   tables: { [K in TableName]: unknown[] };
+  /** Names the journal that continues this snapshot (mocks/state.ts): lines with another id are not its own. */
+  journal_id?: string;
+}
+
+/** What one commit changed: a line of a state file's journal. */
+export interface SandboxChanges {
+  clock_offset_ms: number;
+  counters: Counters;
+  tables: TableChangeSet;
+}
+
+/**
+ * Where a sandbox keeps its state as it changes (a state file, see mocks/state.ts). After each commit the sandbox
+ * hands it what changed since the last write, or the whole state when it asks for that or after a reset.
+ * The request that made the change is answered once `write` resolves.
+ */
+export interface StateWriter {
+  /** True when the next write should be the whole state (no snapshot yet, or the changes outgrew it). */
+  readonly wantsSnapshot: boolean;
+  write(state: { snapshot: SandboxSnapshot } | { changes: SandboxChanges }): Promise<void>;
 }
 
 export function takeSnapshot(store: Store, clockOffsetMs: number): SandboxSnapshot {
@@ -42,8 +63,44 @@ export async function restoreSnapshot(store: Store, snapshot: unknown): Promise<
   return snapshot.clock_offset_ms;
 }
 
-function isSnapshot(value: unknown): value is SandboxSnapshot {
+/**
+ * The snapshot with journal entries applied in order: records by key replaced where they are (a changed record
+ * keeps its place), new ones appended, removed ones dropped. Plain JSON in and out; restoreSnapshot validates.
+ */
+export function applyChanges(snapshot: SandboxSnapshot, entries: readonly SandboxChanges[]): SandboxSnapshot {
+  if (entries.length === 0) return snapshot;
+  const tables = new Map<TableName, Map<string, unknown>>();
+  const tableOf = (name: string): Map<string, unknown> => {
+    if (!Object.hasOwn(tableKeys, name)) throw new SnapshotError(`The state file's journal names an unknown table '${name}'.`);
+    const keyOf = tableKeys[name as TableName] as (record: unknown) => string;
+    let table = tables.get(name as TableName);
+    if (table === undefined) {
+      table = new Map((snapshot.tables[name as TableName] ?? []).map((record) => [keyOf(record), record]));
+      tables.set(name as TableName, table);
+    }
+    return table;
+  };
+  let { clock_offset_ms, counters } = snapshot;
+  for (const entry of entries) {
+    for (const [name, change] of Object.entries(entry.tables)) {
+      const table = tableOf(name);
+      const keyOf = tableKeys[name as TableName] as (record: unknown) => string;
+      for (const key of change.remove) table.delete(key);
+      for (const record of change.put) {
+        if (record === null || typeof record !== 'object') throw new SnapshotError(`The state file's journal has an invalid record in '${name}'.`);
+        table.set(keyOf(record), record);
+      }
+    }
+    clock_offset_ms = entry.clock_offset_ms;
+    counters = entry.counters;
+  }
+  const merged = { ...snapshot.tables };
+  for (const [name, table] of tables) merged[name] = [...table.values()];
+  return { ...snapshot, clock_offset_ms, counters, tables: merged };
+}
+
+export function isSnapshot(value: unknown): value is SandboxSnapshot {
   if (value === null || typeof value !== 'object') return false;
   const s = value as Partial<SandboxSnapshot>;
-  return s.version === SNAPSHOT_VERSION && typeof s.clock_offset_ms === 'number' && typeof s.counters === 'object' && s.counters !== null && typeof s.tables === 'object' && s.tables !== null;
+  return s.version === SNAPSHOT_VERSION && typeof s.clock_offset_ms === 'number' && (s.journal_id === undefined || typeof s.journal_id === 'string') && typeof s.counters === 'object' && s.counters !== null && typeof s.tables === 'object' && s.tables !== null;
 }

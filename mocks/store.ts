@@ -1,4 +1,4 @@
-import { createDb, type Db } from './db.js';
+import { createDb, type Db, type TableName } from './db.js';
 import type { InvoiceRecord } from './records.js';
 
 export interface Counters {
@@ -29,4 +29,27 @@ export class Store {
     this.counters = { invoice: 0, transaction: 0 };
     this.expiryQueue = [];
   }
+
+  /** From now on, remember what changes, for `takeChanges()` (a state file's journal). */
+  trackChanges(): void {
+    for (const table of Object.values(this.db)) table.trackChanges(true);
+  }
+
+  /**
+   * The records created, changed and removed since the last call, by table; `reset` when a table was emptied
+   * since (a reset), after which only a whole snapshot describes the state.
+   */
+  takeChanges(): { reset: boolean; tables: TableChangeSet } {
+    let reset = false;
+    const tables: TableChangeSet = {};
+    for (const [name, table] of Object.entries(this.db) as [TableName, Db[TableName]][]) {
+      const changes = table.takeChanges();
+      reset ||= changes.cleared;
+      if (changes.put.length > 0 || changes.remove.length > 0) tables[name] = { put: changes.put, remove: changes.remove };
+    }
+    return { reset, tables };
+  }
 }
+
+/** Per table: the records as they are now, and the keys of removed ones. */
+export type TableChangeSet = { [K in TableName]?: { put: unknown[]; remove: string[] } };

@@ -1,22 +1,40 @@
 import { Collection } from '@msw/data';
 import type { z } from 'zod';
 
+/** What a table's records became since the last `takeChanges()`: the record, or null once it was removed. */
+export interface TableChanges<R> {
+  /** The table was emptied (a reset), so only a whole snapshot describes it now. */
+  cleared: boolean;
+  /**
+   * Changed or created records, in the order they were first touched (created ones in creation order), and
+   * removed keys. A key in both was removed and created again: apply the removals first, then the records.
+   */
+  put: R[];
+  remove: string[];
+}
+
 /**
  * An @msw/data collection plus the indexes that keep the sandbox fast at 100k records:
  * @msw/data queries scan every record, so lookups by key and per-account listings go through maps here.
- * Records are the collection's own objects; state transitions mutate them in place, because
- * `Collection.update()` scans the whole collection twice per call and nothing here relies on its hooks.
+ * Records are the collection's own objects, read-only to the rest of the sandbox: they change only through
+ * `update()`, in place (`Collection.update()` scans the whole collection twice per call, and nothing here relies
+ * on its hooks), so that the table knows what changed: a state file appends only that (mocks/state.ts).
  */
 export class Table<S extends z.ZodObject> {
   readonly collection: Collection<S>;
   readonly schema: S;
-  readonly #keyOf: (record: z.output<S>) => string;
-  readonly #ownerOf: ((record: z.output<S>) => number) | undefined;
-  readonly #byKey = new Map<string, z.output<S>>();
-  readonly #byOwner = new Map<number, z.output<S>[]>();
+  readonly #keyOf: (record: Readonly<z.output<S>>) => string;
+  readonly #ownerOf: ((record: Readonly<z.output<S>>) => number) | undefined;
+  readonly #byKey = new Map<string, Readonly<z.output<S>>>();
+  readonly #byOwner = new Map<number, Readonly<z.output<S>>[]>();
   #version = 0;
+  /** Only while a state file wants changes (`trackChanges()`): otherwise nobody drains them. */
+  #changes: Map<string, Readonly<z.output<S>> | null> | undefined;
+  #cleared = false;
+  /** Keys removed and created again since the last `takeChanges()`: the new record goes last, as in the collection. */
+  readonly #recreated = new Set<string>();
 
-  constructor(schema: S, keyOf: (record: z.output<S>) => string, ownerOf?: (record: z.output<S>) => number) {
+  constructor(schema: S, keyOf: (record: Readonly<z.output<S>>) => string, ownerOf?: (record: Readonly<z.output<S>>) => number) {
     this.schema = schema;
     this.collection = new Collection({ schema });
     this.#keyOf = keyOf;
@@ -24,7 +42,7 @@ export class Table<S extends z.ZodObject> {
   }
 
   /** Validates the values against the schema (in @msw/data's create) and indexes the stored record. */
-  async insert(values: z.input<S>): Promise<z.output<S>> {
+  async insert(values: z.input<S>): Promise<Readonly<z.output<S>>> {
     const record = (await this.collection.create(await withPrimaryKey(values, this.#keyOf(values as z.output<S>)))) as z.output<S>;
     const key = this.#keyOf(record);
     if (this.#byKey.has(key)) this.remove(key);
@@ -36,7 +54,27 @@ export class Table<S extends z.ZodObject> {
       else this.#byOwner.set(owner, [record]);
     }
     this.#version += 1;
+    if (this.#changes) {
+      // A key removed and created again is a new record: it goes after the others, where the collection put it.
+      if (this.#changes.get(key) === null) this.#recreated.add(key);
+      this.#changes.delete(key);
+      this.#changes.set(key, record);
+    }
     return record;
+  }
+
+  /**
+   * Changes a stored record in place. The key and the owner never change (they index the record), so they may
+   * not be in the patch; values are checked against the schema's field types first.
+   */
+  update(record: Readonly<z.output<S>>, patch: Partial<z.output<S>>): void {
+    const key = this.#keyOf(record);
+    if (this.#byKey.get(key) !== record) throw new Error(`update: the record ${key} is not in this table`);
+    const next = Object.assign({}, record, patch) as z.output<S>;
+    this.schema.parse(next);
+    if (this.#keyOf(next) !== key || (this.#ownerOf && this.#ownerOf(next) !== this.#ownerOf(record))) throw new Error(`update: the key or owner of ${key} cannot change`);
+    Object.assign(record as object, patch);
+    this.#changes?.set(key, record);
   }
 
   /**
@@ -47,17 +85,17 @@ export class Table<S extends z.ZodObject> {
     return this.#version;
   }
 
-  get(key: string): z.output<S> | undefined {
+  get(key: string): Readonly<z.output<S>> | undefined {
     return this.#byKey.get(key);
   }
 
   /** The owner's records, oldest first. */
-  ownedBy(ownerId: number): readonly z.output<S>[] {
+  ownedBy(ownerId: number): readonly Readonly<z.output<S>>[] {
     return this.#byOwner.get(ownerId) ?? [];
   }
 
   /** Every record, oldest first. */
-  all(): readonly z.output<S>[] {
+  all(): readonly Readonly<z.output<S>>[] {
     return this.collection.all() as z.output<S>[];
   }
 
@@ -73,6 +111,10 @@ export class Table<S extends z.ZodObject> {
     this.#version += 1;
     const owned = this.#ownerOf ? this.#byOwner.get(this.#ownerOf(record)) : undefined;
     if (owned) owned.splice(owned.indexOf(record), 1);
+    if (this.#changes) {
+      this.#changes.delete(key);
+      this.#changes.set(key, null);
+    }
   }
 
   clear(): void {
@@ -80,6 +122,29 @@ export class Table<S extends z.ZodObject> {
     this.#byKey.clear();
     this.#byOwner.clear();
     this.#version += 1;
+    this.#changes?.clear();
+    this.#recreated.clear();
+    this.#cleared = true;
+  }
+
+  /** Starts (or stops) remembering what changes, for `takeChanges()`. */
+  trackChanges(on: boolean): void {
+    this.#changes = on ? new Map() : undefined;
+    this.#recreated.clear();
+    this.#cleared = false;
+  }
+
+  /** What changed since the last call (copies of the records, as they are now), and forgets it. */
+  takeChanges(): TableChanges<z.output<S>> {
+    const changes: TableChanges<z.output<S>> = { cleared: this.#cleared, put: [], remove: [] };
+    for (const [key, record] of this.#changes ?? []) {
+      if (record === null || this.#recreated.has(key)) changes.remove.push(key);
+      if (record !== null) changes.put.push(Object.assign({}, record) as z.output<S>);
+    }
+    this.#changes?.clear();
+    this.#recreated.clear();
+    this.#cleared = false;
+    return changes;
   }
 }
 

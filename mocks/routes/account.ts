@@ -6,7 +6,7 @@ import { principalOf, type RouteHandler } from './context.js';
 export const validateToken: RouteHandler = (ctx) => {
   const { account, token } = principalOf(ctx);
   const lastUsed = token.last_used_at;
-  token.last_used_at = ctx.now;
+  ctx.store.db.tokens.update(token, { last_used_at: ctx.now });
   return {
     message: 'Token is valid.',
     data: { valid: true, mode: token.mode, user: { id: account.id, username: account.username }, token_name: token.name, last_used_at: lastUsed === null ? null : formatTimestamp(lastUsed) },

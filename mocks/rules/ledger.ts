@@ -13,8 +13,7 @@ export async function postTransaction(
 ): Promise<void> {
   const next = type === 'credit' ? account.balance + amount : account.balance - amount;
   if (next < 0) throw new Error(`ledger: balance of account ${account.id} would go below zero`);
-  account.balance = next;
-  account.balance_updated_at = now;
+  store.db.accounts.update(account, { balance: next, balance_updated_at: now });
   await store.db.transactions.insert({
     id: store.nextTransactionId(),
     account_id: account.id,

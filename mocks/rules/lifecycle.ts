@@ -4,23 +4,23 @@ import type { InvoiceRecord, OrderRecord } from '../records.js';
 import type { Store } from '../store.js';
 import { postTransaction } from './ledger.js';
 
-function movePayment(invoice: InvoiceRecord, to: PaymentStatus, now: number): void {
+function movePayment(store: Store, invoice: InvoiceRecord, to: PaymentStatus, now: number): void {
   if (!paymentTransitions[invoice.payment_status].includes(to)) {
     throw new ApiError(409, `Invoice ${invoice.invoice_code} is ${invoice.payment_status} and cannot become ${to}.`, 'INVALID_STATE');
   }
-  invoice.payment_status = to;
-  invoice.updated_at = now;
-  if (to === 'paid') invoice.paid_at = now;
+  store.db.invoices.update(invoice, to === 'paid' ? { payment_status: to, updated_at: now, paid_at: now } : { payment_status: to, updated_at: now });
 }
 
-function moveOrder(order: OrderRecord, to: OrderStatus, now: number): void {
+function moveOrder(store: Store, order: OrderRecord, to: OrderStatus, now: number): void {
   if (!orderTransitions[order.status].includes(to)) {
     throw new ApiError(409, `Order ${order.invoice_code} is ${order.status} and cannot become ${to}.`, 'INVALID_STATE');
   }
-  order.status = to;
-  order.updated_at = now;
-  if (to === 'processing') order.paid_at = now;
-  if (to === 'completed' || to === 'failed') order.completed_at = now;
+  store.db.orders.update(order, {
+    status: to,
+    updated_at: now,
+    ...(to === 'processing' ? { paid_at: now } : {}),
+    ...(to === 'completed' || to === 'failed' ? { completed_at: now } : {}),
+  });
 }
 
 export function findInvoice(store: Store, code: string): InvoiceRecord {
@@ -39,8 +39,8 @@ function findOrder(store: Store, code: string): OrderRecord {
 export async function payInvoice(store: Store, code: string, now: number): Promise<void> {
   const invoice = findInvoice(store, code);
   const order = store.db.orders.get(code);
-  if (order) moveOrder(order, 'processing', now);
-  movePayment(invoice, 'paid', now);
+  if (order) moveOrder(store, order, 'processing', now);
+  movePayment(store, invoice, 'paid', now);
   if (invoice.type === 'deposit') {
     const account = store.db.accounts.get(String(invoice.account_id))!;
     await postTransaction(store, account, 'credit', invoice.amount, `Deposit ${code}`, code, now);
@@ -51,20 +51,20 @@ export async function payInvoice(store: Store, code: string, now: number): Promi
 export function closeUnpaidInvoice(store: Store, code: string, to: 'expired' | 'failed', now: number): void {
   const invoice = findInvoice(store, code);
   const order = store.db.orders.get(code);
-  if (invoice.payment_status === 'pending' && order) moveOrder(order, 'cancelled', now);
-  movePayment(invoice, to, now);
+  if (invoice.payment_status === 'pending' && order) moveOrder(store, order, 'cancelled', now);
+  movePayment(store, invoice, to, now);
 }
 
 export function completeOrder(store: Store, code: string, now: number): void {
-  moveOrder(findOrder(store, code), 'completed', now);
+  moveOrder(store, findOrder(store, code), 'completed', now);
 }
 
 /** A paid order that cannot be delivered fails, and its total goes back to the balance. */
 export async function failOrder(store: Store, code: string, now: number): Promise<void> {
   const order = findOrder(store, code);
   const invoice = findInvoice(store, code);
-  moveOrder(order, 'failed', now);
-  movePayment(invoice, 'refunded', now);
+  moveOrder(store, order, 'failed', now);
+  movePayment(store, invoice, 'refunded', now);
   const account = store.db.accounts.get(String(order.account_id))!;
   await postTransaction(store, account, 'credit', invoice.amount, `Refund of order ${code}`, code, now);
 }

@@ -176,4 +176,21 @@ describe('a damaged offline state file', () => {
     expect((await topup(['mock', 'reset'])).code).toBe(0);
     expect((await topup(['packages'])).code).toBe(0);
   });
+
+  it('a damaged journal beside it is the same clear error, and reset recovers from it too', async () => {
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    for (let i = 0; i < 3; i++) expect((await topup(['mock', 'deposit', '10000', '--paid'])).code).toBe(0);
+    const journal = join(config.dir, 'sandbox-state.json.journal');
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    expect(lines.filter((l) => l !== '').length).toBeGreaterThanOrEqual(3);
+    lines[0] = '{"journal_id": 7';
+    writeFileSync(journal, lines.join('\n'));
+    const broken = await topup(['balance']);
+    expect(broken.code).toBe(1);
+    expect(broken.err).toMatch(/state is unreadable .*journal is damaged.*run `topup mock reset`/);
+    expect(broken.out).toBe('');
+
+    expect((await topup(['mock', 'reset'])).code).toBe(0);
+    expect((await topup(['--json', 'balance'])).out).toMatch(/"balance":\s*0\b/);
+  });
 });

@@ -47,7 +47,7 @@ describe('secret hygiene', () => {
 
       for (const text of outputs) expect(text).not.toContain(RICH);
       const files = filesUnder(dir);
-      expect(files.map((f) => f.path.slice(dir.length + 1)).sort()).toEqual(['config.json', 'credentials.json', 'sandbox-state.json']);
+      expect(files.map((f) => f.path.slice(dir.length + 1)).sort()).toEqual(['config.json', 'credentials.json', 'sandbox-state.json', 'sandbox-state.json.journal']);
       for (const file of files) {
         expect(file.mode, file.path).toBe(0o600);
         if (!file.path.endsWith('credentials.json')) expect(file.text, file.path).not.toContain(RICH);

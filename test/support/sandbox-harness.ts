@@ -34,6 +34,7 @@ export interface OpenOptions {
   /** The sandbox's clock; by default the harness's fake clock (see `clock`). */
   now?: () => number;
   persist?: SandboxOptions['persist'];
+  stateWriter?: SandboxOptions['stateWriter'];
   snapshot?: unknown;
 }
 
@@ -78,6 +79,7 @@ export async function open(transport: Transport, options: OpenOptions = {}): Pro
     now: options.now ?? clock.now,
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     ...(options.persist === undefined ? {} : { persist: options.persist }),
+    ...(options.stateWriter === undefined ? {} : { stateWriter: options.stateWriter }),
     ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot }),
   });
   const { handle, problems } = withContractCheck(sandbox.handle, { requireRateLimitHeaders: options.rateLimit !== false });

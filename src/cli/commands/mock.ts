@@ -30,24 +30,28 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     throw error;
   }
   const file = options.state;
-  // One server per state file: a second one would overwrite the first one's orders.
-  let release: (() => Promise<void>) | undefined;
+  // One server per state file (it holds the file's lock): a second one would overwrite the first one's orders.
+  let stateFile: Awaited<ReturnType<typeof state.openStateFile>> | undefined;
   if (file !== undefined) {
     try {
-      release = await state.lockStateFile(file, { waitMs: 0 });
+      stateFile = await state.openStateFile(file, { waitMs: 0 });
     } catch (error) {
       if (error instanceof state.StateLockedError) throw new CliError(`${file} is already used by another running sandbox.`);
+      if (error instanceof Error && error.name === 'SnapshotError') throw new CliError(error.message);
       throw error;
     }
   }
   try {
-    const snapshot = file === undefined ? undefined : await state.readStateFile(file);
+    const snapshot = stateFile?.takeSnapshot();
     const sandbox = await createSandbox({
       rateLimit: options.rateLimit,
       ...(faults === undefined ? {} : { faults }),
       ...(snapshot === undefined ? {} : { snapshot }),
-      ...(file === undefined ? {} : { persist: (s) => state.writeStateFile(file, s) }),
+      ...(stateFile === undefined ? {} : { stateWriter: stateFile.writer }),
     });
+    // A new file holds the seed from the start, and a file without a journal (or with an outgrown one) gets one
+    // now rather than at the first order.
+    if (stateFile?.writer.wantsSnapshot) await stateFile.writer.write({ snapshot: sandbox.snapshot() });
     let server;
     try {
       server = await startHttpSandbox(sandbox, { port: options.port, host: options.host });
@@ -70,7 +74,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     if (error instanceof Error && error.name === 'SnapshotError') throw new CliError(error.message);
     throw error;
   } finally {
-    await release?.();
+    await stateFile?.close();
   }
 }
 
