@@ -26,9 +26,15 @@ export interface Answer {
   text(): Promise<string>;
 }
 
+/** An answer with its body read whole. */
+export interface ReceivedAnswer {
+  answer: Answer;
+  body: string;
+}
+
 /**
- * Sends one attempt through the injected fetch: base URL, Accept, User-Agent, the JSON body, the per-attempt
- * timeout and the debug hook. HTTP errors come back as answers; retry.ts decides what happens next.
+ * Sends one attempt through the injected fetch and reads its body: base URL, Accept, User-Agent, the JSON body,
+ * the per-attempt timeout and the debug hook. HTTP errors come back as answers; retry.ts decides what happens next.
  * Transport failures become ConnectionError or TimeoutError; an abort rejects with the signal's reason.
  * Plain fetch, not ky: ky builds a Request per call and probes Request when it loads, which costs a CLI run
  * more than everything else it does (BENCHMARKS.md).
@@ -36,7 +42,7 @@ export interface Answer {
 export async function sendAttempt(
   attempt: Attempt,
   options: Pick<ResolvedOptions, 'baseUrl' | 'fetch' | 'timeout' | 'token' | 'userAgent' | 'onRequest'>,
-): Promise<Answer> {
+): Promise<ReceivedAnswer> {
   const query = attempt.searchParams === undefined ? '' : `?${attempt.searchParams.toString()}`;
   const url = new URL(`${options.baseUrl}${attempt.path}${query}`).href;
   const headers: Record<string, string> = {
@@ -68,7 +74,11 @@ export async function sendAttempt(
       signal: controller.signal,
     });
     // Raced as well, for a fetch that ignores its signal.
-    return await raceAbort(sent, controller.signal);
+    const answer = await raceAbort(sent, controller.signal);
+    // Under the same timeout and abort: a server may send its headers and then stall mid-body. Aborting the
+    // signal given to fetch also cancels the body and closes its connection.
+    const body = await raceAbort(answer.text(), controller.signal);
+    return { answer, body };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (timedOut) throw new TimeoutError(`The server did not answer within ${options.timeout} ms.`);
@@ -80,7 +90,7 @@ export async function sendAttempt(
 }
 
 /** A transport failure, described without anything that might hold the token (fetch errors may carry the request). */
-export function transportFailure(error: unknown, token: string | undefined): ConnectionError {
+function transportFailure(error: unknown, token: string | undefined): ConnectionError {
   const secrets = token === undefined ? [] : [token];
   const reason = describeReason(error);
   const cause = new Error(scrub(reason, secrets));

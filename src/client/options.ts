@@ -20,7 +20,7 @@ export interface ClientOptions {
   token?: string | undefined;
   /** Defaults to the global fetch. */
   fetch?: FetchFunction | undefined;
-  /** Milliseconds one attempt may take before it fails with TimeoutError. Default 30 000. */
+  /** Milliseconds one attempt may take, up to the last byte of the answer, before it fails with TimeoutError. Default 30 000. */
   timeout?: number | undefined;
   /** Retries after the first attempt. Default 4; 0 turns retries off. */
   maxRetries?: number | undefined;

@@ -4,7 +4,7 @@ import { RATE_LIMIT_HEADERS } from '../contract/rate-limits.js';
 import { endpointRoutes } from '../contract/routes.js';
 import { errorFromResponse } from './error-from-response.js';
 import { TopupError, UsageError } from './errors.js';
-import { sendAttempt, transportFailure, type Answer } from './http.js';
+import { sendAttempt, type Answer } from './http.js';
 import type { ResolvedOptions } from './options.js';
 import { Pacer, type RateLimitReport } from './pacing.js';
 import { parseRetryAfter, withRetries } from './retry.js';
@@ -59,12 +59,12 @@ export function createRequester(options: ResolvedOptions): Requester {
       async () => {
         const release = pacer === undefined ? undefined : await pacer.acquire(endpoint.rateClass, call.signal);
         try {
-          const response = await sendAttempt(attempt, options);
-          const parsed = await readBody(response, call.signal, token);
-          const retryAfter = parseRetryAfter(response.headers.get(RATE_LIMIT_HEADERS.retryAfter), clock.now());
-          pacer?.observe(endpoint.rateClass, rateLimitReport(response, retryAfter));
-          if (!response.ok) throw errorFromResponse({ status: response.status, body: parsed, retryAfter }, secrets);
-          return dataOf(parsed, response.status);
+          const { answer, body } = await sendAttempt(attempt, options);
+          const parsed = parseBody(body);
+          const retryAfter = parseRetryAfter(answer.headers.get(RATE_LIMIT_HEADERS.retryAfter), clock.now());
+          pacer?.observe(endpoint.rateClass, rateLimitReport(answer, retryAfter));
+          if (!answer.ok) throw errorFromResponse({ status: answer.status, body: parsed, retryAfter }, secrets);
+          return dataOf(parsed, answer.status);
         } finally {
           release?.();
         }
@@ -111,14 +111,7 @@ function checkHeaderValue(name: string, value: string): void {
   }
 }
 
-async function readBody(response: Answer, signal: AbortSignal | undefined, token: string | undefined): Promise<unknown> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    throw transportFailure(error, token);
-  }
+function parseBody(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {

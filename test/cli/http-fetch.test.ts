@@ -29,6 +29,7 @@ async function listen(answer: (req: IncomingMessage, res: ServerResponse, seen: 
 }
 
 let main: Awaited<ReturnType<typeof listen>>;
+let stalledClosed: Promise<void> | undefined;
 let other: Awaited<ReturnType<typeof listen>>;
 
 beforeAll(async () => {
@@ -59,6 +60,11 @@ beforeAll(async () => {
         return;
       case '/slow':
         setTimeout(() => res.end('late'), 2_000).unref();
+        return;
+      case '/stalled-body':
+        // Headers and half the body, then nothing; the test learns when the client closes the connection.
+        stalledClosed = new Promise((resolve) => req.socket.once('close', () => resolve()));
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '20' }).write('{"half":');
         return;
       default:
         res.writeHead(404).end('no');
@@ -142,5 +148,16 @@ describe('httpFetch', () => {
     const pending = httpFetch(`${main.url}/slow`, { signal: controller.signal });
     setTimeout(() => controller.abort(reason), 50);
     await expect(pending).rejects.toBe(reason);
+  });
+
+  // The client's per-attempt timeout relies on this: httpFetch reads the body before it resolves.
+  it("rejects with the signal's reason when aborted while the body is stalled, and closes the connection", { timeout: 5_000 }, async () => {
+    const reason = new Error('stop');
+    const controller = new AbortController();
+    const pending = httpFetch(`${main.url}/stalled-body`, { signal: controller.signal });
+    setTimeout(() => controller.abort(reason), 50);
+    await expect(pending).rejects.toBe(reason);
+    expect(main.seen.at(-1)!.url).toBe('/stalled-body');
+    await stalledClosed;
   });
 });

@@ -1,0 +1,225 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
+import { httpFetch } from '../../src/cli/http-fetch.js';
+import { ConnectionError, createClient, TimeoutError, TopupError, type FetchFunction, type TopupClient } from '../../src/index.js';
+import { tokenOf } from './helpers.js';
+
+const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
+/** Hang guard: a stalled body that is not timed out would run into this instead of finishing. */
+const GUARD = { timeout: 5_000 };
+
+interface Seen {
+  method: string;
+  path: string;
+  idempotencyKey: string | undefined;
+  /** The status of an answer sent whole, or what was done to it after its headers and half its body went out. */
+  outcome: number | 'stalled' | 'reset';
+  /** Resolves when the connection closes. */
+  closed: Promise<void>;
+}
+
+/**
+ * A gateway on 127.0.0.1 in front of the real sandbox, which can stall an answer mid-body (the sandbox itself
+ * always answers whole): the sandbox has handled (and committed) the request, the status line, the headers and
+ * half the body are sent, and then nothing more ('stall'), or the connection is cut ('reset').
+ */
+async function stallingGateway(sandbox: Sandbox, treat: (index: number) => 'answer' | 'stall' | 'reset') {
+  const seen: Seen[] = [];
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const closed = new Promise<void>((resolve) => req.socket.once('close', () => resolve()));
+      const body = await readText(req);
+      const treatment = treat(seen.length);
+      const reply = await sandbox.handle({
+        method: req.method!,
+        url: `${sandbox.baseUrl}${req.url}`,
+        headers: req.headers as Record<string, string>,
+        body: body === '' ? null : body,
+        clientAddress: '127.0.0.1',
+      });
+      if ('drop' in reply) throw new Error('the test sandbox has no faults configured');
+      const outcome = treatment === 'answer' ? reply.status : treatment === 'stall' ? 'stalled' : 'reset';
+      seen.push({ method: req.method!, path: req.url!, idempotencyKey: req.headers['idempotency-key'] as string | undefined, outcome, closed });
+      res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(reply.body) });
+      if (treatment === 'answer') {
+        res.end(reply.body);
+        return;
+      }
+      res.write(reply.body.slice(0, reply.body.length >> 1), () => {
+        if (treatment === 'reset') res.destroy();
+      });
+    })().catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, server };
+}
+
+function readText(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
+}
+
+let sandbox: Sandbox;
+let gateway: Awaited<ReturnType<typeof stallingGateway>> | undefined;
+
+beforeEach(async () => {
+  sandbox = await createSandbox();
+});
+afterEach(async () => {
+  if (gateway === undefined) return;
+  gateway.server.closeAllConnections();
+  await new Promise((resolve) => gateway!.server.close(resolve));
+  gateway = undefined;
+});
+
+async function orderCount(): Promise<number> {
+  const client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch });
+  return (await client.orders.list()).pagination.total;
+}
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+// The global fetch hands over the answer at its headers, so the body is read after fetch resolves; the CLI's
+// httpFetch buffers the body before resolving, so for it the same timeout covers the stall inside fetch.
+const transports: [string, FetchFunction][] = [
+  ['the global fetch', globalThis.fetch],
+  ["the CLI's httpFetch", httpFetch],
+];
+
+describe.each(transports)('an answer that stalls mid-body, over %s', (_, fetch) => {
+  function clientOn(url: string, options: Partial<Parameters<typeof createClient>[0]> = {}): TopupClient {
+    return createClient({ baseUrl: url, token: tokenOf(sandbox, 'demo'), fetch, timeout: 200, pacing: false, clock: { random: () => 0 }, ...options });
+  }
+
+  it.each([
+    { name: 'a GET', call: (c: TopupClient) => c.balance.get(), requests: 'GET /api/v1/me/balance' },
+    { name: 'a keyed POST (orders.create)', call: (c: TopupClient) => c.orders.create(order, { idempotencyKey: 'stall-every' }), requests: 'POST /api/v1/me/orders' },
+    { name: 'an unkeyed POST (token.validate)', call: (c: TopupClient) => c.token.validate(), requests: 'POST /api/v1/auth/token/validate' },
+  ])('fails $name with TimeoutError when it never finishes, and closes the connection', GUARD, async ({ call, requests }) => {
+    gateway = await stallingGateway(sandbox, () => 'stall');
+    const error = await caught(call(clientOn(gateway.url, { maxRetries: 0 })));
+    expect(error).toBeInstanceOf(TimeoutError);
+    // The same error as for a stalled wait for the headers.
+    expect((error as TimeoutError).message).toBe('The server did not answer within 200 ms.');
+    expect(gateway.seen.map((s) => `${s.method} ${s.path}`)).toEqual([requests]);
+    // The client cancelled the body: the socket is not left open.
+    await gateway.seen[0]!.closed;
+  });
+
+  it('retries a GET whose first answer stalled, and returns the second', GUARD, async () => {
+    gateway = await stallingGateway(sandbox, (index) => (index === 0 ? 'stall' : 'answer'));
+    const balance = await clientOn(gateway.url).balance.get();
+    expect(balance).toMatchObject({ balance: expect.any(Number) });
+    expect(gateway.seen.map((s) => s.outcome)).toEqual(['stalled', 200]);
+  });
+
+  it('retries an order whose first answer stalled after the server committed, with the same key, leaving one order', GUARD, async () => {
+    gateway = await stallingGateway(sandbox, (index) => (index === 0 ? 'stall' : 'answer'));
+    const result = await clientOn(gateway.url).orders.create(order);
+    expect(gateway.seen.map((s) => [s.method, s.outcome, s.idempotencyKey])).toEqual([
+      ['POST', 'stalled', result.idempotencyKey],
+      ['POST', 200, result.idempotencyKey],
+    ]);
+    expect(result.idempotent).toBe(true);
+    expect(await orderCount()).toBe(1);
+  });
+
+  it('does not retry an unkeyed POST whose answer stalled', GUARD, async () => {
+    gateway = await stallingGateway(sandbox, (index) => (index === 0 ? 'stall' : 'answer'));
+    await expect(clientOn(gateway.url).token.validate()).rejects.toBeInstanceOf(TimeoutError);
+    expect(gateway.seen).toHaveLength(1);
+  });
+
+  it('still reports a connection cut mid-body as ConnectionError, and retries it', GUARD, async () => {
+    gateway = await stallingGateway(sandbox, () => 'reset');
+    const error = await caught(clientOn(gateway.url, { maxRetries: 1 }).balance.get());
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).message).toMatch(/^Could not reach the server \(.+\)\.$/);
+    expect(gateway.seen.map((s) => s.outcome)).toEqual(['reset', 'reset']);
+  });
+
+  it('when every answer stalls, the order error carries the key, and that key finds the one order the server made', GUARD, async () => {
+    gateway = await stallingGateway(sandbox, () => 'stall');
+    const error = await caught(clientOn(gateway.url, { maxRetries: 2 }).orders.create(order));
+    expect(error).toBeInstanceOf(TimeoutError);
+    const key = (error as TopupError).idempotencyKey;
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(gateway.seen.map((s) => [s.outcome, s.idempotencyKey])).toEqual([
+      ['stalled', key],
+      ['stalled', key],
+      ['stalled', key],
+    ]);
+    const again = await createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch }).orders.create(order, { idempotencyKey: key });
+    expect(again.idempotent).toBe(true);
+    expect(await orderCount()).toBe(1);
+  });
+});
+
+// Over httpFetch an abort mid-body ends inside fetch itself (test/cli/http-fetch.test.ts).
+describe("the caller's abort, over the global fetch", () => {
+  it('rejects with its reason while the body is stalled, and closes the connection', GUARD, async () => {
+    gateway = await stallingGateway(sandbox, () => 'stall');
+    let startReading: () => void = () => undefined;
+    const readingBody = new Promise<void>((resolve) => (startReading = resolve));
+    // Tells when the client starts reading the body, so the abort surely comes after the headers.
+    const watched: FetchFunction = async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      const text = response.text.bind(response);
+      response.text = () => {
+        startReading();
+        return text();
+      };
+      return response;
+    };
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    // The default 30 s timeout: only the abort can end this call within the guard.
+    const pending = createClient({ baseUrl: gateway.url, token: tokenOf(sandbox, 'demo'), fetch: watched, pacing: false }).balance.get({ signal: controller.signal });
+    await readingBody;
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    expect(gateway.seen).toHaveLength(1);
+    await gateway.seen[0]!.closed;
+  });
+});
+
+describe('the per-attempt timer', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is cleared once a body that arrives after the headers has been read', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const body = JSON.stringify({ success: true, data: { status: 'ok', version: '1', time: '2026-01-01 00:00:00' } });
+    // The headers at once, the body a macrotask later (setImmediate is not faked).
+    const lateBody: FetchFunction = async () =>
+      new Response(
+        new ReadableStream({
+          start: (stream) =>
+            void setImmediate(() => {
+              stream.enqueue(new TextEncoder().encode(body));
+              stream.close();
+            }),
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
+    const client = createClient({ baseUrl: 'http://127.0.0.1:1', fetch: lateBody, pacing: false });
+    expect(await client.health()).toMatchObject({ status: 'ok' });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
