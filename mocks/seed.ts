@@ -89,8 +89,9 @@ export async function seed(db: Db): Promise<void> {
   for (const p of platformSeed.passes) await db.platformPasses.insert(p);
   for (const v of platformSeed.vipServers) await db.vipServers.insert(v);
 
+  // From the name, not credit_amount.toLocaleString(): the first call loads ICU's number formats, ~13 ms of every seed.
   for (const [i, p] of creditPackages.entries()) {
-    await db.creditPackages.insert({ ...p, currency: 'IDR', description: `${p.credit_amount.toLocaleString('en-US')} credits, delivered to your game account.`, sort_order: (i + 1) * 10, active: true });
+    await db.creditPackages.insert({ ...p, currency: 'IDR', description: `${p.name.toLowerCase()}, delivered to your game account.`, sort_order: (i + 1) * 10, active: true });
   }
   await db.creditPackages.insert({ code: 'CR50000', name: '50,000 Credits', credit_amount: 50_000, price: 5_250_000, currency: 'IDR', description: 'Retired package.', sort_order: 999, active: false });
 
