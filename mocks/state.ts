@@ -85,7 +85,7 @@ export interface OpenStateFileOptions {
   waitMs?: number;
   /** Start over: ignore what the file holds (it is replaced at the first commit). */
   fresh?: boolean;
-  /** The journal may grow to the snapshot's size or this many bytes, whichever is more. Default 1 MiB. */
+  /** The journal may grow to the snapshot's size or this many bytes, whichever is more. Default 64 KiB: the offline CLI reads the whole journal at every start. */
   minJournalBytes?: number;
 }
 
@@ -102,7 +102,7 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
       seq: journal.seq,
       journalBytes: journal.validBytes,
       snapshotBytes: read?.bytes,
-      minJournalBytes: options.minJournalBytes ?? 1024 * 1024,
+      minJournalBytes: options.minJournalBytes ?? 64 * 1024,
     });
     // A torn last line was never acknowledged (a line counts once it is on disk); cut it before appending more.
     if (journal.validBytes < (journal.fileBytes ?? 0)) await writer.truncateJournal(journal.validBytes);
