@@ -1,5 +1,7 @@
 import type { Fixtures } from '../../mocks/fixtures.js';
 import type { Sandbox } from '../../mocks/sandbox.js';
+import { TimeoutError } from '../client/errors.js';
+import { exchange, TransportFailure } from '../client/http.js';
 import { CliError, RejectedError, UsageError } from './errors.js';
 
 export type InvoiceMove = 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder';
@@ -51,7 +53,17 @@ const movePaths: Record<InvoiceMove, (code: string) => string> = {
   failOrder: (c) => `/__sandbox/orders/${encodeURIComponent(c)}/fail`,
 };
 
-export function remoteControl(baseUrl: string, fetchFn: typeof globalThis.fetch = globalThis.fetch): SandboxControlClient {
+/** How the control calls reach a served sandbox. */
+export interface RemoteTransport {
+  fetch: typeof globalThis.fetch;
+  /** Milliseconds one call may take, up to the last byte of the answer: the client's per-attempt timeout. */
+  timeout: number;
+  /** Ctrl-C: ends the wait at once. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Each call is sent once: the control POSTs change state and carry no idempotency key, so they are never retried. */
+export function remoteControl(baseUrl: string, transport: RemoteTransport): SandboxControlClient {
   let origin: string;
   try {
     origin = new URL(baseUrl).origin;
@@ -59,20 +71,15 @@ export function remoteControl(baseUrl: string, fetchFn: typeof globalThis.fetch 
     throw new UsageError(`The base URL '${baseUrl}' is not a valid URL.`);
   }
   const call = async (method: string, path: string, body?: unknown, token?: string): Promise<unknown> => {
-    let response: Response;
-    try {
-      response = await fetchFn(`${origin}${path}`, {
-        method,
-        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    } catch {
-      throw Object.assign(new CliError(`Cannot reach a sandbox at ${origin}. Is \`topup mock serve\` running?`), { name: 'ConnectionError' });
-    }
-    const envelope = (await response.json().catch(() => null)) as { success?: boolean; message?: string; data?: unknown } | null;
-    if (!response.ok || envelope?.success !== true) {
-      if (response.status === 404 && envelope === null) throw new CliError(`${origin} is not a topup sandbox (no control API).`);
-      throw refusal(response.status, envelope?.message ?? `The sandbox answered ${response.status}.`);
+    const answer = await exchangeWith(origin, path, {
+      method,
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }, transport);
+    const envelope = parseEnvelope(answer.text);
+    if (!answer.ok || envelope?.success !== true) {
+      if (answer.status === 404 && envelope === null) throw new CliError(`${origin} is not a topup sandbox (no control API).`);
+      throw refusal(answer.status, envelope?.message ?? `The sandbox answered ${answer.status}.`);
     }
     return envelope.data;
   };
@@ -86,4 +93,30 @@ export function remoteControl(baseUrl: string, fetchFn: typeof globalThis.fetch 
     },
     fixtures: async () => (await call('GET', '/__sandbox/fixtures')) as Fixtures,
   };
+}
+
+/**
+ * One request and its whole answer within the timeout, as the client sends an attempt (src/client/http.ts).
+ * A timeout is a TimeoutError, Ctrl-C rejects with the signal's reason, anything else is a ConnectionError.
+ */
+async function exchangeWith(origin: string, path: string, request: { method: string; headers: Record<string, string>; body?: string | undefined }, transport: RemoteTransport): Promise<{ status: number; ok: boolean; text: string }> {
+  try {
+    const { answer, body } = await exchange(transport.fetch, `${origin}${path}`, request, transport);
+    return { status: answer.status, ok: answer.ok, text: body };
+  } catch (error) {
+    if (error instanceof TimeoutError) throw Object.assign(new CliError(`The sandbox at ${origin} did not answer within ${transport.timeout / 1000} s.`), { name: 'TimeoutError' });
+    if (!(error instanceof TransportFailure)) throw error;
+    const message = error.during === 'request' ? `Cannot reach a sandbox at ${origin}. Is \`topup mock serve\` running?` : `The sandbox at ${origin} closed the connection before its answer was complete.`;
+    throw Object.assign(new CliError(message), { name: 'ConnectionError' });
+  }
+}
+
+type Envelope = { success?: boolean; message?: string; data?: unknown } | null;
+
+function parseEnvelope(text: string): Envelope {
+  try {
+    return JSON.parse(text) as Envelope;
+  } catch {
+    return null;
+  }
 }

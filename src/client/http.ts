@@ -1,7 +1,7 @@
 import { raceAbort } from './clock.js';
 import { scrub } from './error-from-response.js';
 import { ConnectionError, TimeoutError } from './errors.js';
-import type { OutgoingRequest, ResolvedOptions } from './options.js';
+import type { FetchFunction, OutgoingRequest, ResolvedOptions } from './options.js';
 
 /** One attempt as the transport sends it. */
 export interface Attempt {
@@ -54,7 +54,38 @@ export async function sendAttempt(
   // Outside the try: an error of the caller's own hook is theirs, not a transport failure.
   options.onRequest?.(describeRequest(attempt.method, url, headers));
 
-  const { signal } = attempt;
+  const body = attempt.json === undefined ? undefined : JSON.stringify(attempt.json);
+  try {
+    return await exchange(options.fetch, url, { method: attempt.method, headers, body }, { timeout: options.timeout, signal: attempt.signal });
+  } catch (error) {
+    if (error instanceof TransportFailure) throw transportFailure(error.reason, options.token);
+    throw error;
+  }
+}
+
+/** The request failed before its answer was whole: `during` says whether any of the answer had arrived. */
+export class TransportFailure extends Error {
+  override name = 'TransportFailure';
+  constructor(
+    readonly reason: unknown,
+    readonly during: 'request' | 'body',
+  ) {
+    super('The request failed in transport.');
+  }
+}
+
+/**
+ * One request and its whole answer within `timeout`: a server may send its headers and then stall mid-body.
+ * Rejects with the caller's abort reason, a TimeoutError, or a TransportFailure. Aborting the signal given to
+ * fetch also cancels the body and closes its connection; the waits are raced as well, for a fetch that ignores it.
+ */
+export async function exchange(
+  fetch: FetchFunction | ((url: string, init: RequestInit) => Promise<Answer>),
+  url: string,
+  request: { method: string; headers: Record<string, string>; body?: string | undefined },
+  limits: { timeout: number; signal?: AbortSignal | undefined },
+): Promise<ReceivedAnswer> {
+  const { signal } = limits;
   signal?.throwIfAborted();
   // One signal for the caller's abort and the timeout; listeners rather than AbortSignal.any, which keeps
   // a reference on a long-lived caller's signal for every attempt.
@@ -63,26 +94,20 @@ export async function sendAttempt(
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort(new Error('timeout'));
-  }, options.timeout);
+  }, limits.timeout);
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
+  let during: 'request' | 'body' = 'request';
   try {
-    const sent = options.fetch(url, {
-      method: attempt.method,
-      headers,
-      ...(attempt.json === undefined ? {} : { body: JSON.stringify(attempt.json) }),
-      signal: controller.signal,
-    });
-    // Raced as well, for a fetch that ignores its signal.
-    const answer = await raceAbort(sent, controller.signal);
-    // Under the same timeout and abort: a server may send its headers and then stall mid-body. Aborting the
-    // signal given to fetch also cancels the body and closes its connection.
+    const sent = fetch(url, { method: request.method, headers: request.headers, signal: controller.signal, ...(request.body === undefined ? {} : { body: request.body }) });
+    const answer: Answer = await raceAbort(sent, controller.signal);
+    during = 'body';
     const body = await raceAbort(answer.text(), controller.signal);
     return { answer, body };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (timedOut) throw new TimeoutError(`The server did not answer within ${options.timeout} ms.`);
-    throw transportFailure(error, options.token);
+    if (timedOut) throw new TimeoutError(`The server did not answer within ${limits.timeout} ms.`);
+    throw new TransportFailure(error, during);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);

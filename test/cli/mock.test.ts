@@ -1,8 +1,12 @@
 import { statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { defaults } from '../../src/client/index.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
+import { serveSandbox } from './run-cli.js';
 
 let config: { dir: string; cleanup: () => void };
 beforeEach(() => {
@@ -10,9 +14,9 @@ beforeEach(() => {
 });
 afterEach(() => config.cleanup());
 
-async function topup(args: string[], options: { tty?: boolean; env?: Record<string, string>; signal?: AbortSignal } = {}) {
+async function topup(args: string[], options: { tty?: boolean; env?: Record<string, string>; signal?: AbortSignal; fetch?: typeof globalThis.fetch } = {}) {
   const io = fakeIO({ tty: options.tty ?? false, env: { TOPUP_CONFIG_DIR: config.dir, ...options.env } });
-  const code = await main(args, io, options.signal ? { signal: options.signal } : {});
+  const code = await main(args, io, { ...(options.signal ? { signal: options.signal } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
   return { code, out: io.out(), err: io.err() };
 }
 
@@ -194,3 +198,132 @@ describe('a damaged offline state file', () => {
     expect((await topup(['--json', 'balance'])).out).toMatch(/"balance":\s*0\b/);
   });
 });
+
+describe('mock commands against a served sandbox (--base-url)', () => {
+  it('pay, deposit and fixtures act on the served sandbox, with an interrupt signal that never fires', async () => {
+    const served = await serveSandbox();
+    try {
+      const signal = new AbortController().signal;
+      const created = await topup(['mock', 'deposit', '50000', '--account', 'broke', '--base-url', served.url], { signal });
+      expect(created).toMatchObject({ code: 0, err: `Deposit created. Pay it with: topup mock pay ${created.out.trim()}\n` });
+      expect(await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal })).toEqual({ code: 0, out: '', err: `✓ Paid ${created.out.trim()}.\n` });
+      const fixtures = await topup(['--json', 'mock', 'fixtures', '--base-url', served.url], { signal });
+      expect(fixtures.code).toBe(0);
+      expect(JSON.parse(fixtures.out).accounts.find((a: { name: string }) => a.name === 'broke').balance).toBe(50_000);
+      const refused = await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal });
+      expect(refused).toMatchObject({ code: 5, out: '' });
+      expect(refused.err).toMatch(/^Error: .*is paid and cannot become paid.*\n$/);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('a sandbox that is not running is one clear sentence and exit 7', async () => {
+    const stalled = await stallingSandbox('silent');
+    await stalled.close();
+    const result = await topup(['mock', 'pay', 'INV1', '--base-url', stalled.url]);
+    expect(result).toEqual({ code: 7, out: '', err: `Error: Cannot reach a sandbox at ${stalled.url}. Is \`topup mock serve\` running?\n` });
+  });
+
+  describe('a sandbox that stalls', () => {
+    let stalled: StallingSandbox | undefined;
+    afterEach(async () => {
+      vi.useRealTimers();
+      await stalled?.close();
+      stalled = undefined;
+    });
+
+    // The global fetch resolves at the headers, so its body is read under the timeout separately;
+    // the CLI's own fetch (the default) reads the whole body before it resolves.
+    const cases = [
+      { name: 'accepts the connection and never answers', stall: 'silent', fetch: 'cli', args: ['mock', 'pay', 'INV1'], request: 'POST /__sandbox/invoices/INV1/pay' },
+      { name: 'sends its headers, then stalls mid-body', stall: 'mid-body', fetch: 'cli', args: ['mock', 'deposit', '50000'], request: 'POST /__sandbox/deposits' },
+      { name: 'sends its headers, then stalls mid-body (a fetch that resolves at the headers)', stall: 'mid-body', fetch: 'global', args: ['mock', 'fixtures'], request: 'GET /__sandbox/fixtures' },
+    ] as const;
+
+    it.each(cases)('$name: TimeoutError at the client\'s timeout → exit 7, one sentence, sent once', { timeout: 5_000 }, async ({ stall, fetch, args, request }) => {
+      stalled = await stallingSandbox(stall);
+      const answered = fetch === 'global' ? headersSeen() : undefined;
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      let done = false;
+      const running = topup([...args, '--base-url', stalled.url], answered ? { fetch: answered.fetch } : {}).finally(() => (done = true));
+      await stalled.stalling;
+      await answered?.seen;
+      vi.advanceTimersByTime(defaults.timeout - 1);
+      await settle();
+      expect(done).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(await running).toEqual({ code: 7, out: '', err: `Error: The sandbox at ${stalled.url} did not answer within ${defaults.timeout / 1000} s.\n` });
+      await stalled.closed;
+      expect(stalled.requests).toEqual([request]);
+    });
+
+    it.each(cases)('$name: Ctrl-C ends the wait at once → exit 130', { timeout: 5_000 }, async ({ stall, fetch, args }) => {
+      stalled = await stallingSandbox(stall);
+      const answered = fetch === 'global' ? headersSeen() : undefined;
+      const controller = new AbortController();
+      const running = topup([...args, '--base-url', stalled.url], { signal: controller.signal, ...(answered ? { fetch: answered.fetch } : {}) });
+      await stalled.stalling;
+      await answered?.seen;
+      const abortedAt = performance.now();
+      controller.abort();
+      expect(await running).toEqual({ code: 130, out: '', err: '' });
+      expect(performance.now() - abortedAt).toBeLessThan(500);
+      await stalled.closed;
+    });
+  });
+});
+
+interface StallingSandbox {
+  url: string;
+  /** What it was asked, as `METHOD path`. */
+  requests: string[];
+  /** Resolves once it has a request and has sent all it ever will. */
+  stalling: Promise<void>;
+  /** Resolves when the client has closed the connection. */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A loopback server that takes a request and then never finishes its answer: `mock serve` cannot be made to stall. */
+async function stallingSandbox(stall: 'silent' | 'mid-body'): Promise<StallingSandbox> {
+  const requests: string[] = [];
+  let stalling!: () => void;
+  let closed!: () => void;
+  const server: Server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    req.socket.once('close', () => closed());
+    if (stall === 'silent') return stalling();
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+    res.write('{"success":true,', () => stalling());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    stalling: new Promise((resolve) => (stalling = resolve)),
+    closed: new Promise((resolve) => (closed = resolve)),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The global fetch, telling when it has resolved with the headers. */
+function headersSeen(): { fetch: typeof globalThis.fetch; seen: Promise<void> } {
+  let seen!: () => void;
+  return {
+    seen: new Promise((resolve) => (seen = resolve)),
+    fetch: async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      seen();
+      return response;
+    },
+  };
+}
+
+/** Lets pending I/O callbacks and promise jobs run (setImmediate is not faked). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+}

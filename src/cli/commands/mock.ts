@@ -103,7 +103,11 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
 
 async function controlFor(ctx: CliContext, options: { fresh?: boolean } = {}): Promise<SandboxControlClient> {
   const baseUrl = ctx.globals.mock ? undefined : (ctx.globals.baseUrl ?? ctx.io.env.TOPUP_BASE_URL);
-  if (baseUrl !== undefined) return remoteControl(baseUrl, await ctx.remoteFetch());
+  if (baseUrl !== undefined) {
+    // The client's own per-attempt timeout: the CLI sets none of its own for client calls.
+    const [{ defaults }, fetch] = await Promise.all([import('../../client/options.js'), ctx.remoteFetch()]);
+    return remoteControl(baseUrl, { fetch, timeout: defaults.timeout, signal: ctx.signal });
+  }
   return embeddedControl(await ctx.offlineSandbox(options));
 }
 
