@@ -63,6 +63,9 @@ export async function sendAttempt(
   }
 }
 
+/** How long one attempt may take, headers and body, unless the client is told otherwise. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
 /** The request failed before its answer was whole: `during` says whether any of the answer had arrived. */
 export class TransportFailure extends Error {
   override name = 'TransportFailure';

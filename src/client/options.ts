@@ -1,6 +1,7 @@
 import { checkToken, parseBaseUrl } from './base-url.js';
 import { systemClock, type Clock } from './clock.js';
 import { UsageError } from './errors.js';
+import { DEFAULT_TIMEOUT_MS } from './http.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.js';
 
 /** A WHATWG fetch: the global one, undici's, msw's, or the sandbox's in-process one. */
@@ -51,7 +52,7 @@ export interface ResolvedOptions {
 }
 
 export const defaults = {
-  timeout: 30_000,
+  timeout: DEFAULT_TIMEOUT_MS,
   maxRetries: defaultRetryPolicy.maxRetries,
   maxRetryTime: defaultRetryPolicy.maxRetryTime,
   pacing: true,

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiUrl } from '../../src/cli/commands/api.js';
+import { DEFAULT_TIMEOUT_MS } from '../../src/client/http.js';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 
 let h: Harness;
@@ -165,6 +166,45 @@ describe('topup api', () => {
     };
     const result = await h.run(['api', 'GET', 'me?x=1'], { fetch: refused });
     expect(result).toEqual({ code: 7, out: '', err: 'Error: Cannot reach http://sandbox.localhost.\n' });
+  });
+
+  describe('an answer that never finishes', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** Headers, then half a body and nothing more; it ignores its signal, so only the CLI's own race ends the wait. */
+    function stalling(): { fetch: typeof globalThis.fetch; answered: Promise<void> } {
+      let answered!: () => void;
+      const fetch: typeof globalThis.fetch = async () => {
+        answered();
+        const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"success":true,')) });
+        return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+      };
+      return { fetch, answered: new Promise((resolve) => (answered = resolve)) };
+    }
+
+    it('times out after the client\'s per-attempt timeout → exit 7, one sentence', { timeout: 5_000 }, async () => {
+      const { fetch, answered } = stalling();
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      let done = false;
+      const running = h.run(['api', 'GET', 'me'], { fetch }).finally(() => (done = true));
+      await answered;
+      vi.advanceTimersByTime(DEFAULT_TIMEOUT_MS - 1);
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(done).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(await running).toEqual({ code: 7, out: '', err: `Error: http://sandbox.localhost did not answer within ${DEFAULT_TIMEOUT_MS / 1000} s.\n` });
+    });
+
+    it('Ctrl-C ends the wait at once → exit 130', { timeout: 5_000 }, async () => {
+      const { fetch, answered } = stalling();
+      const controller = new AbortController();
+      const running = h.run(['api', 'GET', 'me'], { fetch, signal: controller.signal });
+      await answered;
+      controller.abort();
+      expect(await running).toEqual({ code: 130, out: '', err: '' });
+    });
   });
 
   it('a body that echoes the token is printed with the token redacted', async () => {

@@ -1,10 +1,11 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { TimeoutError } from '../../client/errors.js';
+import { DEFAULT_TIMEOUT_MS, exchange, TransportFailure } from '../../client/http.js';
 import type { CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { sandboxFetch } from '../sandbox-fetch.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-const TIMEOUT_MS = 30_000;
 
 export interface ApiFlags {
   data?: string | undefined;
@@ -93,17 +94,14 @@ export async function runApi(ctx: CliContext, method: string, path: string, flag
     ctx.io.stderr.write(`${ctx.style.dim(`> ${method} ${url.href} ${JSON.stringify(shown)}`)}\n`);
   }
 
-  const timeout = AbortSignal.timeout(TIMEOUT_MS);
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
-  let response: Response;
+  let response: { ok: boolean; status: number };
   let text: string;
   try {
-    response = await fetchFn(url.href, { method, headers, ...(body === undefined ? {} : { body }), signal });
-    text = await response.text();
+    ({ answer: response, body: text } = await exchange(fetchFn, url.href, { method, headers, body }, { timeout: DEFAULT_TIMEOUT_MS, signal: ctx.signal }));
   } catch (error) {
-    if (ctx.signal?.aborted) throw ctx.signal.reason;
-    if (timeout.aborted) throw Object.assign(new CliError(`${url.origin} did not answer within ${TIMEOUT_MS / 1000} s.`), { name: 'TimeoutError' });
-    throw Object.assign(new CliError(`Cannot reach ${url.origin}.`), { name: 'ConnectionError', cause: error });
+    if (error instanceof TimeoutError) throw Object.assign(new CliError(`${url.origin} did not answer within ${DEFAULT_TIMEOUT_MS / 1000} s.`), { name: 'TimeoutError' });
+    if (error instanceof TransportFailure) throw Object.assign(new CliError(`Cannot reach ${url.origin}.`), { name: 'ConnectionError', cause: error.reason });
+    throw error;
   }
 
   const { errorFromResponse, scrub } = await import('../../client/error-from-response.js');

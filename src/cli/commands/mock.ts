@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Sandbox } from '../../../mocks/sandbox.js';
+import { DEFAULT_TIMEOUT_MS } from '../../client/http.js';
 import type { CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { renderFields, renderTable } from '../io/table.js';
@@ -105,8 +106,7 @@ async function controlFor(ctx: CliContext, options: { fresh?: boolean } = {}): P
   const baseUrl = ctx.globals.mock ? undefined : (ctx.globals.baseUrl ?? ctx.io.env.TOPUP_BASE_URL);
   if (baseUrl !== undefined) {
     // The client's own per-attempt timeout: the CLI sets none of its own for client calls.
-    const [{ defaults }, fetch] = await Promise.all([import('../../client/options.js'), ctx.remoteFetch()]);
-    return remoteControl(baseUrl, { fetch, timeout: defaults.timeout, signal: ctx.signal });
+    return remoteControl(baseUrl, { fetch: await ctx.remoteFetch(), timeout: DEFAULT_TIMEOUT_MS, signal: ctx.signal });
   }
   return embeddedControl(await ctx.offlineSandbox(options));
 }
