@@ -9,6 +9,7 @@ import { seed } from './seed.js';
 import { restoreSnapshot, takeSnapshot, type SandboxSnapshot, type StateWriter } from './snapshot.js';
 import { Store } from './store.js';
 import { GroupCommit } from './group-commit.js';
+import { writerFlush } from './state-flush.js';
 import { WriteLock } from './write-lock.js';
 import { createFetch } from './adapters/fetch.js';
 import { FaultInjector, type FaultConfig, type FaultStats } from './faults.js';
@@ -70,20 +71,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   const { persist, stateWriter } = options;
   if (persist !== undefined && stateWriter !== undefined) throw new TypeError('Give a sandbox persist or stateWriter, not both.');
-  if (stateWriter !== undefined) store.trackChanges();
-  // After a failed write the changes it carried are gone from the store's list, so only the whole state is safe.
-  let wholeStateDue = false;
-  const writeState = (writer: StateWriter) => {
-    const changes = store.takeChanges();
-    const whole = wholeStateDue || changes.reset || writer.wantsSnapshot;
-    wholeStateDue = false;
-    const written = writer.write(whole ? { snapshot: takeSnapshot(store, offsetMs) } : { changes: { clock_offset_ms: offsetMs, counters: { ...store.counters }, tables: changes.tables } });
-    return written.catch((error: unknown) => {
-      wholeStateDue = true;
-      throw error;
-    });
-  };
-  const flush = stateWriter !== undefined ? () => writeState(stateWriter) : persist !== undefined ? () => persist(takeSnapshot(store, offsetMs)) : undefined;
+  const flush = stateWriter !== undefined ? writerFlush(store, stateWriter, () => offsetMs) : persist !== undefined ? () => persist(takeSnapshot(store, offsetMs)) : undefined;
   const group = flush ? new GroupCommit(flush) : null;
   const commit = () => (group ? group.request() : Promise.resolve());
   const writeLock = new WriteLock();

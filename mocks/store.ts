@@ -32,7 +32,7 @@ export class Store {
 
   /** From now on, remember what changes, for `takeChanges()` (a state file's journal). */
   trackChanges(): void {
-    for (const table of Object.values(this.db)) table.trackChanges(true);
+    for (const table of Object.values(this.db)) table.trackChanges();
   }
 
   /**

@@ -127,9 +127,9 @@ export class Table<S extends z.ZodObject> {
     this.#cleared = true;
   }
 
-  /** Starts (or stops) remembering what changes, for `takeChanges()`. */
-  trackChanges(on: boolean): void {
-    this.#changes = on ? new Map() : undefined;
+  /** From now on, remembers what changes, for `takeChanges()`. */
+  trackChanges(): void {
+    this.#changes = new Map();
     this.#recreated.clear();
     this.#cleared = false;
   }

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { ConnectionError, createClient, type FetchFunction } from '../../src/index.js';
-import { recordingFetch, tokenOf, type Exchange } from './helpers.js';
+import { recordingFetch, tokenOf } from './helpers.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9004 };
 
