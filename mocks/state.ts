@@ -96,7 +96,7 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
     const read = options.fresh ? undefined : await readSnapshotText(file);
     if (read !== undefined && !isSnapshot(read.value)) throw new SnapshotError(`Not a sandbox state file of version 1: ${file}.`);
     const base = read?.value as SandboxSnapshot | undefined;
-    const journal = base?.journal_id === undefined ? { entries: [], validBytes: 0, seq: 0 } : await readJournal(journalPath, base.journal_id);
+    const journal = base?.journal_id === undefined ? { entries: [], validBytes: 0, fileBytes: 0, seq: 0 } : await readJournal(journalPath, base.journal_id);
     const writer = new StateFileWriter(file, journalPath, {
       journalId: base?.journal_id,
       seq: journal.seq,
@@ -105,7 +105,7 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
       minJournalBytes: options.minJournalBytes ?? 64 * 1024,
     });
     // A torn last line was never acknowledged (a line counts once it is on disk); cut it before appending more.
-    if (journal.validBytes < (journal.fileBytes ?? 0)) await writer.truncateJournal(journal.validBytes);
+    if (journal.validBytes < journal.fileBytes) await writer.truncateJournal(journal.validBytes);
     let snapshot = base === undefined ? undefined : applyChanges(base, journal.entries);
     return {
       takeSnapshot: () => {
@@ -135,12 +135,12 @@ interface JournalLine extends SandboxChanges {
  * unparseable last stretch, with no valid line after it) was never acknowledged and is left out; anything else
  * unreadable means the file was damaged.
  */
-async function readJournal(path: string, journalId: string): Promise<{ entries: SandboxChanges[]; validBytes: number; fileBytes?: number; seq: number }> {
+async function readJournal(path: string, journalId: string): Promise<{ entries: SandboxChanges[]; validBytes: number; fileBytes: number; seq: number }> {
   let buffer: Buffer;
   try {
     buffer = await readFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], validBytes: 0, seq: 0 };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], validBytes: 0, fileBytes: 0, seq: 0 };
     throw new SnapshotError(`Cannot read the state journal ${path}: ${(error as Error).message}`);
   }
   const entries: SandboxChanges[] = [];

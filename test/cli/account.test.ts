@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
+import { expectUsageError } from '../support/cli-assertions.js';
 
 let h: Harness;
 useHarness((created) => {
@@ -17,10 +18,7 @@ describe('argument parsing', () => {
     { args: ['dashboard', '--refresh'], err: /unknown option '--refresh'/ },
   ])('$args → exit 2 with one line', async ({ args, err }) => {
     const result = await h.runEmbedded(args);
-    expect(result.code).toBe(2);
-    expect(result.out).toBe('');
-    expect(result.err).toMatch(err);
-    expect(result.err.trim().split('\n')).toHaveLength(1);
+    expectUsageError(result, err);
   });
 });
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiUrl } from '../../src/cli/commands/api.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/client/http.js';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
+import { expectUsageError } from '../support/cli-assertions.js';
 
 let h: Harness;
 useHarness((created) => {
@@ -82,10 +83,7 @@ describe('argument parsing (exit 2, one line, nothing sent)', () => {
   ])('$args', async ({ args, err }) => {
     const { fetch, seen } = recording();
     const result = await h.run(args, { fetch });
-    expect(result.code).toBe(2);
-    expect(result.out).toBe('');
-    expect(result.err).toMatch(err);
-    expect(result.err.trim().split('\n')).toHaveLength(1);
+    expectUsageError(result, err);
     expect(seen).toEqual([]);
   });
 });

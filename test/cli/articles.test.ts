@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Harness } from './read-harness.js';
+import { expectUsageError } from '../support/cli-assertions.js';
 
 let h: Harness;
 useHarness((created) => {
@@ -36,10 +37,7 @@ describe('argument parsing', () => {
     { args: ['articles', 'read', 'x'], err: /unknown command 'read'/ },
   ])('$args → exit 2 with one line', async ({ args, err }) => {
     const result = await h.runEmbedded(args);
-    expect(result.code).toBe(2);
-    expect(result.out).toBe('');
-    expect(result.err).toMatch(err);
-    expect(result.err.trim().split('\n')).toHaveLength(1);
+    expectUsageError(result, err);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
+import { expectUsageError } from '../support/cli-assertions.js';
 
 let h: Harness;
 useHarness((created) => {
@@ -26,10 +27,7 @@ describe('argument parsing', () => {
     { args: ['deposits', 'show'], err: /missing required argument 'invoice'/ },
   ])('$args → exit 2 with one line', async ({ args, err }) => {
     const result = await h.run(args);
-    expect(result.code).toBe(2);
-    expect(result.out).toBe('');
-    expect(result.err).toMatch(err);
-    expect(result.err.trim().split('\n')).toHaveLength(1);
+    expectUsageError(result, err);
   });
 });
 

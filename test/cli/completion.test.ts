@@ -9,6 +9,7 @@ import { renderCompletion } from '../../src/cli/io/completion-script.js';
 import { main } from '../../src/cli/main.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
+import { expectUsageError } from '../support/cli-assertions.js';
 
 let config: { dir: string; cleanup: () => void };
 beforeEach(() => {
@@ -40,10 +41,7 @@ describe('topup completion', () => {
     { args: ['completion', 'tcsh'], err: /value 'tcsh' is invalid for argument 'shell'\. Allowed choices are bash, zsh, fish\./ },
   ])('$args → exit 2 with one line', async ({ args, err }) => {
     const result = await topup(args);
-    expect(result.code).toBe(2);
-    expect(result.out).toBe('');
-    expect(result.err).toMatch(err);
-    expect(result.err.trim().split('\n')).toHaveLength(1);
+    expectUsageError(result, err);
   });
 
   it.each(['bash', 'zsh', 'fish'])('%s: prints a script on stdout, nothing on stderr, and loads no sandbox', async (shell) => {

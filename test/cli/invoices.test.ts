@@ -4,6 +4,7 @@ import { waitForInvoice } from '../../src/cli/commands/invoices.js';
 import { CliContext } from '../../src/cli/context.js';
 import { fakeIO } from '../support/fake-io.js';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
+import { expectUsageError } from '../support/cli-assertions.js';
 
 let h: Harness;
 useHarness((created) => {
@@ -31,10 +32,7 @@ describe('argument parsing', () => {
     { args: ['invoices', 'status'], err: /missing required argument 'invoice'/ },
   ])('$args → exit 2 with one line', async ({ args, err }) => {
     const result = await h.run(args);
-    expect(result.code).toBe(2);
-    expect(result.out).toBe('');
-    expect(result.err).toMatch(err);
-    expect(result.err.trim().split('\n')).toHaveLength(1);
+    expectUsageError(result, err);
   });
 });
 
