@@ -2,7 +2,7 @@ import { ApiError, errorReply, jsonReply, type SandboxRequest, type SandboxRespo
 import { createControl, type SandboxControl } from './control.js';
 import { buildFixtures, type Fixtures } from './fixtures.js';
 import { handleApiRequest, type PipelineEnv } from './pipeline.js';
-import { CONTROL_PREFIX, controlRouter } from './routes/control.js';
+import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath } from './routes/control.js';
 import { expireDue } from './rules/lifecycle.js';
 import { InFlightLimiter, RateLimiter } from './rules/rate-limit.js';
 import { seed } from './seed.js';
@@ -110,6 +110,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   }
 
   async function handle(request: SandboxRequest): Promise<SandboxResponse> {
+    const reply = await answer(request);
+    // The CLI's `topup mock …` commands act only on a server that says it is a sandbox (see CONTROL_HEADER).
+    if (!('drop' in reply) && isControlPath(request.url)) reply.headers[CONTROL_HEADER] = '1';
+    return reply;
+  }
+
+  async function answer(request: SandboxRequest): Promise<SandboxResponse> {
     try {
       return await route(request);
     } catch (error) {

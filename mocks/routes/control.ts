@@ -4,9 +4,15 @@ import type { Fixtures } from '../fixtures.js';
 import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../faults.js';
 import { bearerToken } from '../rules/auth.js';
 import { Router } from '../router.js';
+import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 
-/** Control operations over HTTP, under a prefix outside /api/v1. They need no token: the sandbox is local. */
-export const CONTROL_PREFIX = '/__sandbox';
+/** Control operations over HTTP, under a prefix outside /api/v1 (CONTROL_PREFIX). They need no token: the sandbox is local. */
+export { CONTROL_HEADER, CONTROL_PREFIX };
+
+export function isControlPath(url: string): boolean {
+  const path = url.startsWith('/') ? url : new URL(url).pathname;
+  return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
+}
 
 interface ControlDeps {
   control: SandboxControl;

@@ -11,6 +11,11 @@ import { Settings } from './settings.js';
 import { sandboxFetch } from './sandbox-fetch.js';
 import { resolveTarget, type TargetSpec } from './target.js';
 
+export function embeddedNotice(spec: Extract<TargetSpec, { kind: 'embedded' }>): string {
+  if (spec.ignoredEnvToken) return 'Using the embedded offline sandbox (--mock): TOPUP_TOKEN is ignored, the demo sandbox token is used.';
+  return 'Using the embedded offline sandbox (demo sandbox token). Log in to a real server with `topup auth login`.';
+}
+
 /** Options every command accepts. */
 export interface GlobalOptions {
   json: boolean;
@@ -118,6 +123,7 @@ export class CliContext {
       baseUrlFlag: this.#globals.baseUrl,
       env: this.io.env,
       currentProfile: settings.currentProfile(),
+      profileNames: () => settings.profileNames(),
       profile: (name) => settings.profile(name),
       token: (name) => settings.token(name),
     });
@@ -130,6 +136,11 @@ export class CliContext {
   /** Exactly the data as JSON on stdout, nothing else. */
   json(data: unknown): void {
     this.io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+  }
+
+  /** What a person must see even with --json (stderr is never data): where the data came from, a risk. */
+  warn(text: string): void {
+    this.io.stderr.write(`${text}\n`);
   }
 
   /** Status for people, on stderr; silent with --json. */
@@ -168,7 +179,8 @@ export class CliContext {
     if (spec.kind === 'embedded') {
       const sandbox = await this.offlineSandbox();
       const demo = sandbox.fixtures().accounts.find((a) => a.name === 'demo')!;
-      this.notice(this.style.dim('Using the embedded offline sandbox (demo sandbox token). Log in to a real server with `topup auth login`.'));
+      // Printed with --json too: stderr is never data, and fake data must never pass for real.
+      this.warn(this.style.dim(embeddedNotice(spec)));
       return { kind: 'embedded', spec, sandbox, token: demo.token };
     }
     if (this.settings().credentialsExposed()) {

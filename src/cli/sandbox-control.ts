@@ -1,5 +1,6 @@
 import type { Fixtures } from '../../mocks/fixtures.js';
 import type { Sandbox } from '../../mocks/sandbox.js';
+import { CONTROL_HEADER } from '../contract/sandbox-control.js';
 import { TimeoutError } from '../client/errors.js';
 import { exchange, TransportFailure } from '../client/http.js';
 import { CliError, RejectedError, UsageError } from './errors.js';
@@ -76,11 +77,10 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
       headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     }, transport);
+    // A real server must never be driven as if it were a sandbox, whatever it answers at these paths.
+    if (!answer.fromSandbox) throw new UsageError(`${origin} is not a topup sandbox (no /__sandbox control API answers there); \`topup mock\` commands act only on a sandbox: pass --mock for the embedded one, or --base-url of \`topup mock serve\`.`);
     const envelope = parseEnvelope(answer.text);
-    if (!answer.ok || envelope?.success !== true) {
-      if (answer.status === 404 && envelope === null) throw new CliError(`${origin} is not a topup sandbox (no control API).`);
-      throw refusal(answer.status, envelope?.message ?? `The sandbox answered ${answer.status}.`);
-    }
+    if (!answer.ok || envelope?.success !== true) throw refusal(answer.status, envelope?.message ?? `The sandbox answered ${answer.status}.`);
     return envelope.data;
   };
   return {
@@ -99,10 +99,10 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
  * One request and its whole answer within the timeout, as the client sends an attempt (src/client/http.ts).
  * A timeout is a TimeoutError, Ctrl-C rejects with the signal's reason, anything else is a ConnectionError.
  */
-async function exchangeWith(origin: string, path: string, request: { method: string; headers: Record<string, string>; body?: string | undefined }, transport: RemoteTransport): Promise<{ status: number; ok: boolean; text: string }> {
+async function exchangeWith(origin: string, path: string, request: { method: string; headers: Record<string, string>; body?: string | undefined }, transport: RemoteTransport): Promise<{ status: number; ok: boolean; text: string; fromSandbox: boolean }> {
   try {
     const { answer, body } = await exchange(transport.fetch, `${origin}${path}`, request, transport);
-    return { status: answer.status, ok: answer.ok, text: body };
+    return { status: answer.status, ok: answer.ok, text: body, fromSandbox: answer.headers.get(CONTROL_HEADER) === '1' };
   } catch (error) {
     if (error instanceof TimeoutError) throw Object.assign(new CliError(`The sandbox at ${origin} did not answer within ${transport.timeout / 1000} s.`), { name: 'TimeoutError' });
     if (!(error instanceof TransportFailure)) throw error;

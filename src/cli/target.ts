@@ -2,9 +2,20 @@ import type { TokenMode } from '../contract/index.js';
 import { UsageError } from './errors.js';
 import type { ProfileSettings } from './settings.js';
 
+/** What chose the server: shown by `topup doctor` and in messages that must say why a request went where it went. */
+export type ServerSource = '--mock' | '--base-url' | 'TOPUP_BASE_URL' | 'profile' | 'nothing configured';
+/** What chose the profile, when one was chosen. */
+export type ProfileSource = '--profile' | 'TOPUP_PROFILE' | 'current profile';
+
 /** Where a command's requests go, decided before anything heavy is loaded. */
 export type TargetSpec =
-  | { kind: 'embedded'; profile: 'sandbox' }
+  | {
+      kind: 'embedded';
+      profile: 'sandbox';
+      source: '--mock' | 'nothing configured';
+      /** --mock with TOPUP_TOKEN set: the variable is not used, and the notice says so. */
+      ignoredEnvToken: boolean;
+    }
   | {
       kind: 'remote';
       profile: string | undefined;
@@ -13,6 +24,11 @@ export type TargetSpec =
       tokenSource: 'environment' | 'profile' | 'none';
       mode: TokenMode | undefined;
       chatUserId: string | undefined;
+      source: '--base-url' | 'TOPUP_BASE_URL' | 'profile';
+      /** The profile that was chosen (by flag, variable or as the current one), whether or not it serves `baseUrl`. */
+      chosenProfile: { name: string; from: ProfileSource; baseUrl: string } | undefined;
+      /** The chosen profile's stored token exists but is not sent, because `baseUrl` is another server than the profile's. */
+      tokenWithheld: boolean;
     };
 
 export interface TargetInput {
@@ -21,9 +37,12 @@ export interface TargetInput {
   baseUrlFlag: string | undefined;
   env: Readonly<Record<string, string | undefined>>;
   currentProfile: string | undefined;
+  profileNames(): readonly string[];
   profile(name: string): ProfileSettings | undefined;
   token(name: string): string | undefined;
 }
+
+export const ENV_TOKEN_WITHOUT_SERVER = 'TOPUP_TOKEN is set but no server is: set TOPUP_BASE_URL, log in with `topup auth login`, or pass --mock.';
 
 const sameOrigin = (a: string, b: string) => {
   try {
@@ -33,32 +52,72 @@ const sameOrigin = (a: string, b: string) => {
   }
 };
 
+const listed = (names: readonly string[]) => (names.length === 0 ? 'there are no profiles yet' : `profiles: ${names.join(', ')}`);
+
+/** The profile the run names, and what named it; an unknown name is a usage error, never a silent fallback. */
+function chooseProfile(input: TargetInput): { name: string; from: ProfileSource; settings: ProfileSettings } | undefined {
+  const envName = input.env.TOPUP_PROFILE || undefined;
+  const [name, from]: [string | undefined, ProfileSource] =
+    input.profileFlag !== undefined ? [input.profileFlag, '--profile'] : envName !== undefined ? [envName, 'TOPUP_PROFILE'] : [input.currentProfile, 'current profile'];
+  if (name === undefined) return undefined;
+  const settings = input.profile(name);
+  if (settings !== undefined) return { name, from, settings };
+  const known = input.profileNames();
+  if (from === 'current profile') {
+    throw new UsageError(`The current profile '${name}' does not exist (${listed(known)}); pick one with \`topup config set profile NAME\`, or log in with \`topup auth login\`.`);
+  }
+  throw new UsageError(`No profile is named '${name}' (from ${from}; ${listed(known)}); log in with: topup auth login --profile ${name}`);
+}
+
 /**
- * Precedence: --mock; then --base-url, TOPUP_BASE_URL, the profile's base URL; with none of them, the embedded sandbox.
+ * The one rule for where requests go (README, "Where commands send requests"):
+ * 1. --mock: the embedded sandbox, whatever else is set (TOPUP_TOKEN is then ignored).
+ * 2. A profile named by --profile, TOPUP_PROFILE or as the current one must exist.
+ * 3. The server: --base-url, then --profile's, then TOPUP_BASE_URL, then the profile of TOPUP_PROFILE or the current one.
+ * 4. No server: the embedded sandbox only when nothing at all is configured; TOPUP_TOKEN or a profile that exists
+ *    but is not current mean the user meant a real server, which is a usage error, never fake data.
  * The token: TOPUP_TOKEN, else the profile's, but only when the request goes to that profile's own server,
  * so a stored token is never sent to a URL typed on the command line.
  */
 export function resolveTarget(input: TargetInput): TargetSpec {
-  if (input.mock) return { kind: 'embedded', profile: 'sandbox' };
-  const env = input.env;
-  const name = input.profileFlag ?? (env.TOPUP_PROFILE || undefined) ?? input.currentProfile;
-  const profile = name === undefined ? undefined : input.profile(name);
-  const explicitUrl = input.baseUrlFlag ?? (env.TOPUP_BASE_URL || undefined);
-  if (input.profileFlag !== undefined && profile === undefined && explicitUrl === undefined) {
-    throw new UsageError(`No profile is named '${input.profileFlag}'; log in with: topup auth login --profile ${input.profileFlag}`);
+  const envToken = input.env.TOPUP_TOKEN || undefined;
+  if (input.mock) return { kind: 'embedded', profile: 'sandbox', source: '--mock', ignoredEnvToken: envToken !== undefined };
+  const chosen = chooseProfile(input);
+  const envUrl = input.env.TOPUP_BASE_URL || undefined;
+  // Flags beat variables, which beat the stored configuration: --profile wins over TOPUP_BASE_URL.
+  const [baseUrl, source]: [string | undefined, ServerSource] =
+    input.baseUrlFlag !== undefined ? [input.baseUrlFlag, '--base-url']
+    : chosen?.from === '--profile' ? [chosen.settings.base_url, 'profile']
+    : envUrl !== undefined ? [envUrl, 'TOPUP_BASE_URL']
+    : [chosen?.settings.base_url, 'profile'];
+  if (baseUrl === undefined) {
+    if (envToken !== undefined) throw new UsageError(ENV_TOKEN_WITHOUT_SERVER);
+    const known = input.profileNames();
+    if (known.length > 0) {
+      throw new UsageError(`No profile is current (${listed(known)}): pick one with \`topup config set profile NAME\` or --profile, or pass --mock for the embedded sandbox.`);
+    }
+    return { kind: 'embedded', profile: 'sandbox', source: 'nothing configured', ignoredEnvToken: false };
   }
-  const baseUrl = explicitUrl ?? profile?.base_url;
-  if (baseUrl === undefined) return { kind: 'embedded', profile: 'sandbox' };
-  const profileServes = profile !== undefined && sameOrigin(profile.base_url, baseUrl);
-  const stored = name !== undefined && profileServes ? input.token(name) : undefined;
-  const envToken = env.TOPUP_TOKEN || undefined;
+  const profileServes = chosen !== undefined && sameOrigin(chosen.settings.base_url, baseUrl);
+  const storedToken = chosen === undefined ? undefined : input.token(chosen.name);
+  const stored = profileServes ? storedToken : undefined;
   return {
     kind: 'remote',
-    profile: profileServes ? name : undefined,
+    profile: profileServes ? chosen.name : undefined,
     baseUrl,
     token: envToken ?? stored,
     tokenSource: envToken !== undefined ? 'environment' : stored !== undefined ? 'profile' : 'none',
-    mode: profileServes ? profile.mode : undefined,
-    chatUserId: profileServes ? profile.chat_user_id : undefined,
+    mode: profileServes ? chosen.settings.mode : undefined,
+    chatUserId: profileServes ? chosen.settings.chat_user_id : undefined,
+    source: source === 'profile' ? 'profile' : source === '--base-url' ? '--base-url' : 'TOPUP_BASE_URL',
+    chosenProfile: chosen === undefined ? undefined : { name: chosen.name, from: chosen.from, baseUrl: chosen.settings.base_url },
+    tokenWithheld: envToken === undefined && !profileServes && storedToken !== undefined,
   };
+}
+
+/** One line on where the requests of this run go and why: `topup doctor`, `auth status`, and messages. */
+export function describeTarget(spec: TargetSpec): string {
+  if (spec.kind === 'embedded') return spec.source === '--mock' ? 'the embedded sandbox (--mock)' : 'the embedded sandbox (nothing is configured)';
+  const by = spec.source === 'profile' ? `profile ${spec.chosenProfile!.name} (${spec.chosenProfile!.from})` : spec.source;
+  return `${spec.baseUrl} (from ${by})`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Harness } from './read-harness.js';
-import { expectUsageError } from '../support/cli-assertions.js';
+import { EMBEDDED_NOTICE, expectUsageError } from '../support/cli-assertions.js';
 
 let h: Harness;
 useHarness((created) => {
@@ -69,7 +69,7 @@ describe('topup articles list (embedded sandbox)', () => {
     const page = JSON.parse((await h.runEmbedded(['--json', 'articles', 'list', '--page', '2'])).out);
     expect(page).toEqual(await h.client('demo').articles.list({ page: 2 }));
     const all = await h.runEmbedded(['--json', 'articles', 'list', '--all']);
-    expect(all.err).toBe('');
+    expect(all.err).toBe(EMBEDDED_NOTICE);
     expect(Object.keys(JSON.parse(all.out))).toEqual(['articles']);
     expect(JSON.parse(all.out).articles.map((a: { slug: string }) => a.slug)).toEqual([...PAGE_1, ...PAGE_2].map((r) => r.split('\t')[2]));
   });
@@ -105,7 +105,7 @@ describe('topup articles show', () => {
   it('--json: exactly the data object', async () => {
     const result = await h.runEmbedded(['--json', 'articles', 'show', 'rate-limits-for-bot-authors']);
     expect(JSON.parse(result.out)).toEqual(await h.client('demo').articles.get('rate-limits-for-bot-authors'));
-    expect(result.err).toBe('');
+    expect(result.err).toBe(EMBEDDED_NOTICE);
   });
 
   it.each(['upcoming-features', 'draft-upcoming-features'])('an unknown or unpublished slug (%s) → exit 1', async (slug) => {

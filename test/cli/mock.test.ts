@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { defaults } from '../../src/client/index.js';
+import { embeddedJsonError, EMBEDDED_NOTICE } from '../support/cli-assertions.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 import { serveSandbox } from './run-cli.js';
 
@@ -57,7 +58,7 @@ describe('offline sandbox through the CLI', () => {
     const result = await topup(['--json', 'mock', 'pay', 'INV999']);
     expect(result.code).toBe(1);
     expect(result.out).toBe('');
-    expect(JSON.parse(result.err)).toEqual({ success: false, message: 'Invoice INV999 was not found.' });
+    expect(embeddedJsonError(result.err)).toEqual({ success: false, message: 'Invoice INV999 was not found.' });
   });
 
   it('reset returns the sandbox to its seed', async () => {
@@ -85,11 +86,11 @@ describe('offline sandbox through the CLI', () => {
     expect(tty.out).not.toMatch(/\u001b\[/);
   });
 
-  it('packages --json prints exactly the data object and nothing on stderr', async () => {
+  it('packages --json prints exactly the data object, and on stderr only the embedded-sandbox notice (stderr is never data)', async () => {
     const result = await topup(['--json', 'packages']);
     const data = JSON.parse(result.out);
     expect(Object.keys(data).sort()).toEqual(['limit', 'packages']);
-    expect(result.err).toBe('');
+    expect(result.err).toBe(EMBEDDED_NOTICE);
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { missingFlags, orderBody, usableMethods } from '../../src/cli/commands/orders-create.js';
 import type { PaymentMethod } from '../../src/contract/index.js';
 import { createClient } from '../../src/client/index.js';
+import { embeddedJsonError, EMBEDDED_NOTICE } from '../support/cli-assertions.js';
 import { useServedCli, type RunOptions, type ServedSandbox } from './run-cli.js';
 import { scriptedPrompter, type Answer } from './scripted-prompter.js';
 
@@ -45,13 +46,13 @@ describe('orders create, scripted (flags, piped)', () => {
     expect(JSON.parse(shown.out).order).toMatchObject({ invoice_code: invoice, platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, environment: 'sandbox' });
   });
 
-  it('--json: stdout is exactly the response data, stderr only the key line', async () => {
+  it('--json: stdout is exactly the response data, stderr only the embedded notice and the key line', async () => {
     const result = await topup(['--json', 'orders', 'create', ...bob9001, '--reference', 'chat-1', '--idempotency-key', 'json-run-1']);
     expect(result.code).toBe(0);
     const data = JSON.parse(result.out);
     expect(Object.keys(data).sort()).toEqual(['environment', 'gateway', 'idempotent', 'invoice']);
     expect(data).toMatchObject({ idempotent: false, gateway: null, environment: 'sandbox', invoice: { amount: 12_000, payment_status: 'pending', order: { platform_username: 'BuilderBob' } } });
-    expect(result.err).toBe('Idempotency key: json-run-1  (repeat safely with --idempotency-key json-run-1)\n');
+    expect(result.err).toBe(`${EMBEDDED_NOTICE}Idempotency key: json-run-1  (repeat safely with --idempotency-key json-run-1)\n`);
   });
 
   it('the same --idempotency-key and body returns the earlier order, and says nothing new was ordered', async () => {
@@ -84,7 +85,7 @@ describe('orders create, scripted (flags, piped)', () => {
     const result = await topup(['--json', 'orders', 'create', '--username', 'ghost_user_404', '--place', '5001', '--pass', '9001', '--idempotency-key', 'k-422']);
     expect(result.code).toBe(5);
     expect(result.out).toBe('');
-    expect(JSON.parse(result.err)).toMatchObject({ success: false, error: { code: 'PLATFORM_VALIDATION_FAILED' }, idempotency_key: 'k-422' });
+    expect(embeddedJsonError(result.err)).toMatchObject({ success: false, error: { code: 'PLATFORM_VALIDATION_FAILED' }, idempotency_key: 'k-422' });
   });
 
   it('a sandbox token may not pay by balance (exit 5)', async () => {

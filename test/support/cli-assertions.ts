@@ -7,3 +7,14 @@ export function expectUsageError(result: { code: number; out: string; err: strin
   expect(result.err).toMatch(message);
   expect(result.err.trim().split('\n')).toHaveLength(1);
 }
+
+/** The one line every run on the embedded sandbox prints on stderr, --json included. */
+export const EMBEDDED_NOTICE = 'Using the embedded offline sandbox (demo sandbox token). Log in to a real server with `topup auth login`.\n';
+
+/** stderr of a --json run on the embedded sandbox: the notice, then exactly one JSON error envelope. */
+export function embeddedJsonError(err: string): unknown {
+  expect(err.startsWith(EMBEDDED_NOTICE)).toBe(true);
+  const rest = err.slice(EMBEDDED_NOTICE.length);
+  expect(rest.trim().split('\n')).toHaveLength(1);
+  return JSON.parse(rest);
+}

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Sandbox } from '../../../mocks/sandbox.js';
 import { DEFAULT_TIMEOUT_MS } from '../../client/http.js';
-import type { CliContext } from '../context.js';
+import { embeddedNotice, type CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { renderFields, renderTable } from '../io/table.js';
 import { embeddedControl, remoteControl, type InvoiceMove, type SandboxControlClient } from '../sandbox-control.js';
@@ -102,17 +102,22 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
   ctx.notice(style.dim('\nControl API: POST /__sandbox/invoices/<invoice>/pay|expire|fail, /__sandbox/deposits, /__sandbox/reset; PUT /__sandbox/faults. Press Ctrl-C to stop.'));
 }
 
-async function controlFor(ctx: CliContext, options: { fresh?: boolean } = {}): Promise<SandboxControlClient> {
-  const baseUrl = ctx.globals.mock ? undefined : (ctx.globals.baseUrl ?? ctx.io.env.TOPUP_BASE_URL);
-  if (baseUrl !== undefined) {
+/**
+ * The control API of the same target as every other command (src/cli/target.ts): a profile logged in to
+ * `topup mock serve` drives that served sandbox. A target that is not a sandbox is refused, never replaced.
+ */
+async function controlFor(ctx: CliContext, options: { fresh?: boolean } = {}): Promise<{ control: SandboxControlClient; token: string | undefined }> {
+  const spec = ctx.targetSpec();
+  if (spec.kind === 'remote') {
     // The client's own per-attempt timeout: the CLI sets none of its own for client calls.
-    return remoteControl(baseUrl, { fetch: await ctx.remoteFetch(), timeout: DEFAULT_TIMEOUT_MS, signal: ctx.signal });
+    return { control: remoteControl(spec.baseUrl, { fetch: await ctx.remoteFetch(), timeout: DEFAULT_TIMEOUT_MS, signal: ctx.signal }), token: spec.token };
   }
-  return embeddedControl(await ctx.offlineSandbox(options));
+  ctx.warn(ctx.style.dim(embeddedNotice(spec)));
+  return { control: embeddedControl(await ctx.offlineSandbox(options)), token: undefined };
 }
 
 export async function runMove(ctx: CliContext, verb: InvoiceMove, invoiceCode: string): Promise<void> {
-  await (await controlFor(ctx)).move(verb, invoiceCode);
+  await (await controlFor(ctx)).control.move(verb, invoiceCode);
   if (ctx.globals.json) return ctx.json({ invoice_code: invoiceCode, action: verb });
   ctx.notice(`${ctx.style.green('✓')} ${moveDone[verb]} ${invoiceCode}.`);
 }
@@ -120,21 +125,22 @@ export async function runMove(ctx: CliContext, verb: InvoiceMove, invoiceCode: s
 const moveDone: Record<InvoiceMove, string> = { pay: 'Paid', expire: 'Expired', fail: 'Failed', complete: 'Completed order', failOrder: 'Failed and refunded order' };
 
 export async function runDeposit(ctx: CliContext, amount: number, options: { paid: boolean; account?: string }): Promise<void> {
-  const token = options.account === undefined ? ctx.io.env.TOPUP_TOKEN : undefined;
-  const created = await (await controlFor(ctx)).deposit({ amount, paid: options.paid, account: options.account, token });
+  const { control, token } = await controlFor(ctx);
+  // Without --account, the deposit is for the target's own account (its token), else the sandbox's demo account.
+  const created = await control.deposit({ amount, paid: options.paid, account: options.account, token: options.account === undefined ? token : undefined });
   if (ctx.globals.json) return ctx.json(created);
   ctx.out(`${created.invoice_code}\n`);
   ctx.notice(options.paid ? 'Deposit created and paid; the balance is credited.' : `Deposit created. Pay it with: topup mock pay ${created.invoice_code}`);
 }
 
 export async function runReset(ctx: CliContext): Promise<void> {
-  await (await controlFor(ctx, { fresh: true })).reset();
+  await (await controlFor(ctx, { fresh: true })).control.reset();
   if (ctx.globals.json) return ctx.json({ reset: true });
   ctx.notice('Sandbox reset to its seed.');
 }
 
 export async function runFixtures(ctx: CliContext): Promise<void> {
-  const fixtures = await (await controlFor(ctx)).fixtures();
+  const fixtures = await (await controlFor(ctx)).control.fixtures();
   if (ctx.globals.json) return ctx.json(fixtures);
   ctx.out(renderTable(fixtures.accounts, [
     { header: 'account', value: (a) => a.name },
@@ -165,7 +171,9 @@ export function registerMockCommands(program: Command, ctx: CliContext): void {
     .command('mock')
     .description('Run and steer the sandbox: serve it over HTTP, pay or expire invoices, add deposits')
     .addHelpText('after', `
-Without --base-url these act on the embedded offline sandbox; with it, on a served one.
+These act on the same server as every other command: a profile logged in to \`topup mock serve\`, --base-url
+or TOPUP_BASE_URL of a served sandbox, or the embedded one (--mock, or when nothing is configured). A server that
+is not a topup sandbox is refused (exit 2).
 
 Examples:
   $ topup mock serve --port 4010
