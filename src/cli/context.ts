@@ -11,6 +11,14 @@ import { Settings } from './settings.js';
 import { sandboxFetch } from './sandbox-fetch.js';
 import { resolveTarget, type TargetSpec } from './target.js';
 
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
 export function embeddedNotice(spec: Extract<TargetSpec, { kind: 'embedded' }>): string {
   if (spec.ignoredEnvToken) return 'Using the embedded offline sandbox (--mock): TOPUP_TOKEN is ignored, the demo sandbox token is used.';
   return 'Using the embedded offline sandbox (demo sandbox token). Log in to a real server with `topup auth login`.';
@@ -50,6 +58,7 @@ export class CliContext {
   #globals: GlobalOptions = { json: false, mock: false, color: true, input: true, debug: false };
   #style: Style | undefined;
   #target: Promise<Target> | undefined;
+  #spec: TargetSpec | undefined;
   #client: Promise<TopupClient> | undefined;
   #settings: Settings | undefined;
   #prompter: Promise<Prompter> | undefined;
@@ -117,7 +126,7 @@ export class CliContext {
   /** Where requests would go, without loading the client or the sandbox. */
   targetSpec(): TargetSpec {
     const settings = this.settings();
-    return resolveTarget({
+    this.#spec = resolveTarget({
       mock: this.#globals.mock,
       profileFlag: this.#globals.profile,
       baseUrlFlag: this.#globals.baseUrl,
@@ -127,6 +136,22 @@ export class CliContext {
       profile: (name) => settings.profile(name),
       token: (name) => settings.token(name),
     });
+    return this.#spec;
+  }
+
+  /**
+   * Why a refused request carried no token, when it carried none: the real cause, which the server's 401 cannot
+   * know (a stored token withheld from another server, or no token at all). Undefined when a token was sent.
+   */
+  missingTokenReason(): string | undefined {
+    const spec = this.#spec;
+    if (spec === undefined || spec.kind !== 'remote' || spec.token !== undefined) return undefined;
+    const origin = originOf(spec.baseUrl);
+    const chosen = spec.chosenProfile;
+    if (spec.tokenWithheld && chosen !== undefined) {
+      return `No token was sent to ${origin}: the stored token of profile ${chosen.name} is sent only to its own server, ${originOf(chosen.baseUrl)}; set TOPUP_TOKEN for ${origin}, or drop ${spec.source}.`;
+    }
+    return `No token for ${origin}: log in with \`topup auth login --base-url ${origin}\`, or set TOPUP_TOKEN.`;
   }
 
   out(text: string): void {
@@ -214,6 +239,8 @@ export class CliContext {
       // Offline, pacing would only slow the user down: the sandbox's limits still answer 429 if exceeded.
       return createClient({ baseUrl: target.sandbox.baseUrl, token: target.token, fetch: sandboxFetch(target.sandbox), pacing: false, onRequest, clock: this.deps.clock });
     }
+    // Checked here first, so that a refusal says what a CLI user can do rather than name a library option.
+    (await import('../client/base-url.js')).parseBaseUrl(target.baseUrl);
     return createClient({ baseUrl: target.baseUrl, token: target.token, fetch: await this.remoteFetch(), onRequest, clock: this.deps.clock });
   }
 }

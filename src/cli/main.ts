@@ -32,7 +32,9 @@ function reportError(ctx: CliContext, error: unknown): void {
   const err = error instanceof Error ? error : new Error(String(error));
   const details = err as Error & { status?: number; code?: string; fields?: readonly string[]; idempotencyKey?: string };
   const secrets = [ctx.io.env.TOPUP_TOKEN];
-  const message = redactSecrets(oneSentence(err.message), secrets);
+  // A 401 to a request that carried no token is explained by why it carried none.
+  const reason = exitCodeFor(err) === ExitCode.auth ? ctx.missingTokenReason() : undefined;
+  const message = redactSecrets(oneSentence(reason ?? err.message), secrets);
   if (ctx.globals.json) {
     const code = typeof details.code === 'string' ? details.code : undefined;
     const envelope = {

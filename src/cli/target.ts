@@ -66,7 +66,7 @@ function chooseProfile(input: TargetInput): { name: string; from: ProfileSource;
   if (from === 'current profile') {
     throw new UsageError(`The current profile '${name}' does not exist (${listed(known)}); pick one with \`topup config set profile NAME\`, or log in with \`topup auth login\`.`);
   }
-  throw new UsageError(`No profile is named '${name}' (from ${from}; ${listed(known)}); log in with: topup auth login --profile ${name}`);
+  throw new UsageError(`No profile is named '${name}' (from ${from}; ${listed(known)}); log in with \`topup auth login --profile ${name}\`.`);
 }
 
 /**

@@ -1,6 +1,5 @@
 import { raceAbort } from './clock.js';
-import { scrub } from './error-from-response.js';
-import { ConnectionError, TimeoutError } from './errors.js';
+import { connectionFailure, timeoutFailure } from './transport-failure.js';
 import type { FetchFunction, OutgoingRequest, ResolvedOptions } from './options.js';
 
 /** One attempt as the transport sends it. */
@@ -58,7 +57,7 @@ export async function sendAttempt(
   try {
     return await exchange(options.fetch, url, { method: attempt.method, headers, body }, { timeout: options.timeout, signal: attempt.signal });
   } catch (error) {
-    if (error instanceof TransportFailure) throw transportFailure(error.reason, options.token);
+    if (error instanceof TransportFailure) throw connectionFailure(error.reason, url, options.token);
     throw error;
   }
 }
@@ -109,28 +108,12 @@ export async function exchange(
     return { answer, body };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (timedOut) throw new TimeoutError(`The server did not answer within ${limits.timeout} ms.`);
+    if (timedOut) throw timeoutFailure(url, limits.timeout);
     throw new TransportFailure(error, during);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
-}
-
-/** A transport failure, described without anything that might hold the token (fetch errors may carry the request). */
-function transportFailure(error: unknown, token: string | undefined): ConnectionError {
-  const secrets = token === undefined ? [] : [token];
-  const reason = describeReason(error);
-  const cause = new Error(scrub(reason, secrets));
-  return new ConnectionError(`Could not reach the server (${scrub(reason, secrets)}).`, { cause });
-}
-
-function describeReason(error: unknown): string {
-  if (!(error instanceof Error)) return 'unknown error';
-  // undici hides the useful part (ECONNREFUSED, ENOTFOUND) in cause.code.
-  const cause = error.cause as { code?: unknown } | undefined;
-  const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  return code === undefined ? error.message || error.name : `${error.message || error.name}: ${code}`;
 }
 
 /** The request with its Authorization value redacted, for the debug hook; headers by name, as fetch lists them. */

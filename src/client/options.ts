@@ -71,7 +71,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   const userAgent = options.userAgent ?? defaults.userAgent;
   if (!/^[\x20-\x7e]+$/.test(userAgent)) throw new UsageError('The userAgent must be visible ASCII text.');
   return {
-    baseUrl: parseBaseUrl(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp }),
+    baseUrl: parseBaseUrl(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp, insecureAdvice: 'use https://, or set allowInsecureHttp on a network you trust' }),
     token: checkToken(options.token),
     fetch: fetchFunction,
     timeout: checkNumber('timeout', options.timeout ?? defaults.timeout, 1, MAX_TIMER_MS),

@@ -69,10 +69,10 @@ describe('the target rule: every row', () => {
   });
 
   it.each<[string, TargetInput, string]>([
-    ['an unknown --profile', input({ profileFlag: 'ghost' }), "No profile is named 'ghost' (from --profile; profiles: default, staging); log in with: topup auth login --profile ghost"],
-    ['an unknown --profile, even with a --base-url', input({ profileFlag: 'ghost', baseUrlFlag: 'http://127.0.0.1:3' }), "No profile is named 'ghost' (from --profile; profiles: default, staging); log in with: topup auth login --profile ghost"],
-    ['an unknown TOPUP_PROFILE (a misspelt variable never falls back to fake data)', input({ env: { TOPUP_PROFILE: 'stagign' } }), "No profile is named 'stagign' (from TOPUP_PROFILE; profiles: default, staging); log in with: topup auth login --profile stagign"],
-    ['an unknown TOPUP_PROFILE on a fresh machine', fresh({ env: { TOPUP_PROFILE: 'prod' } }), "No profile is named 'prod' (from TOPUP_PROFILE; there are no profiles yet); log in with: topup auth login --profile prod"],
+    ['an unknown --profile', input({ profileFlag: 'ghost' }), "No profile is named 'ghost' (from --profile; profiles: default, staging); log in with `topup auth login --profile ghost`."],
+    ['an unknown --profile, even with a --base-url', input({ profileFlag: 'ghost', baseUrlFlag: 'http://127.0.0.1:3' }), "No profile is named 'ghost' (from --profile; profiles: default, staging); log in with `topup auth login --profile ghost`."],
+    ['an unknown TOPUP_PROFILE (a misspelt variable never falls back to fake data)', input({ env: { TOPUP_PROFILE: 'stagign' } }), "No profile is named 'stagign' (from TOPUP_PROFILE; profiles: default, staging); log in with `topup auth login --profile stagign`."],
+    ['an unknown TOPUP_PROFILE on a fresh machine', fresh({ env: { TOPUP_PROFILE: 'prod' } }), "No profile is named 'prod' (from TOPUP_PROFILE; there are no profiles yet); log in with `topup auth login --profile prod`."],
     ['a current profile that no longer exists', input({ currentProfile: 'gone' }), "The current profile 'gone' does not exist (profiles: default, staging); pick one with `topup config set profile NAME`, or log in with `topup auth login`."],
     ['TOPUP_TOKEN without any server', fresh({ env: { TOPUP_TOKEN: 'topup_live_secret' } }), ENV_TOKEN_WITHOUT_SERVER],
     ['TOPUP_TOKEN with profiles but none current', input({ env: { TOPUP_TOKEN: 'topup_live_secret' } }), ENV_TOKEN_WITHOUT_SERVER],

@@ -199,7 +199,29 @@ describe('no error ever contains the token', () => {
     const token = tokenOf(sandbox, 'demo');
     const client = createClient({ baseUrl: sandbox.baseUrl, token, fetch: hostileTransport(sandbox.fetch), maxRetries: 0 });
     const error = await caught(client.account.profile());
-    expect(error.message).toBe('Could not reach the server (fetch failed for Bearer [REDACTED]: ECONNRESET).');
+    expect(error.message).toBe('Could not reach http://sandbox.localhost: the connection was reset (ECONNRESET).');
     expect(error.status).toBeUndefined();
+  });
+});
+
+describe('a connection failure names the server\'s origin and the cause', () => {
+  const failWith = (code: string): typeof fetch => async () => {
+    throw new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ${code}`), { code }) });
+  };
+  it.each([
+    ['ECONNREFUSED', 'connection refused: nothing is listening there (ECONNREFUSED)'],
+    ['ENOTFOUND', 'DNS: the host name was not found (ENOTFOUND)'],
+    ['EAI_AGAIN', 'DNS: the host name was not found (EAI_AGAIN)'],
+    ['CERT_HAS_EXPIRED', 'TLS: the server\'s certificate was refused (CERT_HAS_EXPIRED)'],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'TLS: the server\'s certificate was refused (DEPTH_ZERO_SELF_SIGNED_CERT)'],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'TLS: the server\'s certificate was refused (ERR_TLS_CERT_ALTNAME_INVALID)'],
+    ['ETIMEDOUT', 'the connection timed out (ETIMEDOUT)'],
+    ['EHOSTUNREACH', 'the network or host is unreachable (EHOSTUNREACH)'],
+    ['EWEIRD', 'fetch failed: connect EWEIRD: EWEIRD'],
+  ])('%s', async (code, reason) => {
+    const client = createClient({ baseUrl: 'https://shop.example.com/', token: 'topup_live_x', fetch: failWith(code), maxRetries: 0 });
+    const error = await caught(client.account.profile());
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toBe(`Could not reach https://shop.example.com: ${reason}.`);
   });
 });
