@@ -231,7 +231,7 @@ describe('auth status', () => {
 
   it.each<[string, string[], Record<string, string>, RegExp]>([
     ['a revoked token', ['auth', 'status', '--base-url', 'URL'], { TOPUP_TOKEN: REVOKED_TOKEN }, /^Error: .+\.\n$/],
-    ['no token for the server', ['auth', 'status', '--base-url', 'URL'], {}, /^Error: Not logged in to URL: run `topup auth login --base-url URL`, or set TOPUP_TOKEN\.\n$/],
+    ['no token for the server', ['auth', 'status', '--base-url', 'URL'], {}, /^Error: No token for URL: log in with `topup auth login --base-url URL`, or set TOPUP_TOKEN\.\n$/],
   ])('%s is exit 4', async (_name, args, env, message) => {
     const result = await topup(args.map((a) => a.replace('URL', served.url)), { env });
     expect(result.code).toBe(4);

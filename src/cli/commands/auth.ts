@@ -132,9 +132,8 @@ const tokenSourceText = {
 
 export async function runStatus(ctx: CliContext): Promise<void> {
   const spec = ctx.targetSpec();
-  if (spec.kind === 'remote' && spec.token === undefined) {
-    throw authError(`Not logged in to ${spec.baseUrl}: run \`topup auth login --base-url ${spec.baseUrl}\`, or set TOPUP_TOKEN.`);
-  }
+  // Nothing to check: exit 4 like `gh auth status`, saying why there is no token.
+  if (spec.kind === 'remote' && spec.token === undefined) throw authError(ctx.missingTokenReason()!);
   const [client, target] = await Promise.all([ctx.client(), ctx.target()]);
   const validation = await client.token.validate({ signal: ctx.signal });
   const embedded = target.kind === 'embedded';
