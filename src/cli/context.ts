@@ -68,6 +68,8 @@ export class CliContext {
   constructor(
     readonly io: CliIO,
     readonly deps: ContextDeps = {},
+    /** The words given, for what must be known before commander has parsed them (--json for its own errors). */
+    readonly argv: readonly string[] = [],
   ) {}
 
   setGlobals(globals: GlobalOptions): void {

@@ -9,6 +9,7 @@ export const ExitCode = {
   unavailable: 7,
   stillPending: 8,
   interrupted: 130,
+  terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -21,7 +22,8 @@ export const exitCodeTable: readonly [ExitCode, string][] = [
   [ExitCode.rateLimited, 'rate limited after retries'],
   [ExitCode.unavailable, 'network or server unavailable'],
   [ExitCode.stillPending, 'still pending when a wait timed out'],
-  [ExitCode.interrupted, 'interrupted'],
+  [ExitCode.interrupted, 'interrupted (Ctrl-C)'],
+  [ExitCode.terminated, 'terminated (SIGTERM)'],
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { CliContext, type ContextDeps } from './context.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { asksForJson, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
 import type { CliIO } from './io/streams.js';
 import { buildProgram } from './program.js';
@@ -10,7 +11,7 @@ import { buildProgram } from './program.js';
  * one sentence on stderr (the error envelope with --json), a stack trace only with --debug.
  */
 export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps = {}): Promise<number> {
-  const ctx = new CliContext(io, deps);
+  const ctx = new CliContext(io, deps, argv);
   const program = buildProgram(ctx);
   try {
     await program.parseAsync([...argv], { from: 'user' });
@@ -20,9 +21,12 @@ export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps
       // Help and version end here too; commander has already printed them, or its one-line error.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
-    if (deps.signal?.aborted) return ExitCode.interrupted;
+    if (deps.signal?.aborted) return signalExitCode(deps.signal);
+    const code = exitCodeFor(error);
+    // Ctrl-C in a prompt ends the run as the user asked: quietly, with no "User force closed the prompt".
+    if (code === ExitCode.interrupted) return code;
     reportError(ctx, error);
-    return exitCodeFor(error);
+    return code;
   } finally {
     await ctx.close();
   }
@@ -35,15 +39,9 @@ function reportError(ctx: CliContext, error: unknown): void {
   // A 401 to a request that carried no token is explained by why it carried none.
   const reason = exitCodeFor(err) === ExitCode.auth ? ctx.missingTokenReason() : undefined;
   const message = redactSecrets(oneSentence(reason ?? err.message), secrets);
-  if (ctx.globals.json) {
+  if (ctx.globals.json || asksForJson(ctx.argv)) {
     const code = typeof details.code === 'string' ? details.code : undefined;
-    const envelope = {
-      success: false,
-      message,
-      ...(code || details.fields ? { error: { ...(code ? { code } : {}), ...(details.fields ? { fields: [...details.fields] } : {}) } } : {}),
-      ...(details.idempotencyKey ? { idempotency_key: details.idempotencyKey } : {}),
-    };
-    ctx.io.stderr.write(`${JSON.stringify(envelope)}\n`);
+    ctx.io.stderr.write(errorEnvelope({ message, code, fields: details.fields, idempotencyKey: details.idempotencyKey }));
   } else {
     ctx.io.stderr.write(`${ctx.style.red('Error:')} ${message}\n`);
     // Only when the order may exist after all; repeating a refused request would be refused again.
@@ -62,12 +60,17 @@ function oneSentence(message: string): string {
   return /[.!?]$/.test(line) ? line : `${line}.`;
 }
 
-/** The process-facing entry: real streams, Ctrl-C → 130. */
+/** 128 + the signal's number, as shells report it: SIGTERM → 143, SIGINT (Ctrl-C) → 130. */
+function signalExitCode(signal: AbortSignal): ExitCode {
+  return (signal.reason as { signal?: string } | undefined)?.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
+}
+
+/** The process-facing entry: real streams, Ctrl-C → 130, SIGTERM → 143. */
 export async function run(argv: readonly string[]): Promise<void> {
   const controller = new AbortController();
-  const interrupt = () => {
-    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
-    controller.abort(Object.assign(new Error('Interrupted.'), { name: 'InterruptedError' }));
+  const interrupt = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(signalExitCode(controller.signal));
+    controller.abort(Object.assign(new Error('Interrupted.'), { name: 'InterruptedError', signal }));
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
@@ -88,7 +91,7 @@ export async function run(argv: readonly string[]): Promise<void> {
   };
   const code = await main(argv, io, { signal: controller.signal });
   process.exitCode = code;
-  if (controller.signal.aborted && code === ExitCode.interrupted) process.exit(code);
+  if (controller.signal.aborted && (code === ExitCode.interrupted || code === ExitCode.terminated)) process.exit(code);
   // The command is done; an idle keep-alive socket (node's fetch keeps one ref'd) must not hold the process open.
   await Promise.all([...written].map((stream) => new Promise((flushed) => stream.write('', flushed))));
   process.exit(code);

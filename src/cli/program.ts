@@ -13,6 +13,7 @@ import { registerOrderCreateCommand } from './commands/orders-create.js';
 import { registerOrderCommands } from './commands/orders-read.js';
 import type { CliContext, GlobalOptions } from './context.js';
 import { exitCodeTable } from './exit-codes.js';
+import { asksForJson, commanderSentence, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
 
 declare const __TOPUP_VERSION__: string;
@@ -48,10 +49,7 @@ export function buildProgram(ctx: CliContext): Command {
     .addHelpText('after', exitCodeHelp)
     .showSuggestionAfterError()
     .exitOverride()
-    .configureOutput({
-      writeOut: (text) => ctx.io.stdout.write(text),
-      writeErr: (text) => ctx.io.stderr.write(redactSecrets(text, [ctx.io.env.TOPUP_TOKEN])),
-    })
+    .configureOutput(outputFor(ctx))
     .hook('preAction', async (_command, action) => {
       ctx.setGlobals(action.optsWithGlobals() as GlobalOptions);
       await ctx.loadStyle();
@@ -72,8 +70,18 @@ export function buildProgram(ctx: CliContext): Command {
   return program;
 }
 
+/** Help on stdout; commander's own errors on stderr, as the one JSON error shape when --json was asked for. */
+function outputFor(ctx: CliContext) {
+  const redact = (text: string) => redactSecrets(text, [ctx.io.env.TOPUP_TOKEN]);
+  return {
+    writeOut: (text: string) => ctx.io.stdout.write(text),
+    writeErr: (text: string) => ctx.io.stderr.write(redact(text)),
+    outputError: (text: string, write: (text: string) => void) => write(asksForJson(ctx.argv) ? errorEnvelope({ message: commanderSentence(text) }) : text),
+  };
+}
+
 /** Subcommands report through the same streams and never call process.exit. */
 function inheritSettings(command: Command, ctx: CliContext): void {
-  command.exitOverride().configureOutput({ writeOut: (t) => ctx.io.stdout.write(t), writeErr: (t) => ctx.io.stderr.write(redactSecrets(t, [ctx.io.env.TOPUP_TOKEN])) }).showSuggestionAfterError();
+  command.exitOverride().configureOutput(outputFor(ctx)).showSuggestionAfterError();
   for (const sub of command.commands) inheritSettings(sub, ctx);
 }

@@ -105,8 +105,8 @@ describe('orders create, scripted (flags, piped)', () => {
     expect(result).toEqual({ code: 130, out: '', err: 'Idempotency key: ctrl-c-1  (repeat safely with --idempotency-key ctrl-c-1)\n' });
   });
 
-  it('served, production token: pays by balance with --chat-user-id, at once', async () => {
-    const result = await asRich(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--chat-user-id', '700000001']);
+  it('served, production token: pays by balance with --chat-user-id and --yes, at once', async () => {
+    const result = await asRich(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--chat-user-id', '700000001', '--yes']);
     expect(result.code).toBe(0);
     const invoice = result.out.trim();
     expect(result.err).toContain(`Total Rp 12.000, paid; invoice ${served.url}/user/invoice/${invoice}`);
@@ -114,7 +114,7 @@ describe('orders create, scripted (flags, piped)', () => {
   });
 
   it('served: paying by balance without the chat user id is CHAT_LINK_REQUIRED (exit 5)', async () => {
-    const result = await asRich(['--json', 'orders', 'create', ...bob9001, '--payment-method', 'balance']);
+    const result = await asRich(['--json', 'orders', 'create', ...bob9001, '--payment-method', 'balance', '--yes']);
     expect(result.code).toBe(5);
     expect(JSON.parse(result.err)).toMatchObject({ error: { code: 'CHAT_LINK_REQUIRED' } });
   });
@@ -122,7 +122,7 @@ describe('orders create, scripted (flags, piped)', () => {
   it('the chat user id falls back to the profile\'s chat_user_id', async () => {
     expect((await topup(['auth', 'login', '--with-token', '--base-url', served.url], { stdin: served.token('rich') })).code).toBe(0);
     expect((await topup(['config', 'set', 'chat_user_id', '700000001'])).code).toBe(0);
-    const result = await topup(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--type', 'gamepass']);
+    const result = await topup(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--type', 'gamepass', '--yes']);
     expect(result.code).toBe(0);
     expect(result.err).toContain('created and paid.');
   });
@@ -295,5 +295,64 @@ describe('orders create on a terminal', () => {
     const result = await asRich(['orders', 'create', ...bob9001], { tty: true, prompter });
     expect(result.code).toBe(5);
     expect(result.err).toMatch(/expired before it was paid/);
+  });
+});
+
+describe('the live-mode guard: a balance order with a production token spends real money', () => {
+  const balanceOrder = [...bob9001, '--payment-method', 'balance', '--chat-user-id', '700000001'];
+  const richBalance = async () => (await createClient({ baseUrl: served.url, token: served.token('rich') }).balance.get()).balance;
+
+  it('without a terminal it needs --yes: exit 2, a sentence saying why, and nothing is ordered', async () => {
+    const before = await richOrders();
+    const result = await asRich(['orders', 'create', ...balanceOrder]);
+    expect(result.code).toBe(2);
+    expect(result.out).toBe('');
+    expect(result.err).toMatch(/^Error: Paying by balance with a production token spends real money: add --yes to confirm \(there is no terminal to ask on\)\.$/m);
+    expect(await richOrders()).toEqual(before);
+  });
+
+  it('the same with a profile whose stored mode is production', async () => {
+    expect((await topup(['auth', 'login', '--with-token', '--base-url', served.url], { stdin: served.token('rich') })).code).toBe(0);
+    const result = await topup(['orders', 'create', ...balanceOrder]);
+    expect(result.code).toBe(2);
+  });
+
+  it('on a terminal the summary says LIVE and the balance, and the question defaults to no', async () => {
+    const before = await richBalance();
+    const prompter = scriptedPrompter([{ confirm: false }]);
+    const result = await asRich(['--no-color', 'orders', 'create', ...balanceOrder], { tty: true, prompter });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^mode +LIVE: pays from the real balance of a production account$/m);
+    expect(result.err).toMatch(/^amount +computed by the server when the order is made; it is taken from the balance at once$/m);
+    expect(result.err).toMatch(/^balance now +Rp 10\.000\.000$/m);
+    expect(result.err).toContain('Error: Cancelled; nothing was ordered.');
+    expect(prompter.asked.at(-1)).toMatchObject({ kind: 'confirm', message: 'Spend real balance on this order?', default: false });
+    expect(await richBalance()).toBe(before);
+  });
+
+  it('on a terminal, yes creates and pays it', async () => {
+    const prompter = scriptedPrompter([{ confirm: true }, { confirm: false }]);
+    const result = await asRich(['--no-color', 'orders', 'create', ...balanceOrder], { tty: true, prompter });
+    expect(result.code).toBe(0);
+    expect(result.err).toContain('created and paid.');
+  });
+
+  it.each([
+    ['an invoice order with a production token', () => asRich(['orders', 'create', ...bob9001])],
+    ['a balance order with a sandbox token (refused by the server, never asked)', () => topup(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--base-url', served.url], { env: { TOPUP_TOKEN: served.token('demo') } })],
+  ])('%s is unchanged: no question, no --yes needed', async (_name, run) => {
+    const result = await run();
+    expect(result.err).not.toMatch(/LIVE|--yes/);
+    expect([0, 5]).toContain(result.code);
+  });
+
+  it('Ctrl-C at the question exits 130 quietly: no "User force closed the prompt", nothing ordered', async () => {
+    const before = await richOrders();
+    const prompter = scriptedPrompter([{ cancel: true }]);
+    const result = await asRich(['--no-color', 'orders', 'create', ...balanceOrder], { tty: true, prompter });
+    expect(result.code).toBe(130);
+    expect(result.out).toBe('');
+    expect(result.err).not.toMatch(/Error|force closed/);
+    expect(await richOrders()).toEqual(before);
   });
 });

@@ -1,6 +1,8 @@
+import { ExitPromptError } from '@inquirer/core';
 import type { Prompter } from '../../src/cli/prompter.js';
 
-export type Answer = { input: string } | { password: string } | { select: string } | { confirm: boolean };
+/** `cancel` is Ctrl-C at that question: the prompt library's own ExitPromptError. */
+export type Answer = { input: string } | { password: string } | { select: string } | { confirm: boolean } | { cancel: true };
 
 export interface Question {
   kind: 'input' | 'password' | 'select' | 'confirm';
@@ -19,6 +21,7 @@ export function scriptedPrompter(script: Answer[]): Prompter & { asked: Question
   function take<K extends Question['kind']>(question: Question & { kind: K }, validate?: (value: string) => true | string): unknown {
     asked.push(question);
     const answer = answers.shift();
+    if (answer !== undefined && 'cancel' in answer) throw new ExitPromptError('User force closed the prompt with 0 null');
     if (answer === undefined || !(question.kind in answer)) {
       throw new Error(`unexpected ${question.kind} question "${question.message}"; the script has ${answer === undefined ? 'no answer left' : JSON.stringify(answer)}`);
     }

@@ -47,12 +47,12 @@ describe('exactly-once through the CLI', () => {
   it('30 orders: the server holds exactly the orders the runs reported, each once', async () => {
     const reported: string[] = [];
     for (let i = 0; i < 30; i++) {
-      const args = ['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001', '--payment-method', 'balance', '--chat-user-id', '700000001', '--reference', `script-${i}`];
+      const args = ['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001', '--payment-method', 'balance', '--chat-user-id', '700000001', '--reference', `script-${i}`, '--yes'];
       let run = await topup(args);
       for (let attempt = 0; run.code !== 0; attempt++) {
         expect(attempt, run.err).toBeLessThan(10);
         expect([6, 7]).toContain(run.code);
-        const key = /--idempotency-key (\S+)/.exec(run.err)?.[1];
+        const key = /--idempotency-key ([^\s)]+)/.exec(run.err)?.[1];
         expect(key, `the failed run printed its key: ${run.err}`).toBeDefined();
         run = await topup([...args, '--idempotency-key', key!]);
       }

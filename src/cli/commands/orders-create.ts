@@ -64,9 +64,10 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
   const spec = ctx.targetSpec();
   // Chosen before anything is sent, so that even an interrupted run can be repeated without a second order.
   const idempotencyKey = flags.idempotencyKey ?? globalThis.crypto.randomUUID();
+  const wizard = missing.length > 0;
   const draft: OrderDraft =
-    missing.length > 0
-      ? await runWizard(ctx, flags, idempotencyKey)
+    wizard
+      ? await runWizard(ctx, flags)
       : {
           type: flags.type,
           username: flags.username!,
@@ -76,6 +77,11 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
           reference: flags.reference,
           chatUserId: flags.chatUserId ?? (spec.kind === 'remote' ? spec.chatUserId : undefined),
         };
+  const live = draft.paymentMethod === 'balance' && (await spendsRealBalance(ctx));
+  if (live && !flags.yes && !ctx.canPrompt) {
+    throw new UsageError('Paying by balance with a production token spends real money: add --yes to confirm (there is no terminal to ask on).');
+  }
+  if (!flags.yes && (wizard || live)) await confirmOrder(ctx, draft, idempotencyKey, live);
 
   // With --json, stderr carries only the error envelope on failure (it holds the key); on success, one line.
   if (!ctx.globals.json) ctx.io.stderr.write(`${ctx.style.dim(idempotencyLine(idempotencyKey))}\n`);
@@ -132,7 +138,7 @@ async function offerToWait(ctx: CliContext, invoiceCode: string): Promise<void> 
 }
 
 /** The terminal path: ask for what is missing, pick a payment method from the catalog, confirm. */
-async function runWizard(ctx: CliContext, flags: CreateOrderFlags, idempotencyKey: string): Promise<OrderDraft> {
+async function runWizard(ctx: CliContext, flags: CreateOrderFlags): Promise<OrderDraft> {
   const [prompter, { PlatformId, PlatformUsername }] = await Promise.all([ctx.prompter(), import('../../contract/orders.js')]);
   const spec = ctx.targetSpec();
   const type = flags.type ?? (await prompter.select<OrderType>({
@@ -161,13 +167,35 @@ async function runWizard(ctx: CliContext, flags: CreateOrderFlags, idempotencyKe
       validate: (v) => /^[\x21-\x7e]{1,64}$/.test(v.trim()) || 'Use the id without spaces.',
     })).trim();
   }
-  const draft: OrderDraft = { type, username, place, pass, paymentMethod, reference: flags.reference, chatUserId };
+  return { type, username, place, pass, paymentMethod, reference: flags.reference, chatUserId };
+}
 
-  if (!flags.yes) {
-    ctx.io.stderr.write(`\n${renderFields(summary(draft, idempotencyKey), { terminal: true, style: ctx.style })}\n`);
-    if (!(await prompter.confirm({ message: 'Create this order?', default: true }))) throw new CliError('Cancelled; nothing was ordered.');
+/**
+ * Whether this run's token is a production one, so that a balance order spends real money. The profile remembers
+ * the mode the server reported at login; any other token is asked about (token/validate); a mode that cannot be
+ * learned counts as production, since that is the case that must never go unconfirmed.
+ */
+async function spendsRealBalance(ctx: CliContext): Promise<boolean> {
+  const target = await ctx.target();
+  if (target.kind === 'embedded') return false;
+  const known = target.spec.tokenSource === 'profile' ? target.spec.mode : undefined;
+  const mode = known ?? (await (await ctx.client()).token.validate({ signal: ctx.signal })).mode;
+  return mode !== 'sandbox';
+}
+
+/** The summary on stderr and one question; a live balance order says LIVE and what it spends, and defaults to no. */
+async function confirmOrder(ctx: CliContext, draft: OrderDraft, idempotencyKey: string, live: boolean): Promise<void> {
+  const prompter = await ctx.prompter();
+  const fields = summary(draft, idempotencyKey);
+  if (live) {
+    const balance = await (await ctx.client()).balance.get({ signal: ctx.signal }).then((b) => b.formatted_balance, () => undefined);
+    fields.unshift(['mode', ctx.style.red(ctx.style.bold('LIVE: pays from the real balance of a production account'))]);
+    fields.push(['amount', 'computed by the server when the order is made; it is taken from the balance at once']);
+    fields.push(['balance now', balance ?? '-']);
   }
-  return draft;
+  ctx.io.stderr.write(`\n${renderFields(fields, { terminal: true, style: ctx.style })}\n`);
+  const question = live ? { message: 'Spend real balance on this order?', default: false } : { message: 'Create this order?', default: true };
+  if (!(await prompter.confirm(question))) throw new CliError('Cancelled; nothing was ordered.');
 }
 
 function summary(draft: OrderDraft, idempotencyKey: string): [string, string][] {
@@ -227,12 +255,13 @@ export function registerOrderCreateCommand(orders: Command, ctx: CliContext): Co
     .option('--reference <text>', 'your own reference, echoed back and usable as a list filter')
     .option('--idempotency-key <key>', 'repeat an earlier run safely: the same key returns the same order', parseIdempotencyKey)
     .option('--chat-user-id <id>', 'linked chat user id, needed to pay by balance (default: the profile\'s chat_user_id)')
-    .option('-y, --yes', 'create without the confirmation question')
+    .option('-y, --yes', 'create without the confirmation question (needed to pay by balance with a production token and no terminal)')
     .addHelpText('after', `
 It always sends an Idempotency-Key (yours, or a new one printed on stderr before sending): if a run fails or
 is interrupted, run it again with --idempotency-key KEY and you get the same order, never a second one.
 Piped, stdout is only the invoice code. Without a terminal (or with --no-input), --username, --place and
---pass are required.
+--pass are required. Paying by balance with a production token spends real money: on a terminal the summary
+says LIVE and asks first; without one, --yes is required.
 
 Examples:
   $ topup orders create

@@ -1,0 +1,31 @@
+/** The one JSON error shape the CLI prints on stderr with --json: the interface's error envelope, plus the key. */
+export interface ErrorEnvelopeParts {
+  message: string;
+  code?: string | undefined;
+  fields?: readonly string[] | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+export function errorEnvelope(parts: ErrorEnvelopeParts): string {
+  const { message, code, fields, idempotencyKey } = parts;
+  const envelope = {
+    success: false,
+    message,
+    ...(code || fields ? { error: { ...(code ? { code } : {}), ...(fields ? { fields: [...fields] } : {}) } } : {}),
+    ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
+  };
+  return `${JSON.stringify(envelope)}\n`;
+}
+
+/** commander's own error text ("error: unknown option '--x'\n(Did you mean --json?)") as one sentence. */
+export function commanderSentence(text: string): string {
+  const lines = text.replace(/^error: /, '').split('\n').map((line) => line.trim()).filter(Boolean);
+  const joined = lines.map((line) => line.replace(/^\((.*)\)$/, '$1')).map((line) => (/[.!?]$/.test(line) ? line : `${line}.`)).join(' ');
+  return joined.charAt(0).toUpperCase() + joined.slice(1);
+}
+
+/** Whether the user asked for --json, before commander has parsed anything (its own errors come before that). */
+export function asksForJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
