@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { TopupClient } from '../client/index.js';
+import type { ClientOptions, ClientWait, TopupClient } from '../client/index.js';
 import type { Sandbox } from '../../mocks/sandbox.js';
 import { systemClock, type CliClock } from './clock.js';
 import { configDir, OFFLINE_STATE_FILE } from './config-dir.js';
@@ -22,6 +22,16 @@ const originOf = (url: string) => {
 export function embeddedNotice(spec: Extract<TargetSpec, { kind: 'embedded' }>): string {
   if (spec.ignoredEnvToken) return 'Using the embedded offline sandbox (--mock): TOPUP_TOKEN is ignored, the demo sandbox token is used.';
   return 'Using the embedded offline sandbox (demo sandbox token). Log in to a real server with `topup auth login`.';
+}
+
+/** Waits longer than this are announced on a terminal. */
+const LONG_WAIT_MS = 2000;
+
+export function waitNotice(wait: ClientWait): string {
+  const seconds = Math.ceil(wait.ms / 1000);
+  if (wait.reason === 'retry-after') return `Rate limited; retrying in ${seconds} s, as the server asked.`;
+  if (wait.reason === 'backoff') return `The request failed; retrying in ${seconds} s.`;
+  return `Keeping to the published rate limit; next request in ${seconds} s.`;
 }
 
 /** Options every command accepts. */
@@ -219,7 +229,7 @@ export class CliContext {
   /** A client for a server and token other than the target's: `auth login` checks a token before storing it. */
   async clientFor(baseUrl: string, token: string): Promise<TopupClient> {
     const [{ createClient }, fetch] = await Promise.all([import('../client/index.js'), this.remoteFetch()]);
-    return createClient({ baseUrl, token, fetch, onRequest: this.#debugLog() });
+    return createClient({ baseUrl, token, fetch, ...this.#clientHooks() });
   }
 
   /** The fetch for requests to a server: the injected one (tests), else fetch over node:http (see http-fetch.ts). */
@@ -227,22 +237,33 @@ export class CliContext {
     return this.deps.fetch ?? (await import('./http-fetch.js')).httpFetch;
   }
 
-  /** --debug: each request on stderr; the client has already redacted the Authorization value. */
-  #debugLog() {
-    return this.#globals.debug
-      ? (r: { method: string; url: string; headers: Record<string, string> }) => this.io.stderr.write(`${this.style.dim(`> ${r.method} ${r.url} ${JSON.stringify(r.headers)}`)}\n`)
-      : undefined;
+  /**
+   * What the client reports as it goes. --debug: each request (Authorization already redacted by the client), each
+   * answer's status and time, each wait. A wait over 2 s is said on a terminal even without --debug, so that a paced
+   * or rate-limited command never looks hung.
+   */
+  #clientHooks(): Pick<ClientOptions, 'onRequest' | 'onResponse' | 'onWait'> {
+    const debug = this.#globals.debug;
+    const line = (text: string) => this.io.stderr.write(`${this.style.dim(text)}\n`);
+    return {
+      onRequest: debug ? (r) => line(`> ${r.method} ${r.url} ${JSON.stringify(r.headers)}`) : undefined,
+      onResponse: debug ? (r) => line(`< ${r.status} ${r.method} ${r.url} (${Math.round(r.durationMs)} ms)`) : undefined,
+      onWait: (wait) => {
+        if (debug) line(`… waiting ${wait.ms} ms (${wait.reason}) before ${wait.request}`);
+        else if (wait.ms > LONG_WAIT_MS && this.io.stderr.isTTY === true) this.io.stderr.write(`${waitNotice(wait)}\n`);
+      },
+    };
   }
 
   async #createClient(): Promise<TopupClient> {
     const [{ createClient }, target] = await Promise.all([import('../client/index.js'), this.target()]);
-    const onRequest = this.#debugLog();
+    const hooks = this.#clientHooks();
     if (target.kind === 'embedded') {
       // Offline, pacing would only slow the user down: the sandbox's limits still answer 429 if exceeded.
-      return createClient({ baseUrl: target.sandbox.baseUrl, token: target.token, fetch: sandboxFetch(target.sandbox), pacing: false, onRequest, clock: this.deps.clock });
+      return createClient({ baseUrl: target.sandbox.baseUrl, token: target.token, fetch: sandboxFetch(target.sandbox), pacing: false, ...hooks, clock: this.deps.clock });
     }
     // Checked here first, so that a refusal says what a CLI user can do rather than name a library option.
     (await import('../client/base-url.js')).parseBaseUrl(target.baseUrl);
-    return createClient({ baseUrl: target.baseUrl, token: target.token, fetch: await this.remoteFetch(), onRequest, clock: this.deps.clock });
+    return createClient({ baseUrl: target.baseUrl, token: target.token, fetch: await this.remoteFetch(), ...hooks, clock: this.deps.clock });
   }
 }

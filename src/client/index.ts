@@ -1,5 +1,5 @@
 export { createClient, type TopupClient } from './client.js';
-export { defaults, type ClientOptions, type FetchFunction, type OutgoingRequest } from './options.js';
+export { defaults, type ClientOptions, type ClientWait, type FetchFunction, type OutgoingRequest, type ReceivedResponse } from './options.js';
 export type { Clock } from './clock.js';
 export type { RequestOptions } from './request.js';
 export { PagePromise, type Page } from './paginate.js';

@@ -35,6 +35,13 @@ export interface ClientOptions {
   userAgent?: string | undefined;
   /** Debug hook called before every attempt. */
   onRequest?: ((request: OutgoingRequest) => void) | undefined;
+  /** Debug hook called with every answer's status and how long the attempt took. */
+  onResponse?: ((response: ReceivedResponse) => void) | undefined;
+  /**
+   * Called before every pause the client makes on its own: to stay under the published rate limits (`pacing`), for a
+   * server's Retry-After, or for backoff between retries. A long wait is then never silent (the CLI says so after 2 s).
+   */
+  onWait?: ((wait: ClientWait) => void) | undefined;
   /** Replaces parts of the clock (now, sleep, random), for tests. */
   clock?: Partial<Clock> | undefined;
 }
@@ -48,7 +55,27 @@ export interface ResolvedOptions {
   pacing: boolean;
   userAgent: string;
   onRequest: ((request: OutgoingRequest) => void) | undefined;
+  onResponse: ((response: ReceivedResponse) => void) | undefined;
+  onWait: ((wait: ClientWait) => void) | undefined;
   clock: Clock;
+}
+
+/** What the `onResponse` hook sees of each answer. */
+export interface ReceivedResponse {
+  method: string;
+  url: string;
+  status: number;
+  /** Milliseconds from sending to the last byte of the answer, on the client's clock. */
+  durationMs: number;
+}
+
+/** A pause the client is about to make on its own. */
+export interface ClientWait {
+  reason: 'pacing' | 'retry-after' | 'backoff';
+  /** How long, in milliseconds. */
+  ms: number;
+  /** The endpoint the wait is for, e.g. `POST /api/v1/me/orders`. */
+  request: string;
 }
 
 export const defaults = {
@@ -83,6 +110,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     pacing: options.pacing ?? defaults.pacing,
     userAgent,
     onRequest: options.onRequest,
+    onResponse: options.onResponse,
+    onWait: options.onWait,
     clock: {
       now: options.clock?.now ?? systemClock.now,
       sleep: options.clock?.sleep ?? systemClock.sleep,

@@ -52,12 +52,13 @@ export class Pacer {
   }
 
   /** Waits until a request of `rateClass` may be sent, then counts it as sent and in flight. */
-  async acquire(rateClass: RateClass, signal?: AbortSignal): Promise<Release> {
+  async acquire(rateClass: RateClass, signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Release> {
     for (;;) {
       signal?.throwIfAborted();
       const now = this.#clock.now();
       const wait = this.#timeUntilAllowed(rateClass, now);
       if (wait > 0) {
+        onWait?.(wait);
         await this.#clock.sleep(wait, signal);
         continue;
       }

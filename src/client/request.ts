@@ -54,12 +54,16 @@ export function createRequester(options: ResolvedOptions): Requester {
     refuseTokenInUrl(attempt.path, attempt.searchParams, token);
     // A POST is repeated only under an Idempotency-Key, which makes the repeat harmless.
     const retryable = endpoint.method === 'GET' || call.idempotencyKey !== undefined;
+    const onWait = options.onWait;
+    const waitHook = onWait && ((reason: 'pacing' | 'retry-after' | 'backoff', ms: number) => onWait({ reason, ms, request: `${endpoint.method} ${endpoint.path}` }));
 
     const data = await withRetries(
       async () => {
-        const release = pacer === undefined ? undefined : await pacer.acquire(endpoint.rateClass, call.signal);
+        const release = pacer === undefined ? undefined : await pacer.acquire(endpoint.rateClass, call.signal, waitHook && ((ms) => waitHook('pacing', ms)));
         try {
+          const sentAt = clock.now();
           const { answer, body } = await sendAttempt(attempt, options);
+          options.onResponse?.({ method: endpoint.method, url: `${options.baseUrl}${attempt.path}`, status: answer.status, durationMs: clock.now() - sentAt });
           const parsed = parseBody(body);
           const retryAfter = parseRetryAfter(answer.headers.get(RATE_LIMIT_HEADERS.retryAfter), clock.now());
           pacer?.observe(endpoint.rateClass, rateLimitReport(answer, retryAfter));
@@ -69,7 +73,7 @@ export function createRequester(options: ResolvedOptions): Requester {
           release?.();
         }
       },
-      { retryable, policy: options.retryPolicy, clock, signal: call.signal },
+      { retryable, policy: options.retryPolicy, clock, signal: call.signal, onWait: waitHook },
     );
     return data as EndpointData<Id>;
   };

@@ -72,7 +72,7 @@ export function retryDelay(state: RetryState, policy: RetryPolicy): number | und
 /** Runs `attempt` until it succeeds or `retryDelay` gives up; `retryable: false` means exactly one attempt. */
 export async function withRetries<T>(
   attempt: (retry: number) => Promise<T>,
-  options: { retryable: boolean; policy: RetryPolicy; clock: Clock; signal?: AbortSignal | undefined },
+  options: { retryable: boolean; policy: RetryPolicy; clock: Clock; signal?: AbortSignal | undefined; onWait?: ((reason: 'retry-after' | 'backoff', ms: number) => void) | undefined },
 ): Promise<T> {
   const { policy, clock, signal } = options;
   const startedAt = clock.now();
@@ -83,6 +83,7 @@ export async function withRetries<T>(
       if (!options.retryable || signal?.aborted) throw error;
       const delay = retryDelay({ error, retry, elapsed: clock.now() - startedAt, random: clock.random() }, policy);
       if (delay === undefined) throw error;
+      options.onWait?.(error instanceof TopupError && error.retryAfter !== undefined ? 'retry-after' : 'backoff', delay);
       await clock.sleep(delay, signal);
     }
   }

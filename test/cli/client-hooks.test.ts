@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../../mocks/sandbox.js';
+import { tempConfigDir } from '../support/fake-io.js';
+import { instantClock, runCli } from './run-cli.js';
+
+/** A sandbox that answers every balance read with 429 and Retry-After: 3, and the CLI pointed at it. */
+async function rateLimitedBalance(args: string[], tty: boolean) {
+  const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: 3, routes: ['getBalance'] }] } });
+  const token = sandbox.fixtures().accounts.find((a) => a.name === 'demo')!.token;
+  const config = tempConfigDir();
+  try {
+    return await runCli(config.dir, args, { tty, fetch: sandbox.fetch, clock: instantClock(), env: { TOPUP_BASE_URL: sandbox.baseUrl, TOPUP_TOKEN: token } });
+  } finally {
+    config.cleanup();
+  }
+}
+
+describe('waits the client makes are never silent', () => {
+  it('on a terminal, a Retry-After over 2 s is announced on stderr before each wait', async () => {
+    const result = await rateLimitedBalance(['balance', '--no-color'], true);
+    expect(result.code).toBe(6);
+    const notices = result.err.split('\n').filter((line) => line.startsWith('Rate limited'));
+    expect(notices.length).toBeGreaterThan(0);
+    expect(new Set(notices)).toEqual(new Set(['Rate limited; retrying in 3 s, as the server asked.']));
+  });
+
+  it('piped, stderr has only the error: a script\'s log is not filled with progress', async () => {
+    const result = await rateLimitedBalance(['balance'], false);
+    expect(result.code).toBe(6);
+    expect(result.err).not.toContain('Rate limited; retrying');
+    expect(result.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--debug shows each request, each answer\'s status and time, and each wait', async () => {
+    const result = await rateLimitedBalance(['balance', '--debug'], false);
+    const lines = result.err.split('\n');
+    expect(lines.filter((l) => l.startsWith('> GET http://sandbox.localhost/api/v1/me/balance ')).length).toBeGreaterThan(1);
+    expect(lines.filter((l) => /^< 429 GET http:\/\/sandbox\.localhost\/api\/v1\/me\/balance \(\d+ ms\)$/.test(l)).length).toBeGreaterThan(1);
+    expect(lines).toContain('… waiting 3000 ms (retry-after) before GET /api/v1/me/balance');
+  });
+});
