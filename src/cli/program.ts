@@ -24,8 +24,9 @@ Exit codes:
 ${exitCodeTable.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n')}
 
 Environment:
-  TOPUP_TOKEN        API token; wins over the profile's stored token
-  TOPUP_BASE_URL     base URL of the server; wins over the profile's
+  TOPUP_TOKEN        API token; wins over the profile's stored token (needs a server: a profile or TOPUP_BASE_URL)
+  TOPUP_BASE_URL     base URL of the server; wins over the profile's, not over --profile
+  TOPUP_PROFILE      profile to use instead of the current one; an unknown name is an error
   TOPUP_CONFIG_DIR   folder for config, credentials and the offline sandbox's state
   NO_COLOR           turn colour off
 
