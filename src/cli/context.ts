@@ -255,15 +255,20 @@ export class CliContext {
     };
   }
 
-  async #createClient(): Promise<TopupClient> {
+  /** A client like the command's own, whose fetch `wrap` sees first (`topup doctor` keeps every answer whole). */
+  clientWith(wrap: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch): Promise<TopupClient> {
+    return this.#createClient(wrap);
+  }
+
+  async #createClient(wrap: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch): Promise<TopupClient> {
     const [{ createClient }, target] = await Promise.all([import('../client/index.js'), this.target()]);
     const hooks = this.#clientHooks();
     if (target.kind === 'embedded') {
       // Offline, pacing would only slow the user down: the sandbox's limits still answer 429 if exceeded.
-      return createClient({ baseUrl: target.sandbox.baseUrl, token: target.token, fetch: sandboxFetch(target.sandbox), pacing: false, ...hooks, clock: this.deps.clock });
+      return createClient({ baseUrl: target.sandbox.baseUrl, token: target.token, fetch: wrap(sandboxFetch(target.sandbox)), pacing: false, ...hooks, clock: this.deps.clock });
     }
     // Checked here first, so that a refusal says what a CLI user can do rather than name a library option.
     (await import('../client/base-url.js')).parseBaseUrl(target.baseUrl);
-    return createClient({ baseUrl: target.baseUrl, token: target.token, fetch: await this.remoteFetch(), ...hooks, clock: this.deps.clock });
+    return createClient({ baseUrl: target.baseUrl, token: target.token, fetch: wrap(await this.remoteFetch()), ...hooks, clock: this.deps.clock });
   }
 }

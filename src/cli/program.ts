@@ -7,6 +7,7 @@ import { registerBalanceCommands } from './commands/balance.js';
 import { registerCatalogCommands } from './commands/catalog.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
+import { registerDoctorCommand } from './commands/doctor.js';
 import { registerInvoiceCommands } from './commands/invoices.js';
 import { registerMockCommands } from './commands/mock.js';
 import { registerOrderCreateCommand } from './commands/orders-create.js';
@@ -66,6 +67,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerCompletionCommand(program, ctx);
   registerAuthCommands(program, ctx);
   registerConfigCommands(program, ctx);
+  registerDoctorCommand(program, ctx);
   registerMockCommands(program, ctx);
   for (const command of program.commands) inheritSettings(command, ctx);
   return program;

@@ -1,0 +1,125 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
+import { clockSkewSeconds, contractFindings } from '../../src/cli/doctor/checks.js';
+import { createClient } from '../../src/client/index.js';
+import { CreditPackageList } from '../../src/contract/index.js';
+import { tempConfigDir } from '../support/fake-io.js';
+import { instantClock, runCli, type RunOptions } from './run-cli.js';
+
+let sandbox: Sandbox;
+let config: { dir: string; cleanup: () => void };
+beforeEach(async () => {
+  sandbox = await createSandbox({ rateLimit: false });
+  config = tempConfigDir();
+});
+afterEach(() => config.cleanup());
+
+const token = (name: string) => sandbox.fixtures().accounts.find((a) => a.name === name)!.token;
+
+/** A server that is the sandbox with its answers changed by `rewrite` (JSON in, JSON out), as another implementation might answer. */
+function rewritten(rewrite: (path: string, body: any) => any, headers: Record<string, string> = {}): typeof fetch {
+  return async (input, init) => {
+    const answer = await sandbox.fetch(input, init);
+    const path = new URL(String(input)).pathname;
+    const body = rewrite(path, JSON.parse(await answer.text()));
+    return new Response(JSON.stringify(body), { status: answer.status, headers: { ...Object.fromEntries(answer.headers), ...headers } });
+  };
+}
+
+const doctor = (args: string[], options: RunOptions & { account?: string } = {}) =>
+  runCli(config.dir, ['doctor', ...args], {
+    clock: instantClock(Date.now()),
+    fetch: options.fetch ?? sandbox.fetch,
+    ...options,
+    env: { TOPUP_BASE_URL: sandbox.baseUrl, TOPUP_TOKEN: token(options.account ?? 'demo'), ...options.env },
+  });
+
+async function seedOrderAndDeposit() {
+  const client = createClient({ baseUrl: sandbox.baseUrl, token: token('demo'), fetch: sandbox.fetch });
+  await client.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 });
+  await sandbox.control.deposit({ amount: 50_000, account: 'demo', paid: false });
+}
+
+describe('topup doctor', () => {
+  it('says where requests go and why, and that all is well (exit 0)', async () => {
+    const result = await doctor([]);
+    expect(result.code).toBe(0);
+    expect(result.out.split('\n').slice(0, 1)).toEqual(['target: ✓ http://sandbox.localhost (from TOPUP_BASE_URL)']);
+    expect(result.out).toMatch(/^server: ✓ GET \/api\/v1\/health answered 200 in \d+ ms$/m);
+    expect(result.out).toMatch(/^rate limits: ✓ no X-RateLimit-\* headers; the client keeps to the published limits$/m);
+    expect(result.out).toMatch(/^token: ✓ TOPUP_TOKEN is valid: sandbox, user demo$/m);
+    expect(result.err).toBe('✓ No problems found.\n');
+  });
+
+  it('--contract reads every GET endpoint of the full sandbox and finds nothing; it creates no order', async () => {
+    await seedOrderAndDeposit();
+    const before = sandbox.snapshot().tables.orders.length;
+    const result = await doctor(['--contract']);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/^contract: ✓ 16 of 17 endpoints read; order creation is never tried$/m);
+    expect(sandbox.snapshot().tables.orders.length).toBe(before);
+  });
+
+  it('--contract lists each difference from the contract: a missing guaranteed field, a wrong type, an unknown enum value (exit 1)', async () => {
+    await seedOrderAndDeposit();
+    const fetch = rewritten((path, body) => {
+      if (path === '/api/v1/catalog/credit-packages') {
+        delete body.data.packages[0].price;
+        body.data.packages[1].credit_amount = '80';
+      }
+      if (path === '/api/v1/me/invoices/INV20261124000001/status' || path.endsWith('/status')) body.data.payment_status = 'on_hold';
+      return body;
+    });
+    const result = await doctor(['--contract'], { fetch });
+    expect(result.code).toBe(1);
+    const findings = result.out.split('\n').filter((l) => l.startsWith('- '));
+    expect(findings).toContain('- GET /api/v1/catalog/credit-packages: data.packages[0].price: a guaranteed field is missing.');
+    expect(findings).toContain('- GET /api/v1/catalog/credit-packages: data.packages[1].credit_amount: expected number, got a string.');
+    expect(findings.some((f) => f.startsWith('- GET /api/v1/me/invoices/{invoice}/status: data.payment_status: unknown value "on_hold"'))).toBe(true);
+    expect(result.err).toBe('Error: topup doctor found 3 problems.\n');
+  });
+
+  it('a refused token is a finding (exit 1)', async () => {
+    const result = await doctor([], { env: { TOPUP_TOKEN: 'topup_test_not_a_real_token_000000' } });
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/^token: ✗ TOPUP_TOKEN was not accepted$/m);
+  });
+
+  it('a server clock far off is a finding', async () => {
+    const result = await doctor([], { fetch: rewritten((_p, b) => b, { date: new Date(Date.now() + 3_600_000).toUTCString() }) });
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/^- clock: The server's clock is 3\d{3} s ahead of this machine's; rate-limit reset times and invoice expiry will be misread\.$/m);
+  });
+
+  it('a target that cannot be resolved is reported, not replaced by the embedded sandbox', async () => {
+    const result = await runCli(config.dir, ['doctor'], { env: { TOPUP_TOKEN: 'topup_live_x' } });
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('- target: TOPUP_TOKEN is set but no server is');
+    expect(result.err).not.toContain('embedded');
+  });
+
+  it('--json: the report on stdout for scripts', async () => {
+    const result = await doctor(['--json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.out);
+    expect(report.target).toEqual({ description: 'http://sandbox.localhost (from TOPUP_BASE_URL)', kind: 'remote', base_url: 'http://sandbox.localhost', source: 'TOPUP_BASE_URL', profile: null });
+    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['target', 'server', 'clock', 'rate limits', 'token']);
+    expect(report.findings).toEqual([]);
+  });
+});
+
+describe('doctor checks', () => {
+  it.each<[string | null, number, number | undefined]>([
+    [null, 0, undefined],
+    ['not a date', 0, undefined],
+    ['Tue, 24 Nov 2026 12:00:10 GMT', Date.UTC(2026, 10, 24, 12, 0, 0), 10],
+    ['Tue, 24 Nov 2026 12:00:00 GMT', Date.UTC(2026, 10, 24, 12, 0, 0, 900), 0],
+    ['Tue, 24 Nov 2026 11:59:00 GMT', Date.UTC(2026, 10, 24, 12, 0, 0), -60],
+  ])('clock skew of %j at %i is %j s', (header, now, skew) => {
+    expect(clockSkewSeconds(header, now)).toBe(skew);
+  });
+
+  it('a valid answer has no findings', () => {
+    expect(contractFindings('x', CreditPackageList, { packages: [], limit: 50 })).toEqual([]);
+  });
+});
