@@ -26,10 +26,10 @@ export function parseBaseUrl(baseUrl: unknown, options: { allowInsecureHttp?: bo
     throw new UsageError('The base URL must use https:// (or http:// for a local sandbox).');
   }
   if (url.username !== '' || url.password !== '') {
-    throw new UsageError('The base URL must not contain credentials; pass the token with the token option.');
+    throw new UsageError('The base URL must not contain credentials; the token is given on its own, never in a URL.');
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new UsageError('The base URL must not have a query or fragment; a token goes only in the token option.');
+    throw new UsageError('The base URL must not have a query or fragment; it is the site root, like https://shop.example.com.');
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && options.allowInsecureHttp !== true) {
     throw new UsageError(`The base URL uses plain http:// to a host that is not loopback, so the token would travel unencrypted; ${options.insecureAdvice ?? 'use https://'}.`);
