@@ -22,7 +22,9 @@ function rewritten(rewrite: (path: string, body: any) => any, headers: Record<st
     const answer = await sandbox.fetch(input, init);
     const path = new URL(String(input)).pathname;
     const body = rewrite(path, JSON.parse(await answer.text()));
-    return new Response(JSON.stringify(body), { status: answer.status, headers: { ...Object.fromEntries(answer.headers), ...headers } });
+    const sent: Record<string, string> = { ...headers };
+    answer.headers.forEach((value, name) => (sent[name] ??= value));
+    return new Response(JSON.stringify(body), { status: answer.status, headers: sent });
   };
 }
 
