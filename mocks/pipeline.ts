@@ -1,5 +1,6 @@
 import { endpoints, type Endpoint, type EndpointId } from '../src/contract/index.js';
-import { ApiError, errorReply, successReply, type SandboxReply, type SandboxRequest, type SandboxResponse } from './exchange.js';
+import { ApiError, errorReply, SerializedData, successReply, type SandboxReply, type SandboxRequest, type SandboxResponse } from './exchange.js';
+import { leanData } from './lean.js';
 import type { FaultInjector } from './faults.js';
 import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from './rules/auth.js';
 import { validationError } from './rules/order-request.js';
@@ -14,6 +15,8 @@ export interface PipelineEnv {
   store: Store;
   writeLock: WriteLock;
   rateLimit: boolean;
+  /** Answer only what the interface document guarantees (mocks/lean.ts). */
+  lean: boolean;
   rateLimiter: RateLimiter;
   inFlight: InFlightLimiter;
   faults: FaultInjector;
@@ -65,7 +68,8 @@ async function serveEndpoint(env: PipelineEnv, endpoint: Endpoint, params: Recor
       query: parseQuery(endpoint, url.searchParams), request, writeLock: env.writeLock, commit: env.commit,
     };
     const result = await routeHandlers[endpoint.id as EndpointId](ctx);
-    return successReply(result.status ?? endpoint.success[0]!, result.message, result.data, rateHeaders);
+    const data = env.lean ? leanData(endpoint.data, result.data instanceof SerializedData ? JSON.parse(result.data.json) : result.data) : result.data;
+    return successReply(result.status ?? endpoint.success[0]!, result.message, data, rateHeaders);
   } catch (error) {
     if (error instanceof ApiError) return errorReply(error, rateHeaders);
     throw error;

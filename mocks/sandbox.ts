@@ -19,6 +19,11 @@ export interface SandboxOptions {
   now?: () => number;
   /** Rate limits and the in-flight cap; off for load tests. Default on. */
   rateLimit?: boolean;
+  /**
+   * Answer only what the interface document guarantees (src/contract/guaranteed.ts): every field we designed beyond it
+   * (pagination, timestamps, `is_final`, `poll_after_seconds`, …) is left out. Proves a client tolerates a minimal server.
+   */
+  lean?: boolean;
   /** Origin the fetch adapter answers for. Default `http://sandbox.localhost`. */
   baseUrl?: string;
   /** Start from this state instead of the seed. */
@@ -79,7 +84,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const faults = new FaultInjector();
   if (options.faults !== undefined) faults.configure(options.faults);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const env: PipelineEnv = { store, writeLock, rateLimit: options.rateLimit ?? true, rateLimiter, inFlight: new InFlightLimiter(), faults, sleep, commit };
+  const env: PipelineEnv = { store, writeLock, rateLimit: options.rateLimit ?? true, lean: options.lean ?? false, rateLimiter, inFlight: new InFlightLimiter(), faults, sleep, commit };
   const control = createControl({
     store, writeLock, now, commit,
     advance: (ms) => { offsetMs += ms; },

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ArticleList, ArticleListQuery, ArticleSummary } from '../contract/articles.js';
 import type { ArticleEnvelopeData } from '../contract/articles.js';
-import { PagePromise } from './paginate.js';
+import { itemsOf, PagePromise } from './paginate.js';
 import type { Requester, RequestOptions } from './request.js';
 
 export type ArticleListParams = Partial<z.infer<typeof ArticleListQuery>>;
@@ -19,7 +19,7 @@ export function articlesApi(request: Requester): ArticlesApi {
     list: (query, options) =>
       new PagePromise(
         (page) => request('listArticles', { ...options, query: { ...query, page } }),
-        (list) => list.articles,
+        (list) => itemsOf(list, 'articles'),
         query?.page,
       ),
     get: (slug, options) => request('getArticle', { ...options, params: { slug } }),

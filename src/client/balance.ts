@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Balance, BalanceTransaction, TransactionList, TransactionListQuery } from '../contract/balance.js';
-import { PagePromise } from './paginate.js';
+import { itemsOf, PagePromise } from './paginate.js';
 import type { Requester, RequestOptions } from './request.js';
 
 export type TransactionListParams = Partial<z.infer<typeof TransactionListQuery>>;
@@ -18,7 +18,7 @@ export function balanceApi(request: Requester): BalanceApi {
     transactions: (query, options) =>
       new PagePromise(
         (page) => request('listBalanceTransactions', { ...options, query: { ...query, page } }),
-        (list) => list.transactions,
+        (list) => itemsOf(list, 'transactions'),
         query?.page,
       ),
   };

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Deposit, DepositData, DepositList, DepositListQuery } from '../contract/balance.js';
-import { PagePromise } from './paginate.js';
+import { itemsOf, PagePromise } from './paginate.js';
 import type { Requester, RequestOptions } from './request.js';
 
 export type DepositListParams = Partial<z.infer<typeof DepositListQuery>>;
@@ -17,7 +17,7 @@ export function depositsApi(request: Requester): DepositsApi {
     list: (query, options) =>
       new PagePromise(
         (page) => request('listDeposits', { ...options, query: { ...query, page } }),
-        (list) => list.deposits,
+        (list) => itemsOf(list, 'deposits'),
         query?.page,
       ),
     get: (invoiceCode, options) => request('getDeposit', { ...options, params: { invoice: invoiceCode } }),

@@ -21,6 +21,6 @@ export function invoicesApi(request: Requester, clock: Clock): InvoicesApi {
   return {
     get: (invoiceCode, options) => request('getInvoice', { ...options, params: { invoice: invoiceCode } }),
     status,
-    wait: (invoiceCode, options = {}) => waitForInvoice((signal) => status(invoiceCode, { signal }), options, clock),
+    wait: (invoiceCode, options = {}) => waitForInvoice((signal) => status(invoiceCode, { signal }), options, clock, invoiceCode),
   };
 }

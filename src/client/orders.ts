@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CreateOrderRequest, CreateOrderResult, OrderData, OrderList, OrderListQuery, OrderSummary } from '../contract/orders.js';
 import { TopupError } from './errors.js';
-import { PagePromise } from './paginate.js';
+import { itemsOf, PagePromise } from './paginate.js';
 import type { Requester, RequestOptions } from './request.js';
 
 export type OrderListParams = Partial<z.infer<typeof OrderListQuery>>;
@@ -49,7 +49,7 @@ export function ordersApi(request: Requester): OrdersApi {
     list: (query, options) =>
       new PagePromise(
         (page) => request('listOrders', { ...options, query: { ...query, page } }),
-        (list) => list.orders,
+        (list) => itemsOf(list, 'orders'),
         query?.page,
       ),
     get: (invoiceCode, options) => request('getOrder', { ...options, params: { invoice: invoiceCode } }),

@@ -1,8 +1,19 @@
 import type { Pagination } from '../contract/common.js';
+import { TopupError } from './errors.js';
 
-/** A page of any list endpoint: its items under one key, plus where it sits in the whole list. */
+/**
+ * A page of any list endpoint: its items under one key, plus, when the server says, where it sits in the whole list.
+ * Pagination is not in the interface document, so a page without it is the only page this client can know of.
+ */
 export interface Page {
-  pagination: Pagination;
+  pagination?: Pagination | undefined;
+}
+
+/** The items of a list answer; a list without its array is an error that says so, never an empty list. */
+export function itemsOf<T>(list: object, key: string): readonly T[] {
+  const items = (list as Record<string, unknown>)[key];
+  if (!Array.isArray(items)) throw new TopupError(`The server's answer has no ${key} list.`);
+  return items as T[];
 }
 
 /**
@@ -40,9 +51,12 @@ export class PagePromise<P extends Page, Item> implements PromiseLike<P>, AsyncI
   /** Every page from the requested one on, following `pagination.has_more`. */
   async *pages(): AsyncGenerator<P, void, undefined> {
     let page = await this.#firstPage();
+    let number = page.pagination?.page ?? this.#startPage ?? 1;
     yield page;
-    while (page.pagination.has_more) {
-      page = await this.#fetchPage(page.pagination.page + 1);
+    // Only an explicit has_more: true goes on; a server that says nothing has said there is no more.
+    while (page.pagination?.has_more === true) {
+      number += 1;
+      page = await this.#fetchPage(number);
       yield page;
     }
   }

@@ -1,27 +1,27 @@
 import { z } from 'zod';
-import { component, Pagination, PaginationQuery, Timestamp } from './common.js';
+import { component, Pagination, PaginationQuery, Timestamp, tolerant } from './common.js';
+import { GUARANTEED } from './guaranteed.js';
 
-export const ArticleSummary = component(
-  'ArticleSummary',
-  z.object({
-    title: z.string(),
-    slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
-    category: z.string(),
-    excerpt: z.string(),
-    cover_image: z.url(),
-    article_url: z.url(),
-    published_at: Timestamp,
-  }),
-);
+const articleSummaryFields = {
+  title: z.string(),
+  slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
+  category: z.string(),
+  excerpt: z.string(),
+  cover_image: z.url(),
+  article_url: z.url(),
+  published_at: Timestamp,
+};
+
+export const ArticleSummary = component('ArticleSummary', tolerant(z.object(articleSummaryFields), GUARANTEED.ArticleSummary));
 export type ArticleSummary = z.infer<typeof ArticleSummary>;
 
 export const ArticleList = component(
   'ArticleList',
-  z.object({
+  tolerant(z.object({
     articles: z.array(ArticleSummary),
     limit: z.int().min(1).meta({ description: 'Most articles one page returns (10).' }),
     pagination: Pagination,
-  }),
+  }), GUARANTEED.ArticleList),
 );
 export type ArticleList = z.infer<typeof ArticleList>;
 
@@ -33,13 +33,14 @@ export type ArticleListQuery = z.input<typeof ArticleListQuery>;
 
 export const ArticleDetail = component(
   'ArticleDetail',
-  ArticleSummary.extend({
+  tolerant(z.object({
+    ...articleSummaryFields,
     content: z.string().meta({ description: 'The article body in Markdown.' }),
     author: z.string(),
     tags: z.array(z.string()),
     updated_at: Timestamp,
-  }),
+  })),
 );
 export type ArticleDetail = z.infer<typeof ArticleDetail>;
 
-export const ArticleEnvelopeData = component('ArticleData', z.object({ article: ArticleDetail }));
+export const ArticleEnvelopeData = component('ArticleData', tolerant(z.object({ article: ArticleDetail })));

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { component, Currency, InvoiceCode, Money, Pagination, PaginationQuery, Timestamp } from './common.js';
+import { component, Currency, InvoiceCode, Money, openEnum, Pagination, PaginationQuery, Timestamp, tolerant } from './common.js';
 import { PaymentStatus } from './lifecycle.js';
 
 export const Balance = component(
   'Balance',
-  z.object({
+  tolerant(z.object({
     balance: Money,
     formatted_balance: z.string(),
     currency: Currency,
     updated_at: Timestamp,
-  }),
+  })),
 );
 export type Balance = z.infer<typeof Balance>;
 
@@ -17,9 +17,9 @@ export const TransactionType = component('TransactionType', z.enum(['credit', 'd
 
 export const BalanceTransaction = component(
   'BalanceTransaction',
-  z.object({
+  tolerant(z.object({
     id: z.string().regex(/^TRX\d+$/),
-    type: TransactionType,
+    type: openEnum(TransactionType),
     amount: Money.meta({ description: 'Always positive; `type` says the direction.' }),
     formatted_amount: z.string(),
     balance_after: Money,
@@ -28,7 +28,7 @@ export const BalanceTransaction = component(
     description: z.string(),
     reference: InvoiceCode.nullable().meta({ description: 'The invoice that caused it.' }),
     created_at: Timestamp,
-  }),
+  })),
 );
 export type BalanceTransaction = z.infer<typeof BalanceTransaction>;
 
@@ -37,25 +37,25 @@ export type TransactionListQuery = z.input<typeof TransactionListQuery>;
 
 export const TransactionList = component(
   'TransactionList',
-  z.object({ transactions: z.array(BalanceTransaction), pagination: Pagination }),
+  tolerant(z.object({ transactions: z.array(BalanceTransaction), pagination: Pagination })),
   'Newest first.',
 );
 export type TransactionList = z.infer<typeof TransactionList>;
 
 export const Deposit = component(
   'Deposit',
-  z.object({
+  tolerant(z.object({
     invoice_code: InvoiceCode,
     amount: Money,
     formatted_amount: z.string(),
     currency: Currency,
     payment_method: z.string(),
-    payment_status: PaymentStatus,
+    payment_status: openEnum(PaymentStatus),
     invoice_url: z.url(),
     created_at: Timestamp,
     expires_at: Timestamp,
     paid_at: Timestamp.nullable(),
-  }),
+  })),
   'A top-up of the balance. Paying its invoice credits the balance and records a transaction.',
 );
 export type Deposit = z.infer<typeof Deposit>;
@@ -65,10 +65,10 @@ export type DepositListQuery = z.input<typeof DepositListQuery>;
 
 export const DepositList = component(
   'DepositList',
-  z.object({ deposits: z.array(Deposit), pagination: Pagination }),
+  tolerant(z.object({ deposits: z.array(Deposit), pagination: Pagination })),
   'Newest first.',
 );
 export type DepositList = z.infer<typeof DepositList>;
 
-export const DepositData = component('DepositData', z.object({ deposit: Deposit }));
+export const DepositData = component('DepositData', tolerant(z.object({ deposit: Deposit })));
 export type DepositData = z.infer<typeof DepositData>;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { component, Currency, Money } from './common.js';
+import { component, Currency, Money, openEnum, tolerant } from './common.js';
+import { GUARANTEED } from './guaranteed.js';
 
 export const CreditPackage = component(
   'CreditPackage',
-  z.object({
+  tolerant(z.object({
     code: z.string(),
     name: z.string(),
     credit_amount: z.int().min(1),
@@ -12,16 +13,16 @@ export const CreditPackage = component(
     currency: Currency,
     description: z.string(),
     sort_order: z.int(),
-  }),
+  }), GUARANTEED.CreditPackage),
 );
 export type CreditPackage = z.infer<typeof CreditPackage>;
 
 export const CreditPackageList = component(
   'CreditPackageList',
-  z.object({
+  tolerant(z.object({
     packages: z.array(CreditPackage),
     limit: z.int().min(1).meta({ description: 'Most packages this list returns (50).' }),
-  }),
+  }), GUARANTEED.CreditPackageList),
 );
 export type CreditPackageList = z.infer<typeof CreditPackageList>;
 
@@ -29,10 +30,10 @@ export const PaymentMethodType = component('PaymentMethodType', z.enum(['invoice
 
 export const PaymentMethod = component(
   'PaymentMethod',
-  z.object({
+  tolerant(z.object({
     code: z.string().meta({ description: 'The value to send as `payment_method`.' }),
     name: z.string(),
-    type: PaymentMethodType,
+    type: openEnum(PaymentMethodType),
     description: z.string(),
     requires_chat_link: z.boolean().meta({ description: 'True for `balance`: the order needs X-Chat-User-ID.' }),
     sandbox_allowed: z.boolean().meta({ description: 'Whether sandbox tokens may use it (only `invoice`).' }),
@@ -43,12 +44,12 @@ export const PaymentMethod = component(
     formatted_max_amount: z.string(),
     currency: Currency,
     sort_order: z.int(),
-  }),
+  })),
 );
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
 export const PaymentMethodList = component(
   'PaymentMethodList',
-  z.object({ payment_methods: z.array(PaymentMethod) }),
+  tolerant(z.object({ payment_methods: z.array(PaymentMethod) })),
 );
 export type PaymentMethodList = z.infer<typeof PaymentMethodList>;

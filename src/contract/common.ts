@@ -8,6 +8,26 @@ export function component<T extends z.ZodType>(id: string, schema: T, descriptio
   return schema;
 }
 
+/**
+ * A response record as a tolerant reader takes it: only the `guaranteed` fields (guaranteed.ts, from the document)
+ * are required, every other field may be missing, and fields nobody knows pass through. Request bodies stay strict.
+ */
+export function tolerant<S extends z.ZodRawShape, K extends keyof S & string = never>(schema: z.ZodObject<S>, guaranteed: readonly K[] = []): z.ZodObject<TolerantShape<S, K>, z.core.$loose> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(schema.shape) as [string, z.ZodType][]) shape[key] = (guaranteed as readonly string[]).includes(key) ? field : field.optional();
+  return z.object(shape).loose() as never;
+}
+
+type TolerantShape<S extends z.ZodRawShape, K> = { [P in keyof S]: P extends K ? S[P] : z.ZodOptional<S[P]> };
+
+/**
+ * A value of a response enum: one of the known ones, or any other string a server may add (shown as it is).
+ * Requests and query filters keep the closed enum.
+ */
+export function openEnum<T extends z.ZodEnum>(known: T) {
+  return z.union([known, z.string().meta({ description: 'A value this contract does not know yet; clients show it as it is.' })]);
+}
+
 /** `YYYY-MM-DD HH:MM:SS`, always UTC. */
 export const Timestamp = component(
   'Timestamp',
@@ -37,13 +57,13 @@ export const PaginationQuery = z.object({
 
 export const Pagination = component(
   'Pagination',
-  z.object({
+  tolerant(z.object({
     page: z.int().min(1),
     per_page: z.int().min(1),
     total: z.int().min(0),
     total_pages: z.int().min(0),
     has_more: z.boolean(),
-  }),
+  })),
   'Position of this page in the whole list. Request the next page with `page` + 1 while `has_more` is true.',
 );
 

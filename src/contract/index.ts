@@ -11,4 +11,5 @@ export * from './rate-limits.js';
 export * from './routes.js';
 export * from './endpoints.js';
 export * from './money.js';
+export * from './guaranteed.js';
 export { buildOpenApiDocument, INTERFACE_VERSION, type OpenApiDocument } from './openapi.js';

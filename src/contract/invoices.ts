@@ -1,16 +1,26 @@
 import { z } from 'zod';
-import { component, Currency, InvoiceCode, Money, Timestamp } from './common.js';
+import { component, Currency, InvoiceCode, Money, openEnum, Timestamp, tolerant } from './common.js';
 import { OrderStatus, PaymentStatus } from './lifecycle.js';
 import { OrderType } from './orders.js';
 
 export const InvoiceType = component('InvoiceType', z.enum(['order', 'deposit']));
 
+export const InvoiceOrder = component(
+  'InvoiceOrder',
+  tolerant(z.object({
+    status: openEnum(OrderStatus),
+    order_type: openEnum(OrderType),
+    platform_username: z.string(),
+    credit_amount: z.int().min(1),
+  })),
+);
+
 export const Invoice = component(
   'Invoice',
-  z.object({
+  tolerant(z.object({
     invoice_code: InvoiceCode,
-    type: InvoiceType,
-    payment_status: PaymentStatus,
+    type: openEnum(InvoiceType),
+    payment_status: openEnum(PaymentStatus),
     amount: Money,
     formatted_amount: z.string(),
     currency: Currency,
@@ -20,35 +30,27 @@ export const Invoice = component(
     created_at: Timestamp,
     expires_at: Timestamp,
     paid_at: Timestamp.nullable(),
-    order: z
-      .object({
-        status: OrderStatus,
-        order_type: OrderType,
-        platform_username: z.string(),
-        credit_amount: z.int().min(1),
-      })
-      .nullable()
-      .meta({ description: 'The order this invoice pays; null for deposit invoices.' }),
-  }),
+    order: InvoiceOrder.nullable().meta({ description: 'The order this invoice pays; null for deposit invoices.' }),
+  })),
 );
 export type Invoice = z.infer<typeof Invoice>;
 
-export const InvoiceData = component('InvoiceData', z.object({ invoice: Invoice }));
+export const InvoiceData = component('InvoiceData', tolerant(z.object({ invoice: Invoice })));
 export type InvoiceData = z.infer<typeof InvoiceData>;
 
 export const InvoiceStatus = component(
   'InvoiceStatus',
-  z.object({
+  tolerant(z.object({
     invoice_code: InvoiceCode,
-    type: InvoiceType,
-    payment_status: PaymentStatus,
-    order_status: OrderStatus.nullable(),
+    type: openEnum(InvoiceType),
+    payment_status: openEnum(PaymentStatus),
+    order_status: openEnum(OrderStatus).nullable(),
     is_final: z.boolean().meta({ description: 'True once payment_status will not change by itself (paid, expired, failed, refunded).' }),
     amount: Money,
     formatted_amount: z.string(),
     expires_at: Timestamp,
     paid_at: Timestamp.nullable(),
     poll_after_seconds: z.int().min(10).meta({ description: 'Poll again no sooner than this (15).' }),
-  }),
+  })),
 );
 export type InvoiceStatus = z.infer<typeof InvoiceStatus>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { component, Currency, InvoiceCode, Money, Pagination, PaginationQuery, Timestamp, TokenMode } from './common.js';
+import { component, Currency, InvoiceCode, Money, openEnum, Pagination, PaginationQuery, Timestamp, TokenMode, tolerant } from './common.js';
+import { GUARANTEED } from './guaranteed.js';
 import { OrderStatus, PaymentStatus } from './lifecycle.js';
 
 export const OrderType = component('OrderType', z.enum(['gamepass', 'vip_server']));
@@ -47,33 +48,33 @@ export const CreateOrderRequest = component(
 export type CreateOrderRequest = z.input<typeof CreateOrderRequest>;
 
 /** What the order-creation answer shows of the order (the document's four fields plus the server's pricing). */
-export const CreatedOrder = z.object({
-  status: OrderStatus,
-  order_type: OrderType,
+export const CreatedOrder = component('CreatedOrder', tolerant(z.object({
+  status: openEnum(OrderStatus),
+  order_type: openEnum(OrderType),
   platform_username: z.string(),
   credit_amount: z.int().min(1),
   price: Money,
   discount: Money,
   total_amount: Money,
-});
+}), GUARANTEED.CreatedOrder));
 
 export const Gateway = component(
   'Gateway',
-  z.object({
+  tolerant(z.object({
     code: z.string(),
     name: z.string(),
     payment_url: z.url(),
     expires_at: Timestamp,
-  }),
+  })),
   'Present when the order is paid through a payment gateway.',
 );
 
 export const CreatedInvoice = component(
   'CreatedInvoice',
-  z.object({
+  tolerant(z.object({
     invoice_code: InvoiceCode,
-    type: z.literal('order'),
-    payment_status: PaymentStatus,
+    type: openEnum(z.enum(['order'])).meta({ description: '`order` for invoices of orders.' }),
+    payment_status: openEnum(PaymentStatus).meta({ description: '`pending` right after creation.' }),
     amount: Money,
     formatted_amount: z.string(),
     currency: Currency,
@@ -82,40 +83,40 @@ export const CreatedInvoice = component(
     invoice_url: z.url(),
     expires_at: Timestamp,
     order: CreatedOrder,
-  }),
+  }), GUARANTEED.CreatedInvoice),
 );
 
 export const CreateOrderResult = component(
   'CreateOrderResult',
-  z.object({
+  tolerant(z.object({
     invoice: CreatedInvoice,
     idempotent: z.boolean().meta({ description: 'True when an earlier order was returned for a repeated Idempotency-Key.' }),
     gateway: Gateway.nullable(),
-    environment: TokenMode,
-  }),
+    environment: openEnum(TokenMode),
+  }), GUARANTEED.CreateOrderResult),
 );
 export type CreateOrderResult = z.infer<typeof CreateOrderResult>;
 
-export const OrderSummary = component(
-  'OrderSummary',
-  z.object({
-    invoice_code: InvoiceCode,
-    status: OrderStatus,
-    payment_status: PaymentStatus,
-    order_type: OrderType,
-    platform_username: z.string(),
-    credit_amount: z.int().min(1),
-    total_amount: Money,
-    formatted_total_amount: z.string(),
-    currency: Currency,
-    created_at: Timestamp,
-  }),
-);
+const orderSummaryFields = {
+  invoice_code: InvoiceCode,
+  status: openEnum(OrderStatus),
+  payment_status: openEnum(PaymentStatus),
+  order_type: openEnum(OrderType),
+  platform_username: z.string(),
+  credit_amount: z.int().min(1),
+  total_amount: Money,
+  formatted_total_amount: z.string(),
+  currency: Currency,
+  created_at: Timestamp,
+};
+
+export const OrderSummary = component('OrderSummary', tolerant(z.object(orderSummaryFields)));
 export type OrderSummary = z.infer<typeof OrderSummary>;
 
 export const Order = component(
   'Order',
-  OrderSummary.extend({
+  tolerant(z.object({
+    ...orderSummaryFields,
     place_id: PlatformId,
     platform_pass_id: PlatformId,
     price: Money,
@@ -124,12 +125,12 @@ export const Order = component(
     formatted_discount: z.string(),
     payment_method: z.string(),
     client_reference: z.string().nullable(),
-    environment: TokenMode,
+    environment: openEnum(TokenMode),
     invoice_url: z.url(),
     updated_at: Timestamp,
     paid_at: Timestamp.nullable(),
     completed_at: Timestamp.nullable(),
-  }),
+  })),
 );
 export type Order = z.infer<typeof Order>;
 
@@ -143,10 +144,10 @@ export type OrderListQuery = z.input<typeof OrderListQuery>;
 
 export const OrderList = component(
   'OrderList',
-  z.object({ orders: z.array(OrderSummary), pagination: Pagination }),
+  tolerant(z.object({ orders: z.array(OrderSummary), pagination: Pagination })),
   'Newest first.',
 );
 export type OrderList = z.infer<typeof OrderList>;
 
-export const OrderData = component('OrderData', z.object({ order: Order }));
+export const OrderData = component('OrderData', tolerant(z.object({ order: Order })));
 export type OrderData = z.infer<typeof OrderData>;

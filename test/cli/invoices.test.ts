@@ -110,6 +110,23 @@ describe('topup invoices status', () => {
     expect(result.out).toBe(`invoice_code: ${PENDING}\ntype: order\npayment_status: paid\norder_status: processing\nis_final: true\namount: 12000\nexpires_at: 2026-03-02 11:01:00\npaid_at: 2026-03-02 10:05:30\n`);
   });
 
+  it('--wait against a server without the invented is_final and poll_after_seconds: 15 s pauses, final by payment_status', async () => {
+    const lean: typeof fetch = async (input, init) => {
+      const answer = await h.sandbox.fetch(input, init);
+      if (!String(input).endsWith('/status')) return answer;
+      const body = JSON.parse(await answer.text());
+      delete body.data.is_final;
+      delete body.data.poll_after_seconds;
+      return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    };
+    onPause(3, () => h.sandbox.control.pay(PENDING));
+    const result = await h.run(['invoices', 'status', PENDING, '--wait'], { fetch: lean });
+    expect(result.code).toBe(0);
+    expect(h.time.slept).toEqual([15_000, 15_000, 15_000]);
+    expect(result.err).toBe(`${pendingLine}${pendingLine}${pendingLine}${PENDING} paid (order processing)\n`);
+    expect(result.out).toMatch(/^is_final: -$/m);
+  });
+
   it('--wait --json: only the final status on stdout, nothing on stderr', async () => {
     onPause(1, () => h.sandbox.control.pay(PENDING));
     const result = await h.run(['--json', 'invoices', 'status', PENDING, '--wait']);

@@ -22,7 +22,7 @@ const keyLineOf = (err: string) => /^Idempotency key: (\S+) {2}\(repeat safely w
 
 async function richOrders() {
   const client = createClient({ baseUrl: served.url, token: served.token('rich') });
-  return (await client.orders.list()).orders;
+  return (await client.orders.list()).orders!;
 }
 
 describe('orders create, scripted (flags, piped)', () => {
@@ -222,7 +222,7 @@ describe('orders create on a terminal', () => {
     const orders = await richOrders();
     expect(orders).toHaveLength(1);
     expect(orders[0]).toMatchObject({ order_type: 'vip_server', platform_username: 'BuilderBob', credit_amount: 200 });
-    const invoice = orders[0]!.invoice_code;
+    const invoice = orders[0]!.invoice_code!;
     expect(result.out).toContain(`invoice      ${invoice}`);
     expect(result.out).toContain('total        Rp 24.000');
     expect(result.out).toMatch(new RegExp(`payment_url  ${served.url.replace(/\./g, '\\.')}/\\S+`));
@@ -275,12 +275,12 @@ describe('orders create on a terminal', () => {
     // The payment arrives while the user is deciding.
     prompter.confirm = async (o) => {
       const orders = await richOrders();
-      await served.sandbox.control.pay(orders[0]!.invoice_code);
+      await served.sandbox.control.pay(orders[0]!.invoice_code!);
       return confirm(o);
     };
     const result = await asRich(['--no-color', 'orders', 'create', ...bob9001], { tty: true, prompter });
     expect(result.code).toBe(0);
-    const invoice = (await richOrders())[0]!.invoice_code;
+    const invoice = (await richOrders())[0]!.invoice_code!;
     expect(prompter.asked.map((q) => q.message)).toEqual(['Wait here until the invoice is paid?']);
     expect(result.err).toContain(`✓ Invoice ${invoice} is paid; the order is processing.`);
   });
@@ -289,7 +289,7 @@ describe('orders create on a terminal', () => {
     const prompter = scriptedPrompter([{ confirm: true }]);
     const confirm = prompter.confirm;
     prompter.confirm = async (o) => {
-      await served.sandbox.control.expire((await richOrders())[0]!.invoice_code);
+      await served.sandbox.control.expire((await richOrders())[0]!.invoice_code!);
       return confirm(o);
     };
     const result = await asRich(['orders', 'create', ...bob9001], { tty: true, prompter });

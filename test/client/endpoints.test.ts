@@ -143,7 +143,7 @@ describe('list methods', () => {
 
   it('iterate every item of every page with for await, one request per page', async () => {
     const references: string[] = [];
-    for await (const order of client.orders.list({ per_page: 10 })) references.push(order.invoice_code);
+    for await (const order of client.orders.list({ per_page: 10 })) references.push(order.invoice_code!);
     expect(references).toHaveLength(23);
     expect(new Set(references).size).toBe(23);
     expect(exchanges.map((e) => new URL(e.url).search)).toEqual(['?per_page=10', '?per_page=10&page=2', '?per_page=10&page=3']);
@@ -151,7 +151,7 @@ describe('list methods', () => {
 
   it('iterate from the requested page on, keeping the filters', async () => {
     const codes: string[] = [];
-    for await (const order of client.orders.list({ status: 'pending', per_page: 10, page: 2 })) codes.push(order.invoice_code);
+    for await (const order of client.orders.list({ status: 'pending', per_page: 10, page: 2 })) codes.push(order.invoice_code!);
     expect(codes).toHaveLength(13);
     expect(exchanges.map((e) => new URL(e.url).search)).toEqual(['?status=pending&per_page=10&page=2', '?status=pending&per_page=10&page=3']);
   });
@@ -174,7 +174,7 @@ describe('list methods', () => {
 
   it('walk pages with pages()', async () => {
     const sizes: number[] = [];
-    for await (const page of client.orders.list({ per_page: 10 }).pages()) sizes.push(page.orders.length);
+    for await (const page of client.orders.list({ per_page: 10 }).pages()) sizes.push(page.orders!.length);
     expect(sizes).toEqual([10, 10, 3]);
   });
 

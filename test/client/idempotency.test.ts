@@ -31,7 +31,7 @@ function dropFirstOrderAnswer(inner: FetchFunction): { fetch: FetchFunction; dro
 
 async function orderCount(): Promise<number> {
   const client = createClient({ baseUrl: sandbox.baseUrl, token, fetch: sandbox.fetch });
-  return (await client.orders.list()).pagination.total;
+  return (await client.orders.list()).pagination!.total!;
 }
 
 describe('orders.create idempotency', () => {
@@ -59,7 +59,7 @@ describe('orders.create idempotency', () => {
     expect(posts[1]!.headers['idempotency-key']).toBe(result.idempotencyKey);
     expect(result.idempotent).toBe(true);
     const orders = await createClient({ baseUrl: sandbox.baseUrl, token, fetch: sandbox.fetch }).orders.list();
-    expect(orders.orders.map((o) => o.invoice_code)).toEqual([result.invoice.invoice_code]);
+    expect(orders.orders!.map((o) => o.invoice_code)).toEqual([result.invoice.invoice_code]);
   });
 
   it('reuses the caller key on every retry and returns it', async () => {

@@ -82,7 +82,7 @@ afterEach(async () => {
 
 async function orderCount(): Promise<number> {
   const client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch });
-  return (await client.orders.list()).pagination.total;
+  return (await client.orders.list()).pagination!.total!;
 }
 
 async function caught(promise: Promise<unknown>): Promise<unknown> {

@@ -18,7 +18,7 @@ async function script(client: TopupClient, sandbox: Sandbox): Promise<void> {
   await sandbox.control.pay(first.invoice.invoice_code);
   expect(await client.invoices.wait(first.invoice.invoice_code)).toMatchObject({ payment_status: 'paid', is_final: true });
   const codes: string[] = [];
-  for await (const o of client.orders.list()) codes.push(o.invoice_code);
+  for await (const o of client.orders.list()) codes.push(o.invoice_code!);
   expect(codes).toEqual([first.invoice.invoice_code]);
   await expect(client.orders.get('INV404')).rejects.toBeInstanceOf(NotFoundError);
 }

@@ -108,3 +108,85 @@ describe('invoices.wait', () => {
     await expect(settle(client.invoices.wait('INV999999'))).rejects.toMatchObject({ name: 'NotFoundError', status: 404 });
   });
 });
+
+/**
+ * A server that honours only the document: the real sandbox with its answers' invented wait fields removed or
+ * changed by `rewrite`, as a server we did not write might send them.
+ */
+function withStatusRewrite(rewrite: (data: Record<string, unknown>) => void): TopupClient {
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const answer = await sandbox.fetch(input, init);
+    if (!String(input).endsWith('/status')) return answer;
+    const body = JSON.parse(await answer.text());
+    rewrite(body.data);
+    return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+  };
+  return createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch, timeout: 600_000 });
+}
+
+describe('invoices.wait against a server that sends only what the document guarantees', () => {
+  const withoutInvented = (data: Record<string, unknown>) => {
+    delete data.is_final;
+    delete data.poll_after_seconds;
+  };
+
+  it('decides finality from payment_status and polls at the documented 15 s, never faster', async () => {
+    const lean = withStatusRewrite(withoutInvented);
+    const final = await settle(lean.invoices.wait(invoiceCode, {
+      onPoll: (status) => {
+        onPoll(status);
+        if (polls.length === 3) void sandbox.control.pay(invoiceCode);
+      },
+    }));
+    expect(final.payment_status).toBe('paid');
+    expect(final).not.toHaveProperty('is_final');
+    expect(polls.map((p) => [p.at, p.status.payment_status])).toEqual([[0, 'pending'], [15_000, 'pending'], [30_000, 'pending'], [45_000, 'paid']]);
+  });
+
+  it.each(['paid', 'expired', 'failed', 'cancelled', 'refunded'])('%s is final without is_final', async (value) => {
+    const lean = withStatusRewrite((data) => {
+      withoutInvented(data);
+      data.payment_status = value;
+    });
+    const final = await settle(lean.invoices.wait(invoiceCode, { onPoll }));
+    expect(final.payment_status).toBe(value);
+    expect(polls).toHaveLength(1);
+  });
+
+  it('an unknown payment_status is not final: it keeps polling at the interval until the timeout', async () => {
+    const lean = withStatusRewrite((data) => {
+      withoutInvented(data);
+      data.payment_status = 'on_hold';
+    });
+    const error = await settle(lean.invoices.wait(invoiceCode, { timeout: 60_000, onPoll }).catch((e: unknown) => e));
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(polls.map((p) => p.at)).toEqual([0, 15_000, 30_000, 45_000, 60_000]);
+  });
+
+  it('an answer without payment_status is an error that says so, after one poll, not a loop', async () => {
+    const lean = withStatusRewrite((data) => {
+      withoutInvented(data);
+      delete data.payment_status;
+    });
+    const error = await settle(lean.invoices.wait(invoiceCode, { onPoll }).catch((e: unknown) => e));
+    expect((error as Error).message).toBe(`The server's status answer for invoice ${invoiceCode} has no payment_status, so there is nothing to wait for.`);
+    expect(polls).toHaveLength(1);
+  });
+
+  it.each<[string, unknown, number]>([
+    ['a string', 'soon', 15_000],
+    ['a negative number', -5, 15_000],
+    ['zero', 0, 15_000],
+    ['null', null, 15_000],
+    ['shorter than the interval', 1, 15_000],
+    ['longer than the interval', 25, 25_000],
+    ['longer than what is left of the wait', 1e9, 40_000],
+  ])('poll_after_seconds as %s: the pause is %i ms', async (_name, value, pause) => {
+    const lean = withStatusRewrite((data) => {
+      delete data.is_final;
+      data.poll_after_seconds = value;
+    });
+    await settle(lean.invoices.wait(invoiceCode, { timeout: 40_000, onPoll }).catch(() => undefined));
+    expect(polls[1]!.at - polls[0]!.at).toBe(pause);
+  });
+});

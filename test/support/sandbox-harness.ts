@@ -31,6 +31,8 @@ export function fakeClock(start = CLOCK_START): FakeClock {
 
 export interface OpenOptions {
   rateLimit?: boolean;
+  /** Answer only what the interface document guarantees. */
+  lean?: boolean;
   /** The sandbox's clock; by default the harness's fake clock (see `clock`). */
   now?: () => number;
   persist?: SandboxOptions['persist'];
@@ -78,6 +80,7 @@ export async function open(transport: Transport, options: OpenOptions = {}): Pro
   const sandbox = await createSandbox({
     now: options.now ?? clock.now,
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    ...(options.lean === undefined ? {} : { lean: options.lean }),
     ...(options.persist === undefined ? {} : { persist: options.persist }),
     ...(options.stateWriter === undefined ? {} : { stateWriter: options.stateWriter }),
     ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot }),

@@ -1,7 +1,8 @@
 import { type Command } from 'commander';
 import type { DashboardSummary, Profile } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
-import { orDash, renderRecord, type RecordField } from '../io/format.js';
+import { flagText, orDash, renderRecord, type RecordField } from '../io/format.js';
+import { recordIn } from './answer.js';
 import type { Style } from '../io/style.js';
 import { renderTable } from '../io/table.js';
 import { refreshIntervals } from './choices.js';
@@ -12,13 +13,13 @@ type View = { terminal: boolean; style: Style };
 
 export function profileFields(user: Profile, view: View): RecordField[] {
   const fields: RecordField[] = [
-    { key: 'id', label: 'id', plain: String(user.id) },
-    { key: 'username', label: 'username', plain: user.username, pretty: view.style.bold(user.username) },
+    { key: 'id', label: 'id', plain: user.id },
+    { key: 'username', label: 'username', plain: user.username, pretty: view.style.bold(orDash(user.username)) },
     { key: 'name', label: 'name', plain: user.name },
     { key: 'email', label: 'email', plain: user.email },
-    { key: 'token_mode', label: 'token mode', plain: user.token_mode, pretty: user.token_mode === 'sandbox' ? view.style.yellow('sandbox') : view.style.green('production') },
-    { key: 'chat_linked', label: 'chat', plain: String(user.chat_linked), pretty: user.chat_linked ? `linked (user ${orDash(user.chat_user_id)})` : view.style.dim('not linked') },
-    { key: 'chat_user_id', label: 'chat user id', plain: orDash(user.chat_user_id) },
+    { key: 'token_mode', label: 'token mode', plain: user.token_mode, pretty: user.token_mode === 'sandbox' ? view.style.yellow('sandbox') : user.token_mode === 'production' ? view.style.green('production') : orDash(user.token_mode) },
+    { key: 'chat_linked', label: 'chat', plain: flagText(user.chat_linked, false), pretty: user.chat_linked ? `linked (user ${orDash(user.chat_user_id)})` : view.style.dim('not linked') },
+    { key: 'chat_user_id', label: 'chat user id', plain: user.chat_user_id },
     { key: 'created_at', label: 'member since', plain: user.created_at },
   ];
   // On a terminal the chat line already shows the id.
@@ -29,7 +30,7 @@ export async function runMe(ctx: CliContext): Promise<void> {
   const data = await (await ctx.client()).account.profile({ signal: ctx.signal });
   if (ctx.globals.json) return ctx.json(data);
   const view = { terminal: ctx.terminal, style: ctx.style };
-  ctx.out(renderRecord(profileFields(data.user, view), { ...view, title: 'Profile' }));
+  ctx.out(renderRecord(profileFields(recordIn<Profile>(data, 'user'), view), { ...view, title: 'Profile' }));
 }
 
 /**
@@ -37,32 +38,37 @@ export async function runMe(ctx: CliContext): Promise<void> {
  * holding that order's `orders list` row, so a refresh of `--watch` stays one paragraph.
  */
 export function renderDashboard(summary: DashboardSummary, view: View): string {
-  const counts = summary.orders;
+  // Every part of the dashboard is our design, not the document's: each may be missing and shows as a dash.
+  const counts: Partial<Record<string, unknown>> & NonNullable<DashboardSummary["orders"]> = summary.orders ?? {};
+  const recentOrders = summary.recent_orders ?? [];
   if (!view.terminal) {
     const fields: RecordField[] = [
-      { key: 'balance', label: '', plain: String(summary.balance) },
+      { key: 'balance', label: '', plain: summary.balance },
       { key: 'currency', label: '', plain: summary.currency },
-      { key: 'total_spent', label: '', plain: String(summary.total_spent) },
-      { key: 'pending_invoices', label: '', plain: String(summary.pending_invoices) },
-      ...(['total', 'pending', 'processing', 'completed', 'failed', 'cancelled'] as const).map((k) => ({ key: `orders_${k}`, label: '', plain: String(counts[k]) })),
+      { key: 'total_spent', label: '', plain: summary.total_spent },
+      { key: 'pending_invoices', label: '', plain: summary.pending_invoices },
+      ...(['total', 'pending', 'processing', 'completed', 'failed', 'cancelled'] as const).map((k) => ({ key: `orders_${k}`, label: '', plain: counts[k] })),
     ];
     const columns = orderSummaryColumns(view);
-    const rows = summary.recent_orders.map((o) => `recent_order: ${columns.map((c) => c.value(o)).join('\t')}\n`);
+    const rows = recentOrders.map((o) => `recent_order: ${columns.map((c) => c.value(o)).join('\t')}\n`);
     return renderRecord(fields, view) + rows.join('');
   }
   const style = view.style;
   const breakdown = (['pending', 'processing', 'completed', 'failed', 'cancelled'] as const)
-    .filter((k) => counts[k] > 0)
+    .filter((k) => (counts[k] ?? 0) > 0)
     .map((k) => `${counts[k]} ${k}`);
+  const pending = summary.pending_invoices;
   const summaryText = renderRecord([
-    { key: 'balance', label: 'balance', plain: summary.formatted_balance, pretty: style.bold(summary.formatted_balance) },
-    { key: 'total_spent', label: 'total spent', plain: summary.formatted_total_spent },
-    { key: 'pending_invoices', label: 'pending invoices', plain: String(summary.pending_invoices), pretty: summary.pending_invoices > 0 ? style.yellow(String(summary.pending_invoices)) : '0' },
-    { key: 'orders', label: 'orders', plain: `${counts.total}${breakdown.length > 0 ? ` (${breakdown.join(', ')})` : ''}` },
+    { key: 'balance', label: 'balance', plain: summary.formatted_balance ?? summary.balance, pretty: style.bold(orDash(summary.formatted_balance ?? summary.balance)) },
+    { key: 'total_spent', label: 'total spent', plain: summary.formatted_total_spent ?? summary.total_spent },
+    { key: 'pending_invoices', label: 'pending invoices', plain: pending, pretty: pending !== undefined && pending > 0 ? style.yellow(String(pending)) : orDash(pending) },
+    { key: 'orders', label: 'orders', plain: counts.total === undefined ? undefined : `${counts.total}${breakdown.length > 0 ? ` (${breakdown.join(', ')})` : ''}` },
   ], { ...view, title: 'Dashboard' });
-  const recent = summary.recent_orders.length === 0
-    ? style.dim('No orders yet.') + '\n'
-    : renderTable(summary.recent_orders, orderSummaryColumns(view), view);
+  const recent = summary.recent_orders === undefined
+    ? style.dim('-') + '\n'
+    : recentOrders.length === 0
+      ? style.dim('No orders yet.') + '\n'
+      : renderTable(recentOrders, orderSummaryColumns(view), view);
   return `${summaryText}\n${style.bold('Recent orders')}\n${recent}`;
 }
 

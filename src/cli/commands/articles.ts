@@ -1,7 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { ArticleDetail, ArticleList, ArticleSummary } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
-import { plainCell, renderRecord, type RecordField } from '../io/format.js';
+import { itemsOf } from '../../client/paginate.js';
+import { orDash, plainCell, renderRecord, type RecordField } from '../io/format.js';
+import { recordIn } from './answer.js';
 import type { Style } from '../io/style.js';
 import type { Column } from '../io/table.js';
 import { parseSlug } from './choices.js';
@@ -27,18 +29,18 @@ export async function runArticlesList(ctx: CliContext, flags: PagingFlags & { ca
     columns: articleColumns({ terminal: ctx.terminal, style: ctx.style }),
     // The page size is fixed by the server (10), so --per-page does not exist here.
     fetch: (query) => client.articles.list({ ...(flags.category ? { category: flags.category } : {}), ...(query.page === undefined ? {} : { page: query.page }) }, { signal: ctx.signal }),
-    itemsOf: (page) => page.articles,
+    itemsOf: (page) => itemsOf(page, 'articles'),
     commandFor: (page) => ['topup articles list', ...extra, `--page ${page}`].join(' '),
   });
 }
 
 export function articleFields(article: ArticleDetail, view: View): RecordField[] {
   return [
-    { key: 'title', label: 'title', plain: article.title, pretty: view.style.bold(article.title) },
+    { key: 'title', label: 'title', plain: article.title, pretty: view.style.bold(orDash(article.title)) },
     { key: 'slug', label: 'slug', plain: article.slug },
     { key: 'category', label: 'category', plain: article.category },
     { key: 'author', label: 'author', plain: article.author },
-    { key: 'tags', label: 'tags', plain: article.tags.join(',') , pretty: article.tags.join(', ') },
+    { key: 'tags', label: 'tags', plain: article.tags?.join(','), pretty: article.tags?.join(', ') },
     { key: 'published_at', label: 'published', plain: article.published_at },
     { key: 'updated_at', label: 'updated', plain: article.updated_at },
     { key: 'article_url', label: 'link', plain: article.article_url },
@@ -50,8 +52,10 @@ export async function runArticlesShow(ctx: CliContext, slug: string): Promise<vo
   const data = await (await ctx.client()).articles.get(slug, { signal: ctx.signal });
   if (ctx.globals.json) return ctx.json(data);
   const view = { terminal: ctx.terminal, style: ctx.style };
-  const content = data.article.content.endsWith('\n') ? data.article.content : `${data.article.content}\n`;
-  ctx.out(`${renderRecord(articleFields(data.article, view), view)}\n${content}`);
+  const article = recordIn<ArticleDetail>(data, 'article');
+  // No body from the server: the fields alone, rather than a blank body that looks like an empty article.
+  const content = article.content === undefined ? '' : article.content.endsWith('\n') ? `\n${article.content}` : `\n${article.content}\n`;
+  ctx.out(`${renderRecord(articleFields(article, view), view)}${content}`);
 }
 
 function parseCategory(value: string): string {

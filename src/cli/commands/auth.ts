@@ -3,6 +3,7 @@ import type { TokenMode } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { readAll } from '../io/streams.js';
+import { orDash } from '../io/format.js';
 import { renderFields } from '../io/table.js';
 import { checkProfileName } from '../settings.js';
 
@@ -15,6 +16,11 @@ const TOKEN_FAMILIES: readonly [prefix: string, mode: TokenMode][] = [
   ['topup_test_', 'sandbox'],
   ['topup_live_', 'production'],
 ];
+
+/** A mode the CLI knows what to do with; any other value a server reports is shown, not stored. */
+function knownMode(mode: string | undefined): TokenMode | undefined {
+  return mode === 'sandbox' || mode === 'production' ? mode : undefined;
+}
 
 /** The mode a token's prefix announces, when it has a known one. */
 export function tokenModeOf(token: string): TokenMode | undefined {
@@ -54,15 +60,17 @@ export async function runLogin(ctx: CliContext, options: LoginOptions, stray: re
 
   const client = await ctx.clientFor(baseUrl, token);
   const validation = await client.token.validate({ signal: ctx.signal });
-  const username = validation.user.username;
+  // The token check's answer is not in the interface document: keep what it says, and no guess of what it does not.
+  const username = validation.user?.username;
+  const mode = knownMode(validation.mode);
   const settings = ctx.settings();
   const earlier = settings.profile(name);
   // The chat link belongs to the account, so it survives a new token for the same account only.
   const chatUserId = earlier !== undefined && earlier.base_url === baseUrl && earlier.username === username ? earlier.chat_user_id : undefined;
-  await settings.saveProfile(name, { base_url: baseUrl, mode: validation.mode, username, ...(chatUserId === undefined ? {} : { chat_user_id: chatUserId }) }, token, true);
+  await settings.saveProfile(name, { base_url: baseUrl, mode, username, ...(chatUserId === undefined ? {} : { chat_user_id: chatUserId }) }, token, true);
 
-  if (ctx.globals.json) ctx.json({ profile: name, base_url: baseUrl, mode: validation.mode, username });
-  ctx.notice(`${ctx.style.green('✓')} Logged in to ${baseUrl} as ${username} (${validation.mode} token), profile ${name}.`);
+  if (ctx.globals.json) ctx.json({ profile: name, base_url: baseUrl, mode: validation.mode ?? null, username: username ?? null });
+  ctx.notice(`${ctx.style.green('✓')} Logged in to ${baseUrl}${username === undefined ? '' : ` as ${username}`} (${validation.mode ?? 'mode not reported'}${validation.mode === undefined ? '' : ' token'}), profile ${name}.`);
   if (ctx.io.env.TOPUP_TOKEN) ctx.notice(ctx.style.yellow('Note: TOPUP_TOKEN is set and wins over the stored token until you unset it.'));
 }
 
@@ -143,20 +151,20 @@ export async function runStatus(ctx: CliContext): Promise<void> {
     embedded,
     base_url: embedded ? target.sandbox.baseUrl : target.baseUrl,
     token_source: source === 'builtIn' ? 'built-in' : source,
-    mode: validation.mode,
-    username: validation.user.username,
-    token_name: validation.token_name,
-    last_used_at: validation.last_used_at,
+    mode: validation.mode ?? null,
+    username: validation.user?.username ?? null,
+    token_name: validation.token_name ?? null,
+    last_used_at: validation.last_used_at ?? null,
   };
   if (ctx.globals.json) return ctx.json(status);
   const profileText = embedded ? 'built-in offline sandbox' : (status.profile ?? '(none: --base-url or TOPUP_BASE_URL)');
   ctx.out(renderFields([
     ['profile', profileText],
     ['base_url', embedded ? `${status.base_url} (in-process, offline)` : status.base_url],
-    ['username', status.username],
-    ['mode', status.mode],
+    ['username', orDash(status.username)],
+    ['mode', orDash(status.mode)],
     ['token', `${tokenFamily(target.token!)} (${tokenSourceText[source]})`],
-    ['token_name', status.token_name],
+    ['token_name', orDash(status.token_name)],
   ], { terminal: ctx.terminal, style: ctx.style }));
   ctx.notice(`${ctx.style.green('✓')} The token is valid.`);
 }

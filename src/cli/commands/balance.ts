@@ -1,10 +1,12 @@
 import { Option, type Command } from 'commander';
-import type { Balance, BalanceTransaction, Deposit, DepositList, TransactionList } from '../../contract/index.js';
+import type { Balance, BalanceTransaction, Deposit, DepositList, PaymentStatus, TransactionList } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
 import { amountText, orDash, plainCell, renderRecord, statusText, type RecordField } from '../io/format.js';
 import type { Style } from '../io/style.js';
 import type { Column } from '../io/table.js';
 import { parseInvoiceCode, paymentStatuses, refreshIntervals } from './choices.js';
+import { itemsOf } from '../../client/paginate.js';
+import { recordIn } from './answer.js';
 import { addPagingOptions, runList, type PagingFlags } from './paging.js';
 import { parseWatchSeconds, runWatch, watchInterval } from './watch.js';
 
@@ -12,7 +14,7 @@ type View = { terminal: boolean; style: Style };
 
 export function balanceFields(balance: Balance, view: View): RecordField[] {
   return [
-    { key: 'balance', label: 'balance', plain: amountText(balance.balance, balance.formatted_balance, view.terminal), pretty: view.style.bold(balance.formatted_balance) },
+    { key: 'balance', label: 'balance', plain: amountText(balance.balance, balance.formatted_balance, view.terminal), pretty: view.style.bold(amountText(balance.balance, balance.formatted_balance, true)) },
     { key: 'currency', label: 'currency', plain: balance.currency },
     { key: 'updated_at', label: 'updated', plain: balance.updated_at },
   ];
@@ -32,8 +34,10 @@ export async function runBalance(ctx: CliContext, options: { watch?: number | bo
 
 export function transactionColumns(view: View): Column<BalanceTransaction>[] {
   const signed = (t: BalanceTransaction) => {
-    if (!view.terminal) return String(t.amount);
-    return t.type === 'credit' ? view.style.green(`+${t.formatted_amount}`) : view.style.red(`-${t.formatted_amount}`);
+    const amount = amountText(t.amount, t.formatted_amount, view.terminal);
+    if (!view.terminal || amount === '-') return amount;
+    // An unknown type is shown as it is, with no sign that would guess its direction.
+    return t.type === 'credit' ? view.style.green(`+${amount}`) : t.type === 'debit' ? view.style.red(`-${amount}`) : `${amount} (${t.type ?? '?'})`;
   };
   return [
     { header: 'id', value: (t) => t.id },
@@ -54,7 +58,7 @@ export async function runTransactions(ctx: CliContext, flags: PagingFlags & { ty
     key: 'transactions',
     columns: transactionColumns({ terminal: ctx.terminal, style: ctx.style }),
     fetch: (query) => client.balance.transactions({ ...(flags.type ? { type: flags.type } : {}), ...query }, { signal: ctx.signal }),
-    itemsOf: (page) => page.transactions,
+    itemsOf: (page) => itemsOf(page, 'transactions'),
     commandFor: (page) => ['topup transactions', ...extra, `--page ${page}`].join(' '),
   });
 }
@@ -70,7 +74,7 @@ export function depositColumns(view: View): Column<Deposit>[] {
   ];
 }
 
-export async function runDepositsList(ctx: CliContext, flags: PagingFlags & { status?: Deposit['payment_status'] | undefined }): Promise<void> {
+export async function runDepositsList(ctx: CliContext, flags: PagingFlags & { status?: PaymentStatus | undefined }): Promise<void> {
   const client = await ctx.client();
   const extra = [flags.status && `--status ${flags.status}`, flags.perPage && `--per-page ${flags.perPage}`].filter(Boolean);
   await runList<DepositList, Deposit>(ctx, flags, {
@@ -78,7 +82,7 @@ export async function runDepositsList(ctx: CliContext, flags: PagingFlags & { st
     key: 'deposits',
     columns: depositColumns({ terminal: ctx.terminal, style: ctx.style }),
     fetch: (query) => client.deposits.list({ ...(flags.status ? { payment_status: flags.status } : {}), ...query }, { signal: ctx.signal }),
-    itemsOf: (page) => page.deposits,
+    itemsOf: (page) => itemsOf(page, 'deposits'),
     commandFor: (page) => ['topup deposits list', ...extra, `--page ${page}`].join(' '),
   });
 }
@@ -87,7 +91,7 @@ export function depositFields(deposit: Deposit, view: View): RecordField[] {
   return [
     { key: 'invoice_code', label: 'invoice', plain: deposit.invoice_code },
     { key: 'payment_status', label: 'status', plain: deposit.payment_status, pretty: statusText(deposit.payment_status, view.style) },
-    { key: 'amount', label: 'amount', plain: amountText(deposit.amount, deposit.formatted_amount, view.terminal), pretty: view.style.bold(deposit.formatted_amount) },
+    { key: 'amount', label: 'amount', plain: amountText(deposit.amount, deposit.formatted_amount, view.terminal), pretty: view.style.bold(amountText(deposit.amount, deposit.formatted_amount, true)) },
     { key: 'currency', label: 'currency', plain: deposit.currency },
     { key: 'payment_method', label: 'method', plain: deposit.payment_method },
     { key: 'invoice_url', label: 'invoice url', plain: deposit.invoice_url },
@@ -101,7 +105,8 @@ export async function runDepositsShow(ctx: CliContext, invoiceCode: string): Pro
   const data = await (await ctx.client()).deposits.get(invoiceCode, { signal: ctx.signal });
   if (ctx.globals.json) return ctx.json(data);
   const view = { terminal: ctx.terminal, style: ctx.style };
-  ctx.out(renderRecord(depositFields(data.deposit, view), { ...view, title: `Deposit ${data.deposit.invoice_code}` }));
+  const deposit = recordIn<Deposit>(data, 'deposit');
+  ctx.out(renderRecord(depositFields(deposit, view), { ...view, title: `Deposit ${deposit.invoice_code ?? invoiceCode}` }));
 }
 
 export function registerBalanceCommands(program: Command, ctx: CliContext): void {
@@ -149,7 +154,7 @@ Piped, each deposit is one tab-separated line: invoice, payment status, amount (
 Examples:
   $ topup deposits list
   $ topup deposits list --status paid --all`)
-    .action((flags: PagingFlags & { status?: Deposit['payment_status'] }) => runDepositsList(ctx, flags));
+    .action((flags: PagingFlags & { status?: PaymentStatus }) => runDepositsList(ctx, flags));
 
   deposits
     .command('show')

@@ -1,33 +1,35 @@
 import type { Command } from 'commander';
 import type { CreditPackage, PaymentMethod } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
+import { itemsOf } from '../../client/paginate.js';
+import { amountText, flagText, orDash } from '../io/format.js';
 import { renderFields, renderTable } from '../io/table.js';
 
 export async function runHealth(ctx: CliContext): Promise<void> {
   const health = await (await ctx.client()).health();
   if (ctx.globals.json) return ctx.json(health);
-  ctx.out(renderFields([['status', health.status], ['version', health.version], ['time', `${health.time} UTC`]], { terminal: ctx.terminal, style: ctx.style }));
+  ctx.out(renderFields([['status', orDash(health.status)], ['version', orDash(health.version)], ['time', health.time === undefined ? '-' : `${health.time} UTC`]], { terminal: ctx.terminal, style: ctx.style }));
 }
 
 export async function runPackages(ctx: CliContext): Promise<void> {
   const data = await (await ctx.client()).catalog.creditPackages();
   if (ctx.globals.json) return ctx.json(data);
-  ctx.out(renderTable<CreditPackage>(data.packages, [
+  ctx.out(renderTable<CreditPackage>(itemsOf(data, 'packages'), [
     { header: 'code', value: (p) => p.code },
     { header: 'name', value: (p) => p.name },
     { header: 'credits', value: (p) => String(p.credit_amount), align: 'right' },
-    { header: 'price', value: (p) => (ctx.terminal ? p.formatted_price : String(p.price)), align: 'right' },
+    { header: 'price', value: (p) => amountText(p.price, p.formatted_price, ctx.terminal), align: 'right' },
   ], { terminal: ctx.terminal, style: ctx.style }));
 }
 
 export async function runPaymentMethods(ctx: CliContext): Promise<void> {
   const data = await (await ctx.client()).catalog.paymentMethods();
   if (ctx.globals.json) return ctx.json(data);
-  ctx.out(renderTable<PaymentMethod>(data.payment_methods, [
-    { header: 'code', value: (m) => m.code },
-    { header: 'name', value: (m) => m.name },
-    { header: 'type', value: (m) => m.type },
-    { header: 'sandbox', value: (m) => (m.sandbox_allowed ? 'yes' : 'no') },
+  ctx.out(renderTable<PaymentMethod>(itemsOf(data, 'payment_methods'), [
+    { header: 'code', value: (m) => orDash(m.code) },
+    { header: 'name', value: (m) => orDash(m.name) },
+    { header: 'type', value: (m) => orDash(m.type) },
+    { header: 'sandbox', value: (m) => flagText(m.sandbox_allowed, true) },
   ], { terminal: ctx.terminal, style: ctx.style }));
 }
 

@@ -2,8 +2,10 @@ import { type Command } from 'commander';
 import type { Invoice, InvoiceStatus } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
 import { RejectedError, UsageError } from '../errors.js';
-import { amountText, clockText, orDash, renderRecord, statusText, type RecordField } from '../io/format.js';
+import { amountText, clockText, flagText, orDash, renderRecord, statusText, type RecordField } from '../io/format.js';
+import { recordIn } from './answer.js';
 import { startSpinner } from '../io/spinner.js';
+import { isFinalStatus, nextPollDelay } from '../../client/wait.js';
 import type { Style } from '../io/style.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, parseInvoiceCode, parseWholeNumber, refreshIntervals } from './choices.js';
 
@@ -14,7 +16,7 @@ export function invoiceFields(invoice: Invoice, view: View): RecordField[] {
     { key: 'invoice_code', label: 'invoice', plain: invoice.invoice_code },
     { key: 'type', label: 'for', plain: invoice.type },
     { key: 'payment_status', label: 'status', plain: invoice.payment_status, pretty: statusText(invoice.payment_status, view.style) },
-    { key: 'amount', label: 'amount', plain: amountText(invoice.amount, invoice.formatted_amount, view.terminal), pretty: view.style.bold(invoice.formatted_amount) },
+    { key: 'amount', label: 'amount', plain: amountText(invoice.amount, invoice.formatted_amount, view.terminal), pretty: view.style.bold(amountText(invoice.amount, invoice.formatted_amount, true)) },
     { key: 'currency', label: 'currency', plain: invoice.currency },
     { key: 'payment_method', label: 'method', plain: invoice.payment_method },
     { key: 'payment_url', label: 'payment url', plain: orDash(invoice.payment_url) },
@@ -24,14 +26,15 @@ export function invoiceFields(invoice: Invoice, view: View): RecordField[] {
     { key: 'paid_at', label: 'paid', plain: orDash(invoice.paid_at) },
   ];
   const order = invoice.order;
-  if (order === null) return fields;
+  // null: a deposit's invoice; missing: the server did not say.
+  if (order === null || order === undefined) return fields;
   return [
     ...fields,
-    { key: 'order_status', label: 'order', plain: order.status, pretty: `${statusText(order.status, view.style)} · ${order.order_type} for ${order.platform_username}, ${order.credit_amount} credits` },
+    { key: 'order_status', label: 'order', plain: order.status, pretty: `${statusText(order.status, view.style)} · ${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${orDash(order.credit_amount)} credits` },
     ...(view.terminal ? [] : [
       { key: 'order_type', label: '', plain: order.order_type },
       { key: 'platform_username', label: '', plain: order.platform_username },
-      { key: 'credit_amount', label: '', plain: String(order.credit_amount) },
+      { key: 'credit_amount', label: '', plain: order.credit_amount },
     ]),
   ];
 }
@@ -41,8 +44,8 @@ export function invoiceStatusFields(status: InvoiceStatus, view: View): RecordFi
     { key: 'invoice_code', label: 'invoice', plain: status.invoice_code },
     { key: 'type', label: 'for', plain: status.type },
     { key: 'payment_status', label: 'status', plain: status.payment_status, pretty: statusText(status.payment_status, view.style) },
-    { key: 'order_status', label: 'order', plain: orDash(status.order_status), pretty: status.order_status === null ? '-' : statusText(status.order_status, view.style) },
-    { key: 'is_final', label: 'final', plain: String(status.is_final), pretty: status.is_final ? 'yes' : 'no' },
+    { key: 'order_status', label: 'order', plain: status.order_status, pretty: statusText(status.order_status, view.style) },
+    { key: 'is_final', label: 'final', plain: flagText(status.is_final, false), pretty: flagText(status.is_final, true) },
     { key: 'amount', label: 'amount', plain: amountText(status.amount, status.formatted_amount, view.terminal) },
     { key: 'expires_at', label: 'expires', plain: status.expires_at },
     { key: 'paid_at', label: 'paid', plain: orDash(status.paid_at) },
@@ -53,7 +56,8 @@ export async function runInvoicesShow(ctx: CliContext, invoiceCode: string): Pro
   const data = await (await ctx.client()).invoices.get(invoiceCode, { signal: ctx.signal });
   if (ctx.globals.json) return ctx.json(data);
   const view = { terminal: ctx.terminal, style: ctx.style };
-  ctx.out(renderRecord(invoiceFields(data.invoice, view), { ...view, title: `Invoice ${data.invoice.invoice_code}` }));
+  const invoice = recordIn<Invoice>(data, 'invoice');
+  ctx.out(renderRecord(invoiceFields(invoice, view), { ...view, title: `Invoice ${invoice.invoice_code ?? invoiceCode}` }));
 }
 
 export interface WaitSettings {
@@ -65,6 +69,7 @@ export interface WaitSettings {
 
 const unpaidEndings: Record<string, (code: string) => string> = {
   expired: (code) => `Invoice ${code} expired before it was paid.`,
+  cancelled: (code) => `Invoice ${code} was cancelled before it was paid.`,
   failed: (code) => `The payment of invoice ${code} failed.`,
   refunded: (code) => `Invoice ${code} was paid, then refunded to the balance because the order failed.`,
 };
@@ -86,7 +91,7 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
   const quiet = ctx.globals.json;
   const spinning = !quiet && ctx.io.stderr.isTTY === true;
   const spinner = startSpinner(ctx.io.stderr, `Waiting for ${invoiceCode} to be paid…`, { enabled: spinning });
-  const describe = (s: InvoiceStatus) => `${s.invoice_code} ${s.payment_status}${s.order_status === null ? '' : ` (order ${s.order_status})`}`;
+  const describe = (s: InvoiceStatus) => `${s.invoice_code ?? invoiceCode} ${orDash(s.payment_status)}${s.order_status == null ? '' : ` (order ${s.order_status})`}`;
   const deadline = ctx.clock.now() + timeout * 1000;
   let final: InvoiceStatus;
   try {
@@ -95,9 +100,10 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
       timeout: timeout * 1000,
       signal: ctx.signal,
       onPoll: (s) => {
-        // As the client does: the server may ask for a longer pause, and the last one ends at the deadline.
-        const next = Math.min(Math.max(interval, s.poll_after_seconds), Math.ceil((deadline - ctx.clock.now()) / 1000));
-        const plan = s.is_final ? '' : next > 0 ? `; next check in ${next} s` : '; giving up';
+        // As the client decides: the server may ask for a longer pause, and the last one ends at the deadline.
+        const final = typeof s.payment_status === 'string' && isFinalStatus(s, invoiceCode);
+        const next = Math.ceil(nextPollDelay(interval * 1000, s.poll_after_seconds, deadline - ctx.clock.now()) / 1000);
+        const plan = final ? '' : next > 0 ? `; next check in ${next} s` : '; giving up';
         if (spinning) spinner.update(`Waiting for ${invoiceCode} to be paid: ${statusText(s.payment_status, style)} at ${clockText(ctx.clock.now())}${plan}.`);
         else if (!quiet) ctx.io.stderr.write(`${describe(s)}${plan}\n`);
       },
@@ -107,8 +113,8 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
     throw error;
   }
   spinner.stop(spinning ? (final.payment_status === 'paid' ? `${style.green('✓')} ${describe(final)}` : `${style.red('✗')} ${describe(final)}`) : undefined);
-  const ending = unpaidEndings[final.payment_status];
-  if (ending !== undefined) throw new RejectedError(ending(final.invoice_code));
+  const ending = Object.hasOwn(unpaidEndings, final.payment_status ?? '') ? unpaidEndings[final.payment_status!] : undefined;
+  if (ending !== undefined) throw new RejectedError(ending(final.invoice_code ?? invoiceCode));
   return final;
 }
 
@@ -127,7 +133,7 @@ export async function runInvoiceStatus(ctx: CliContext, invoiceCode: string, fla
     : await (await ctx.client()).invoices.status(invoiceCode, { signal: ctx.signal });
   if (ctx.globals.json) return ctx.json(status);
   const view = { terminal: ctx.terminal, style: ctx.style };
-  ctx.out(renderRecord(invoiceStatusFields(status, view), { ...view, title: `Invoice ${status.invoice_code}` }));
+  ctx.out(renderRecord(invoiceStatusFields(status, view), { ...view, title: `Invoice ${status.invoice_code ?? invoiceCode}` }));
 }
 
 export function registerInvoiceCommands(program: Command, ctx: CliContext): void {

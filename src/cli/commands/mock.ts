@@ -11,6 +11,7 @@ export interface ServeOptions {
   host: string;
   state?: string | undefined;
   rateLimit: boolean;
+  lean: boolean;
   faults?: string | undefined;
   faultSeed?: number | undefined;
 }
@@ -46,6 +47,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     const snapshot = stateFile?.takeSnapshot();
     const sandbox = await createSandbox({
       rateLimit: options.rateLimit,
+      lean: options.lean,
       ...(faults === undefined ? {} : { faults }),
       ...(snapshot === undefined ? {} : { snapshot }),
       ...(stateFile === undefined ? {} : { stateWriter: stateFile.writer }),
@@ -82,7 +84,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
 function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox): void {
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
-    ctx.out(`${JSON.stringify({ url, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, state: options.state ?? null, faults: sandbox.faults.config, accounts })}\n`);
+    ctx.out(`${JSON.stringify({ url, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, lean: options.lean, state: options.state ?? null, faults: sandbox.faults.config, accounts })}\n`);
     return;
   }
   const style = ctx.style;
@@ -90,6 +92,7 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
   ctx.out(renderFields([
     ['openapi', `${url}/openapi.json`],
     ['rate limits', options.rateLimit ? 'on' : 'off'],
+    ['answers', options.lean ? 'lean: only what the interface document guarantees' : 'full: every field of the sandbox\'s design'],
     ['state', options.state ?? 'in memory (lost on exit)'],
     ['faults', options.faults ?? 'none'],
   ], { terminal: ctx.terminal, style }));
@@ -188,9 +191,10 @@ Examples:
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--state <file>', 'keep the state in this file across restarts (written atomically)')
     .option('--no-rate-limit', 'turn off rate limits and the in-flight cap, for load tests')
+    .option('--lean', 'answer only what the interface document guarantees, to prove a client tolerates a minimal server', false)
     .option('--faults <spec>', 'inject faults: drop-after=20%,503=10%/retry-after=1,429=10%,drop-before=1%,latency=5-50ms[@route+route]')
     .option('--fault-seed <n>', 'seed for deterministic fault injection', parseInteger('fault seed', 0, 2 ** 31), 0)
-    .addHelpText('after', '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.')
+    .addHelpText('after', '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.')
     .action((options: ServeOptions) => runServe(ctx, options));
 
   mock

@@ -2,6 +2,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CreateOrderRequest, CreateOrderResult, OrderType, PaymentMethod, TokenMode } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { itemsOf } from '../../client/paginate.js';
+import { amountText, orDash } from '../io/format.js';
 import { renderFields } from '../io/table.js';
 import type { Prompter } from '../prompter.js';
 import { tokenModeOf } from './auth.js';
@@ -107,21 +109,23 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
 
 function printCreated(ctx: CliContext, created: CreateOrderResult): void {
   const { invoice } = created;
+  const order = invoice.order ?? undefined;
   const payAt = invoice.payment_url || invoice.invoice_url;
   if (ctx.terminal) {
     ctx.out(renderFields([
-      ['invoice', ctx.style.bold(invoice.invoice_code)],
-      ['order', `${invoice.order.order_type} for ${invoice.order.platform_username}, ${invoice.order.credit_amount} credits`],
-      ['total', invoice.formatted_amount],
-      ['payment', `${invoice.payment_method || 'invoice'} (${invoice.payment_status})`],
+      ['invoice', ctx.style.bold(orDash(invoice.invoice_code))],
+      // The order is already made: a part the server left out is a dash, never a failed command.
+      ['order', order === undefined ? '-' : `${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${orDash(order.credit_amount)} credits`],
+      ['total', amountText(invoice.amount, invoice.formatted_amount, true)],
+      ['payment', `${invoice.payment_method || 'the default method'} (${orDash(invoice.payment_status)})`],
       ...(invoice.payment_url ? [['payment_url', invoice.payment_url] as [string, string]] : []),
-      ['invoice_url', invoice.invoice_url],
-      ...(invoice.payment_status === 'pending' ? [['expires_at', invoice.expires_at] as [string, string]] : []),
+      ['invoice_url', orDash(invoice.invoice_url)],
+      ...(invoice.payment_status === 'pending' ? [['expires_at', orDash(invoice.expires_at)] as [string, string]] : []),
     ], { terminal: true, style: ctx.style }));
   } else {
     // Piped, stdout is only the invoice code: inv=$(topup orders create ...) just works.
-    ctx.out(`${invoice.invoice_code}\n`);
-    ctx.notice(`Total ${invoice.formatted_amount}, ${invoice.payment_status}; ${invoice.payment_status === 'pending' ? `pay at ${payAt}` : `invoice ${invoice.invoice_url}`}`);
+    ctx.out(`${orDash(invoice.invoice_code)}\n`);
+    ctx.notice(`Total ${amountText(invoice.amount, invoice.formatted_amount, true)}, ${orDash(invoice.payment_status)}; ${invoice.payment_status === 'pending' ? `pay at ${orDash(payAt)}` : `invoice ${orDash(invoice.invoice_url)}`}`);
   }
   if (created.idempotent) ctx.notice(ctx.style.yellow('This idempotency key was used before: this is the earlier order, and nothing new was ordered.'));
   else ctx.notice(`${ctx.style.green('✓')} Order ${invoice.invoice_code} created${invoice.payment_status === 'paid' ? ' and paid' : ''}.`);
@@ -134,7 +138,7 @@ async function offerToWait(ctx: CliContext, invoiceCode: string): Promise<void> 
     return;
   }
   const status = await waitForInvoice(ctx, invoiceCode, { intervalSeconds: refreshIntervals.invoiceStatus.recommended, timeoutSeconds: DEFAULT_WAIT_TIMEOUT_SECONDS });
-  ctx.notice(`${ctx.style.green('✓')} Invoice ${invoiceCode} is ${status.payment_status}; the order is ${status.order_status ?? 'unknown'}.`);
+  ctx.notice(`${ctx.style.green('✓')} Invoice ${invoiceCode} is ${orDash(status.payment_status)}; the order is ${status.order_status ?? 'not reported'}.`);
 }
 
 /** The terminal path: ask for what is missing, pick a payment method from the catalog, confirm. */
@@ -211,28 +215,27 @@ function summary(draft: OrderDraft, idempotencyKey: string): [string, string][] 
   ];
 }
 
-/** The methods this token may use, from the catalog; sandbox tokens may only pay by invoice. */
-export function usableMethods(methods: readonly PaymentMethod[], mode: TokenMode | undefined): PaymentMethod[] {
-  return methods.filter((m) => mode !== 'sandbox' || m.sandbox_allowed);
+/** The methods this token may use, from the catalog; sandbox tokens may only pay by invoice. A method without a code cannot be chosen. */
+export function usableMethods(methods: readonly PaymentMethod[], mode: TokenMode | undefined): (PaymentMethod & { code: string })[] {
+  return methods.filter((m): m is PaymentMethod & { code: string } => typeof m.code === 'string' && m.code !== '' && (mode !== 'sandbox' || m.sandbox_allowed !== false));
 }
 
 async function askPaymentMethod(ctx: CliContext, prompter: Prompter): Promise<string> {
   const [client, target] = await Promise.all([ctx.client(), ctx.target()]);
   const mode = target.kind === 'embedded' ? 'sandbox' : (tokenModeOf(target.token ?? '') ?? target.spec.mode);
-  const { payment_methods } = await client.catalog.paymentMethods({ signal: ctx.signal });
-  const methods = usableMethods(payment_methods, mode);
+  const methods = usableMethods(itemsOf<PaymentMethod>(await client.catalog.paymentMethods({ signal: ctx.signal }), 'payment_methods'), mode);
   if (methods.length === 0) throw new CliError('The shop lists no payment method this token may use.');
   const fallback = methods.find((m) => m.is_default) ?? methods[0]!;
   if (methods.length === 1) {
-    ctx.notice(`Payment method: ${fallback.name} (${fallback.code})${mode === 'sandbox' ? ', the only one sandbox tokens may use' : ''}.`);
+    ctx.notice(`Payment method: ${fallback.name ?? fallback.code} (${fallback.code})${mode === 'sandbox' ? ', the only one sandbox tokens may use' : ''}.`);
     return fallback.code;
   }
   return prompter.select<string>({
     message: 'Payment method:',
     choices: methods.map((m) => ({
-      name: `${m.name} (${m.code})`,
+      name: `${m.name ?? m.code} (${m.code})`,
       value: m.code,
-      description: `${m.description}${m.requires_chat_link ? ' Needs the linked chat user id.' : ''} ${m.formatted_min_amount} to ${m.formatted_max_amount}.`,
+      description: [m.description, m.requires_chat_link ? 'Needs the linked chat user id.' : undefined, m.formatted_min_amount && m.formatted_max_amount ? `${m.formatted_min_amount} to ${m.formatted_max_amount}.` : undefined].filter(Boolean).join(' '),
     })),
     default: fallback.code,
   });

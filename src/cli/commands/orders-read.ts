@@ -1,5 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { Order, OrderList, OrderSummary } from '../../contract/index.js';
+import type { Order, OrderList, OrderListQuery, OrderSummary } from '../../contract/index.js';
+import { itemsOf } from '../../client/paginate.js';
+import { recordIn } from './answer.js';
 import type { CliContext } from '../context.js';
 import { amountText, orDash, renderRecord, statusText, type RecordField } from '../io/format.js';
 import type { Style } from '../io/style.js';
@@ -22,7 +24,7 @@ export function orderSummaryColumns(view: { terminal: boolean; style: Style }): 
     { header: 'payment', value: (o) => statusText(o.payment_status, view.style) },
     { header: 'type', value: (o) => o.order_type },
     { header: 'username', value: (o) => o.platform_username },
-    { header: 'credits', value: (o) => String(o.credit_amount), align: 'right' },
+    { header: 'credits', value: (o) => o.credit_amount, align: 'right' },
     { header: 'total', value: (o) => amountText(o.total_amount, o.formatted_total_amount, view.terminal), align: 'right' },
     { header: 'created', value: (o) => o.created_at },
   ];
@@ -31,9 +33,9 @@ export function orderSummaryColumns(view: { terminal: boolean; style: Style }): 
 export async function runOrdersList(ctx: CliContext, flags: OrderListFlags): Promise<void> {
   const client = await ctx.client();
   const filters = {
-    status: flags.status as OrderSummary['status'] | undefined,
-    payment_status: flags.paymentStatus as OrderSummary['payment_status'] | undefined,
-    order_type: flags.type as OrderSummary['order_type'] | undefined,
+    status: flags.status as OrderListQuery['status'],
+    payment_status: flags.paymentStatus as OrderListQuery['payment_status'],
+    order_type: flags.type as OrderListQuery['order_type'],
     client_reference: flags.reference,
   };
   const filterArgs = [
@@ -48,25 +50,25 @@ export async function runOrdersList(ctx: CliContext, flags: OrderListFlags): Pro
     key: 'orders',
     columns: orderSummaryColumns({ terminal: ctx.terminal, style: ctx.style }),
     fetch: (query) => client.orders.list({ ...filters, ...query }, { signal: ctx.signal }),
-    itemsOf: (page) => page.orders,
+    itemsOf: (page) => itemsOf(page, 'orders'),
     commandFor: (page) => ['topup orders list', ...filterArgs, `--page ${page}`].join(' '),
   });
 }
 
 export function orderFields(order: Order, view: { terminal: boolean; style: Style }): RecordField[] {
-  const money = (raw: number, formatted: string) => amountText(raw, formatted, view.terminal);
+  const money = (raw: number | undefined, formatted: string | undefined) => amountText(raw, formatted, view.terminal);
   return [
     { key: 'invoice_code', label: 'invoice', plain: order.invoice_code },
     { key: 'status', label: 'status', plain: order.status, pretty: statusText(order.status, view.style) },
     { key: 'payment_status', label: 'payment', plain: order.payment_status, pretty: statusText(order.payment_status, view.style) },
     { key: 'order_type', label: 'type', plain: order.order_type },
     { key: 'platform_username', label: 'username', plain: order.platform_username },
-    { key: 'place_id', label: 'place', plain: String(order.place_id) },
-    { key: 'platform_pass_id', label: order.order_type === 'vip_server' ? 'VIP server' : 'pass', plain: String(order.platform_pass_id) },
-    { key: 'credit_amount', label: 'credits', plain: String(order.credit_amount) },
+    { key: 'place_id', label: 'place', plain: order.place_id },
+    { key: 'platform_pass_id', label: order.order_type === 'vip_server' ? 'VIP server' : 'pass', plain: order.platform_pass_id },
+    { key: 'credit_amount', label: 'credits', plain: order.credit_amount },
     { key: 'price', label: 'price', plain: money(order.price, order.formatted_price) },
     { key: 'discount', label: 'discount', plain: money(order.discount, order.formatted_discount) },
-    { key: 'total_amount', label: 'total', plain: money(order.total_amount, order.formatted_total_amount), pretty: view.style.bold(order.formatted_total_amount) },
+    { key: 'total_amount', label: 'total', plain: money(order.total_amount, order.formatted_total_amount), pretty: view.style.bold(amountText(order.total_amount, order.formatted_total_amount, true)) },
     { key: 'currency', label: 'currency', plain: order.currency },
     { key: 'payment_method', label: 'method', plain: order.payment_method },
     { key: 'client_reference', label: 'reference', plain: orDash(order.client_reference) },
@@ -83,7 +85,8 @@ export async function runOrdersShow(ctx: CliContext, invoiceCode: string): Promi
   const data = await (await ctx.client()).orders.get(invoiceCode, { signal: ctx.signal });
   if (ctx.globals.json) return ctx.json(data);
   const view = { terminal: ctx.terminal, style: ctx.style };
-  ctx.out(renderRecord(orderFields(data.order, view), { ...view, title: `Order ${data.order.invoice_code}` }));
+  const order = recordIn<Order>(data, 'order');
+  ctx.out(renderRecord(orderFields(order, view), { ...view, title: `Order ${order.invoice_code ?? invoiceCode}` }));
 }
 
 /**

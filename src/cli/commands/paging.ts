@@ -51,7 +51,10 @@ export async function runList<P extends Page, Item>(ctx: CliContext, flags: Pagi
   const items = plan.itemsOf(page);
   if (items.length > 0) ctx.out(renderTable(items, plan.columns, view));
   if (!ctx.terminal) return;
-  const { pagination } = page;
-  if (items.length === 0) ctx.notice(ctx.style.dim(pagination.page > 1 ? `No ${plan.noun} on page ${pagination.page} of ${pagination.total_pages}.` : `No ${plan.noun}.`));
-  else if (pagination.has_more) ctx.notice(ctx.style.dim(`Page ${pagination.page} of ${pagination.total_pages} (${pagination.total} ${plan.noun}). Next: ${plan.commandFor(pagination.page + 1)}`));
+  // Pagination is ours, not the document's: without it, say nothing about other pages rather than guess.
+  const pagination = page.pagination;
+  const number = pagination?.page ?? flags.page ?? 1;
+  const of = pagination?.total_pages === undefined ? '' : ` of ${pagination.total_pages}`;
+  if (items.length === 0) ctx.notice(ctx.style.dim(number > 1 ? `No ${plan.noun} on page ${number}${of}.` : `No ${plan.noun}.`));
+  else if (pagination?.has_more === true) ctx.notice(ctx.style.dim(`Page ${number}${of}${pagination.total === undefined ? '' : ` (${pagination.total} ${plan.noun})`}. Next: ${plan.commandFor(number + 1)}`));
 }

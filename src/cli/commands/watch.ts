@@ -18,6 +18,9 @@ export function watchInterval(flag: number | boolean | undefined, recommended: n
   return flag === true ? recommended : flag;
 }
 
+/** A server's hint past an hour is ignored beyond that: a watch should still refresh. */
+const MAX_HINT_SECONDS = 3600;
+
 export interface WatchPlan<T> {
   seconds: number;
   fetch(): Promise<T>;
@@ -36,7 +39,9 @@ export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<
   const redraw = ctx.terminal && !ctx.globals.json ? createRedraw(ctx.io.stdout) : undefined;
   for (let refresh = 0; ; refresh++) {
     const data = await plan.fetch();
-    const seconds = Math.max(plan.seconds, plan.serverHint?.(data) ?? 0);
+    // A server may lengthen the pause, never shorten it below the document's minimum (plan.seconds is checked).
+    const hint: unknown = plan.serverHint?.(data);
+    const seconds = Math.max(plan.seconds, typeof hint === 'number' && Number.isFinite(hint) && hint > 0 ? Math.min(hint, MAX_HINT_SECONDS) : 0);
     if (ctx.globals.json) ctx.out(`${JSON.stringify(data)}\n`);
     else if (redraw) redraw(`${plan.render(data)}\n${ctx.style.dim(`Updated ${clockText(ctx.clock.now())}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`);
     else ctx.out(`${refresh > 0 ? '\n' : ''}${plan.render(data)}`);

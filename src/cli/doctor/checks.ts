@@ -51,6 +51,45 @@ function typeName(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** The parts of a zod schema the walk below looks into (zod 4's `def`). */
+interface SchemaDef {
+  type: string;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  options?: z.ZodType[];
+  entries?: Record<string, string>;
+}
+
+const defOf = (schema: z.ZodType) => (schema as unknown as { def: SchemaDef }).def;
+
+/** The known values of an open enum (the contract's `openEnum`: a union of an enum and any string), else undefined. */
+function openEnumValues(def: SchemaDef): string[] | undefined {
+  if (def.type !== 'union' || def.options?.length !== 2) return undefined;
+  const [known, other] = def.options.map(defOf);
+  return known!.type === 'enum' && other!.type === 'string' ? Object.values(known!.entries ?? {}) : undefined;
+}
+
+/**
+ * Values of open enums (a status, a mode) that the contract does not know: a tolerant reader accepts and shows them,
+ * so the schema check passes; doctor still reports them, since a new value may need new handling.
+ */
+export function unknownEnumFindings(where: string, schema: z.ZodType, value: unknown, path: PropertyKey[] = []): Finding[] {
+  const def = defOf(schema);
+  const values = openEnumValues(def);
+  if (values !== undefined) {
+    return typeof value === 'string' && !values.includes(value)
+      ? [{ where, problem: `${pathText(path)}: unknown value ${JSON.stringify(value)} (the contract knows ${values.map((v) => JSON.stringify(v)).join(', ')}).` }]
+      : [];
+  }
+  if ((def.type === 'optional' || def.type === 'nullable') && def.innerType) return unknownEnumFindings(where, def.innerType, value, path);
+  if (def.type === 'array' && def.element && Array.isArray(value)) return value.flatMap((item, i) => unknownEnumFindings(where, def.element!, item, [...path, i]));
+  if (def.type === 'object' && def.shape && value !== null && typeof value === 'object') {
+    return Object.entries(def.shape).flatMap(([key, field]) => unknownEnumFindings(where, field, (value as Record<string, unknown>)[key], [...path, key]));
+  }
+  return [];
+}
+
 /**
  * What differs between an answer and the contract's reading of it, one finding per difference, in words: a missing
  * guaranteed field, a value of an unexpected type, an unknown enum value. The schema is the contract's tolerant
@@ -58,8 +97,9 @@ function typeName(value: unknown): string {
  */
 export function contractFindings(where: string, schema: z.ZodType, body: unknown): Finding[] {
   const parsed = schema.safeParse(body);
-  if (parsed.success) return [];
-  return parsed.error.issues.map((issue) => {
+  const unknownValues = unknownEnumFindings(where, schema, body);
+  if (parsed.success) return unknownValues;
+  return [...unknownValues, ...parsed.error.issues.map((issue) => {
     const at = pathText(issue.path);
     const value = valueAt(body, issue.path);
     if (issue.code === 'invalid_value' && 'values' in issue) {
@@ -68,5 +108,5 @@ export function contractFindings(where: string, schema: z.ZodType, body: unknown
     if (issue.code === 'invalid_type' && value === undefined) return { where, problem: `${at}: a guaranteed field is missing.` };
     if (issue.code === 'invalid_type') return { where, problem: `${at}: expected ${issue.expected}, got ${typeName(value)}.` };
     return { where, problem: `${at}: ${issue.message.replace(/\.$/, '')}.` };
-  });
+  })];
 }

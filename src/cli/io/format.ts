@@ -15,8 +15,9 @@ const tones: Record<string, Tone> = {
   cancelled: 'closed',
 };
 
-/** A payment or order status, coloured by what it means (colour only when the style has it). */
-export function statusText(status: string, style: Style): string {
+/** A payment or order status, coloured by what it means (colour only when the style has it); an unknown one as it is. */
+export function statusText(status: string | null | undefined, style: Style): string {
+  if (status === null || status === undefined || status === '') return '-';
   switch (tones[status]) {
     case 'good':
       return style.green(status);
@@ -33,9 +34,18 @@ export function statusText(status: string, style: Style): string {
   }
 }
 
-/** The API's formatted amount for people; the raw integer for scripts, which must not parse "Rp 12.000". */
-export function amountText(raw: number, formatted: string, terminal: boolean): string {
-  return terminal ? formatted : String(raw);
+/**
+ * The API's formatted amount for people; the raw integer for scripts, which must not parse "Rp 12.000".
+ * Either may be missing from a server that does not send it: then the other one, then a dash, never `undefined`.
+ */
+export function amountText(raw: number | null | undefined, formatted: string | null | undefined, terminal: boolean): string {
+  return terminal ? orDash(formatted || raw) : orDash(raw ?? formatted);
+}
+
+/** A yes/no field: `true`/`false` piped, yes/no on a terminal; a dash when the server did not say. */
+export function flagText(value: boolean | null | undefined, terminal: boolean): string {
+  if (typeof value !== 'boolean') return '-';
+  return terminal ? (value ? 'yes' : 'no') : String(value);
 }
 
 /** A missing value reads the same in every view. */
@@ -44,8 +54,8 @@ export function orDash(value: string | number | null | undefined): string {
 }
 
 /** Free text inside a tab-separated row: a tab or newline in it would split the row. */
-export function plainCell(text: string): string {
-  return text.replace(/[\t\r\n]+/g, ' ');
+export function plainCell(text: string | null | undefined): string {
+  return orDash(text).replace(/[\t\r\n]+/g, ' ');
 }
 
 /** `HH:MM:SS UTC`, for "updated at" lines. */
@@ -60,12 +70,13 @@ export function clockText(epochMs: number): string {
 export interface RecordField {
   key: string;
   label: string;
-  plain: string;
+  /** A value the server did not send is a dash in every view, whatever `pretty` says. */
+  plain: string | number | null | undefined;
   pretty?: string;
 }
 
 export function renderRecord(fields: readonly RecordField[], options: { terminal: boolean; style: Style; title?: string }): string {
-  if (!options.terminal) return renderFields(fields.map((f) => [f.key, plainCell(f.plain)]), options);
-  const body = renderFields(fields.map((f) => [f.label, f.pretty ?? f.plain]), options);
+  if (!options.terminal) return renderFields(fields.map((f) => [f.key, plainCell(orDash(f.plain))]), options);
+  const body = renderFields(fields.map((f) => [f.label, orDash(f.plain) === '-' ? '-' : (f.pretty ?? String(f.plain))]), options);
   return options.title === undefined ? body : `${options.style.bold(options.title)}\n${body}`;
 }

@@ -2,7 +2,8 @@ import type { Style } from './style.js';
 
 export interface Column<T> {
   header: string;
-  value: (row: T) => string;
+  /** A value the server did not send is a dash. */
+  value: (row: T) => string | number | null | undefined;
   align?: 'left' | 'right';
 }
 
@@ -12,12 +13,14 @@ const pad = (text: string, width: number, align: 'left' | 'right') => {
   return align === 'right' ? fill + text : text + fill;
 };
 
+const cellText = (value: string | number | null | undefined): string => (value === null || value === undefined || value === '' ? '-' : String(value));
+
 /**
  * On a terminal: a bold header and aligned columns. Piped: tab-separated values with no header,
  * the stable form scripts can cut and grep.
  */
 export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[], options: { terminal: boolean; style: Style }): string {
-  const cells = rows.map((row) => columns.map((c) => c.value(row)));
+  const cells = rows.map((row) => columns.map((c) => cellText(c.value(row))));
   if (!options.terminal) return cells.map((line) => line.join('\t')).join('\n') + (cells.length > 0 ? '\n' : '');
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((line) => visibleLength(line[i]!))));
   const header = columns.map((c, i) => options.style.bold(pad(c.header.toUpperCase(), widths[i]!, c.align ?? 'left'))).join('  ');
