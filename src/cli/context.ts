@@ -9,6 +9,7 @@ import { plainStyle, type Style } from './io/plain-style.js';
 import type { Prompter } from './prompter.js';
 import { Settings } from './settings.js';
 import { sandboxFetch } from './sandbox-fetch.js';
+import { jsonText, sanitizeText } from './io/sanitize.js';
 import { resolveTarget, type TargetSpec } from './target.js';
 
 const originOf = (url: string) => {
@@ -172,7 +173,7 @@ export class CliContext {
 
   /** Exactly the data as JSON on stdout, nothing else. */
   json(data: unknown): void {
-    this.io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+    this.io.stdout.write(`${jsonText(data, 2)}\n`);
   }
 
   /** What a person must see even with --json (stderr is never data): where the data came from, a risk. */
@@ -228,8 +229,8 @@ export class CliContext {
 
   /** A client for a server and token other than the target's: `auth login` checks a token before storing it. */
   async clientFor(baseUrl: string, token: string): Promise<TopupClient> {
-    const [{ createClient }, fetch] = await Promise.all([import('../client/index.js'), this.remoteFetch()]);
-    return createClient({ baseUrl, token, fetch, ...this.#clientHooks() });
+    const [{ createClient }, fetch, { sanitizingFetch }] = await Promise.all([import('../client/index.js'), this.remoteFetch(), import('./io/sanitize.js')]);
+    return createClient({ baseUrl, token, fetch: this.#globals.json ? fetch : sanitizingFetch(fetch), ...this.#clientHooks() });
   }
 
   /** The fetch for requests to a server: the injected one (tests), else fetch over node:http (see http-fetch.ts). */
@@ -244,7 +245,7 @@ export class CliContext {
    */
   #clientHooks(): Pick<ClientOptions, 'onRequest' | 'onResponse' | 'onWait'> {
     const debug = this.#globals.debug;
-    const line = (text: string) => this.io.stderr.write(`${this.style.dim(text)}\n`);
+    const line = (text: string) => this.io.stderr.write(`${this.style.dim(sanitizeText(text, { multiline: false }))}\n`);
     return {
       onRequest: debug ? (r) => line(`> ${r.method} ${r.url} ${JSON.stringify(r.headers)}`) : undefined,
       onResponse: debug ? (r) => line(`< ${r.status} ${r.method} ${r.url} (${Math.round(r.durationMs)} ms)`) : undefined,
@@ -260,8 +261,10 @@ export class CliContext {
     return this.#createClient(wrap);
   }
 
-  async #createClient(wrap: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch): Promise<TopupClient> {
-    const [{ createClient }, target] = await Promise.all([import('../client/index.js'), this.target()]);
+  async #createClient(wrapGiven: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch): Promise<TopupClient> {
+    const [{ createClient }, target, { sanitizingFetch }] = await Promise.all([import('../client/index.js'), this.target(), import('./io/sanitize.js')]);
+    // Human output never shows server text raw (io/sanitize.ts); --json shows it exactly, as JSON escapes it.
+    const wrap = this.#globals.json ? wrapGiven : (fetch: typeof globalThis.fetch) => wrapGiven(sanitizingFetch(fetch));
     const hooks = this.#clientHooks();
     if (target.kind === 'embedded') {
       // Offline, pacing would only slow the user down: the sandbox's limits still answer 429 if exceeded.

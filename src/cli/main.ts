@@ -3,6 +3,7 @@ import { CliContext, type ContextDeps } from './context.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { asksForJson, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
+import { sanitizeText } from './io/sanitize.js';
 import type { CliIO } from './io/streams.js';
 import { buildProgram } from './program.js';
 
@@ -38,7 +39,8 @@ function reportError(ctx: CliContext, error: unknown): void {
   const secrets = [ctx.io.env.TOPUP_TOKEN];
   // A 401 to a request that carried no token is explained by why it carried none.
   const reason = exitCodeFor(err) === ExitCode.auth ? ctx.missingTokenReason() : undefined;
-  const message = redactSecrets(oneSentence(reason ?? err.message), secrets);
+  // The message may be a server's, or hold what someone typed: never raw to the terminal.
+  const message = sanitizeText(redactSecrets(oneSentence(reason ?? err.message), secrets), { multiline: false });
   if (ctx.globals.json || asksForJson(ctx.argv)) {
     const code = typeof details.code === 'string' ? details.code : undefined;
     ctx.io.stderr.write(errorEnvelope({ message, code, fields: details.fields, idempotencyKey: details.idempotencyKey }));

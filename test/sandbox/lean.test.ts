@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { accounts, dataOf, SIMPLE_ORDER, transports, useSandboxes } from '../support/sandbox-harness.js';
 
 /** The keys of an object, sorted; of an array, the keys of each element. */
-const keys = (value: unknown): unknown => (Array.isArray(value) ? value.map(keys) : Object.keys(value as object).sort());
+const keys = (value: unknown): any => (Array.isArray(value) ? value.map(keys) : Object.keys(value as object).sort());
 
 const INVOICE = ['amount', 'currency', 'formatted_amount', 'invoice_code', 'invoice_url', 'payment_method', 'payment_status', 'payment_url', 'type'];
 const ARTICLE = ['article_url', 'category', 'cover_image', 'excerpt', 'published_at', 'slug', 'title'];

@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { TimeoutError } from '../../client/errors.js';
 import { DEFAULT_TIMEOUT_MS, exchange, TransportFailure } from '../../client/http.js';
 import type { CliContext } from '../context.js';
+import { jsonText, sanitizeText } from '../io/sanitize.js';
 import { CliError, UsageError } from '../errors.js';
 import { sandboxFetch } from '../sandbox-fetch.js';
 
@@ -91,7 +92,7 @@ export async function runApi(ctx: CliContext, method: string, path: string, flag
   if (target.token !== undefined) headers.authorization = `Bearer ${target.token}`;
   if (ctx.globals.debug) {
     const shown = { ...headers, ...(headers.authorization ? { authorization: 'Bearer [REDACTED]' } : {}) };
-    ctx.io.stderr.write(`${ctx.style.dim(`> ${method} ${url.href} ${JSON.stringify(shown)}`)}\n`);
+    ctx.io.stderr.write(`${ctx.style.dim(sanitizeText(`> ${method} ${url.href} ${JSON.stringify(shown)}`, { multiline: false }))}\n`);
   }
 
   let response: { ok: boolean; status: number };
@@ -113,7 +114,8 @@ export async function runApi(ctx: CliContext, method: string, path: string, flag
     parsed = undefined;
   }
   // A server that echoes the token must not make us print it.
-  const shown = scrub(parsed === undefined ? text : JSON.stringify(parsed, null, 2), secrets);
+  // JSON is printed as JSON text with terminal-active characters escaped; a body that is not JSON is made safe as text.
+  const shown = scrub(parsed === undefined ? sanitizeText(text) : jsonText(parsed, 2), secrets);
   if (shown !== '') ctx.out(shown.endsWith('\n') ? shown : `${shown}\n`);
   if (!response.ok) throw errorFromResponse({ status: response.status, body: parsed }, secrets);
 }

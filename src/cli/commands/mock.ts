@@ -143,8 +143,10 @@ export async function runReset(ctx: CliContext): Promise<void> {
 }
 
 export async function runFixtures(ctx: CliContext): Promise<void> {
-  const fixtures = await (await controlFor(ctx)).control.fixtures();
-  if (ctx.globals.json) return ctx.json(fixtures);
+  const answer = await (await controlFor(ctx)).control.fixtures();
+  if (ctx.globals.json) return ctx.json(answer);
+  // A served sandbox is a server too: its text is made safe like any other (io/sanitize.ts).
+  const fixtures = (await import('../io/sanitize.js')).sanitizeDeep(answer) as typeof answer;
   ctx.out(renderTable(fixtures.accounts, [
     { header: 'account', value: (a) => a.name },
     { header: 'mode', value: (a) => a.mode },

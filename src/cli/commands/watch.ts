@@ -2,6 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import type { CliContext } from '../context.js';
 import { clockText } from '../io/format.js';
 import { createRedraw } from '../io/redraw.js';
+import { jsonText } from '../io/sanitize.js';
 
 /** `--watch [SECONDS]`: bare means the recommended interval; fewer seconds than the minimum is a usage error. */
 export function parseWatchSeconds(what: string, min: number) {
@@ -42,7 +43,7 @@ export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<
     // A server may lengthen the pause, never shorten it below the document's minimum (plan.seconds is checked).
     const hint: unknown = plan.serverHint?.(data);
     const seconds = Math.max(plan.seconds, typeof hint === 'number' && Number.isFinite(hint) && hint > 0 ? Math.min(hint, MAX_HINT_SECONDS) : 0);
-    if (ctx.globals.json) ctx.out(`${JSON.stringify(data)}\n`);
+    if (ctx.globals.json) ctx.out(`${jsonText(data)}\n`);
     else if (redraw) redraw(`${plan.render(data)}\n${ctx.style.dim(`Updated ${clockText(ctx.clock.now())}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`);
     else ctx.out(`${refresh > 0 ? '\n' : ''}${plan.render(data)}`);
     await ctx.clock.sleep(seconds * 1000, ctx.signal);

@@ -1,3 +1,5 @@
+import { jsonText } from './sanitize.js';
+
 /** The one JSON error shape the CLI prints on stderr with --json: the interface's error envelope, plus the key. */
 export interface ErrorEnvelopeParts {
   message: string;
@@ -14,7 +16,7 @@ export function errorEnvelope(parts: ErrorEnvelopeParts): string {
     ...(code || fields ? { error: { ...(code ? { code } : {}), ...(fields ? { fields: [...fields] } : {}) } } : {}),
     ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
   };
-  return `${JSON.stringify(envelope)}\n`;
+  return `${jsonText(envelope)}\n`;
 }
 
 /** commander's own error text ("error: unknown option '--x'\n(Did you mean --json?)") as one sentence. */

@@ -1,0 +1,65 @@
+/**
+ * Text from a server (or typed by someone else) made safe to print: every C0 and C1 control character, DEL, and the
+ * Unicode bidirectional overrides become a visible escape (`\x1b`, `\x9b`, `\u202e`), so that no escape sequence
+ * (ANSI colours, `ESC ] 0 ; title BEL`, `ESC [ 2 J`, OSC 8 links) and no Trojan-Source reordering reaches a terminal or a
+ * log. Tab and newline stay where a text may span lines (an article body); elsewhere they are escaped too. Our own
+ * colours are added after this.
+ */
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+const escapeOf = (char: string): string => {
+  const code = char.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+};
+
+export function sanitizeText(text: string, options: { multiline?: boolean } = {}): string {
+  return text.replace(options.multiline === false ? UNSAFE_ONE_LINE : UNSAFE, escapeOf);
+}
+
+/** Every string in a parsed answer, keys included, sanitised (tab and newline kept: a table cell escapes those itself). */
+export function sanitizeDeep(value: unknown): unknown {
+  if (typeof value === 'string') return sanitizeText(value);
+  if (Array.isArray(value)) return value.map(sanitizeDeep);
+  if (value === null || typeof value !== 'object') return value;
+  const clean: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) clean[sanitizeText(key, { multiline: false })] = sanitizeDeep(item);
+  return clean;
+}
+
+/**
+ * An answer body with its strings sanitised, for a command whose output is for people: JSON in, JSON out, so the
+ * client reads it as it would have; a body that is not JSON is sanitised as text.
+ */
+export function sanitizeBody(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return sanitizeText(body);
+  }
+  return JSON.stringify(sanitizeDeep(parsed));
+}
+
+/**
+ * A fetch whose answers reach the client with their strings sanitised: the one place where server text is made safe
+ * for a command's human output, before any formatting or colour. `--json` runs use the plain fetch and stay exact.
+ */
+export function sanitizingFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+    const answer = await fetch(input, init);
+    const body = sanitizeBody(await answer.text());
+    return { status: answer.status, ok: answer.ok, headers: answer.headers, text: async () => body };
+  }) as typeof globalThis.fetch;
+}
+
+/** Characters JSON.stringify leaves raw that a terminal may still act on (DEL, C1, BiDi overrides). */
+const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text for output: exactly the value (it parses back to the same data), with every character a terminal could act
+ * on written as a `\\uXXXX` escape. JSON.stringify escapes only C0; these can only stand inside strings, so this is safe.
+ */
+export function jsonText(value: unknown, space?: number): string {
+  return (JSON.stringify(value, null, space) ?? "null").replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

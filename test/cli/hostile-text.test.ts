@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { sanitizeBody, sanitizeText } from '../../src/cli/io/sanitize.js';
+import { seedRichHistory, useHarness, type Harness } from './read-harness.js';
+
+let h: Harness;
+useHarness((created) => {
+  h = created;
+}, { seed: seedRichHistory });
+
+/** What a hostile server adds to every string it sends: a title change, a screen clear, a C1 CSI, an OSC 8 link, a BiDi override. */
+const HOSTILE = '\u001b]0;pwned\u0007\u001b[2J\u009b31m\u001b]8;;https://evil.example\u001b\\link\u001b]8;;\u001b\\\u202e';
+const SHOWN = '\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\x1b]8;;https://evil.example\\x1b\\link\\x1b]8;;\\x1b\\\\u202e';
+
+/** The sandbox's answers with HOSTILE appended to every string value, messages of errors included. */
+function hostile(value: unknown): unknown {
+  if (typeof value === 'string') return `${value}${HOSTILE}`;
+  if (Array.isArray(value)) return value.map(hostile);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'success' ? v : hostile(v)]));
+}
+const hostileFetch = (): typeof fetch => async (input, init) => {
+  const answer = await h.sandbox.fetch(input, init);
+  const body = JSON.stringify(hostile(JSON.parse(await answer.text())));
+  return new Response(body, { status: answer.status, headers: { 'content-type': 'application/json' } });
+};
+
+/** Our own colours are the only escape sequences a run may print: SGR `ESC [ n(;n)* m`, nothing else. */
+function expectOnlyOurColours(text: string, where: string): void {
+  const withoutColour = text.replace(/\u001b\[[0-9;]*m/g, '');
+  expect(withoutColour, where).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+}
+
+const PENDING = 'INV20260302000002';
+const commands: string[][] = [
+  ['health'],
+  ['packages'],
+  ['payment-methods'],
+  ['articles', 'list'],
+  ['articles', 'show', 'keeping-your-api-token-safe'],
+  ['me'],
+  ['dashboard'],
+  ['balance'],
+  ['transactions'],
+  ['deposits', 'list'],
+  ['deposits', 'show', 'INV20260302000001'],
+  ['orders', 'list'],
+  ['orders', 'show', PENDING],
+  ['invoices', 'show', PENDING],
+  ['invoices', 'status', PENDING],
+  ['auth', 'status'],
+  ['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001'],
+  ['orders', 'show', 'INV99999999999999'],
+  ['doctor', '--contract'],
+];
+
+describe('server text never reaches the output raw', () => {
+  it.each(commands.flatMap((args) => [{ args, tty: true }, { args, tty: false }]))('$args (tty: $tty)', async ({ args, tty }) => {
+    const result = await h.run(args, { fetch: hostileFetch(), tty });
+    expectOnlyOurColours(result.out, 'stdout');
+    expectOnlyOurColours(result.err, 'stderr');
+    // The hostile text is shown, escaped, not dropped: what the server sent stays visible.
+    expect(`${result.out}${result.err}`).toContain(SHOWN.slice(0, 12));
+  });
+
+  it('--json stays the exact JSON the server sent, escapes as JSON escapes', async () => {
+    const result = await h.run(['--json', 'packages'], { fetch: hostileFetch() });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.out).packages[0].name).toBe(`80 Credits${HOSTILE}`);
+    expect(result.out.replace(/\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
+  });
+
+  it('an error message from the server is escaped, with --json too', async () => {
+    const result = await h.run(['--json', 'orders', 'show', 'INV99999999999999'], { fetch: hostileFetch() });
+    expect(result.code).toBe(1);
+    expectOnlyOurColours(result.err, 'stderr');
+    expect(JSON.parse(result.err).message).toContain('\\x1b]0;pwned');
+  });
+});
+
+describe('sanitizeText', () => {
+  it.each<[string, string, boolean]>([
+    ['plain text', 'plain text', true],
+    ['tab\tand\nnewline kept in text', 'tab\tand\nnewline kept in text', true],
+    ['tab\tand\nnewline escaped on one line', 'tab\\x09and\\x0anewline escaped on one line', false],
+    ['\u001b[31mred\u001b[0m', '\\x1b[31mred\\x1b[0m', true],
+    ['\u001b]0;title\u0007', '\\x1b]0;title\\x07', true],
+    ['\u009b2J', '\\x9b2J', true],
+    ['carriage\roverwrite', 'carriage\\x0doverwrite', true],
+    ['del\u007f nul\u0000', 'del\\x7f nul\\x00', true],
+    ['bidi \u202eevil\u202c', 'bidi \\u202eevil\\u202c', true],
+    ['isolate \u2066x\u2069', 'isolate \\u2066x\\u2069', true],
+    ['Rp 12.000 · ✓ ümlaut 日本', 'Rp 12.000 · ✓ ümlaut 日本', true],
+  ])('%j → %j', (input, output, multiline) => {
+    expect(sanitizeText(input, { multiline })).toBe(output);
+  });
+
+  it('sanitises keys and values of a JSON body and keeps it JSON; a body that is not JSON as text', () => {
+    expect(JSON.parse(sanitizeBody(JSON.stringify({ 'a\u001bb': ['x\u0007'], n: 1, t: true, z: null })))).toEqual({ 'a\\x1bb': ['x\\x07'], n: 1, t: true, z: null });
+    expect(sanitizeBody('<html>\u001b[2J')).toBe('<html>\\x1b[2J');
+  });
+});
