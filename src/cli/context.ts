@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { ClientOptions, ClientWait, TopupClient } from '../client/index.js';
-import type { Sandbox } from '../../mocks/sandbox.js';
+import type { EmbeddedSandbox } from './embedded-sandbox.js';
 import { systemClock, type CliClock } from './clock.js';
 import { configDir, OFFLINE_STATE_FILE } from './config-dir.js';
 import { UsageError } from './errors.js';
@@ -48,7 +48,7 @@ export interface GlobalOptions {
 
 /** Where requests go, with what is needed to send them. */
 export type Target =
-  | { kind: 'embedded'; spec: Extract<TargetSpec, { kind: 'embedded' }>; sandbox: Sandbox; token: string }
+  | { kind: 'embedded'; spec: Extract<TargetSpec, { kind: 'embedded' }>; sandbox: EmbeddedSandbox; token: string }
   | { kind: 'remote'; spec: Extract<TargetSpec, { kind: 'remote' }>; baseUrl: string; token: string | undefined };
 
 export interface ContextDeps {
@@ -73,8 +73,7 @@ export class CliContext {
   #client: Promise<TopupClient> | undefined;
   #settings: Settings | undefined;
   #prompter: Promise<Prompter> | undefined;
-  #offline: Promise<Sandbox> | undefined;
-  #closers: (() => Promise<void>)[] = [];
+  #offline: Promise<EmbeddedSandbox> | undefined;
 
   constructor(
     readonly io: CliIO,
@@ -196,30 +195,19 @@ export class CliContext {
     return this.#client;
   }
 
-  /** The in-process sandbox whose state persists in the config folder between runs. */
-  offlineSandbox(options: { fresh?: boolean } = {}): Promise<Sandbox> {
-    this.#offline ??= import('./offline-sandbox.js').then(async ({ openOfflineSandbox }) => {
-      const opened = await openOfflineSandbox(join(this.configDir, OFFLINE_STATE_FILE), options);
-      this.#closers.push(opened.release);
-      return opened.sandbox;
-    });
+  /** The in-process sandbox whose state persists in the config folder between runs; locked only per operation. */
+  offlineSandbox(): Promise<EmbeddedSandbox> {
+    this.#offline ??= import('./embedded-sandbox.js').then(({ embeddedSandbox }) => embeddedSandbox(join(this.configDir, OFFLINE_STATE_FILE)));
     return this.#offline;
-  }
-
-  /** Releases what the command held (the offline sandbox's lock). main() calls it once the command ends. */
-  async close(): Promise<void> {
-    const closers = this.#closers.splice(0);
-    await Promise.allSettled(closers.map((close) => close()));
   }
 
   async #resolveTarget(): Promise<Target> {
     const spec = this.targetSpec();
     if (spec.kind === 'embedded') {
       const sandbox = await this.offlineSandbox();
-      const demo = sandbox.fixtures().accounts.find((a) => a.name === 'demo')!;
       // Printed with --json too: stderr is never data, and fake data must never pass for real.
       this.warn(this.style.dim(embeddedNotice(spec)));
-      return { kind: 'embedded', spec, sandbox, token: demo.token };
+      return { kind: 'embedded', spec, sandbox, token: sandbox.demoToken };
     }
     if (this.settings().credentialsExposed()) {
       this.notice(this.style.yellow(`Warning: ${this.settings().credentialsPath} is readable by other users; run: chmod 600 ${this.settings().credentialsPath}`));

@@ -28,8 +28,6 @@ export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps
     if (code === ExitCode.interrupted) return code;
     reportError(ctx, error);
     return code;
-  } finally {
-    await ctx.close();
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Fixtures } from '../../mocks/fixtures.js';
-import type { Sandbox } from '../../mocks/sandbox.js';
+import type { EmbeddedSandbox } from './embedded-sandbox.js';
 import { CONTROL_HEADER } from '../contract/sandbox-control.js';
 import { TimeoutError } from '../client/errors.js';
 import { exchange, TransportFailure } from '../client/http.js';
@@ -29,7 +29,8 @@ function refusal(status: number, message: string): Error {
   return new CliError(message);
 }
 
-export function embeddedControl(sandbox: Sandbox): SandboxControlClient {
+/** Each move loads the embedded sandbox as it is on disk, under its lock, and writes it back (embedded-sandbox.ts). */
+export function embeddedControl(embedded: EmbeddedSandbox): SandboxControlClient {
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -39,10 +40,11 @@ export function embeddedControl(sandbox: Sandbox): SandboxControlClient {
     }
   };
   return {
-    move: (verb, code) => guard(() => sandbox.control[verb](code)),
-    deposit: (o) => guard(() => sandbox.control.deposit({ amount: o.amount, paid: o.paid, ...(o.account ? { account: o.account } : {}), ...(o.token ? { token: o.token } : {}) })),
-    reset: () => guard(() => sandbox.control.reset()),
-    fixtures: async () => sandbox.fixtures(),
+    move: (verb, code) => guard(() => embedded.use((sandbox) => sandbox.control[verb](code))),
+    deposit: (o) => guard(() => embedded.use((sandbox) => sandbox.control.deposit({ amount: o.amount, paid: o.paid, ...(o.account ? { account: o.account } : {}), ...(o.token ? { token: o.token } : {}) }))),
+    // From the seed, without reading the file: reset must work when the state is damaged.
+    reset: () => guard(() => embedded.use((sandbox) => sandbox.control.reset(), { fresh: true })),
+    fixtures: () => embedded.use(async (sandbox) => sandbox.fixtures()),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Sandbox } from '../../mocks/sandbox.js';
+import type { SandboxRequest, SandboxResponse } from '../../mocks/exchange.js';
 import { FetchAnswer, plainInit } from './fetch-answer.js';
 
 /**
@@ -6,9 +6,10 @@ import { FetchAnswer, plainInit } from './fetch-answer.js';
  * takes the URL and init as the CLI's callers give them and answers with a FetchAnswer, so that an offline command
  * never loads node's undici for WHATWG Request and Response objects (BENCHMARKS.md).
  */
-export function sandboxFetch(sandbox: Sandbox): typeof globalThis.fetch {
+export function sandboxFetch(sandbox: { handle(request: SandboxRequest): Promise<SandboxResponse> }): typeof globalThis.fetch {
   return async (input, init) => {
-    if (typeof input !== 'string' && !(input instanceof URL)) return sandbox.fetch(input, init);
+    // The CLI's callers pass a URL and an init; a Request object would need undici, which an offline run never loads.
+    if (typeof input !== 'string' && !(input instanceof URL)) throw new TypeError('The embedded sandbox takes a URL and an init, not a Request.');
     const request = plainInit(init);
     request.signal?.throwIfAborted();
     const body = request.method === 'GET' || request.method === 'HEAD' || request.body === undefined ? null : request.body.toString('utf8');

@@ -62,6 +62,20 @@ export async function sendAttempt(
   }
 }
 
+const FINAL = Symbol.for('topup.finalFetchError');
+
+/**
+ * Marks an error a custom fetch rejects with as the end of the call: not a network failure to retry, but a problem the
+ * caller must see as it is (the CLI's embedded sandbox uses it when its state file cannot be read).
+ */
+export function finalFetchError<E extends Error>(error: E): E {
+  return Object.assign(error, { [FINAL]: true });
+}
+
+function isFinalFetchError(error: unknown): boolean {
+  return error instanceof Error && (error as unknown as Record<symbol, unknown>)[FINAL] === true;
+}
+
 /** How long one attempt may take, headers and body, unless the client is told otherwise. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -109,6 +123,7 @@ export async function exchange(
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (timedOut) throw timeoutFailure(url, limits.timeout);
+    if (isFinalFetchError(error)) throw error;
     throw new TransportFailure(error, during);
   } finally {
     clearTimeout(timer);

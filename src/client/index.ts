@@ -28,3 +28,4 @@ export {
   WaitTimeoutError,
   type TopupErrorDetails,
 } from './errors.js';
+export { finalFetchError } from './http.js';

@@ -109,14 +109,14 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
  * The control API of the same target as every other command (src/cli/target.ts): a profile logged in to
  * `topup mock serve` drives that served sandbox. A target that is not a sandbox is refused, never replaced.
  */
-async function controlFor(ctx: CliContext, options: { fresh?: boolean } = {}): Promise<{ control: SandboxControlClient; token: string | undefined }> {
+async function controlFor(ctx: CliContext): Promise<{ control: SandboxControlClient; token: string | undefined }> {
   const spec = ctx.targetSpec();
   if (spec.kind === 'remote') {
     // The client's own per-attempt timeout: the CLI sets none of its own for client calls.
     return { control: remoteControl(spec.baseUrl, { fetch: await ctx.remoteFetch(), timeout: DEFAULT_TIMEOUT_MS, signal: ctx.signal }), token: spec.token };
   }
   ctx.warn(ctx.style.dim(embeddedNotice(spec)));
-  return { control: embeddedControl(await ctx.offlineSandbox(options)), token: undefined };
+  return { control: embeddedControl(await ctx.offlineSandbox()), token: undefined };
 }
 
 export async function runMove(ctx: CliContext, verb: InvoiceMove, invoiceCode: string): Promise<void> {
@@ -137,7 +137,7 @@ export async function runDeposit(ctx: CliContext, amount: number, options: { pai
 }
 
 export async function runReset(ctx: CliContext): Promise<void> {
-  await (await controlFor(ctx, { fresh: true })).control.reset();
+  await (await controlFor(ctx)).control.reset();
   if (ctx.globals.json) return ctx.json({ reset: true });
   ctx.notice('Sandbox reset to its seed.');
 }
