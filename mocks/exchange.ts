@@ -29,12 +29,15 @@ export function isDropped(response: SandboxResponse): response is DroppedReply {
 }
 
 /** A refusal with an error envelope. Thrown by rules; turned into a reply in one place. */
+/** Codes only the sandbox's control API gives (not part of the interface, so not in its OpenAPI document). */
+export type SandboxErrorCode = 'INVALID_STATE';
+
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
     readonly status: number,
     message: string,
-    readonly code?: ErrorCode,
+    readonly code?: ErrorCode | SandboxErrorCode,
     readonly fields?: readonly string[],
     readonly headers: Record<string, string> = {},
   ) {

@@ -1,4 +1,5 @@
 import { ApiError, errorReply, type SandboxReply } from './exchange.js';
+import type { ErrorCode } from '../src/contract/errors.js';
 
 /**
  * Injected faults, the way WireMock simulates them: each rule fires on a share of the requests of its routes.
@@ -115,14 +116,23 @@ function replyFor(rule: FaultRule): SandboxReply | 'drop' {
   if (rule.kind === 'drop_before') return 'drop';
   if (rule.kind === 'rate_limit') {
     const seconds = rule.retry_after ?? 1;
+    // The X-RateLimit-* headers a real 429 carries are added by the pipeline, which knows the route's class.
     return errorReply(new ApiError(429, `Too many requests. Retry in ${seconds} seconds.`, undefined, undefined, { 'retry-after': String(seconds) }));
   }
   const status = rule.status ?? 503;
-  const headers: Record<string, string> = rule.retry_after === undefined ? {} : { 'retry-after': String(rule.retry_after) };
-  const code = status === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR';
-  const message = status === 503 ? 'The service is briefly unavailable; retry shortly.' : 'The server failed; retry shortly.';
+  // A 503 always says when to come back, as the document's 503 does; other statuses only when the rule says.
+  const retryAfter = rule.retry_after ?? (status === 503 ? 1 : undefined);
+  const headers: Record<string, string> = retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) };
+  const [code, message] = faultErrors[status] ?? faultErrors[500]!;
   return errorReply(new ApiError(status, message, code, undefined, headers));
 }
+
+const faultErrors: Record<number, [ErrorCode, string]> = {
+  500: ['INTERNAL_ERROR', 'The server failed; retry shortly.'],
+  502: ['BAD_GATEWAY', 'The gateway got no valid answer from the service; retry shortly.'],
+  503: ['SERVICE_UNAVAILABLE', 'The service is briefly unavailable; retry shortly.'],
+  504: ['GATEWAY_TIMEOUT', 'The gateway gave up waiting for the service; retry shortly.'],
+};
 
 function emptyStats(): FaultStats {
   return { requests: 0, latency: 0, error: 0, rate_limit: 0, drop_before: 0, drop_after: 0 };

@@ -1,4 +1,4 @@
-import { endpoints, type Endpoint, type EndpointId } from '../src/contract/index.js';
+import { endpoints, rateClasses, type Endpoint, type EndpointId } from '../src/contract/index.js';
 import { ApiError, errorReply, SerializedData, successReply, type SandboxReply, type SandboxRequest, type SandboxResponse } from './exchange.js';
 import { leanData } from './lean.js';
 import type { FaultInjector } from './faults.js';
@@ -45,9 +45,20 @@ export async function handleApiRequest(env: PipelineEnv, request: SandboxRequest
   const fault = env.faults.decide(endpoint.id);
   if (fault.latencyMs > 0) await env.sleep(fault.latencyMs);
   if (fault.before === 'drop') return DROP;
-  if (fault.before !== undefined) return fault.before;
+  if (fault.before !== undefined) return fault.before.status === 429 ? withLimitHeaders(fault.before, endpoint, now) : fault.before;
   const reply = await serveEndpoint(env, endpoint, lookup.found.params, request, url, now);
   return fault.dropAfter ? DROP : reply;
+}
+
+/** An injected 429 looks like a real one: the class's X-RateLimit-* headers, nothing left, reset when Retry-After ends. */
+function withLimitHeaders(reply: SandboxReply, endpoint: Endpoint, now: number): SandboxReply {
+  const retryAfter = Number(reply.headers['retry-after'] ?? '1');
+  const headers = Object.assign({}, reply.headers, {
+    'x-ratelimit-limit': String(rateClasses[endpoint.rateClass].limit),
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': String(Math.ceil(now / 1000) + retryAfter),
+  });
+  return { status: reply.status, headers, body: reply.body };
 }
 
 async function serveEndpoint(env: PipelineEnv, endpoint: Endpoint, params: Record<string, string>, request: SandboxRequest, url: URL, now: number): Promise<SandboxReply> {
@@ -59,8 +70,12 @@ async function serveEndpoint(env: PipelineEnv, endpoint: Endpoint, params: Recor
     const principal = endpoint.auth ? authenticate(env.store.db, token) : null;
     if (env.rateLimit) {
       const key = principal ? `token:${principal.token.token_sha256}` : `address:${request.clientAddress ?? 'local'}`;
+      // The in-flight cap first: a request it refuses is not counted against the per-minute quota.
+      if (principal) {
+        rateHeaders = env.rateLimiter.peek(endpoint.rateClass, key, now);
+        leave = env.inFlight.enter(key);
+      }
       rateHeaders = env.rateLimiter.take(endpoint.rateClass, key, now);
-      if (principal) leave = env.inFlight.enter(key);
     }
     if (endpoint.auth && principal === null) throw unauthorized();
     const ctx: RouteContext = {

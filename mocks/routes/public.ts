@@ -49,7 +49,7 @@ export const listPaymentMethods: RouteHandler = ({ store }) => {
 export const listArticles: RouteHandler = ({ store, query, base, now }) => {
   const category = query.category as string | undefined;
   const published = store.db.articles.all().filter((a) => a.status === 'published' && a.published_at <= now).sort((a, b) => a.published_at - b.published_at);
-  const { items, pagination } = pageNewestFirst(published, query.page as number, ARTICLE_LIMIT, category === undefined ? undefined : (a) => a.category === category);
+  const { items, pagination } = pageNewestFirst(published, query.page as number, (query.per_page as number | undefined) ?? ARTICLE_LIMIT, category === undefined ? undefined : (a) => a.category === category);
   return { message: 'Articles retrieved.', data: { articles: items.map((a) => present.articleSummary(a, base)), limit: ARTICLE_LIMIT, pagination } };
 };
 

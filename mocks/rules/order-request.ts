@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CreateOrderRequest, ORDER_BODY_FIELDS, type OrderType } from '../../src/contract/index.js';
+import { CreateOrderRequest, FORBIDDEN_ORDER_FIELDS, ORDER_BODY_FIELDS, type OrderType } from '../../src/contract/index.js';
 import { ApiError } from '../exchange.js';
 
 /** An order request after the defaults and the `gamepass_id` alias are applied. */
@@ -16,9 +16,7 @@ const allowed = new Set<string>(ORDER_BODY_FIELDS);
 
 export function parseOrderInput(body: Record<string, unknown>): OrderInput {
   const rejected = Object.keys(body).filter((name) => !allowed.has(name));
-  if (rejected.length > 0) {
-    throw new ApiError(422, `These fields may not be sent: ${rejected.join(', ')}. The server sets prices, amounts and statuses itself.`, 'FORBIDDEN_FIELDS', rejected);
-  }
+  if (rejected.length > 0) throw new ApiError(422, rejectedFieldsMessage(rejected), 'FORBIDDEN_FIELDS', rejected);
   const result = CreateOrderRequest.safeParse(body);
   // The pass id is required through either of its names, which the schema cannot say; report it with the rest.
   const passMissing = body.platform_pass_id === undefined && body.gamepass_id === undefined;
@@ -39,6 +37,18 @@ export function parseOrderInput(body: Record<string, unknown>): OrderInput {
     payment_method: input.payment_method ?? 'invoice',
     client_reference: input.client_reference ?? null,
   };
+}
+
+const serverSet = new Set<string>(FORBIDDEN_ORDER_FIELDS);
+
+/** Why each refused field is refused: the server sets some itself; the rest are simply not part of an order. */
+export function rejectedFieldsMessage(rejected: readonly string[]): string {
+  const setByServer = rejected.filter((name) => serverSet.has(name));
+  const unknown = rejected.filter((name) => !serverSet.has(name));
+  const parts = [];
+  if (setByServer.length > 0) parts.push(`These fields may not be sent: ${setByServer.join(', ')}. The server sets prices, amounts and statuses itself.`);
+  if (unknown.length > 0) parts.push(`Unknown ${unknown.length === 1 ? 'field' : 'fields'}: ${unknown.join(', ')}. An order takes only ${ORDER_BODY_FIELDS.join(', ')}.`);
+  return parts.join(' ');
 }
 
 /** One sentence naming every field at fault, and the fields themselves. */

@@ -27,6 +27,7 @@ export type ArticleList = z.infer<typeof ArticleList>;
 
 export const ArticleListQuery = z.object({
   page: PaginationQuery.shape.page,
+  per_page: z.coerce.number().int().min(1).max(10).optional().meta({ description: 'Articles a page, 1 to 10 (`data.limit`); default 10.' }),
   category: z.string().min(1).max(64).optional(),
 });
 export type ArticleListQuery = z.input<typeof ArticleListQuery>;

@@ -26,9 +26,10 @@ export const ErrorCode = component(
     'NOT_FOUND',
     'ROUTE_NOT_FOUND',
     'METHOD_NOT_ALLOWED',
-    'INVALID_STATE',
     'INTERNAL_ERROR',
+    'BAD_GATEWAY',
     'SERVICE_UNAVAILABLE',
+    'GATEWAY_TIMEOUT',
   ]),
 );
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -69,7 +70,8 @@ export const errorCodeCatalog: Record<ErrorCode, { status: number; meaning: stri
   NOT_FOUND: { status: 404, meaning: 'No such resource for this account (another account\'s resources are not found either).' },
   ROUTE_NOT_FOUND: { status: 404, meaning: 'No endpoint has this path.' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'The path exists but not with this method; see the Allow header.' },
-  INVALID_STATE: { status: 409, meaning: 'A sandbox control operation does not apply to the resource in its current state.' },
   INTERNAL_ERROR: { status: 500, meaning: 'Unexpected server error.' },
+  BAD_GATEWAY: { status: 502, meaning: 'A gateway in front of the service got no valid answer from it; retry shortly.' },
   SERVICE_UNAVAILABLE: { status: 503, meaning: 'The service is briefly unavailable; retry after Retry-After.' },
+  GATEWAY_TIMEOUT: { status: 504, meaning: 'A gateway in front of the service gave up waiting for it; retry shortly (an order may have been made: repeat it with the same Idempotency-Key).' },
 };

@@ -56,7 +56,7 @@ export interface OpenApiDocument {
 const JSON_MEDIA_TYPE = 'application/json';
 const SECURITY_SCHEME = 'bearerAuth';
 /** Statuses every operation may answer with, besides its own. 405 is left out: it belongs to no operation. */
-const STATUSES_OF_EVERY_OPERATION = [429, 500, 503] as const;
+const STATUSES_OF_EVERY_OPERATION = [429, 500, 502, 503, 504] as const;
 const STATUSES_WITH_RETRY_AFTER: ReadonlySet<number> = new Set([429, 503]);
 /** The endpoint table widened to its interface, so optional members can be read on every entry. */
 const allEndpoints: readonly Endpoint[] = endpoints;
@@ -111,6 +111,8 @@ function componentSchemas(): Record<string, JsonSchema> {
   for (const id of Object.keys(output).sort()) {
     schemas[id] = withoutIdentity((bodyIds.has(id) ? input : output)[id] ?? {});
   }
+  // The pass id is required under one of its two names, which zod cannot say: the document's "one of the two".
+  schemas.CreateOrderRequest = { ...schemas.CreateOrderRequest, anyOf: ['platform_pass_id', 'gamepass_id'].map((name) => ({ properties: { [name]: {} }, required: [name] })) };
   return schemas;
 }
 
@@ -174,7 +176,9 @@ const errorStatuses: Readonly<Record<number, { name: string; meaning: string }>>
     meaning: `The rate class limit is used up, or ${MAX_IN_FLIGHT_SERVER} requests of this token are already in flight. No \`error.code\`; retry after Retry-After seconds.`,
   },
   500: { name: 'InternalServerError', meaning: 'Unexpected server error.' },
+  502: { name: 'BadGateway', meaning: 'A gateway in front of the service got no valid answer from it.' },
   503: { name: 'ServiceUnavailable', meaning: 'The service is briefly unavailable; retry after Retry-After seconds.' },
+  504: { name: 'GatewayTimeout', meaning: 'A gateway in front of the service gave up waiting for it.' },
 };
 
 function errorResponseName(status: number): string {
@@ -222,7 +226,8 @@ function operation(endpoint: Endpoint): OpenApiOperation {
     tags: [endpoint.tag],
     summary: endpoint.summary,
     description: operationDescription(endpoint),
-    ...(endpoint.auth ? { security: [{ [SECURITY_SCHEME]: [] }] } : {}),
+    // Public operations say so: no security requirement at all, rather than none given.
+    security: endpoint.auth ? [{ [SECURITY_SCHEME]: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(endpoint.body ? { requestBody: requestBody(endpoint, endpoint.body) } : {}),
     responses: { ...successResponses(endpoint), ...operationErrorResponses(endpoint) },
@@ -435,7 +440,7 @@ function rateLimitSection(): string {
     `Public reads are counted per client address, everything else per token. Besides, at most ${MAX_IN_FLIGHT_SERVER} requests of one token may be in flight at once: the server answers a token's ${MAX_IN_FLIGHT_SERVER + 1}th simultaneous request with 429. Clients should keep to ${MAX_IN_FLIGHT_CLIENT}.`,
     'A refused request gets 429 with the error envelope. Wait `Retry-After` seconds, then retry.',
     markdownTable(['Header', 'Meaning'], Object.values(rateLimitHeaders).map(({ name, description }) => [name, description])),
-    `Every counted request is answered with the three X-RateLimit-* headers. A 400 given before the request is counted (a token in the URL, a malformed header) and 500 or 503 faults may come without them. 429 and 503 answers carry ${RATE_LIMIT_HEADERS.retryAfter}.`,
+    `Every counted request is answered with the three X-RateLimit-* headers. A 400 given before the request is counted (a token in the URL, a malformed header) and 500, 502, 503 or 504 faults may come without them. 429 and 503 answers carry ${RATE_LIMIT_HEADERS.retryAfter}.`,
   ].join('\n\n');
 }
 
@@ -473,7 +478,7 @@ function lifecycleSection(): string {
 function paginationSection(): string {
   return [
     '## Pagination',
-    'Lists take `page` (from 1, default 1) and `per_page` (1 to 100, default 20) and answer with `data.pagination` (`page`, `per_page`, `total`, `total_pages`, `has_more`). Ask for the next page while `has_more` is true. The article list takes `page` only; its page size is `data.limit`. A value out of range gets 422 `VALIDATION_FAILED`.',
+    'Lists take `page` (from 1, default 1) and `per_page` (1 to 100, default 20) and answer with `data.pagination` (`page`, `per_page`, `total`, `total_pages`, `has_more`). Ask for the next page while `has_more` is true. The `per_page` of the article list is 1 to `data.limit` (10), default 10. A value out of range gets 422 `VALIDATION_FAILED`. Pagination is this sandbox design, not part of the interface document: a client must also work with a server that sends no `pagination`.',
   ].join('\n\n');
 }
 

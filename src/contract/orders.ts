@@ -32,7 +32,7 @@ export const CreateOrderRequest = component(
   'CreateOrderRequest',
   z
     .object({
-      order_type: OrderType.optional().meta({ description: 'Defaults to `gamepass`.' }),
+      order_type: OrderType.default('gamepass').meta({ description: 'Defaults to `gamepass`; sending it is always valid.' }),
       platform_username: PlatformUsername,
       place_id: PlatformId,
       platform_pass_id: PlatformId.optional().meta({
@@ -78,9 +78,9 @@ export const CreatedInvoice = component(
     amount: Money,
     formatted_amount: z.string(),
     currency: Currency,
-    payment_method: z.string(),
-    payment_url: z.string().meta({ description: 'Payment link; empty for `invoice` and `balance`.' }),
-    invoice_url: z.url(),
+    payment_method: z.string().meta({ description: 'The chosen method; may be an empty string right after creation with the default method (`invoice`).' }),
+    payment_url: z.string().meta({ description: 'Payment link; may be an empty string (for `invoice` and `balance`).' }),
+    invoice_url: z.string().regex(/^https?:\/\/.+\/user\/invoice\/INV\d+$/).meta({ description: '`{base_url}/user/invoice/<invoice_code>`.' }),
     expires_at: Timestamp,
     order: CreatedOrder,
   }), GUARANTEED.CreatedInvoice),

@@ -67,7 +67,8 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const { path, operation } of operations()) {
       const userOnly = path.startsWith('/api/v1/me') || operation.operationId === 'validateToken';
-      expect(operation.security, operation.operationId).toEqual(userOnly ? [{ bearerAuth: [] }] : undefined);
+      // Public operations declare an empty requirement: no token, said explicitly.
+      expect(operation.security, operation.operationId).toEqual(userOnly ? [{ bearerAuth: [] }] : []);
     }
   });
 
@@ -131,6 +132,25 @@ describe('the OpenAPI document', () => {
 
   it('compiles every component under Ajv strict mode', () => {
     expect(Object.keys(compileComponents(doc)).sort()).toEqual(Object.keys(doc.components.schemas).sort());
+  });
+
+  it.each<[string, Record<string, unknown>, boolean]>([
+    ['platform_pass_id', { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 }, true],
+    ['its alias gamepass_id', { platform_username: 'BuilderBob', place_id: 5001, gamepass_id: 9001 }, true],
+    ['neither pass id', { platform_username: 'BuilderBob', place_id: 5001 }, false],
+    ['an unknown property', { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, a: 1 }, false],
+  ])('the order body with %s is %s', (_name, body, valid) => {
+    expect(compileComponents(doc).CreateOrderRequest!(body)).toBe(valid);
+  });
+
+  it('describes the order body and the created invoice as the document does', () => {
+    const schemas = doc.components.schemas as Record<string, any>;
+    expect(schemas.CreateOrderRequest.properties.order_type.default).toBe('gamepass');
+    expect(schemas.CreatedInvoice.properties.payment_method.description).toMatch(/empty string right after creation/);
+    expect(schemas.CreatedInvoice.properties.invoice_url.pattern).toBe('^https?:\\/\\/.+\\/user\\/invoice\\/INV\\d+$');
+    expect(schemas.CreatedInvoice.required).toEqual(['invoice_code', 'type', 'payment_status', 'amount', 'formatted_amount', 'currency', 'payment_method', 'payment_url', 'invoice_url']);
+    // A code of the sandbox's own control API is no code of the interface.
+    expect(JSON.stringify(doc)).not.toContain('INVALID_STATE');
   });
 
   it('has only references that resolve', () => {

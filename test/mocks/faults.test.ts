@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FaultInjector, parseFaultSpec, type FaultConfig } from '../../mocks/faults.js';
 import { createSandbox } from '../../mocks/sandbox.js';
 import { startHttpSandbox } from '../../mocks/adapters/http.js';
+import { open, transports } from '../support/sandbox-harness.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
 
@@ -77,7 +78,9 @@ describe('faults in the sandbox', () => {
 
   it.each([
     [{ kind: 'error', rate: 1, status: 503, retry_after: 2 } as const, 503, '2', 'SERVICE_UNAVAILABLE'],
-    [{ kind: 'error', rate: 1, status: 502 } as const, 502, null, 'INTERNAL_ERROR'],
+    [{ kind: 'error', rate: 1, status: 502 } as const, 502, null, 'BAD_GATEWAY'],
+    [{ kind: 'error', rate: 1, status: 504 } as const, 504, null, 'GATEWAY_TIMEOUT'],
+    [{ kind: 'error', rate: 1, status: 503 } as const, 503, '1', 'SERVICE_UNAVAILABLE'],
     [{ kind: 'rate_limit', rate: 1, retry_after: 3 } as const, 429, '3', undefined],
   ])('%o answers %i with Retry-After %s and the error envelope, and changes nothing', async (rule, status, retryAfter, code) => {
     const { sandbox, post } = await sandboxWith([rule]);
@@ -138,5 +141,24 @@ describe('exclusive faults share one draw', () => {
     expect(Math.abs(error - 3_000)).toBeLessThan(250);
     expect(Math.abs(rate_limit - 2_000)).toBeLessThan(250);
     expect(drop_after + error + rate_limit).toBe(10_000);
+  });
+});
+
+describe('injected answers are answers the document declares', () => {
+  it.each(transports)('429, 500, 502, 503 and 504, over %s, pass the OpenAPI check; 429 and 503 carry Retry-After, 429 the X-RateLimit-* headers', async (transport) => {
+    const seen: { status: number; headers: Record<string, string> }[] = [];
+    for (const [kind, status] of [['rate_limit', 429], ['error', 500], ['error', 502], ['error', 503], ['error', 504]] as const) {
+      const t = await open(transport);
+      t.sandbox.faults.configure({ rules: [kind === 'rate_limit' ? { kind, rate: 1, retry_after: 3 } : { kind, rate: 1, status }] });
+      const answer = await t.request('GET', '/api/v1/catalog/credit-packages');
+      expect(answer.status).toBe(status);
+      seen.push({ status, headers: answer.headers });
+      expect(t.problems, `answers that break the OpenAPI document (${status})`).toEqual([]);
+      await t.close();
+    }
+    const by = Object.fromEntries(seen.map((s) => [s.status, s.headers]));
+    expect(by[429]).toMatchObject({ 'retry-after': '3', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0' });
+    expect(Number(by[429]!['x-ratelimit-reset'])).toBeGreaterThan(0);
+    expect(by[503]!['retry-after']).toBe('1');
   });
 });

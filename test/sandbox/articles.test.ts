@@ -83,3 +83,17 @@ describe.each(transports)('articles (%s)', (transport) => {
     expect(answer.text).not.toContain('Upcoming features');
   });
 });
+
+describe.each(transports)('articles per_page (%s)', (transport) => {
+  const open = useSandboxes();
+  it.each([['0'], ['11'], ['100'], ['x']])('per_page=%s is refused with 422 VALIDATION_FAILED, like the other lists', async (value) => {
+    const t = await open(transport);
+    expectError(await t.request('GET', `/api/v1/articles?per_page=${value}`), 422, 'VALIDATION_FAILED', ['per_page']);
+  });
+  it('per_page within 1 to 10 is honoured', async () => {
+    const t = await open(transport);
+    const data = dataOf(await t.request('GET', '/api/v1/articles?per_page=3'));
+    expect(data.articles).toHaveLength(3);
+    expect(data.pagination).toMatchObject({ per_page: 3, has_more: true });
+  });
+});

@@ -82,6 +82,15 @@ describe.each(transports)('order body rules (%s)', (transport) => {
     expectError(await refused({ body: { ...SIMPLE_ORDER, [field]: 1 } }), 422, 'FORBIDDEN_FIELDS', [field]);
   });
 
+  it.each([
+    [{ a: 1 }, 'Unknown field: a. An order takes only order_type, platform_username, place_id, platform_pass_id, gamepass_id, payment_method, client_reference.'],
+    [{ price: 1 }, 'These fields may not be sent: price. The server sets prices, amounts and statuses itself.'],
+    [{ a: 1, b: 2, status: 'paid' }, 'These fields may not be sent: status. The server sets prices, amounts and statuses itself. Unknown fields: a, b. An order takes only order_type, platform_username, place_id, platform_pass_id, gamepass_id, payment_method, client_reference.'],
+  ])('the message says why each field is refused: %j', async (extra, message) => {
+    const answer = await refused({ body: { ...SIMPLE_ORDER, ...extra } });
+    expect(answer.json.message).toBe(message);
+  });
+
   it('names every offending property at once', async () => {
     const body = { ...SIMPLE_ORDER, ...sneakyValues, foo: 1, provider_payload: { paid: true } };
     const answer = await refused({ body });

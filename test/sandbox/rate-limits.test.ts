@@ -132,6 +132,19 @@ describe.each(transports)('rate limits (%s)', (transport) => {
     expect((await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER })).status).toBe(201);
   });
 
+  it('a request the in-flight cap refuses does not use up the per-minute quota, and its 429 says where the quota stands', async () => {
+    const t = await sandbox(transport, { persist: slowPersist });
+    const burst = Array.from({ length: 6 }, (_, i) => t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, client_reference: `cap-${i}` } }));
+    const answers = await Promise.all(burst);
+    for (const refused of answers.filter((a) => a.status === 429)) {
+      expect(refused.headers['x-ratelimit-limit']).toBe('10');
+      expect(Number(refused.headers['x-ratelimit-remaining'])).toBeGreaterThanOrEqual(7);
+    }
+    // 3 created, 3 refused by the cap: 7 of the 10 a minute are left, not 4.
+    for (let i = 0; i < 7; i++) expect((await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, client_reference: `after-${i}` } })).status, `order ${i + 1} after the burst`).toBe(201);
+    expect((await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER })).status).toBe(429);
+  });
+
   describe('with rateLimit: false', () => {
     it('serves beyond every class limit, without X-RateLimit headers', async () => {
       const t = await sandbox(transport, { rateLimit: false });

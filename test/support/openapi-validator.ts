@@ -36,9 +36,9 @@ const RATE_LIMIT_HEADER_NAMES = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', '
  * Answers that may come without X-RateLimit-* ("sent when available"): 400s refused before the request is
  * counted (a token in the URL, a malformed header) and server faults.
  */
-const UNCOUNTED_STATUSES: ReadonlySet<number> = new Set([400, 500, 503]);
+const UNCOUNTED_STATUSES: ReadonlySet<number> = new Set([400, 500, 502, 503, 504]);
 /** A path without a route, or a method the path lacks, may still meet a server fault. */
-const FAULT_STATUSES = [500, 503] as const;
+const FAULT_STATUSES = [500, 502, 503, 504] as const;
 
 export function createContractValidator(
   doc: OpenApiDocument = buildOpenApiDocument(),
