@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isDropped } from '../exchange.js';
+import { errorReply, isDropped } from '../exchange.js';
+import { repeatedHeaderError, SINGLE_VALUED_HEADERS } from '../rules/single-headers.js';
 import { MAX_BODY_BYTES } from '../rules/json-body.js';
 import type { Sandbox } from '../sandbox.js';
 
@@ -59,9 +60,10 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
 
 async function serve(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = hasBody(req) ? await readBody(req) : NO_BODY;
-  const headers = joinedHeaders(req.rawHeaders);
+  const { headers, repeated } = joinedHeaders(req.rawHeaders);
   const host = headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
-  const response = await sandbox.handle({
+  const refusal = repeatedHeaderError(repeated);
+  const response = refusal !== undefined ? errorReply(refusal) : await sandbox.handle({
     method: req.method ?? 'GET',
     url: `http://${host}${req.url ?? '/'}`,
     headers,
@@ -88,14 +90,16 @@ function hasBody(req: IncomingMessage): boolean {
  * Header names in lower case, repeated headers joined as fetch joins them, so the core sees the same thing from
  * every adapter. Read from rawHeaders: cheaper than node's headersDistinct, which builds arrays for every header.
  */
-function joinedHeaders(raw: readonly string[]): Record<string, string> {
+function joinedHeaders(raw: readonly string[]): { headers: Record<string, string>; repeated: string[] } {
   const headers: Record<string, string> = {};
+  const repeated: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     const value = raw[i + 1]!;
+    if (Object.hasOwn(headers, name) && SINGLE_VALUED_HEADERS.has(name) && !repeated.includes(name)) repeated.push(name);
     headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
   }
-  return headers;
+  return { headers, repeated };
 }
 
 function readBody(req: IncomingMessage): Promise<{ text: string | null; tooLarge: boolean }> {
