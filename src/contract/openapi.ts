@@ -41,7 +41,7 @@ export interface OpenApiOperation {
 export type OpenApiPathItem = Partial<Record<'get' | 'post', OpenApiOperation>>;
 export interface OpenApiDocument {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
   servers: Array<{ url: string; description: string; variables: Record<string, { default: string; description: string }> }>;
   tags: Array<{ name: string; description: string }>;
   paths: Record<string, OpenApiPathItem>;
@@ -64,7 +64,7 @@ const allEndpoints: readonly Endpoint[] = endpoints;
 export function buildOpenApiDocument(): OpenApiDocument {
   return {
     openapi: '3.1.0',
-    info: { title: 'Credit top-up shop API', version: INTERFACE_VERSION, description: infoDescription() },
+    info: { title: 'Credit top-up shop API', version: INTERFACE_VERSION, description: infoDescription(), license: { name: 'MIT', identifier: 'MIT' } },
     servers: [
       {
         url: 'https://{host}',
@@ -166,7 +166,6 @@ const errorStatuses: Readonly<Record<number, { name: string; meaning: string }>>
   400: { name: 'BadRequest', meaning: 'The request is malformed.' },
   401: { name: 'Unauthorized', meaning: 'The token is missing, invalid or revoked. No `error.code`.' },
   404: { name: 'NotFound', meaning: 'No such resource for this account, or no such path.' },
-  405: { name: 'MethodNotAllowed', meaning: 'The path exists but not with this method; the Allow header lists the methods it has.' },
   409: { name: 'Conflict', meaning: 'The request conflicts with an earlier one.' },
   413: { name: 'PayloadTooLarge', meaning: 'The body is too large.' },
   415: { name: 'UnsupportedMediaType', meaning: 'The body is not sent as application/json.' },
@@ -196,7 +195,6 @@ function errorResponses(): Record<string, OpenApiResponse> {
 function errorResponse(status: number, meaning: string): OpenApiResponse {
   const codes = codesOfStatus(status).map((code) => `\`${code}\``);
   const headers = responseHeaders(status);
-  if (status === 405) headers.Allow = { description: 'The methods this path has, comma-separated.', schema: { type: 'string' } };
   return {
     description: codes.length === 0 ? meaning : `${meaning} error.code: ${codes.join(', ')}.`,
     headers,
