@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
+import { createClient } from '../../src/client/index.js';
+import { tempConfigDir } from '../support/fake-io.js';
+import { instantClock, runCli } from './run-cli.js';
+
+/**
+ * Every command against a server that sends only what the interface document guarantees (the lean sandbox):
+ * no crash, no `undefined`, `NaN` or `[object Object]` where a value is missing, and the same exit codes.
+ */
+let sandbox: Sandbox;
+let config: { dir: string; cleanup: () => void };
+let order: string;
+let deposit: string;
+beforeEach(async () => {
+  sandbox = await createSandbox({ lean: true, rateLimit: false });
+  config = tempConfigDir();
+  const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+  const client = createClient({ baseUrl: sandbox.baseUrl, token: rich.token, fetch: sandbox.fetch, pacing: false });
+  order = (await client.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 })).invoice.invoice_code;
+  deposit = (await sandbox.control.deposit({ amount: 50_000, account: 'rich', paid: false })).invoice_code;
+  await sandbox.control.deposit({ amount: 50_000, account: 'rich', paid: true });
+});
+afterEach(() => config.cleanup());
+
+const lean = (args: string[], tty: boolean) => {
+  const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+  return runCli(config.dir, [...args, '--base-url', sandbox.baseUrl, ...(tty ? ['--no-color', '--no-input'] : [])], { tty, fetch: sandbox.fetch, clock: instantClock(), env: { TOPUP_TOKEN: rich.token } });
+};
+
+const NOT_SHOWN = /undefined|NaN|\[object Object\]|null(?!\))/;
+
+describe('every command against the lean sandbox', () => {
+  const commands = (): string[][] => [
+    ['health'], ['packages'], ['payment-methods'], ['articles', 'list'], ['articles', 'list', '--all'],
+    ['articles', 'show', 'keeping-your-api-token-safe'], ['me'], ['dashboard'], ['balance'], ['transactions'], ['transactions', '--all'],
+    ['deposits', 'list'], ['deposits', 'show', deposit], ['orders', 'list'], ['orders', 'list', '--all'], ['orders', 'show', order],
+    ['invoices', 'show', order], ['invoices', 'status', order], ['auth', 'status'], ['doctor', '--contract'],
+    ['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9002'],
+  ];
+  for (const tty of [true, false]) {
+    it(`renders what it gets, a dash for the rest (${tty ? 'terminal' : 'piped'})`, async () => {
+      for (const args of commands()) {
+        const result = await lean(args, tty);
+        expect(result.code, `${args.join(' ')}: ${result.err}`).toBe(0);
+        expect(result.out, args.join(' ')).not.toMatch(NOT_SHOWN);
+        expect(result.err, args.join(' ')).not.toMatch(NOT_SHOWN);
+      }
+    });
+  }
+
+  it('balance: a dash where the server sent nothing, never a made-up zero', async () => {
+    expect((await lean(['balance'], false)).out).toBe('balance: -\ncurrency: -\nupdated_at: -\n');
+  });
+
+  it('orders list: the fields it has, dashes for the rest, and no page hint the server never gave', async () => {
+    const result = await lean(['orders', 'list'], true);
+    expect(result.out).toMatch(new RegExp(`^${order} +pending +- +gamepass +BuilderBob +100 +- +-$`, 'm'));
+    expect(result.err).not.toMatch(/Page \d/);
+  });
+
+  it('orders create: the order is made and reported, without the invoice.order of one published shape', async () => {
+    const result = await lean(['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9002'], true);
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(/^order +-$/m);
+    expect(result.out).toMatch(/^total +Rp [0-9.]+$/m);
+  });
+
+  it('invoices status --wait: finality from payment_status, no invented is_final needed', async () => {
+    await sandbox.control.pay(order);
+    const result = await lean(['invoices', 'status', order, '--wait'], false);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/^payment_status: paid$/m);
+    expect(result.out).toMatch(/^is_final: -$/m);
+  });
+});
