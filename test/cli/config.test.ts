@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { LEAN } from '../support/cli-assertions.js';
 import { useServedCli, type ServedSandbox } from './run-cli.js';
 
 let served: ServedSandbox;
@@ -97,7 +98,7 @@ describe('config with profiles', () => {
     expect(await topup(['config', 'set', 'profile', 'local'])).toEqual({ code: 0, out: '', err: `✓ Current profile: local (${served.url}).\n` });
     expect(readConfig().current_profile).toBe('local');
     const status = await topup(['auth', 'status', '--json']);
-    expect(JSON.parse(status.out)).toMatchObject({ profile: 'local', username: 'demo', mode: 'sandbox' });
+    expect(JSON.parse(status.out)).toMatchObject({ profile: 'local', username: LEAN ? null : 'demo', mode: 'sandbox' });
   });
 
   it('set base_url: the same server in another spelling is fine, another server with a stored token is refused', async () => {

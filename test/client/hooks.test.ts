@@ -11,18 +11,22 @@ function instantClock() {
 
 describe('onWait: no pause the client makes on its own is silent', () => {
   it('a 429 with Retry-After is announced before the wait, with its length', async () => {
-    const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: 3, routes: ['getBalance'] }] } });
+    // One clock for both sides: the 429's X-RateLimit-Reset is read against the client's.
+    const clock = instantClock();
+    const sandbox = await createSandbox({ now: clock.now, faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: 3, routes: ['getBalance'] }] } });
     const waits: ClientWait[] = [];
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch, clock: instantClock(), maxRetries: 2, onWait: (w) => waits.push(w) });
+    const client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch, clock, maxRetries: 2, onWait: (w) => waits.push(w) });
     await expect(client.balance.get()).rejects.toThrow();
-    expect(waits).toEqual([
+    expect(waits.filter((w) => w.reason === 'retry-after')).toEqual([
       { reason: 'retry-after', ms: 3000, request: 'GET /api/v1/me/balance' },
       { reason: 'retry-after', ms: 3000, request: 'GET /api/v1/me/balance' },
     ]);
+    // The 429 says nothing is left until its X-RateLimit-Reset: the pacer waits out the rest of that, and says so too.
+    expect(waits.filter((w) => w.reason === 'pacing').every((w) => w.ms <= 1050)).toBe(true);
   });
 
-  it('a 503 without Retry-After is backoff', async () => {
-    const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'error', rate: 1, status: 503, routes: ['getBalance'] }] } });
+  it('a 502 without Retry-After is backoff', async () => {
+    const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'error', rate: 1, status: 502, routes: ['getBalance'] }] } });
     const waits: ClientWait[] = [];
     const client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch, clock: instantClock(), maxRetries: 1, onWait: (w) => waits.push(w) });
     await expect(client.balance.get()).rejects.toThrow();

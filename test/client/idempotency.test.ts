@@ -31,7 +31,8 @@ function dropFirstOrderAnswer(inner: FetchFunction): { fetch: FetchFunction; dro
 
 async function orderCount(): Promise<number> {
   const client = createClient({ baseUrl: sandbox.baseUrl, token, fetch: sandbox.fetch });
-  return (await client.orders.list()).pagination!.total!;
+  // Counted from the list itself, with every order on one page: pagination is not something every server sends.
+  return (await client.orders.list({ per_page: 100 })).orders!.length;
 }
 
 describe('orders.create idempotency', () => {

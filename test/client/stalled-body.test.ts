@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LEAN } from '../support/cli-assertions.js';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { httpFetch } from '../../src/cli/http-fetch.js';
 import { ConnectionError, createClient, TimeoutError, TopupError, type FetchFunction, type TopupClient } from '../../src/index.js';
@@ -82,7 +83,8 @@ afterEach(async () => {
 
 async function orderCount(): Promise<number> {
   const client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch });
-  return (await client.orders.list()).pagination!.total!;
+  // Counted from the list itself, with every order on one page: pagination is not something every server sends.
+  return (await client.orders.list({ per_page: 100 })).orders!.length;
 }
 
 async function caught(promise: Promise<unknown>): Promise<unknown> {
@@ -124,7 +126,7 @@ describe.each(transports)('an answer that stalls mid-body, over %s', (_, fetch) 
   it('retries a GET whose first answer stalled, and returns the second', GUARD, async () => {
     gateway = await stallingGateway(sandbox, (index) => (index === 0 ? 'stall' : 'answer'));
     const balance = await clientOn(gateway.url).balance.get();
-    expect(balance).toMatchObject({ balance: expect.any(Number) });
+    expect(balance).toEqual(LEAN ? {} : expect.objectContaining({ balance: expect.any(Number) }));
     expect(gateway.seen.map((s) => s.outcome)).toEqual(['stalled', 200]);
   });
 

@@ -18,3 +18,6 @@ export function embeddedJsonError(err: string): unknown {
   expect(rest.trim().split('\n')).toHaveLength(1);
   return JSON.parse(rest);
 }
+
+/** True in the lean project (vitest.config.ts): every sandbox answers only what the interface document guarantees. */
+export const LEAN = process.env.TOPUP_TEST_LEAN === '1';

@@ -8,6 +8,3 @@ vi.mock('../../mocks/sandbox.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../mocks/sandbox.js')>();
   return { ...original, createSandbox: (options: Parameters<typeof original.createSandbox>[0] = {}) => original.createSandbox({ lean: true, ...options }) };
 });
-
-/** For tests whose expected output differs on a lean server: `lean ? '-' : 'Rp 12.000'`. */
-export const lean = true;
