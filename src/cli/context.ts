@@ -9,7 +9,7 @@ import { plainStyle, type Style } from './io/plain-style.js';
 import type { Prompter } from './prompter.js';
 import { Settings } from './settings.js';
 import { sandboxFetch } from './sandbox-fetch.js';
-import { jsonText, sanitizeText } from './io/sanitize.js';
+import { jsonText, sanitizeText, sanitizingFetch } from './io/sanitize.js';
 import { resolveTarget, type TargetSpec } from './target.js';
 
 const originOf = (url: string) => {
@@ -217,7 +217,7 @@ export class CliContext {
 
   /** A client for a server and token other than the target's: `auth login` checks a token before storing it. */
   async clientFor(baseUrl: string, token: string): Promise<TopupClient> {
-    const [{ createClient }, fetch, { sanitizingFetch }] = await Promise.all([import('../client/index.js'), this.remoteFetch(), import('./io/sanitize.js')]);
+    const [{ createClient }, fetch] = await Promise.all([import('../client/index.js'), this.remoteFetch()]);
     return createClient({ baseUrl, token, fetch: this.#globals.json ? fetch : sanitizingFetch(fetch), ...this.#clientHooks() });
   }
 
@@ -250,7 +250,7 @@ export class CliContext {
   }
 
   async #createClient(wrapGiven: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch): Promise<TopupClient> {
-    const [{ createClient }, target, { sanitizingFetch }] = await Promise.all([import('../client/index.js'), this.target(), import('./io/sanitize.js')]);
+    const [{ createClient }, target] = await Promise.all([import('../client/index.js'), this.target()]);
     // Human output never shows server text raw (io/sanitize.ts); --json shows it exactly, as JSON escapes it.
     const wrap = this.#globals.json ? wrapGiven : (fetch: typeof globalThis.fetch) => wrapGiven(sanitizingFetch(fetch));
     const hooks = this.#clientHooks();

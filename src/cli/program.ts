@@ -7,7 +7,7 @@ import { registerBalanceCommands } from './commands/balance.js';
 import { registerCatalogCommands } from './commands/catalog.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
-import { registerDoctorCommand } from './commands/doctor.js';
+import { registerDoctorCommand } from './commands/doctor-command.js';
 import { registerInvoiceCommands } from './commands/invoices.js';
 import { registerMockCommands } from './commands/mock.js';
 import { registerOrderCreateCommand } from './commands/orders-create.js';

@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import type { TopupClient } from '../../client/index.js';
 import type { EndpointId } from '../../contract/endpoints.js';
 import { endpointRoutes } from '../../contract/routes.js';
@@ -200,19 +199,4 @@ export class DoctorFindings extends Error {
   constructor(count: number) {
     super(`topup doctor found ${count} ${count === 1 ? 'problem' : 'problems'}.`);
   }
-}
-
-export function registerDoctorCommand(program: Command, ctx: CliContext): void {
-  program
-    .command('doctor')
-    .description('Check where requests go, the server, its clock and rate limits, and the token; --contract reads every endpoint')
-    .option('--contract', 'also read every GET endpoint once (paced) and check each answer against the interface contract', false)
-    .addHelpText('after', `
-Read-only: it never creates an order. Exit 0 when all is well, 1 with a list of findings otherwise.
-
-Examples:
-  $ topup doctor
-  $ topup doctor --contract --profile staging
-  $ topup doctor --contract --json | jq '.findings'`)
-    .action((options: { contract: boolean }) => runDoctor(ctx, options));
 }
