@@ -10,7 +10,6 @@ const DESIGNED_OUTPUT_SUITES = [
   'test/cli/articles.test.ts',
   'test/cli/auth.test.ts',
   'test/cli/balance.test.ts',
-  'test/cli/hostile-text.test.ts',
   'test/cli/invoices.test.ts',
   'test/cli/orders-create.test.ts',
   'test/cli/orders-read.test.ts',
