@@ -3,6 +3,7 @@ import type { EmbeddedSandbox } from './embedded-sandbox.js';
 import { CONTROL_HEADER } from '../contract/sandbox-control.js';
 import { TimeoutError } from '../client/errors.js';
 import { exchange, TransportFailure } from '../client/http.js';
+import { connectionFailure } from '../client/transport-failure.js';
 import { CliError, RejectedError, UsageError } from './errors.js';
 
 export type InvoiceMove = 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder';
@@ -108,7 +109,8 @@ async function exchangeWith(origin: string, path: string, request: { method: str
   } catch (error) {
     if (error instanceof TimeoutError) throw Object.assign(new CliError(`The sandbox at ${origin} did not answer within ${transport.timeout / 1000} s.`), { name: 'TimeoutError' });
     if (!(error instanceof TransportFailure)) throw error;
-    const message = error.during === 'request' ? `Cannot reach a sandbox at ${origin}. Is \`topup mock serve\` running?` : `The sandbox at ${origin} closed the connection before its answer was complete.`;
+    const cause = connectionFailure(error.reason, origin, undefined).message.replace(/\.$/, '');
+    const message = error.during === 'request' ? `${cause}. Is \`topup mock serve\` running there?` : `The sandbox at ${origin} closed the connection before its answer was complete.`;
     throw Object.assign(new CliError(message), { name: 'ConnectionError' });
   }
 }

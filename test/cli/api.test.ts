@@ -159,12 +159,12 @@ describe('topup api', () => {
     expect(JSON.parse(result.err)).toEqual({ success: false, message: body.message, error: body.error });
   });
 
-  it('no answer → exit 7, naming only the origin', async () => {
+  it('no answer → exit 7, naming only the origin and the cause', async () => {
     const refused: typeof globalThis.fetch = async () => {
-      throw new TypeError('fetch failed');
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
     };
     const result = await h.run(['api', 'GET', 'me?x=1'], { fetch: refused });
-    expect(result).toEqual({ code: 7, out: '', err: 'Error: Cannot reach http://sandbox.localhost.\n' });
+    expect(result).toEqual({ code: 7, out: '', err: 'Error: Could not reach http://sandbox.localhost: connection refused: nothing is listening there (ECONNREFUSED).\n' });
   });
 
   describe('an answer that never finishes', () => {

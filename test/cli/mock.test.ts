@@ -223,7 +223,7 @@ describe('mock commands against a served sandbox (--base-url)', () => {
     const stalled = await stallingSandbox('silent');
     await stalled.close();
     const result = await topup(['mock', 'pay', 'INV1', '--base-url', stalled.url]);
-    expect(result).toEqual({ code: 7, out: '', err: `Error: Cannot reach a sandbox at ${stalled.url}. Is \`topup mock serve\` running?\n` });
+    expect(result).toEqual({ code: 7, out: '', err: `Error: Could not reach ${stalled.url}: connection refused: nothing is listening there (ECONNREFUSED). Is \`topup mock serve\` running there?\n` });
   });
 
   describe('a sandbox that stalls', () => {

@@ -101,7 +101,8 @@ export async function runApi(ctx: CliContext, method: string, path: string, flag
     ({ answer: response, body: text } = await exchange(fetchFn, url.href, { method, headers, body }, { timeout: DEFAULT_TIMEOUT_MS, signal: ctx.signal }));
   } catch (error) {
     if (error instanceof TimeoutError) throw Object.assign(new CliError(`${url.origin} did not answer within ${DEFAULT_TIMEOUT_MS / 1000} s.`), { name: 'TimeoutError' });
-    if (error instanceof TransportFailure) throw Object.assign(new CliError(`Cannot reach ${url.origin}.`), { name: 'ConnectionError', cause: error.reason });
+    // The client's own sentence: the origin and the cause (refused, DNS, TLS, reset), never the path or the token.
+    if (error instanceof TransportFailure) throw (await import('../../client/transport-failure.js')).connectionFailure(error.reason, url.href, target.token);
     throw error;
   }
 
