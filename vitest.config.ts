@@ -7,7 +7,6 @@ import { defineConfig } from 'vitest/config';
  */
 const DESIGNED_OUTPUT_SUITES = [
   'test/cli/account.test.ts',
-  'test/cli/articles.test.ts',
   'test/cli/auth.test.ts',
   'test/cli/balance.test.ts',
   'test/cli/invoices.test.ts',

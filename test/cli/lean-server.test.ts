@@ -59,6 +59,13 @@ describe('every command against the lean sandbox', () => {
     expect(result.err).not.toMatch(/Page \d/);
   });
 
+  it('--all without pagination: the first page, and a sentence that says it may not be all (piped too)', async () => {
+    const result = await lean(['articles', 'list', '--all'], false);
+    expect(result.code).toBe(0);
+    expect(result.out.trim().split('\n')).toHaveLength(10);
+    expect(result.err).toContain('The server does not say whether there are more articles than these (its answer has no pagination); only the first page is shown.');
+  });
+
   it('orders create: the order is made and reported, without the invoice.order of one published shape', async () => {
     const result = await lean(['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9002'], true);
     expect(result.code, result.err).toBe(0);

@@ -39,8 +39,14 @@ export async function runList<P extends Page, Item>(ctx: CliContext, flags: Pagi
   const view = { terminal: ctx.terminal, style: ctx.style };
   if (flags.all) {
     const items: Item[] = [];
+    let unpaged = false;
     // 100 a page keeps a long history within the rate limit.
-    for await (const item of plan.fetch({ per_page: flags.perPage ?? 100 })) items.push(item);
+    for await (const page of plan.fetch({ per_page: flags.perPage ?? 100 }).pages()) {
+      items.push(...plan.itemsOf(page));
+      unpaged ||= page.pagination === undefined;
+    }
+    // A server that sends no pagination cannot say whether there is more: never pass one page off as all of them.
+    if (unpaged) ctx.warn(`The server does not say whether there are more ${plan.noun} than these (its answer has no pagination); only the first page is shown.`);
     if (ctx.globals.json) return ctx.json({ [plan.key]: items });
     if (items.length > 0) ctx.out(renderTable(items, plan.columns, view));
     if (ctx.terminal) ctx.notice(ctx.style.dim(items.length === 0 ? `No ${plan.noun}.` : `${items.length} ${plan.noun}.`));
