@@ -66,7 +66,9 @@ export async function runLogin(ctx: CliContext, options: LoginOptions, stray: re
   const settings = ctx.settings();
   const earlier = settings.profile(name);
   // The chat link belongs to the account, so it survives a new token for the same account only.
-  const chatUserId = earlier !== undefined && earlier.base_url === baseUrl && earlier.username === username ? earlier.chat_user_id : undefined;
+  // Without a username from the server the accounts cannot be told apart, so the link is not carried over.
+  const sameAccount = earlier !== undefined && earlier.base_url === baseUrl && username !== undefined && earlier.username === username;
+  const chatUserId = sameAccount ? earlier.chat_user_id : undefined;
   await settings.saveProfile(name, { base_url: baseUrl, mode, username, ...(chatUserId === undefined ? {} : { chat_user_id: chatUserId }) }, token, true);
 
   if (ctx.globals.json) ctx.json({ profile: name, base_url: baseUrl, mode: validation.mode ?? null, username: username ?? null });
