@@ -10,7 +10,6 @@ const DESIGNED_OUTPUT_SUITES = [
   'test/cli/invoices.test.ts',
   'test/cli/orders-create.test.ts',
   'test/cli/orders-read.test.ts',
-  'test/client/endpoints.test.ts',
 ];
 
 export default defineConfig({

@@ -3,6 +3,7 @@ import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { endpointById, endpoints, type EndpointId } from '../../src/contract/endpoints.js';
 import { createClient, type TopupClient } from '../../src/index.js';
 import { recordingFetch, tokenOf, type Exchange } from './helpers.js';
+import { LEAN } from '../support/cli-assertions.js';
 
 let sandbox: Sandbox;
 let client: TopupClient;
@@ -125,6 +126,7 @@ describe('requests', () => {
   });
 });
 
+// Against a lean server there is no pagination: a list is its first page, and iterating stops there.
 describe('list methods', () => {
   beforeEach(async () => {
     // Setup goes around pacing (create-order is 10 a minute); the sandbox's limits are off here.
@@ -136,7 +138,7 @@ describe('list methods', () => {
 
   it('resolve to the requested page when awaited', async () => {
     const page = await client.orders.list({ page: 2, per_page: 10 });
-    expect(page.pagination).toEqual({ page: 2, per_page: 10, total: 23, total_pages: 3, has_more: true });
+    expect(page.pagination).toEqual(LEAN ? undefined : { page: 2, per_page: 10, total: 23, total_pages: 3, has_more: true });
     expect(page.orders).toHaveLength(10);
     expect(exchanges).toHaveLength(1);
   });
@@ -144,16 +146,16 @@ describe('list methods', () => {
   it('iterate every item of every page with for await, one request per page', async () => {
     const references: string[] = [];
     for await (const order of client.orders.list({ per_page: 10 })) references.push(order.invoice_code!);
-    expect(references).toHaveLength(23);
-    expect(new Set(references).size).toBe(23);
-    expect(exchanges.map((e) => new URL(e.url).search)).toEqual(['?per_page=10', '?per_page=10&page=2', '?per_page=10&page=3']);
+    expect(references).toHaveLength(LEAN ? 10 : 23);
+    expect(new Set(references).size).toBe(LEAN ? 10 : 23);
+    expect(exchanges.map((e) => new URL(e.url).search)).toEqual(LEAN ? ['?per_page=10'] : ['?per_page=10', '?per_page=10&page=2', '?per_page=10&page=3']);
   });
 
   it('iterate from the requested page on, keeping the filters', async () => {
     const codes: string[] = [];
     for await (const order of client.orders.list({ status: 'pending', per_page: 10, page: 2 })) codes.push(order.invoice_code!);
-    expect(codes).toHaveLength(13);
-    expect(exchanges.map((e) => new URL(e.url).search)).toEqual(['?status=pending&per_page=10&page=2', '?status=pending&per_page=10&page=3']);
+    expect(codes).toHaveLength(LEAN ? 10 : 13);
+    expect(exchanges.map((e) => new URL(e.url).search)).toEqual(LEAN ? ['?status=pending&per_page=10&page=2'] : ['?status=pending&per_page=10&page=2', '?status=pending&per_page=10&page=3']);
   });
 
   it('fetch the first page once when both awaited and iterated', async () => {
@@ -162,8 +164,8 @@ describe('list methods', () => {
     let count = 0;
     for await (const _ of list) count += 1;
     expect(first.orders).toHaveLength(20);
-    expect(count).toBe(23);
-    expect(exchanges).toHaveLength(2);
+    expect(count).toBe(LEAN ? 20 : 23);
+    expect(exchanges).toHaveLength(LEAN ? 1 : 2);
   });
 
   it('send nothing until awaited or iterated', async () => {
@@ -175,13 +177,13 @@ describe('list methods', () => {
   it('walk pages with pages()', async () => {
     const sizes: number[] = [];
     for await (const page of client.orders.list({ per_page: 10 }).pages()) sizes.push(page.orders!.length);
-    expect(sizes).toEqual([10, 10, 3]);
+    expect(sizes).toEqual(LEAN ? [10] : [10, 10, 3]);
   });
 
   it.each([
-    ['articles', (c: TopupClient) => c.articles.list(), 12],
+    ['articles', (c: TopupClient) => c.articles.list(), LEAN ? 10 : 12],
     ['balance transactions', (c: TopupClient) => c.balance.transactions({ per_page: 2 }), 1],
-    ['deposits', (c: TopupClient) => c.deposits.list({ per_page: 1 }), 2],
+    ['deposits', (c: TopupClient) => c.deposits.list({ per_page: 1 }), LEAN ? 1 : 2],
   ])('iterate %s too', async (_name, list, expected) => {
     await sandbox.control.deposit({ account: 'rich', amount: 20_000, paid: true });
     await sandbox.control.deposit({ account: 'rich', amount: 30_000 });
