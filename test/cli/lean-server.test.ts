@@ -3,6 +3,7 @@ import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { createClient } from '../../src/client/index.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { instantClock, runCli } from './run-cli.js';
+import { scriptedPrompter } from './scripted-prompter.js';
 
 /**
  * Every command against a server that sends only what the interface document guarantees (the lean sandbox):
@@ -71,6 +72,17 @@ describe('every command against the lean sandbox', () => {
     expect(result.code, result.err).toBe(0);
     expect(result.out).toMatch(/^order +-$/m);
     expect(result.out).toMatch(/^total +Rp [0-9.]+$/m);
+  });
+
+  it('the wizard, when the server lists payment methods without codes, asks for the code (default invoice)', async () => {
+    const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+    const prompter = scriptedPrompter([{ input: '9001' }, { input: 'invoice' }, { confirm: true }, { confirm: false }]);
+    const result = await runCli(config.dir, ['--no-color', 'orders', 'create', '--type', 'gamepass', '--username', 'BuilderBob', '--place', '5001', '--base-url', sandbox.baseUrl], {
+      tty: true, prompter, fetch: sandbox.fetch, clock: instantClock(), env: { TOPUP_TOKEN: rich.token },
+    });
+    expect(result.code, result.err).toBe(0);
+    expect(prompter.asked[1]).toMatchObject({ kind: 'input', message: 'Payment method code (the server lists its methods without codes; the default is invoice):', default: 'invoice' });
+    expect(prompter.left()).toBe(0);
   });
 
   it('invoices status --wait: finality from payment_status, no invented is_final needed', async () => {

@@ -223,7 +223,16 @@ export function usableMethods(methods: readonly PaymentMethod[], mode: TokenMode
 async function askPaymentMethod(ctx: CliContext, prompter: Prompter): Promise<string> {
   const [client, target] = await Promise.all([ctx.client(), ctx.target()]);
   const mode = target.kind === 'embedded' ? 'sandbox' : (tokenModeOf(target.token ?? '') ?? target.spec.mode);
-  const methods = usableMethods(itemsOf<PaymentMethod>(await client.catalog.paymentMethods({ signal: ctx.signal }), 'payment_methods'), mode);
+  const listed = itemsOf<PaymentMethod>(await client.catalog.paymentMethods({ signal: ctx.signal }), 'payment_methods');
+  // The payment-method record is not in the interface document: a server may list methods without their codes.
+  if (listed.length > 0 && listed.every((m) => typeof m.code !== 'string' || m.code === '')) {
+    return (await prompter.input({
+      message: 'Payment method code (the server lists its methods without codes; the default is invoice):',
+      default: 'invoice',
+      validate: (v) => /^[\x21-\x7e]{1,32}$/.test(v.trim()) || 'Use the code without spaces.',
+    })).trim();
+  }
+  const methods = usableMethods(listed, mode);
   if (methods.length === 0) throw new CliError('The shop lists no payment method this token may use.');
   const fallback = methods.find((m) => m.is_default) ?? methods[0]!;
   if (methods.length === 1) {
