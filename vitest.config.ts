@@ -7,7 +7,6 @@ import { defineConfig } from 'vitest/config';
  */
 const DESIGNED_OUTPUT_SUITES = [
   'test/cli/balance.test.ts',
-  'test/cli/orders-read.test.ts',
 ];
 
 export default defineConfig({

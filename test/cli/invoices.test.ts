@@ -4,7 +4,7 @@ import { waitForInvoice } from '../../src/cli/commands/invoices.js';
 import { CliContext } from '../../src/cli/context.js';
 import { fakeIO } from '../support/fake-io.js';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
-import { expectUsageError, LEAN } from '../support/cli-assertions.js';
+import { expectUsageError, LEAN, leanLines } from '../support/cli-assertions.js';
 
 let h: Harness;
 useHarness((created) => {
@@ -16,17 +16,6 @@ const PENDING = 'INV20260302000002';
 const orderPart = (status: string) => (LEAN ? '' : ` (order ${status})`);
 const pendingLine = `${PENDING} pending${orderPart('pending')}; next check in 15 s\n`;
 
-/** The record as a lean server's answer renders it: the fields the document does not name are dashes. */
-function leanLines(lines: string[], dropped: string[]): string[] {
-  if (!LEAN) return lines;
-  return lines.map((line) => {
-    for (const key of dropped) {
-      const match = new RegExp(`^(${key}(?::\\s|\\s{2,}))(.+)$`).exec(line);
-      if (match) return `${match[1]}-`;
-    }
-    return line;
-  });
-}
 const INVOICE_DROPPED = ['created_at', 'expires_at', 'paid_at', 'created', 'expires', 'paid'];
 const STATUS_DROPPED = ['order_status', 'is_final', 'expires_at', 'paid_at', 'order', 'final', 'expires', 'paid'];
 

@@ -21,3 +21,18 @@ export function embeddedJsonError(err: string): unknown {
 
 /** True in the lean project (vitest.config.ts): every sandbox answers only what the interface document guarantees. */
 export const LEAN = process.env.TOPUP_TEST_LEAN === '1';
+
+/**
+ * A record's expected lines as the lean project renders them: the value of each `dropped` field (`key: value` piped,
+ * `label   value` on a terminal) is a dash. Unchanged outside the lean project.
+ */
+export function leanLines(lines: string[], dropped: string[]): string[] {
+  if (!LEAN) return lines;
+  return lines.map((line) => {
+    for (const key of dropped) {
+      const match = new RegExp(`^(${key}(?::\\s|\\s{2,}))(.+)$`).exec(line);
+      if (match) return `${match[1]}-`;
+    }
+    return line;
+  });
+}
