@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// A type only: naming it as a member of the zod namespace object would pull all of zod's core into the CLI bundle.
+import type { $loose } from 'zod/v4/core';
 
 /** Every shape that appears in the OpenAPI document is registered here under its component name. */
 export const components = z.registry<{ id: string; description?: string }>();
@@ -12,10 +14,10 @@ export function component<T extends z.ZodType>(id: string, schema: T, descriptio
  * A response record as a tolerant reader takes it: only the `guaranteed` fields (guaranteed.ts, from the document)
  * are required, every other field may be missing, and fields nobody knows pass through. Request bodies stay strict.
  */
-export function tolerant<S extends z.ZodRawShape, K extends keyof S & string = never>(schema: z.ZodObject<S>, guaranteed: readonly K[] = []): z.ZodObject<TolerantShape<S, K>, z.core.$loose> {
+export function tolerant<S extends z.ZodRawShape, K extends keyof S & string = never>(schema: z.ZodObject<S>, guaranteed: readonly K[] = []): z.ZodObject<TolerantShape<S, K>, $loose> {
   const shape: Record<string, z.ZodType> = {};
   for (const [key, field] of Object.entries(schema.shape) as [string, z.ZodType][]) shape[key] = (guaranteed as readonly string[]).includes(key) ? field : field.optional();
-  return z.object(shape).loose() as never;
+  return z.looseObject(shape) as never;
 }
 
 type TolerantShape<S extends z.ZodRawShape, K> = { [P in keyof S]: P extends K ? S[P] : z.ZodOptional<S[P]> };
