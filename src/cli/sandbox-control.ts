@@ -3,7 +3,6 @@ import type { EmbeddedSandbox } from './embedded-sandbox.js';
 import { CONTROL_HEADER } from '../contract/sandbox-control.js';
 import { TimeoutError } from '../client/errors.js';
 import { exchange, TransportFailure } from '../client/http.js';
-import { connectionFailure } from '../client/transport-failure.js';
 import { CliError, RejectedError, UsageError } from './errors.js';
 
 export type InvoiceMove = 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder';
@@ -109,6 +108,7 @@ async function exchangeWith(origin: string, path: string, request: { method: str
   } catch (error) {
     if (error instanceof TimeoutError) throw Object.assign(new CliError(`The sandbox at ${origin} did not answer within ${transport.timeout / 1000} s.`), { name: 'TimeoutError' });
     if (!(error instanceof TransportFailure)) throw error;
+    const { connectionFailure } = await import('../client/transport-failure.js');
     const cause = connectionFailure(error.reason, origin, undefined).message.replace(/\.$/, '');
     const message = error.during === 'request' ? `${cause}. Is \`topup mock serve\` running there?` : `The sandbox at ${origin} closed the connection before its answer was complete.`;
     throw Object.assign(new CliError(message), { name: 'ConnectionError' });

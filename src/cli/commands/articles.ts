@@ -1,9 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { ArticleDetail, ArticleList, ArticleSummary } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
-import { itemsOf } from '../../client/paginate.js';
 import { orDash, plainCell, renderRecord, type RecordField } from '../io/format.js';
-import { recordIn } from './answer.js';
+import { listIn, recordIn } from './answer.js';
 import type { Style } from '../io/style.js';
 import type { Column } from '../io/table.js';
 import { parseSlug } from './choices.js';
@@ -29,7 +28,7 @@ export async function runArticlesList(ctx: CliContext, flags: PagingFlags & { ca
     columns: articleColumns({ terminal: ctx.terminal, style: ctx.style }),
     // The page size is fixed by the server (10), so --per-page does not exist here.
     fetch: (query) => client.articles.list({ ...(flags.category ? { category: flags.category } : {}), ...(query.page === undefined ? {} : { page: query.page }) }, { signal: ctx.signal }),
-    itemsOf: (page) => itemsOf(page, 'articles'),
+    itemsOf: (page) => listIn(page, 'articles'),
     commandFor: (page) => ['topup articles list', ...extra, `--page ${page}`].join(' '),
   });
 }

@@ -5,8 +5,7 @@ import { amountText, orDash, plainCell, renderRecord, statusText, type RecordFie
 import type { Style } from '../io/style.js';
 import type { Column } from '../io/table.js';
 import { parseInvoiceCode, paymentStatuses, refreshIntervals } from './choices.js';
-import { itemsOf } from '../../client/paginate.js';
-import { recordIn } from './answer.js';
+import { listIn, recordIn } from './answer.js';
 import { addPagingOptions, runList, type PagingFlags } from './paging.js';
 import { parseWatchSeconds, runWatch, watchInterval } from './watch.js';
 
@@ -58,7 +57,7 @@ export async function runTransactions(ctx: CliContext, flags: PagingFlags & { ty
     key: 'transactions',
     columns: transactionColumns({ terminal: ctx.terminal, style: ctx.style }),
     fetch: (query) => client.balance.transactions({ ...(flags.type ? { type: flags.type } : {}), ...query }, { signal: ctx.signal }),
-    itemsOf: (page) => itemsOf(page, 'transactions'),
+    itemsOf: (page) => listIn(page, 'transactions'),
     commandFor: (page) => ['topup transactions', ...extra, `--page ${page}`].join(' '),
   });
 }
@@ -82,7 +81,7 @@ export async function runDepositsList(ctx: CliContext, flags: PagingFlags & { st
     key: 'deposits',
     columns: depositColumns({ terminal: ctx.terminal, style: ctx.style }),
     fetch: (query) => client.deposits.list({ ...(flags.status ? { payment_status: flags.status } : {}), ...query }, { signal: ctx.signal }),
-    itemsOf: (page) => itemsOf(page, 'deposits'),
+    itemsOf: (page) => listIn(page, 'deposits'),
     commandFor: (page) => ['topup deposits list', ...extra, `--page ${page}`].join(' '),
   });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CreditPackage, PaymentMethod } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
-import { itemsOf } from '../../client/paginate.js';
+import { listIn } from './answer.js';
 import { amountText, flagText, orDash } from '../io/format.js';
 import { renderFields, renderTable } from '../io/table.js';
 
@@ -14,7 +14,7 @@ export async function runHealth(ctx: CliContext): Promise<void> {
 export async function runPackages(ctx: CliContext): Promise<void> {
   const data = await (await ctx.client()).catalog.creditPackages();
   if (ctx.globals.json) return ctx.json(data);
-  ctx.out(renderTable<CreditPackage>(itemsOf(data, 'packages'), [
+  ctx.out(renderTable<CreditPackage>(listIn(data, 'packages'), [
     { header: 'code', value: (p) => p.code },
     { header: 'name', value: (p) => p.name },
     { header: 'credits', value: (p) => String(p.credit_amount), align: 'right' },
@@ -25,7 +25,7 @@ export async function runPackages(ctx: CliContext): Promise<void> {
 export async function runPaymentMethods(ctx: CliContext): Promise<void> {
   const data = await (await ctx.client()).catalog.paymentMethods();
   if (ctx.globals.json) return ctx.json(data);
-  ctx.out(renderTable<PaymentMethod>(itemsOf(data, 'payment_methods'), [
+  ctx.out(renderTable<PaymentMethod>(listIn(data, 'payment_methods'), [
     { header: 'code', value: (m) => orDash(m.code) },
     { header: 'name', value: (m) => orDash(m.name) },
     { header: 'type', value: (m) => orDash(m.type) },

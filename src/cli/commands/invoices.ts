@@ -5,7 +5,6 @@ import { RejectedError, UsageError } from '../errors.js';
 import { amountText, clockText, flagText, orDash, renderRecord, statusText, type RecordField } from '../io/format.js';
 import { recordIn } from './answer.js';
 import { startSpinner } from '../io/spinner.js';
-import { isFinalStatus, nextPollDelay } from '../../client/wait.js';
 import type { Style } from '../io/style.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, parseInvoiceCode, parseWholeNumber, refreshIntervals } from './choices.js';
 
@@ -86,7 +85,7 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
   const { min } = refreshIntervals.invoiceStatus;
   if (!Number.isInteger(interval) || interval < min) throw new UsageError(`The wait interval must be at least ${min} seconds.`);
   if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError('The wait timeout must be a whole number of seconds.');
-  const client = await ctx.client();
+  const [client, { isFinalStatus, nextPollDelay }] = await Promise.all([ctx.client(), import('../../client/wait.js')]);
   const style = ctx.style;
   const quiet = ctx.globals.json;
   const spinning = !quiet && ctx.io.stderr.isTTY === true;

@@ -1,8 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CreateOrderRequest, CreateOrderResult, OrderType, PaymentMethod, TokenMode } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
+import { listIn } from './answer.js';
 import { CliError, UsageError } from '../errors.js';
-import { itemsOf } from '../../client/paginate.js';
 import { amountText, orDash } from '../io/format.js';
 import { renderFields } from '../io/table.js';
 import type { Prompter } from '../prompter.js';
@@ -223,7 +223,7 @@ export function usableMethods(methods: readonly PaymentMethod[], mode: TokenMode
 async function askPaymentMethod(ctx: CliContext, prompter: Prompter): Promise<string> {
   const [client, target] = await Promise.all([ctx.client(), ctx.target()]);
   const mode = target.kind === 'embedded' ? 'sandbox' : (tokenModeOf(target.token ?? '') ?? target.spec.mode);
-  const listed = itemsOf<PaymentMethod>(await client.catalog.paymentMethods({ signal: ctx.signal }), 'payment_methods');
+  const listed = listIn<PaymentMethod>(await client.catalog.paymentMethods({ signal: ctx.signal }), 'payment_methods');
   // The payment-method record is not in the interface document: a server may list methods without their codes.
   if (listed.length > 0 && listed.every((m) => typeof m.code !== 'string' || m.code === '')) {
     return (await prompter.input({

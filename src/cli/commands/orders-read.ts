@@ -1,7 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Order, OrderList, OrderListQuery, OrderSummary } from '../../contract/index.js';
-import { itemsOf } from '../../client/paginate.js';
-import { recordIn } from './answer.js';
+import { listIn, recordIn } from './answer.js';
 import type { CliContext } from '../context.js';
 import { amountText, orDash, renderRecord, statusText, type RecordField } from '../io/format.js';
 import type { Style } from '../io/style.js';
@@ -50,7 +49,7 @@ export async function runOrdersList(ctx: CliContext, flags: OrderListFlags): Pro
     key: 'orders',
     columns: orderSummaryColumns({ terminal: ctx.terminal, style: ctx.style }),
     fetch: (query) => client.orders.list({ ...filters, ...query }, { signal: ctx.signal }),
-    itemsOf: (page) => itemsOf(page, 'orders'),
+    itemsOf: (page) => listIn(page, 'orders'),
     commandFor: (page) => ['topup orders list', ...filterArgs, `--page ${page}`].join(' '),
   });
 }
