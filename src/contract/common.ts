@@ -16,8 +16,18 @@ export function component<T extends z.ZodType>(id: string, schema: T, descriptio
  */
 export function tolerant<S extends z.ZodRawShape, K extends keyof S & string = never>(schema: z.ZodObject<S>, guaranteed: readonly K[] = []): z.ZodObject<TolerantShape<S, K>, $loose> {
   const shape: Record<string, z.ZodType> = {};
-  for (const [key, field] of Object.entries(schema.shape) as [string, z.ZodType][]) shape[key] = (guaranteed as readonly string[]).includes(key) ? field : field.optional();
+  for (const [key, field] of Object.entries(schema.shape) as [string, z.ZodType][]) {
+    if ((guaranteed as readonly string[]).includes(key)) shape[key] = field;
+    // Built on first use, as zod reads getters in a shape lazily: most runs (the sandbox, the CLI) never read an answer schema.
+    else Object.defineProperty(shape, key, { enumerable: true, configurable: true, get: () => lazyOptional(shape, key, field) });
+  }
   return z.looseObject(shape) as never;
+}
+
+function lazyOptional(shape: Record<string, z.ZodType>, key: string, field: z.ZodType): z.ZodType {
+  const optional = field.optional();
+  Object.defineProperty(shape, key, { enumerable: true, configurable: true, value: optional });
+  return optional;
 }
 
 type TolerantShape<S extends z.ZodRawShape, K> = { [P in keyof S]: P extends K ? S[P] : z.ZodOptional<S[P]> };
