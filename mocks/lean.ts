@@ -1,14 +1,8 @@
 import type { z } from 'zod';
 import { components } from '../src/contract/common.js';
 import { GUARANTEED, LEAN_KEPT } from '../src/contract/guaranteed.js';
+import { schemaDef } from '../src/contract/schema-def.js';
 
-/** The parts of a zod schema the projection looks into (zod 4's `def`). */
-interface SchemaDef {
-  type: string;
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-}
 
 const keptFields = new Map<string, ReadonlySet<string>>();
 for (const table of [GUARANTEED, LEAN_KEPT]) {
@@ -21,7 +15,7 @@ for (const table of [GUARANTEED, LEAN_KEPT]) {
  * beside the value. A record of a kind that keeps nothing (a balance, a profile) comes back empty.
  */
 export function leanData(schema: z.ZodType, value: unknown): unknown {
-  const def = (schema as unknown as { def: SchemaDef }).def;
+  const def = schemaDef(schema);
   if ((def.type === 'optional' || def.type === 'nullable') && def.innerType) return leanData(def.innerType, value);
   if (def.type === 'array' && def.element && Array.isArray(value)) return value.map((item) => leanData(def.element!, item));
   if (def.type !== 'object' || def.shape === undefined || value === null || typeof value !== 'object') return value;

@@ -72,8 +72,13 @@ async function serveEndpoint(env: PipelineEnv, endpoint: Endpoint, params: Recor
       const key = principal ? `token:${principal.token.token_sha256}` : `address:${request.clientAddress ?? 'local'}`;
       // The in-flight cap first: a request it refuses is not counted against the per-minute quota.
       if (principal) {
-        rateHeaders = env.rateLimiter.peek(endpoint.rateClass, key, now);
-        leave = env.inFlight.enter(key);
+        try {
+          leave = env.inFlight.enter(key);
+        } catch (error) {
+          // Its 429 says where the quota stands, without counting it.
+          rateHeaders = env.rateLimiter.peek(endpoint.rateClass, key, now);
+          throw error;
+        }
       }
       rateHeaders = env.rateLimiter.take(endpoint.rateClass, key, now);
     }

@@ -10,15 +10,8 @@ import type { Prompter } from './prompter.js';
 import { Settings } from './settings.js';
 import { sandboxFetch } from './sandbox-fetch.js';
 import { jsonText, sanitizeText, sanitizingFetch } from './io/sanitize.js';
-import { resolveTarget, type TargetSpec } from './target.js';
+import { originOf, resolveTarget, type TargetSpec } from './target.js';
 
-const originOf = (url: string) => {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-};
 
 export function embeddedNotice(spec: Extract<TargetSpec, { kind: 'embedded' }>): string {
   if (spec.ignoredEnvToken) return 'Using the embedded offline sandbox (--mock): TOPUP_TOKEN is ignored, the demo sandbox token is used.';

@@ -44,13 +44,16 @@ export interface TargetInput {
 
 export const ENV_TOKEN_WITHOUT_SERVER = 'TOPUP_TOKEN is set but no server is: set TOPUP_BASE_URL, log in with `topup auth login`, or pass --mock.';
 
-const sameOrigin = (a: string, b: string) => {
+/** A URL's origin, or the text itself when it is no URL (messages name where a request went, never its path). */
+export function originOf(url: string): string {
   try {
-    return new URL(a).origin === new URL(b).origin;
+    return new URL(url).origin;
   } catch {
-    return false;
+    return url;
   }
-};
+}
+
+const sameOrigin = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && originOf(a) === originOf(b);
 
 const listed = (names: readonly string[]) => (names.length === 0 ? 'there are no profiles yet' : `profiles: ${names.join(', ')}`);
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { schemaDef, type SchemaDef } from '../../contract/schema-def.js';
 
 /** Something that is not as the interface document says, or that will make commands fail. */
 export interface Finding {
@@ -51,22 +52,10 @@ function typeName(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** The parts of a zod schema the walk below looks into (zod 4's `def`). */
-interface SchemaDef {
-  type: string;
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  options?: z.ZodType[];
-  entries?: Record<string, string>;
-}
-
-const defOf = (schema: z.ZodType) => (schema as unknown as { def: SchemaDef }).def;
-
 /** The known values of an open enum (the contract's `openEnum`: a union of an enum and any string), else undefined. */
 function openEnumValues(def: SchemaDef): string[] | undefined {
   if (def.type !== 'union' || def.options?.length !== 2) return undefined;
-  const [known, other] = def.options.map(defOf);
+  const [known, other] = def.options.map(schemaDef);
   return known!.type === 'enum' && other!.type === 'string' ? Object.values(known!.entries ?? {}) : undefined;
 }
 
@@ -75,7 +64,7 @@ function openEnumValues(def: SchemaDef): string[] | undefined {
  * so the schema check passes; doctor still reports them, since a new value may need new handling.
  */
 export function unknownEnumFindings(where: string, schema: z.ZodType, value: unknown, path: PropertyKey[] = []): Finding[] {
-  const def = defOf(schema);
+  const def = schemaDef(schema);
   const values = openEnumValues(def);
   if (values !== undefined) {
     return typeof value === 'string' && !values.includes(value)
