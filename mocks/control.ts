@@ -1,4 +1,5 @@
 import { INVOICE_TTL_SECONDS } from '../src/contract/index.js';
+import { errorForStatus } from '../src/errors.js';
 import { ApiError } from './exchange.js';
 import type { AccountRecord } from './records.js';
 import { authenticate } from './rules/auth.js';
@@ -21,7 +22,11 @@ export interface DepositRequest {
 export const MIN_DEPOSIT = 10_000;
 export const MAX_DEPOSIT = 50_000_000;
 
-/** The sandbox's control operations: move invoices, orders and deposits through their lifecycle on demand. */
+/**
+ * The sandbox's control operations: move invoices, orders and deposits through their lifecycle on demand.
+ * A move that does not apply rejects with the error class of its HTTP status, as `topup`'s client would
+ * (`NotFoundError` for an unknown invoice, `ConflictError` for a move its state forbids, `ValidationError`).
+ */
 export interface SandboxControl {
   pay(invoiceCode: string): Promise<void>;
   expire(invoiceCode: string): Promise<void>;
@@ -45,7 +50,13 @@ export interface ControlEnv {
 
 export function createControl(env: ControlEnv): SandboxControl {
   const change = async <T>(fn: (now: number) => Promise<T> | T): Promise<T> => {
-    const result = await env.writeLock.run(async () => fn(env.now()));
+    let result: T;
+    try {
+      result = await env.writeLock.run(async () => fn(env.now()));
+    } catch (error) {
+      // Callers get the client's error classes (NotFoundError, ValidationError, …), the ones the HTTP control API's answers give them.
+      throw error instanceof ApiError ? errorForStatus(error.status, error.message, { code: error.code, fields: error.fields }) : error;
+    }
     await env.commit();
     return result;
   };

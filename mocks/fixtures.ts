@@ -1,9 +1,11 @@
 import type { CreateOrderRequest, TokenMode } from '../src/contract/index.js';
-import { REVOKED_TOKEN, seedAccounts } from './seed.js';
+import { REVOKED_TOKEN, seedAccounts, type FixtureAccountName } from './seed.js';
+
+export type { FixtureAccountName };
 import type { Store } from './store.js';
 
 export interface FixtureAccount {
-  name: string;
+  name: FixtureAccountName;
   mode: TokenMode;
   token: string;
   chat_user_id: string | null;
@@ -40,6 +42,13 @@ const invalidCases: FixtureCase[] = [
   { name: 'inactive VIP server', body: { order_type: 'vip_server', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 7002 }, expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' } },
   { name: 'user without places', body: { order_type: 'gamepass', platform_username: 'NoPlaces_Nina', place_id: 5001, platform_pass_id: 9001 }, expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' } },
 ];
+
+/** The fixture account of this name, from a sandbox's fixtures (in-process, or as `GET /__sandbox/fixtures` sent them). */
+export function fixtureAccount<Account extends { name: string } = FixtureAccount>(fixtures: { accounts: readonly Account[] }, name: FixtureAccountName): Account {
+  const account = fixtures.accounts.find((a) => a.name === name);
+  if (account === undefined) throw new Error(`The sandbox's fixtures have no account named '${name}'.`);
+  return account;
+}
 
 export function buildFixtures(store: Store): Fixtures {
   const accounts = seedAccounts.map((a) => ({

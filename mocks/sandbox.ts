@@ -1,6 +1,7 @@
-import { ApiError, errorReply, jsonReply, type SandboxRequest, type SandboxResponse } from './exchange.js';
+import { isTopupError } from '../src/errors.js';
+import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxRequest, type SandboxResponse } from './exchange.js';
 import { createControl, type SandboxControl } from './control.js';
-import { buildFixtures, type Fixtures } from './fixtures.js';
+import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from './fixtures.js';
 import { handleApiRequest, type PipelineEnv } from './pipeline.js';
 import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath } from './routes/control.js';
 import { expireDue } from './rules/lifecycle.js';
@@ -51,6 +52,8 @@ export interface Sandbox {
   readonly fetch: typeof globalThis.fetch;
   readonly control: SandboxControl;
   fixtures(): Fixtures;
+  /** One fixture account by name, with its balance now: `sandbox.account('rich').token`. */
+  account(name: FixtureAccountName): FixtureAccount;
   snapshot(): SandboxSnapshot;
   now(): number;
   /** The state, for tests and inspection. */
@@ -126,6 +129,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return await route(request);
     } catch (error) {
       if (error instanceof ApiError) return errorReply(error);
+      // A control move refused: sandbox.control rejects with the client's error classes (control.ts).
+      if (isTopupError(error) && error.status !== undefined) return errorReply(new ApiError(error.status, error.message, error.code as SandboxErrorCode | undefined, error.fields));
       options.onError?.(error);
       return errorReply(new ApiError(500, 'The sandbox failed unexpectedly.', 'INTERNAL_ERROR'));
     }
@@ -138,6 +143,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch: createFetch(handle),
     control,
     fixtures,
+    account: (name) => fixtureAccount(fixtures(), name),
     snapshot: () => takeSnapshot(store, offsetMs),
     now,
     store,

@@ -12,6 +12,14 @@ export const seedAccounts = [
   { id: 4, name: 'unlinked', username: 'unlinked', display_name: 'Unlinked Store', email: 'unlinked@sandbox.topup.test', balance: 250_000, chat: null, token: { token: 'topup_live_unlinked_Z3xC6vB9nM2qW5eR8tY1uI4o', mode: 'production', name: 'Web store key' } },
 ] as const;
 
+/** The fixture accounts' names: `demo` (sandbox key), `rich`, `broke` and `unlinked` (production keys). */
+export type FixtureAccountName = (typeof seedAccounts)[number]['name'];
+
+/** The seed of the fixture account of this name. */
+export function seedAccount<Name extends FixtureAccountName>(name: Name): Extract<(typeof seedAccounts)[number], { name: Name }> {
+  return seedAccounts.find((account) => account.name === name) as Extract<(typeof seedAccounts)[number], { name: Name }>;
+}
+
 /** A token of the `rich` account that was revoked: it must get 401 like any unknown token. */
 export const REVOKED_TOKEN = 'topup_live_revoked_P0oI9uY8tR7eW6qA5sD4fG3h';
 

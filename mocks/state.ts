@@ -3,6 +3,8 @@ import { link, open, readFile, rename, stat, unlink, writeFile, type FileHandle 
 import { dirname, basename, join } from 'node:path';
 import { applyChanges, isSnapshot, SnapshotError, type SandboxChanges, type SandboxSnapshot, type StateWriter } from './snapshot.js';
 
+export { SnapshotError };
+
 /**
  * Writes the snapshot beside the target, flushes it to disk, then renames it over the target.
  * A crash at any moment leaves either the old file or the new one, never a torn one.

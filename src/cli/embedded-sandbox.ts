@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SandboxRequest, SandboxResponse } from '../../mocks/exchange.js';
 import { createSandbox, DEFAULT_SANDBOX_URL, type Sandbox } from '../../mocks/sandbox.js';
-import { seedAccounts } from '../../mocks/seed.js';
+import { seedAccount } from '../../mocks/seed.js';
 import { SnapshotError } from '../../mocks/snapshot.js';
 import { openStateFile, StateLockedError } from '../../mocks/state.js';
 import { finalFetchError } from '../client/http.js';
@@ -49,7 +49,7 @@ export function embeddedSandbox(file: string): EmbeddedSandbox {
   };
   return {
     baseUrl: DEFAULT_SANDBOX_URL,
-    demoToken: seedAccounts.find((account) => account.name === 'demo')!.token.token,
+    demoToken: seedAccount('demo').token.token,
     handle: (request) => use((sandbox) => sandbox.handle(request)),
     use,
   };

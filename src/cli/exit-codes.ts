@@ -1,3 +1,5 @@
+import { errorKind, type ErrorKind } from '../errors.js';
+
 /** The CLI's exit codes. Documented in `topup --help` and the README; decided only by `exitCodeFor`. */
 export const ExitCode = {
   ok: 0,
@@ -26,36 +28,28 @@ export const exitCodeTable: readonly [ExitCode, string][] = [
   [ExitCode.terminated, 'terminated (SIGTERM)'],
 ];
 
-/**
- * Maps an error to its exit code by the error's `name`, so that the start-up path need not load the client
- * to tell its error classes apart.
- */
+/** The exit code of each kind of error: the one place that decides it. */
+export const exitCodeByKind: Readonly<Record<ErrorKind, ExitCode>> = {
+  usage: ExitCode.usage,
+  bad_request: ExitCode.error,
+  auth: ExitCode.auth,
+  permission: ExitCode.rejected,
+  not_found: ExitCode.error,
+  conflict: ExitCode.rejected,
+  validation: ExitCode.rejected,
+  rejected: ExitCode.rejected,
+  rate_limited: ExitCode.rateLimited,
+  server: ExitCode.unavailable,
+  connection: ExitCode.unavailable,
+  timeout: ExitCode.unavailable,
+  wait_timeout: ExitCode.stillPending,
+  api: ExitCode.error,
+  failed: ExitCode.error,
+  interrupted: ExitCode.interrupted,
+};
+
+/** Maps any thrown value to its exit code by its kind (src/errors.ts), so two bundled copies of a class agree. */
 export function exitCodeFor(error: unknown): ExitCode {
-  const name = error instanceof Error ? error.name : '';
-  switch (name) {
-    case 'UsageError':
-    case 'CommanderError':
-      return ExitCode.usage;
-    case 'AuthError':
-      return ExitCode.auth;
-    case 'ValidationError':
-    case 'ConflictError':
-    case 'PermissionError':
-    case 'RejectedError':
-      return ExitCode.rejected;
-    case 'RateLimitError':
-      return ExitCode.rateLimited;
-    case 'ConnectionError':
-    case 'TimeoutError':
-    case 'ServerError':
-      return ExitCode.unavailable;
-    case 'WaitTimeoutError':
-      return ExitCode.stillPending;
-    case 'AbortError':
-    case 'InterruptedError':
-    case 'ExitPromptError':
-      return ExitCode.interrupted;
-    default:
-      return ExitCode.error;
-  }
+  const kind = errorKind(error);
+  return kind === undefined ? ExitCode.error : exitCodeByKind[kind];
 }

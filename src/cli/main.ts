@@ -1,11 +1,15 @@
 import { CommanderError } from 'commander';
 import { CliContext, type ContextDeps } from './context.js';
+import { InterruptedError } from './errors.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { asksForJson, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
 import { sanitizeText } from './io/sanitize.js';
 import type { CliIO } from './io/streams.js';
 import { buildProgram } from './program.js';
+
+/** Exported so a test can check the bundle's mapping against the errors its lazily loaded chunks make. */
+export { exitCodeFor };
 
 /**
  * argv → exit code. The only place that turns errors into exit codes and error output:
@@ -70,7 +74,7 @@ export async function run(argv: readonly string[]): Promise<void> {
   const controller = new AbortController();
   const interrupt = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(signalExitCode(controller.signal));
-    controller.abort(Object.assign(new Error('Interrupted.'), { name: 'InterruptedError', signal }));
+    controller.abort(new InterruptedError(signal));
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);

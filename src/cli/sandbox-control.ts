@@ -1,9 +1,9 @@
 import type { Fixtures } from '../../mocks/fixtures.js';
 import type { EmbeddedSandbox } from './embedded-sandbox.js';
 import { CONTROL_HEADER } from '../contract/sandbox-control.js';
-import { TimeoutError } from '../client/errors.js';
+import { ConnectionError, errorForStatus, TimeoutError } from '../errors.js';
 import { exchange, TransportFailure } from '../client/http.js';
-import { CliError, RejectedError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 
 export type InvoiceMove = 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder';
 
@@ -22,28 +22,14 @@ export interface SandboxControlClient {
   fixtures(): Promise<Fixtures>;
 }
 
-/** A refusal from the sandbox, as the error class that gives it the right exit code. */
-function refusal(status: number, message: string): Error {
-  if (status === 409 || status === 422) return new RejectedError(message);
-  if (status === 401) return Object.assign(new CliError(message), { name: 'AuthError' });
-  return new CliError(message);
-}
-
 /** Each move loads the embedded sandbox as it is on disk, under its lock, and writes it back (embedded-sandbox.ts). */
 export function embeddedControl(embedded: EmbeddedSandbox): SandboxControlClient {
-  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof Error && error.name === 'ApiError') throw refusal((error as Error & { status: number }).status, error.message);
-      throw error;
-    }
-  };
+  // sandbox.control rejects with the client's error classes, which carry the kind that decides the exit code.
   return {
-    move: (verb, code) => guard(() => embedded.use((sandbox) => sandbox.control[verb](code))),
-    deposit: (o) => guard(() => embedded.use((sandbox) => sandbox.control.deposit({ amount: o.amount, paid: o.paid, ...(o.account ? { account: o.account } : {}), ...(o.token ? { token: o.token } : {}) }))),
+    move: (verb, code) => embedded.use((sandbox) => sandbox.control[verb](code)),
+    deposit: (o) => embedded.use((sandbox) => sandbox.control.deposit({ amount: o.amount, paid: o.paid, ...(o.account ? { account: o.account } : {}), ...(o.token ? { token: o.token } : {}) })),
     // From the seed, without reading the file: reset must work when the state is damaged.
-    reset: () => guard(() => embedded.use((sandbox) => sandbox.control.reset(), { fresh: true })),
+    reset: () => embedded.use((sandbox) => sandbox.control.reset(), { fresh: true }),
     fixtures: () => embedded.use(async (sandbox) => sandbox.fixtures()),
   };
 }
@@ -82,7 +68,8 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
     // A real server must never be driven as if it were a sandbox, whatever it answers at these paths.
     if (!answer.fromSandbox) throw new UsageError(`${origin} is not a topup sandbox (no /__sandbox control API answers there); \`topup mock\` commands act only on a sandbox: pass --mock for the embedded one, or --base-url of \`topup mock serve\`.`);
     const envelope = parseEnvelope(answer.text);
-    if (!answer.ok || envelope?.success !== true) throw refusal(answer.status, envelope?.message ?? `The sandbox answered ${answer.status}.`);
+    // The error class of its status, with its code and fields, as the embedded sandbox's control rejects (409 and 422 exit 5).
+    if (!answer.ok || envelope?.success !== true) throw errorForStatus(answer.status, envelope?.message ?? `The sandbox answered ${answer.status}.`, { code: envelope?.error?.code, fields: envelope?.error?.fields });
     return envelope.data;
   };
   return {
@@ -106,16 +93,16 @@ async function exchangeWith(origin: string, path: string, request: { method: str
     const { answer, body } = await exchange(transport.fetch, `${origin}${path}`, request, transport);
     return { status: answer.status, ok: answer.ok, text: body, fromSandbox: answer.headers.get(CONTROL_HEADER) === '1' };
   } catch (error) {
-    if (error instanceof TimeoutError) throw Object.assign(new CliError(`The sandbox at ${origin} did not answer within ${transport.timeout / 1000} s.`), { name: 'TimeoutError' });
+    if (error instanceof TimeoutError) throw new TimeoutError(`The sandbox at ${origin} did not answer within ${transport.timeout / 1000} s.`);
     if (!(error instanceof TransportFailure)) throw error;
     const { connectionFailure } = await import('../client/transport-failure.js');
     const cause = connectionFailure(error.reason, origin, undefined).message.replace(/\.$/, '');
     const message = error.during === 'request' ? `${cause}. Is \`topup mock serve\` running there?` : `The sandbox at ${origin} closed the connection before its answer was complete.`;
-    throw Object.assign(new CliError(message), { name: 'ConnectionError' });
+    throw new ConnectionError(message);
   }
 }
 
-type Envelope = { success?: boolean; message?: string; data?: unknown } | null;
+type Envelope = { success?: boolean; message?: string; data?: unknown; error?: { code?: string; fields?: string[] } } | null;
 
 function parseEnvelope(text: string): Envelope {
   try {

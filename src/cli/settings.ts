@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TokenMode } from '../contract/index.js';
-import { CliError } from './errors.js';
+import { CliError, UsageError } from './errors.js';
 
 /** What a profile remembers besides its token. */
 export interface ProfileSettings {
@@ -124,7 +124,7 @@ export class Settings {
 }
 
 export function checkProfileName(name: string): void {
-  if (!PROFILE_NAME.test(name)) throw Object.assign(new CliError(`'${name}' is not a valid profile name: use letters, digits, - and _ (up to 32).`), { name: 'UsageError' });
+  if (!PROFILE_NAME.test(name)) throw new UsageError(`'${name}' is not a valid profile name: use letters, digits, - and _ (up to 32).`);
 }
 
 function readJson<T extends object>(file: string): T {

@@ -1,4 +1,4 @@
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 /** True for hosts that never leave the machine: localhost, *.localhost, 127.0.0.0/8 and [::1]. */
 export function isLoopbackHost(hostname: string): boolean {

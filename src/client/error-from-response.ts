@@ -1,15 +1,4 @@
-import {
-  AuthError,
-  BadRequestError,
-  ConflictError,
-  NotFoundError,
-  PermissionError,
-  RateLimitError,
-  ServerError,
-  TopupError,
-  ValidationError,
-  type TopupErrorDetails,
-} from './errors.js';
+import { errorForStatus, type TopupError } from '../errors.js';
 
 /** What the transport knows of a failed answer. */
 export interface FailedAnswer {
@@ -19,18 +8,6 @@ export interface FailedAnswer {
   /** Seconds from Retry-After, already parsed. */
   retryAfter?: number | undefined;
 }
-
-type ErrorClass = new (message: string, details: TopupErrorDetails) => TopupError;
-
-const classByStatus: Record<number, ErrorClass> = {
-  400: BadRequestError,
-  401: AuthError,
-  403: PermissionError,
-  404: NotFoundError,
-  409: ConflictError,
-  422: ValidationError,
-  429: RateLimitError,
-};
 
 /** Used when the body has no message of its own (a proxy's HTML page, an empty body). */
 const fallbackMessages: Record<number, string> = {
@@ -49,10 +26,8 @@ const fallbackMessages: Record<number, string> = {
  */
 export function errorFromResponse(answer: FailedAnswer, secrets: readonly string[] = []): TopupError {
   const envelope = readErrorEnvelope(answer.body);
-  const ErrorType = classByStatus[answer.status] ?? (answer.status >= 500 ? ServerError : TopupError);
   const message = envelope.message ?? fallbackMessages[answer.status] ?? `The server answered with status ${answer.status}.`;
-  return new ErrorType(scrub(message, secrets), {
-    status: answer.status,
+  return errorForStatus(answer.status, scrub(message, secrets), {
     code: envelope.code === undefined ? undefined : scrub(envelope.code, secrets),
     fields: envelope.fields?.map((field) => scrub(field, secrets)),
     retryAfter: answer.retryAfter,

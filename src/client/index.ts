@@ -26,6 +26,11 @@ export {
   UsageError,
   ValidationError,
   WaitTimeoutError,
+  errorForStatus,
+  errorKind,
+  isTopupError,
+  type ErrorKind,
+  type TopupErrorCode,
   type TopupErrorDetails,
-} from './errors.js';
+} from '../errors.js';
 export { finalFetchError } from './http.js';

@@ -1,6 +1,6 @@
 import { checkToken, parseBaseUrl } from './base-url.js';
 import { systemClock, type Clock } from './clock.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 import { DEFAULT_TIMEOUT_MS } from './http.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.js';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CreateOrderRequest, CreateOrderResult, OrderData, OrderList, OrderListQuery, OrderSummary } from '../contract/orders.js';
-import { TopupError } from './errors.js';
+import { TopupError } from '../errors.js';
 import { itemsOf, PagePromise } from './paginate.js';
 import type { Requester, RequestOptions } from './request.js';
 

@@ -1,5 +1,5 @@
 import type { Pagination } from '../contract/common.js';
-import { TopupError } from './errors.js';
+import { TopupError } from '../errors.js';
 
 /**
  * A page of any list endpoint: its items under one key, plus, when the server says, where it sits in the whole list.

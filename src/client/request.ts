@@ -3,7 +3,7 @@ import type { EndpointId, endpointById } from '../contract/endpoints.js';
 import { RATE_LIMIT_HEADERS } from '../contract/rate-limits.js';
 import { endpointRoutes } from '../contract/routes.js';
 import { errorFromResponse } from './error-from-response.js';
-import { TopupError, UsageError } from './errors.js';
+import { TopupError, UsageError } from '../errors.js';
 import { sendAttempt, type Answer } from './http.js';
 import type { ResolvedOptions } from './options.js';
 import { Pacer, type RateLimitReport } from './pacing.js';

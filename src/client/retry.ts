@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import { ConnectionError, RateLimitError, ServerError, TimeoutError, TopupError } from './errors.js';
+import { ConnectionError, RateLimitError, ServerError, TimeoutError, TopupError } from '../errors.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */

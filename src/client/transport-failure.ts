@@ -1,5 +1,5 @@
 import { scrub } from './error-from-response.js';
-import { ConnectionError, TimeoutError } from './errors.js';
+import { ConnectionError, TimeoutError } from '../errors.js';
 
 /** Error codes of node's sockets, resolvers and TLS, as a person would name the cause. */
 const CAUSES: readonly [RegExp, string][] = [

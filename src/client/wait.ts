@@ -1,7 +1,7 @@
 import { INVOICE_TTL_SECONDS, pollIntervals } from '../contract/timing.js';
 import type { InvoiceStatus } from '../contract/invoices.js';
 import type { Clock } from './clock.js';
-import { TopupError, UsageError, WaitTimeoutError } from './errors.js';
+import { TopupError, UsageError, WaitTimeoutError } from '../errors.js';
 
 export interface WaitOptions {
   /** Milliseconds between polls. Default 15 000, at least 10 000; a longer positive `poll_after_seconds` from the server wins. */

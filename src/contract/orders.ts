@@ -45,7 +45,15 @@ export const CreateOrderRequest = component(
     .strict(),
   'Only user input. The server computes price, discount, total, invoice and status; any other property gets 422 FORBIDDEN_FIELDS.',
 );
-export type CreateOrderRequest = z.input<typeof CreateOrderRequest>;
+/** Payment methods the document names. A server may offer others (gateway codes), which stay allowed. */
+export type PaymentMethodCode = 'invoice' | 'balance' | (string & {});
+
+/** The pass, by `platform_pass_id` or its alias `gamepass_id`: at least one of the two. */
+type PassId = { platform_pass_id: number; gamepass_id?: number | undefined } | { platform_pass_id?: number | undefined; gamepass_id: number };
+
+/** An order body as the schema reads it, with what the schema checks at run time made part of the type. */
+export type CreateOrderRequest = Omit<z.input<typeof CreateOrderRequest>, 'platform_pass_id' | 'gamepass_id' | 'payment_method'> &
+  PassId & { payment_method?: PaymentMethodCode | undefined };
 
 /** What the order-creation answer shows of the order (the document's four fields plus the server's pricing). */
 export const CreatedOrder = component('CreatedOrder', tolerant(z.object({

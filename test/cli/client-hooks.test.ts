@@ -6,7 +6,7 @@ import { instantClock, runCli } from './run-cli.js';
 /** A sandbox that answers every balance read with 429 and Retry-After: 3, and the CLI pointed at it. */
 async function rateLimitedBalance(args: string[], tty: boolean) {
   const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: 3, routes: ['getBalance'] }] } });
-  const token = sandbox.fixtures().accounts.find((a) => a.name === 'demo')!.token;
+  const token = sandbox.account('demo').token;
   const config = tempConfigDir();
   try {
     return await runCli(config.dir, args, { tty, fetch: sandbox.fetch, clock: instantClock(), env: { TOPUP_BASE_URL: sandbox.baseUrl, TOPUP_TOKEN: token } });

@@ -1,3 +1,4 @@
+import type { FixtureAccountName } from '../../mocks/fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { clockSkewSeconds, contractFindings } from '../../src/cli/doctor/checks.js';
@@ -15,7 +16,7 @@ beforeEach(async () => {
 });
 afterEach(() => config.cleanup());
 
-const token = (name: string) => sandbox.fixtures().accounts.find((a) => a.name === name)!.token;
+const token = (name: FixtureAccountName) => sandbox.account(name).token;
 
 /** A server that is the sandbox with its answers changed by `rewrite` (JSON in, JSON out), as another implementation might answer. */
 function rewritten(rewrite: (path: string, body: any) => any, headers: Record<string, string> = {}): typeof fetch {
@@ -29,7 +30,7 @@ function rewritten(rewrite: (path: string, body: any) => any, headers: Record<st
   };
 }
 
-const doctor = (args: string[], options: RunOptions & { account?: string } = {}) =>
+const doctor = (args: string[], options: RunOptions & { account?: FixtureAccountName } = {}) =>
   runCli(config.dir, ['doctor', ...args], {
     clock: instantClock(Date.now()),
     fetch: options.fetch ?? sandbox.fetch,

@@ -16,7 +16,7 @@ let deposit: string;
 beforeEach(async () => {
   sandbox = await createSandbox({ lean: true, rateLimit: false });
   config = tempConfigDir();
-  const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+  const rich = sandbox.account('rich');
   const client = createClient({ baseUrl: sandbox.baseUrl, token: rich.token, fetch: sandbox.fetch, pacing: false });
   order = (await client.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 })).invoice.invoice_code;
   deposit = (await sandbox.control.deposit({ amount: 50_000, account: 'rich', paid: false })).invoice_code;
@@ -25,7 +25,7 @@ beforeEach(async () => {
 afterEach(() => config.cleanup());
 
 const lean = (args: string[], tty: boolean) => {
-  const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+  const rich = sandbox.account('rich');
   return runCli(config.dir, [...args, '--base-url', sandbox.baseUrl, ...(tty ? ['--no-color', '--no-input'] : [])], { tty, fetch: sandbox.fetch, clock: instantClock(), env: { TOPUP_TOKEN: rich.token } });
 };
 
@@ -75,7 +75,7 @@ describe('every command against the lean sandbox', () => {
   });
 
   it('the wizard, when the server lists payment methods without codes, asks for the code (default invoice)', async () => {
-    const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+    const rich = sandbox.account('rich');
     const prompter = scriptedPrompter([{ input: '9001' }, { input: 'invoice' }, { confirm: true }, { confirm: false }]);
     const result = await runCli(config.dir, ['--no-color', 'orders', 'create', '--type', 'gamepass', '--username', 'BuilderBob', '--place', '5001', '--base-url', sandbox.baseUrl], {
       tty: true, prompter, fetch: sandbox.fetch, clock: instantClock(), env: { TOPUP_TOKEN: rich.token },

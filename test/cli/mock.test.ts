@@ -1,3 +1,4 @@
+import { fixtureAccount } from '../../mocks/fixtures.js';
 import { statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,7 +32,7 @@ describe('offline sandbox through the CLI', () => {
 
     expect((await topup(['mock', 'pay', invoice])).code).toBe(0);
     const fixtures = await topup(['mock', 'fixtures', '--json']);
-    const demo = JSON.parse(fixtures.out).accounts.find((a: { name: string }) => a.name === 'demo');
+    const demo = fixtureAccount(JSON.parse(fixtures.out), 'demo');
     expect(demo.balance).toBe(50_000);
   });
 
@@ -58,14 +59,14 @@ describe('offline sandbox through the CLI', () => {
     const result = await topup(['--json', 'mock', 'pay', 'INV999']);
     expect(result.code).toBe(1);
     expect(result.out).toBe('');
-    expect(embeddedJsonError(result.err)).toEqual({ success: false, message: 'Invoice INV999 was not found.' });
+    expect(embeddedJsonError(result.err)).toEqual({ success: false, error: { code: 'NOT_FOUND' }, message: 'Invoice INV999 was not found.' });
   });
 
   it('reset returns the sandbox to its seed', async () => {
     await topup(['mock', 'deposit', '50000', '--paid']);
     expect((await topup(['mock', 'reset'])).code).toBe(0);
     const fixtures = JSON.parse((await topup(['mock', 'fixtures', '--json'])).out);
-    expect(fixtures.accounts.find((a: { name: string }) => a.name === 'demo').balance).toBe(0);
+    expect(fixtureAccount(fixtures, 'demo').balance).toBe(0);
   });
 
   it('fixtures --json has the documented shape', async () => {
@@ -116,7 +117,7 @@ describe('topup mock serve', () => {
   it('--state keeps orders across a restart', async () => {
     const file = join(config.dir, 'state.json');
     const first = await serve(['--state', file]);
-    const rich = first.info.accounts.find((a: { name: string }) => a.name === 'rich');
+    const rich = fixtureAccount(first.info, 'rich');
     const created = await fetch(`${first.info.url}/api/v1/me/orders`, {
       method: 'POST',
       headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' },
@@ -210,10 +211,14 @@ describe('mock commands against a served sandbox (--base-url)', () => {
       expect(await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal })).toEqual({ code: 0, out: '', err: `✓ Paid ${created.out.trim()}.\n` });
       const fixtures = await topup(['--json', 'mock', 'fixtures', '--base-url', served.url], { signal });
       expect(fixtures.code).toBe(0);
-      expect(JSON.parse(fixtures.out).accounts.find((a: { name: string }) => a.name === 'broke').balance).toBe(50_000);
+      expect(fixtureAccount(JSON.parse(fixtures.out), 'broke').balance).toBe(50_000);
       const refused = await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal });
       expect(refused).toMatchObject({ code: 5, out: '' });
       expect(refused.err).toMatch(/^Error: .*is paid and cannot become paid.*\n$/);
+      // The served sandbox's refusal keeps its code, as the embedded one's does.
+      const refusedJson = await topup(['--json', 'mock', 'pay', created.out.trim(), '--base-url', served.url], { signal });
+      expect(refusedJson.code).toBe(5);
+      expect(JSON.parse(refusedJson.err)).toMatchObject({ success: false, error: { code: 'INVALID_STATE' } });
     } finally {
       await served.close();
     }

@@ -1,3 +1,4 @@
+import type { FixtureAccountName } from '../../mocks/fixtures.js';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import type { CliClock } from '../../src/cli/clock.js';
@@ -8,7 +9,7 @@ import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 /** 2026-03-02 10:00:00 UTC: invoice codes and timestamps are the same on every run. */
 export const START = Date.UTC(2026, 2, 2, 10, 0, 0);
 
-export type AccountName = 'demo' | 'rich' | 'broke' | 'unlinked';
+
 
 /** Shared fake time: the sandbox reads it, and the CLI's clock sleeps by moving it forward. */
 export interface FakeTime {
@@ -47,9 +48,9 @@ export function fakeTime(start = START): FakeTime {
 export interface Harness {
   sandbox: Sandbox;
   time: FakeTime;
-  token(name: AccountName): string;
+  token(name: FixtureAccountName): string;
   /** A library client on the same sandbox, to set up state. */
-  client(name: AccountName): TopupClient;
+  client(name: FixtureAccountName): TopupClient;
   /** Runs `topup …` against the sandbox as `account` (remote target: --base-url, TOPUP_TOKEN, deps.fetch). */
   run(args: string[], options?: RunOptions): Promise<RunResult>;
   /** Runs `topup …` on the embedded offline sandbox of this harness's config folder. */
@@ -60,7 +61,7 @@ export interface Harness {
 }
 
 export interface RunOptions {
-  account?: AccountName;
+  account?: FixtureAccountName;
   /** Replaces the sandbox's in-process fetch (e.g. to answer 429, or to record requests). */
   fetch?: typeof globalThis.fetch;
   /** Talk to this URL instead of the in-process sandbox, with the global fetch unless `fetch` is given. */
@@ -80,7 +81,7 @@ export async function harness(): Promise<Harness> {
   const time = fakeTime();
   const sandbox = await createSandbox({ now: time.now, rateLimit: false });
   const config = tempConfigDir();
-  const token = (name: AccountName) => sandbox.fixtures().accounts.find((a) => a.name === name)!.token;
+  const token = (name: FixtureAccountName) => sandbox.account(name).token;
   const outputs: RunResult[] = [];
   const exec = async (args: string[], env: Record<string, string>, options: RunOptions): Promise<RunResult> => {
     const io = fakeIO({ tty: options.tty ?? false, env: { TOPUP_CONFIG_DIR: config.dir, ...env, ...options.env } });

@@ -1,3 +1,4 @@
+import type { FixtureAccountName } from '../../mocks/fixtures.js';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { REVOKED_TOKEN } from '../../mocks/seed.js';
@@ -51,12 +52,12 @@ export function instantClock(start = Date.UTC(2026, 10, 21, 12)): CliClock & { s
   };
 }
 
-export type AccountName = 'demo' | 'rich' | 'broke' | 'unlinked';
+
 
 export interface ServedSandbox {
   url: string;
   sandbox: Sandbox;
-  token(name: AccountName): string;
+  token(name: FixtureAccountName): string;
   close(): Promise<void>;
 }
 
@@ -67,7 +68,7 @@ export async function serveSandbox(): Promise<ServedSandbox> {
   return {
     url: server.url,
     sandbox,
-    token: (name) => sandbox.fixtures().accounts.find((a) => a.name === name)!.token,
+    token: (name) => sandbox.account(name).token,
     close: () => server.close(),
   };
 }

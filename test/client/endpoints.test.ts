@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { endpointById, endpoints, type EndpointId } from '../../src/contract/endpoints.js';
 import { createClient, type TopupClient } from '../../src/index.js';
-import { recordingFetch, tokenOf, type Exchange } from './helpers.js';
+import { recordingFetch, type Exchange } from './helpers.js';
 import { LEAN } from '../support/cli-assertions.js';
 
 let sandbox: Sandbox;
@@ -13,7 +13,7 @@ let seen: Array<{ url: string; headers: Record<string, string> }>;
 
 beforeEach(async () => {
   sandbox = await createSandbox({ rateLimit: false });
-  token = tokenOf(sandbox, 'rich');
+  token = sandbox.account('rich').token;
   const recorder = recordingFetch(sandbox.fetch);
   exchanges = recorder.exchanges;
   seen = [];

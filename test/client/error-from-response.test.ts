@@ -10,7 +10,7 @@ import {
   ServerError,
   TopupError,
   ValidationError,
-} from '../../src/client/errors.js';
+} from '../../src/errors.js';
 
 const envelope = (message: string, error?: object) => (error === undefined ? { success: false, message } : { success: false, message, error });
 

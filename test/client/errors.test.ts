@@ -14,7 +14,7 @@ import {
   type FetchFunction,
   type TopupClient,
 } from '../../src/index.js';
-import { reachableStrings, recordingFetch, tokenOf, type Exchange } from './helpers.js';
+import { reachableStrings, recordingFetch, type Exchange } from './helpers.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
 
@@ -64,16 +64,16 @@ describe('errors from the sandbox map to their classes, and none is retried', ()
     {
       name: "404 for another account's invoice",
       run: async (s: Sandbox) => {
-        const created = await clientFor(tokenOf(s, 'demo')).orders.create(order);
+        const created = await clientFor(s.account('demo').token).orders.create(order);
         exchanges.length = 0;
-        return clientFor(tokenOf(s, 'rich')).invoices.get(created.invoice.invoice_code);
+        return clientFor(s.account('rich').token).invoices.get(created.invoice.invoice_code);
       },
       type: NotFoundError,
       expected: { name: 'NotFoundError', status: 404, code: 'NOT_FOUND' },
     },
     {
       name: '422 FORBIDDEN_FIELDS with the fields',
-      run: (s: Sandbox) => clientFor(tokenOf(s, 'demo')).orders.create({ ...order, price: 1, status: 'paid' } as never, { idempotencyKey: 'forbidden-1' }),
+      run: (s: Sandbox) => clientFor(s.account('demo').token).orders.create({ ...order, price: 1, status: 'paid' } as never, { idempotencyKey: 'forbidden-1' }),
       type: ValidationError,
       expected: {
         name: 'ValidationError',
@@ -86,25 +86,25 @@ describe('errors from the sandbox map to their classes, and none is retried', ()
     },
     {
       name: '422 PLATFORM_VALIDATION_FAILED',
-      run: (s: Sandbox) => clientFor(tokenOf(s, 'demo')).orders.create(s.fixtures().platform.invalid_orders[0]!),
+      run: (s: Sandbox) => clientFor(s.account('demo').token).orders.create(s.fixtures().platform.invalid_orders[0]!),
       type: ValidationError,
       expected: { name: 'ValidationError', status: 422, code: 'PLATFORM_VALIDATION_FAILED' },
     },
     {
       name: '422 CHAT_LINK_REQUIRED without X-Chat-User-ID',
-      run: (s: Sandbox) => clientFor(tokenOf(s, 'rich')).orders.create({ ...order, payment_method: 'balance' }),
+      run: (s: Sandbox) => clientFor(s.account('rich').token).orders.create({ ...order, payment_method: 'balance' }),
       type: ValidationError,
       expected: { name: 'ValidationError', status: 422, code: 'CHAT_LINK_REQUIRED' },
     },
     {
       name: '422 INSUFFICIENT_BALANCE',
-      run: (s: Sandbox) => clientFor(tokenOf(s, 'broke')).orders.create({ ...order, payment_method: 'balance' }, { chatUserId: '700000002' }),
+      run: (s: Sandbox) => clientFor(s.account('broke').token).orders.create({ ...order, payment_method: 'balance' }, { chatUserId: '700000002' }),
       type: ValidationError,
       expected: { name: 'ValidationError', status: 422, code: 'INSUFFICIENT_BALANCE' },
     },
     {
       name: '422 for a bad list query',
-      run: (s: Sandbox) => clientFor(tokenOf(s, 'demo')).orders.list({ per_page: 1000 }).then((page) => page),
+      run: (s: Sandbox) => clientFor(s.account('demo').token).orders.list({ per_page: 1000 }).then((page) => page),
       type: ValidationError,
       expected: { name: 'ValidationError', status: 422, code: 'VALIDATION_FAILED', fields: ['per_page'] },
     },
@@ -116,7 +116,7 @@ describe('errors from the sandbox map to their classes, and none is retried', ()
   });
 
   it('409 IDEMPOTENCY_KEY_MISMATCH for the same key with a different body, carrying the key', async () => {
-    const client = clientFor(tokenOf(sandbox, 'demo'));
+    const client = clientFor(sandbox.account('demo').token);
     await client.orders.create(order, { idempotencyKey: 'order-42' });
     const error = await caught(client.orders.create({ ...order, client_reference: 'changed' }, { idempotencyKey: 'order-42' }));
     expect(error).toBeInstanceOf(ConflictError);
@@ -125,7 +125,7 @@ describe('errors from the sandbox map to their classes, and none is retried', ()
   });
 
   it('429 with retryAfter when pacing is off and retries are off', async () => {
-    const client = clientFor(tokenOf(sandbox, 'demo'), { pacing: false, maxRetries: 0 });
+    const client = clientFor(sandbox.account('demo').token, { pacing: false, maxRetries: 0 });
     for (let i = 0; i < 10; i++) await client.orders.create(order);
     const error = await caught(client.orders.create(order, { idempotencyKey: 'eleventh' }));
     expect(error).toBeInstanceOf(RateLimitError);
@@ -134,7 +134,7 @@ describe('errors from the sandbox map to their classes, and none is retried', ()
   });
 
   it('a POST without a key (token.validate) is not retried, even on a retryable 429', async () => {
-    const client = clientFor(tokenOf(sandbox, 'demo'), { pacing: false });
+    const client = clientFor(sandbox.account('demo').token, { pacing: false });
     for (let i = 0; i < 30; i++) await client.token.validate();
     exchanges.length = 0;
     await expect(client.token.validate()).rejects.toBeInstanceOf(RateLimitError);
@@ -142,7 +142,7 @@ describe('errors from the sandbox map to their classes, and none is retried', ()
   });
 
   it('a local misuse is a UsageError that carries the key, and nothing is sent', async () => {
-    const client = clientFor(tokenOf(sandbox, 'rich'));
+    const client = clientFor(sandbox.account('rich').token);
     const error = await caught(client.orders.create(order, { idempotencyKey: 'k-1', chatUserId: '7000\n00001' }));
     expect(error).toBeInstanceOf(UsageError);
     expect(error.idempotencyKey).toBe('k-1');
@@ -185,7 +185,7 @@ describe('no error ever contains the token', () => {
     { name: 'TimeoutError', type: TimeoutError, run: (s: Sandbox, token: string) =>
       createClient({ baseUrl: s.baseUrl, token, fetch: hangingTransport, maxRetries: 0, timeout: 20 }).account.profile() },
   ])('$name', async ({ type, run, leaked }) => {
-    const token = tokenOf(sandbox, 'demo');
+    const token = sandbox.account('demo').token;
     const secret = leaked?.(token) ?? token;
     const error = await caught(run(sandbox, token));
     expect(error).toBeInstanceOf(type);
@@ -196,7 +196,7 @@ describe('no error ever contains the token', () => {
   });
 
   it('keeps a scrubbed reason for a transport failure', async () => {
-    const token = tokenOf(sandbox, 'demo');
+    const token = sandbox.account('demo').token;
     const client = createClient({ baseUrl: sandbox.baseUrl, token, fetch: hostileTransport(sandbox.fetch), maxRetries: 0 });
     const error = await caught(client.account.profile());
     expect(error.message).toBe('Could not reach http://sandbox.localhost: the connection was reset (ECONNRESET).');

@@ -2,14 +2,6 @@ import { vi } from 'vitest';
 import type { Sandbox } from '../../mocks/sandbox.js';
 import type { FetchFunction } from '../../src/index.js';
 
-export type AccountName = 'demo' | 'rich' | 'broke' | 'unlinked';
-
-export function tokenOf(sandbox: Sandbox, name: AccountName): string {
-  const account = sandbox.fixtures().accounts.find((a) => a.name === name);
-  if (account === undefined) throw new Error(`no fixture account ${name}`);
-  return account.token;
-}
-
 export interface Exchange {
   method: string;
   url: string;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../mocks/sandbox.js';
 import { createClient, type ClientWait, type ReceivedResponse } from '../../src/client/index.js';
-import { tokenOf } from './helpers.js';
 
 /** A clock whose sleeps return at once and move time on, so that waits cost no real time. */
 function instantClock() {
@@ -15,7 +14,7 @@ describe('onWait: no pause the client makes on its own is silent', () => {
     const clock = instantClock();
     const sandbox = await createSandbox({ now: clock.now, faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: 3, routes: ['getBalance'] }] } });
     const waits: ClientWait[] = [];
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch, clock, maxRetries: 2, onWait: (w) => waits.push(w) });
+    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, clock, maxRetries: 2, onWait: (w) => waits.push(w) });
     await expect(client.balance.get()).rejects.toThrow();
     expect(waits.filter((w) => w.reason === 'retry-after')).toEqual([
       { reason: 'retry-after', ms: 3000, request: 'GET /api/v1/me/balance' },
@@ -28,7 +27,7 @@ describe('onWait: no pause the client makes on its own is silent', () => {
   it('a 502 without Retry-After is backoff', async () => {
     const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'error', rate: 1, status: 502, routes: ['getBalance'] }] } });
     const waits: ClientWait[] = [];
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch, clock: instantClock(), maxRetries: 1, onWait: (w) => waits.push(w) });
+    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, clock: instantClock(), maxRetries: 1, onWait: (w) => waits.push(w) });
     await expect(client.balance.get()).rejects.toThrow();
     expect(waits.map((w) => w.reason)).toEqual(['backoff']);
   });
@@ -37,7 +36,7 @@ describe('onWait: no pause the client makes on its own is silent', () => {
     const sandbox = await createSandbox({ rateLimit: false });
     const waits: ClientWait[] = [];
     const clock = instantClock();
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'rich'), fetch: sandbox.fetch, clock, onWait: (w) => waits.push(w) });
+    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('rich').token, fetch: sandbox.fetch, clock, onWait: (w) => waits.push(w) });
     for (let i = 0; i < 11; i++) await client.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, client_reference: `p-${i}` });
     expect(waits).toHaveLength(1);
     expect(waits[0]).toMatchObject({ reason: 'pacing', request: 'POST /api/v1/me/orders' });
@@ -49,7 +48,7 @@ describe('onResponse', () => {
   it('reports every answer\'s status, URL and time, retried ones included', async () => {
     const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'error', rate: 1, status: 503, routes: ['getBalance'] }] } });
     const seen: ReceivedResponse[] = [];
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch, clock: instantClock(), maxRetries: 1, onResponse: (r) => seen.push(r) });
+    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, clock: instantClock(), maxRetries: 1, onResponse: (r) => seen.push(r) });
     await client.catalog.creditPackages();
     await expect(client.balance.get()).rejects.toThrow();
     expect(seen.map((r) => `${r.status} ${r.method} ${r.url}`)).toEqual([

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { ConnectionError, createClient, type FetchFunction } from '../../src/index.js';
-import { recordingFetch, tokenOf } from './helpers.js';
+import { recordingFetch } from './helpers.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9004 };
 
@@ -10,7 +10,7 @@ let token: string;
 
 beforeEach(async () => {
   sandbox = await createSandbox();
-  token = tokenOf(sandbox, 'demo');
+  token = sandbox.account('demo').token;
 });
 
 /** Lets the sandbox commit the first order request, then loses its answer the way a reset connection does. */

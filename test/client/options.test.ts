@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { checkToken, isLoopbackHost, parseBaseUrl } from '../../src/client/base-url.js';
-import { UsageError } from '../../src/client/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { createClient } from '../../src/index.js';
 
 describe('parseBaseUrl accepts', () => {

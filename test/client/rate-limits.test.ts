@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vi } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { createClient, type TopupClient } from '../../src/index.js';
-import { recordingFetch, settle, tokenOf, type Exchange } from './helpers.js';
+import { recordingFetch, settle, type Exchange } from './helpers.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
 const START = Date.parse('2026-02-02T08:00:00Z');
@@ -20,7 +20,7 @@ async function setup(options: { pacing: boolean; maxRetries?: number }): Promise
   maxInFlight = 0;
   return createClient({
     baseUrl: sandbox.baseUrl,
-    token: tokenOf(sandbox, 'demo'),
+    token: sandbox.account('demo').token,
     // A long attempt timeout, so jumping the fake clock never fires one by accident.
     timeout: 600_000,
     pacing: options.pacing,
@@ -60,7 +60,7 @@ describe('Retry-After', () => {
 
   it('longer than maxRetryTime is not waited: the RateLimitError comes at once', async () => {
     const client = await setup({ pacing: false });
-    const impatient = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch, pacing: false, maxRetryTime: 30_000 });
+    const impatient = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, pacing: false, maxRetryTime: 30_000 });
     for (let i = 0; i < 10; i++) await settle(client.orders.create(order));
     const error = await settle(impatient.orders.create(order).catch((e: unknown) => e));
     expect(error).toMatchObject({ name: 'RateLimitError', retryAfter: 60 });
@@ -109,7 +109,7 @@ describe('pacing', () => {
 
   it('resynchronises from X-RateLimit-Remaining when another client spent the budget', async () => {
     const client = await setup({ pacing: true, maxRetries: 0 });
-    const other = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch, pacing: false });
+    const other = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, pacing: false });
     for (let i = 0; i < 9; i++) await settle(other.orders.create(order));
     // Our client's own log is empty; the answer tells it 0 remain until the window resets.
     await settle(client.orders.create(order));

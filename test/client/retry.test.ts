@@ -10,7 +10,7 @@ import {
   ServerError,
   TimeoutError,
   ValidationError,
-} from '../../src/client/errors.js';
+} from '../../src/errors.js';
 import { backoffDelay, defaultRetryPolicy, isRetryableError, parseRetryAfter, retryDelay, withRetries } from '../../src/client/retry.js';
 
 const NOW = Date.parse('2025-01-01T00:00:00Z');

@@ -5,7 +5,6 @@ import { LEAN } from '../support/cli-assertions.js';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { httpFetch } from '../../src/cli/http-fetch.js';
 import { ConnectionError, createClient, TimeoutError, TopupError, type FetchFunction, type TopupClient } from '../../src/index.js';
-import { tokenOf } from './helpers.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
 /** Hang guard: a stalled body that is not timed out would run into this instead of finishing. */
@@ -82,7 +81,7 @@ afterEach(async () => {
 });
 
 async function orderCount(): Promise<number> {
-  const client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch });
+  const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch });
   // Counted from the list itself, with every order on one page: pagination is not something every server sends.
   return (await client.orders.list({ per_page: 100 })).orders!.length;
 }
@@ -105,7 +104,7 @@ const transports: [string, FetchFunction][] = [
 
 describe.each(transports)('an answer that stalls mid-body, over %s', (_, fetch) => {
   function clientOn(url: string, options: Partial<Parameters<typeof createClient>[0]> = {}): TopupClient {
-    return createClient({ baseUrl: url, token: tokenOf(sandbox, 'demo'), fetch, timeout: 200, pacing: false, clock: { random: () => 0 }, ...options });
+    return createClient({ baseUrl: url, token: sandbox.account('demo').token, fetch, timeout: 200, pacing: false, clock: { random: () => 0 }, ...options });
   }
 
   it.each([
@@ -167,7 +166,7 @@ describe.each(transports)('an answer that stalls mid-body, over %s', (_, fetch) 
       ['stalled', key],
       ['stalled', key],
     ]);
-    const again = await createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch }).orders.create(order, { idempotencyKey: key });
+    const again = await createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch }).orders.create(order, { idempotencyKey: key });
     expect(again.idempotent).toBe(true);
     expect(await orderCount()).toBe(1);
   });
@@ -192,7 +191,7 @@ describe("the caller's abort, over the global fetch", () => {
     const controller = new AbortController();
     const reason = new Error('stop');
     // The default 30 s timeout: only the abort can end this call within the guard.
-    const pending = createClient({ baseUrl: gateway.url, token: tokenOf(sandbox, 'demo'), fetch: watched, pacing: false }).balance.get({ signal: controller.signal });
+    const pending = createClient({ baseUrl: gateway.url, token: sandbox.account('demo').token, fetch: watched, pacing: false }).balance.get({ signal: controller.signal });
     await readingBody;
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);

@@ -4,7 +4,6 @@ import { createHandlers } from '../../mocks/adapters/msw.js';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { AuthError, ConnectionError, createClient, NotFoundError, type TopupClient } from '../../src/index.js';
-import { tokenOf } from './helpers.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
 
@@ -37,7 +36,7 @@ describe('through msw setupServer with the sandbox handlers', () => {
   afterEach(() => server.resetHandlers());
 
   it('runs the script with the global fetch', async () => {
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo') });
+    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token });
     await script(client, sandbox);
   });
 
@@ -59,14 +58,14 @@ describe('over real HTTP on loopback', () => {
   });
 
   it('runs the script with the global fetch against http://127.0.0.1', async () => {
-    const client = createClient({ baseUrl: http.url, token: tokenOf(sandbox, 'demo') });
+    const client = createClient({ baseUrl: http.url, token: sandbox.account('demo').token });
     await script(client, sandbox);
   });
 
   it('reports a refused connection as ConnectionError after its retries', async () => {
     const url = http.url;
     await http.close();
-    const client = createClient({ baseUrl: url, token: tokenOf(sandbox, 'demo'), maxRetries: 1, clock: { random: () => 0 } });
+    const client = createClient({ baseUrl: url, token: sandbox.account('demo').token, maxRetries: 1, clock: { random: () => 0 } });
     const error = await client.account.profile().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).message).toBe(`Could not reach ${new URL(url).origin}: connection refused: nothing is listening there (ECONNREFUSED).`);

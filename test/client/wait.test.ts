@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
 import { createClient, UsageError, WaitTimeoutError, type TopupClient } from '../../src/index.js';
 import type { InvoiceStatus } from '../../src/contract/invoices.js';
-import { settle, tokenOf } from './helpers.js';
+import { settle } from './helpers.js';
 import { LEAN } from '../support/cli-assertions.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
@@ -17,7 +17,7 @@ const onPoll = (status: InvoiceStatus) => polls.push({ at: Date.now() - START, s
 beforeEach(async () => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
   sandbox = await createSandbox({ now: () => Date.now() });
-  client = createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch: sandbox.fetch, timeout: 600_000 });
+  client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, timeout: 600_000 });
   invoiceCode = (await settle(client.orders.create(order))).invoice.invoice_code;
   polls = [];
 });
@@ -123,7 +123,7 @@ function withStatusRewrite(rewrite: (data: Record<string, unknown>) => void): To
     rewrite(body.data);
     return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });
   };
-  return createClient({ baseUrl: sandbox.baseUrl, token: tokenOf(sandbox, 'demo'), fetch, timeout: 600_000 });
+  return createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch, timeout: 600_000 });
 }
 
 describe('invoices.wait against a server that sends only what the document guarantees', () => {

@@ -1,3 +1,4 @@
+import { fixtureAccount } from '../../mocks/fixtures.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +26,7 @@ beforeAll(async () => {
   config = tempConfigDir();
   env = baseEnv(config.dir);
   server = await serveMock(env);
-  richToken = server.accounts.find((a) => a.name === 'rich')!.token;
+  richToken = fixtureAccount(server, 'rich').token;
 }, 120_000);
 
 afterAll(async () => {

@@ -1,3 +1,4 @@
+import { fixtureAccount } from '../../mocks/fixtures.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ afterAll(async () => {
 
 /** Spawns `topup invoices status INV --wait`, and once its first poll is on stderr, sends `signal`. */
 function waitThenSignal(invoice: string, signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const token = served.accounts.find((a) => a.name === 'demo')!.token;
+  const token = fixtureAccount(served, 'demo').token;
   const env = { ...baseEnv(configDir), TOPUP_TOKEN: token };
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'topup.js'), 'invoices', 'status', invoice, '--wait', '--base-url', served.url], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
@@ -46,7 +47,7 @@ describe('signals', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ])('%s during a wait exits %i, quietly', async (signal, code) => {
-    const token = served.accounts.find((a) => a.name === 'demo')!.token;
+    const token = fixtureAccount(served, 'demo').token;
     const created = await topup(['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001', '--base-url', served.url], { env: { ...baseEnv(configDir), TOPUP_TOKEN: token } });
     expect(created.code).toBe(0);
     const result = await waitThenSignal(created.stdout.trim(), signal);

@@ -59,7 +59,7 @@ describe('FaultInjector', () => {
 describe('faults in the sandbox', () => {
   async function sandboxWith(rules: FaultConfig['rules'], sleep?: (ms: number) => Promise<void>) {
     const sandbox = await createSandbox({ rateLimit: false, faults: { seed: 1, rules }, ...(sleep ? { sleep } : {}) });
-    const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+    const rich = sandbox.account('rich');
     const post = () => sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, { method: 'POST', headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' }, body: JSON.stringify(order) });
     return { sandbox, post };
   }

@@ -16,7 +16,7 @@ describe('msw handlers (README example)', () => {
   afterAll(() => server.close());
 
   it('serves the bot\'s real fetch calls from the sandbox state, and control moves show up', async () => {
-    const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+    const rich = sandbox.account('rich');
     const body = sandbox.fixtures().platform.valid_orders[0]!;
     const created = await fetch(`${base}/api/v1/me/orders`, {
       method: 'POST',
@@ -53,7 +53,7 @@ describe('msw handlers (README example)', () => {
 describe('sandbox state through @msw/data queries (README)', () => {
   it('lets a test query the sandbox\'s collections with @msw/data\'s own API', async () => {
     const sandbox = await createSandbox({ rateLimit: false });
-    const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+    const rich = sandbox.account('rich');
     for (const body of sandbox.fixtures().platform.valid_orders.slice(0, 3)) {
       const response = await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, { method: 'POST', headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expect(response.status).toBe(201);

@@ -1,3 +1,4 @@
+import { fixtureAccount, type Fixtures } from '../../mocks/fixtures.js';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +21,7 @@ describe('two CLI processes on the offline sandbox', () => {
     };
     await Promise.all([worker(), worker()]);
     const { stdout } = await topup('mock', 'fixtures', '--json');
-    const demo = (JSON.parse(stdout) as { accounts: { name: string; balance: number }[] }).accounts.find((a) => a.name === 'demo')!;
+    const demo = fixtureAccount(JSON.parse(stdout) as Fixtures, 'demo');
     expect(demo.balance).toBe(2 * perProcess * 10_000);
   }, 60_000);
 });

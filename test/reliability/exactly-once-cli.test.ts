@@ -38,7 +38,7 @@ describe('exactly-once through the CLI', () => {
   });
 
   async function topup(args: string[]) {
-    const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+    const rich = sandbox.account('rich');
     const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir, TOPUP_BASE_URL: server.url, TOPUP_TOKEN: rich.token } });
     const code = await main(args, io, { clock });
     return { code, out: io.out(), err: io.err() };

@@ -25,7 +25,7 @@ describe('exactly-once order creation under faults', () => {
         ],
       },
     });
-    const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+    const rich = sandbox.account('rich');
     const client = createClient({ baseUrl: sandbox.baseUrl, token: rich.token, fetch: sandbox.fetch, pacing: false, clock });
     const body = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, payment_method: 'balance' };
     const balanceBefore = sandbox.store.db.accounts.get('2')!.balance;
@@ -63,7 +63,7 @@ describe('exactly-once order creation under faults', () => {
 
   it('N concurrent identical keyed requests create exactly one order', async () => {
     const sandbox = await createSandbox({ rateLimit: false });
-    const rich = sandbox.fixtures().accounts.find((a) => a.name === 'rich')!;
+    const rich = sandbox.account('rich');
     const client = createClient({ baseUrl: sandbox.baseUrl, token: rich.token, fetch: sandbox.fetch, pacing: false });
     const body = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
     const results = await Promise.all(Array.from({ length: 25 }, () => client.orders.create(body, { idempotencyKey: 'same-key' })));

@@ -1,3 +1,4 @@
+import { fixtureAccount } from '../../mocks/fixtures.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/contract/index.js';
 import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
@@ -92,7 +93,7 @@ describe('account isolation', () => {
       expect(validation.data.user.id).toBe(viewer.id);
     }
     const before = new Map(accounts.map((a) => [a.id, sandbox.store.db.orders.ownedBy(a.id).length]));
-    const rich = accounts.find((a) => a.name === 'rich')!;
+    const rich = fixtureAccount({ accounts }, 'rich');
     await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, { method: 'POST', headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' }, body: JSON.stringify(sandbox.fixtures().platform.valid_orders[0]) });
     for (const account of accounts) expect(sandbox.store.db.orders.ownedBy(account.id).length).toBe(before.get(account.id)! + (account === rich ? 1 : 0));
   });

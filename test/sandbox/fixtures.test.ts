@@ -1,3 +1,4 @@
+import { fixtureAccount } from '../../mocks/fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../mocks/sandbox.js';
 import { quote } from '../../mocks/rules/pricing.js';
@@ -90,7 +91,7 @@ describe.each(transports)('fixture values really work (%s)', (transport) => {
 
   it('every valid order succeeds for the rich account paying by balance, and every invalid one fails', async () => {
     const t = await sandbox(transport, { rateLimit: false });
-    const rich = fixtures.accounts.find((a) => a.name === 'rich')!;
+    const rich = fixtureAccount(fixtures, 'rich');
     const headers = { 'x-chat-user-id': rich.chat_user_id! };
     let balance = rich.balance;
     for (const body of validOrders) {

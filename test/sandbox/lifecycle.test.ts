@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConflictError, NotFoundError } from '../../mocks/index.js';
 import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
 import { accounts, CLOCK_START, dataOf, expectError, SIMPLE_ORDER, transports, useSandboxes, type TestSandbox } from '../support/sandbox-harness.js';
 
@@ -93,12 +94,16 @@ describe.each(transports)('lifecycle (%s)', (transport) => {
     const code = await newOrder(t);
     for (const step of setup) await t.sandbox.control[step](code);
     const before = t.state();
-    await expect(t.sandbox.control[move](code)).rejects.toMatchObject({ status: 409, code: 'INVALID_STATE' });
+    const refused = t.sandbox.control[move](code);
+    // A bot author's test catches it by the client's class, as it would from the HTTP control API.
+    await expect(refused).rejects.toBeInstanceOf(ConflictError);
+    await expect(refused).rejects.toMatchObject({ kind: 'conflict', status: 409, code: 'INVALID_STATE' });
     expect(t.state()).toEqual(before);
   });
 
   it('control operations on an unknown invoice are refused with NOT_FOUND', async () => {
     const t = await sandbox(transport);
+    await expect(t.sandbox.control.pay('INV20260302999999')).rejects.toBeInstanceOf(NotFoundError);
     await expect(t.sandbox.control.pay('INV20260302999999')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
     await expect(t.sandbox.control.complete('INV20260302999999')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });

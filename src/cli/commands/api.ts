@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { TimeoutError } from '../../client/errors.js';
+import { TimeoutError } from '../../errors.js';
 import { DEFAULT_TIMEOUT_MS, exchange, TransportFailure } from '../../client/http.js';
 import type { CliContext } from '../context.js';
 import { jsonText, sanitizeText } from '../io/sanitize.js';
@@ -100,7 +100,7 @@ export async function runApi(ctx: CliContext, method: string, path: string, flag
   try {
     ({ answer: response, body: text } = await exchange(fetchFn, url.href, { method, headers, body }, { timeout: DEFAULT_TIMEOUT_MS, signal: ctx.signal }));
   } catch (error) {
-    if (error instanceof TimeoutError) throw Object.assign(new CliError(`${url.origin} did not answer within ${DEFAULT_TIMEOUT_MS / 1000} s.`), { name: 'TimeoutError' });
+    if (error instanceof TimeoutError) throw new TimeoutError(`${url.origin} did not answer within ${DEFAULT_TIMEOUT_MS / 1000} s.`);
     // The client's own sentence: the origin and the cause (refused, DNS, TLS, reset), never the path or the token.
     if (error instanceof TransportFailure) throw (await import('../../client/transport-failure.js')).connectionFailure(error.reason, url.href, target.token);
     throw error;

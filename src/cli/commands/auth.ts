@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { TokenMode } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
+import { AuthError } from '../../errors.js';
 import { CliError, UsageError } from '../errors.js';
 import { readAll } from '../io/streams.js';
 import { orDash } from '../io/format.js';
@@ -33,9 +34,8 @@ export function tokenFamily(token: string): string {
   return `${family ?? ''}…`;
 }
 
-/** An error that exits 4 without loading the client's error classes. */
 function authError(message: string): Error {
-  return Object.assign(new CliError(message), { name: 'AuthError' });
+  return new AuthError(message);
 }
 
 export interface LoginOptions {

@@ -39,7 +39,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
       stateFile = await state.openStateFile(file, { waitMs: 0 });
     } catch (error) {
       if (error instanceof state.StateLockedError) throw new CliError(`${file} is already used by another running sandbox.`);
-      if (error instanceof Error && error.name === 'SnapshotError') throw new CliError(error.message);
+      if (error instanceof state.SnapshotError) throw new CliError(error.message);
       throw error;
     }
   }
@@ -74,7 +74,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     await server.close();
     ctx.notice('Sandbox stopped.');
   } catch (error) {
-    if (error instanceof Error && error.name === 'SnapshotError') throw new CliError(error.message);
+    if (error instanceof state.SnapshotError) throw new CliError(error.message);
     throw error;
   } finally {
     await stateFile?.close();

@@ -1,0 +1,42 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { createSandbox, type FixtureAccount } from '../../mocks/index.js';
+import { createClient, TopupError, type CreateOrderRequest, type ErrorCode, type PaymentMethodCode, type TopupErrorCode } from '../../src/index.js';
+
+// These tests are checked by `tsc` (npm test runs it before vitest): each @ts-expect-error must be an error.
+describe('types as strict as the contract', () => {
+  it('an order body names its pass by platform_pass_id or gamepass_id', async () => {
+    const byId: CreateOrderRequest = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
+    const byAlias: CreateOrderRequest = { platform_username: 'BuilderBob', place_id: 5001, gamepass_id: 9001 };
+    // @ts-expect-error: an order without a pass id does not compile
+    const withoutPass: CreateOrderRequest = { platform_username: 'BuilderBob', place_id: 5001 };
+    const sandbox = await createSandbox({ rateLimit: false });
+    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('rich').token, fetch: sandbox.fetch });
+    for (const body of [byId, byAlias]) expect((await client.orders.create(body)).invoice.invoice_code).toMatch(/^INV/);
+    // The sandbox refuses at run time what the type refuses at compile time.
+    await expect(client.orders.create(withoutPass)).rejects.toMatchObject({ status: 422, fields: expect.arrayContaining(['platform_pass_id']) });
+  });
+
+  it('payment methods: the documented codes, and any other string', () => {
+    expectTypeOf<'invoice'>().toExtend<PaymentMethodCode>();
+    expectTypeOf<'balance'>().toExtend<PaymentMethodCode>();
+    expectTypeOf<'some_gateway'>().toExtend<PaymentMethodCode>();
+    // @ts-expect-error: a number is not a payment method code
+    const notACode: PaymentMethodCode = 7;
+    expect(notACode).toBe(7);
+  });
+
+  it('error codes: the documented union, open to codes a newer server sends', () => {
+    expectTypeOf<TopupError['code']>().toEqualTypeOf<TopupErrorCode | undefined>();
+    expectTypeOf<ErrorCode>().toExtend<TopupErrorCode>();
+    expectTypeOf<'SOMETHING_NEW'>().toExtend<TopupErrorCode>();
+    expect(new TopupError('x', { code: 'SOMETHING_NEW' }).code).toBe('SOMETHING_NEW');
+  });
+
+  it('fixture accounts are typed by name', async () => {
+    const sandbox = await createSandbox();
+    expectTypeOf(sandbox.account('rich')).toEqualTypeOf<FixtureAccount>();
+    expect(sandbox.account('rich').balance).toBe(10_000_000);
+    // @ts-expect-error: no fixture account is called 'nobody'
+    expect(() => sandbox.account('nobody')).toThrow("The sandbox's fixtures have no account named 'nobody'.");
+  });
+});
