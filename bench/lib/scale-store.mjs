@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createSandbox } from '../../dist/cli/lazy/mocks/sandbox.js';
+import { createSandbox } from '../../dist/cli/lazy/mocks/core/sandbox.js';
 
 /** The order every bench request places: the cheapest pass, paid by invoice (sandbox tokens may pay no other way). */
 export const ORDER_BODY = JSON.stringify({ order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 });

@@ -106,7 +106,7 @@ export async function scale({ quick, log }) {
       baselineDisplay: `${base.stateCreate.toFixed(1)} ms`,
       ratio: measured[orders].stateCreate / base.stateCreate,
       budget: orders === 100_000 ? { op: '<=', limit: 2, of: 'ratio', text: 'p50 ≤ 2×' } : undefined,
-      note: 'With a state file, an order is acknowledged only once what it changed is appended to the journal beside the snapshot and fsynced (mocks/state.ts), so the cost does not grow with the store; before the journal, the whole state was rewritten for every order (≈0.5 s at 100k). The rows above are the served sandbox without --state.',
+      note: 'With a state file, an order is acknowledged only once what it changed is appended to the journal beside the snapshot and fsynced (mocks/state/), so the cost does not grow with the store; before the journal, the whole state was rewritten for every order (≈0.5 s at 100k). The rows above are the served sandbox without --state.',
     });
   }
   rows.push({

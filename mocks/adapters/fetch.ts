@@ -1,4 +1,4 @@
-import { isDropped, type SandboxRequest, type SandboxResponse } from '../exchange.js';
+import { isDropped, type SandboxRequest, type SandboxResponse } from '../core/exchange.js';
 
 /**
  * A WHATWG fetch served by the sandbox core: what the client and the offline CLI inject.

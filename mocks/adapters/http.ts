@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorReply, isDropped } from '../exchange.js';
+import { errorReply, isDropped } from '../core/exchange.js';
 import { repeatedHeaderError, SINGLE_VALUED_HEADERS } from '../rules/single-headers.js';
 import { MAX_BODY_BYTES } from '../rules/json-body.js';
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../core/sandbox.js';
 
 export interface HttpSandboxOptions {
   port?: number;

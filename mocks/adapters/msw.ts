@@ -1,6 +1,6 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import { isDropped } from '../exchange.js';
-import type { Sandbox } from '../sandbox.js';
+import { isDropped } from '../core/exchange.js';
+import type { Sandbox } from '../core/sandbox.js';
 
 export interface HandlerOptions {
   /** Only intercept requests to this origin (e.g. the base URL your bot is configured with). Default: any origin. */

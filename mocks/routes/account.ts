@@ -1,5 +1,5 @@
 import { formatMoney, formatTimestamp, pollIntervals, type OrderStatus } from '../../src/contract/index.js';
-import * as present from '../present.js';
+import * as present from './present.js';
 import { CURRENCY } from '../rules/pricing.js';
 import { principalOf, type RouteHandler } from './context.js';
 

@@ -1,6 +1,6 @@
 import { formatMoney, formatTimestamp } from '../../src/contract/index.js';
-import { ApiError } from '../exchange.js';
-import * as present from '../present.js';
+import { ApiError } from '../core/exchange.js';
+import * as present from './present.js';
 import { CURRENCY } from '../rules/pricing.js';
 import { principalOf, type RouteHandler } from './context.js';
 import { pageNewestFirst } from './paging.js';

@@ -1,7 +1,7 @@
-import type { SandboxRequest } from '../exchange.js';
+import type { SandboxRequest } from '../core/exchange.js';
 import type { Principal } from '../rules/auth.js';
-import type { Store } from '../store.js';
-import type { WriteLock } from '../write-lock.js';
+import type { Store } from '../store/store.js';
+import type { WriteLock } from '../core/write-lock.js';
 
 /** What a route may use. Routes never see transports, limits or faults: the pipeline handled those. */
 export interface RouteContext {

@@ -1,9 +1,9 @@
-import { ApiError, successReply, type SandboxReply, type SandboxRequest } from '../exchange.js';
-import type { SandboxControl } from '../control.js';
-import type { Fixtures } from '../fixtures.js';
-import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../faults.js';
+import { ApiError, successReply, type SandboxReply, type SandboxRequest } from '../core/exchange.js';
+import type { SandboxControl } from '../core/control.js';
+import type { Fixtures } from '../store/fixtures.js';
+import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../core/faults.js';
 import { bearerToken } from '../rules/auth.js';
-import { Router } from '../router.js';
+import { Router } from '../core/router.js';
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 
 /** Control operations over HTTP, under a prefix outside /api/v1 (CONTROL_PREFIX). They need no token: the sandbox is local. */

@@ -1,6 +1,6 @@
-import { ApiError } from '../exchange.js';
-import * as present from '../present.js';
-import type { InvoiceRecord } from '../records.js';
+import { ApiError } from '../core/exchange.js';
+import * as present from './present.js';
+import type { InvoiceRecord } from '../store/records.js';
 import { principalOf, type RouteContext, type RouteHandler } from './context.js';
 
 function ownInvoice(ctx: RouteContext): InvoiceRecord {

@@ -1,7 +1,7 @@
 import { formatMoney, formatTimestamp, INVOICE_TTL_SECONDS, type CreateOrderResult } from '../../src/contract/index.js';
-import { ApiError } from '../exchange.js';
-import * as present from '../present.js';
-import type { InvoiceRecord, OrderRecord, PaymentMethodRecord } from '../records.js';
+import { ApiError } from '../core/exchange.js';
+import * as present from './present.js';
+import type { InvoiceRecord, OrderRecord, PaymentMethodRecord } from '../store/records.js';
 import { assertSameRequest, findIdempotencyRecord, fingerprintOf, IDEMPOTENCY_TTL_MS, readIdempotencyKey } from '../rules/idempotency.js';
 import { parseJsonObject } from '../rules/json-body.js';
 import { postTransaction } from '../rules/ledger.js';

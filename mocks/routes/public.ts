@@ -1,7 +1,7 @@
 import { formatTimestamp } from '../../src/contract/index.js';
 import { INTERFACE_VERSION } from '../../src/contract/version.js';
-import { ApiError, SerializedData } from '../exchange.js';
-import * as present from '../present.js';
+import { ApiError, SerializedData } from '../core/exchange.js';
+import * as present from './present.js';
 import { CURRENCY } from '../rules/pricing.js';
 import { pageNewestFirst } from './paging.js';
 import type { RouteHandler } from './context.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../exchange.js';
-import type { Db } from '../db.js';
-import type { AccountRecord, TokenRecord } from '../records.js';
+import { ApiError } from '../core/exchange.js';
+import type { Db } from '../store/db.js';
+import type { AccountRecord, TokenRecord } from '../store/records.js';
 
 /** Query parameters that would carry a token in a URL; the document forbids it. */
 const TOKEN_PARAMS = new Set(['token', 'api_token', 'access_token', 'apikey', 'api_key', 'key', 'bearer']);

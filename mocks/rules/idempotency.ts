@@ -1,6 +1,6 @@
-import { ApiError } from '../exchange.js';
-import { idempotencyKeyOf, type Db } from '../db.js';
-import type { IdempotencyRecord } from '../records.js';
+import { ApiError } from '../core/exchange.js';
+import { idempotencyKeyOf, type Db } from '../store/db.js';
+import type { IdempotencyRecord } from '../store/records.js';
 import type { OrderInput } from './order-request.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import { ApiError } from '../exchange.js';
+import { ApiError } from '../core/exchange.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 

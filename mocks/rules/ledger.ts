@@ -1,5 +1,5 @@
-import type { Store } from '../store.js';
-import type { AccountRecord } from '../records.js';
+import type { Store } from '../store/store.js';
+import type { AccountRecord } from '../store/records.js';
 
 /** Moves the balance and records the transaction that explains it. */
 export async function postTransaction(

@@ -1,7 +1,7 @@
 import { orderTransitions, paymentTransitions, type OrderStatus, type PaymentStatus } from '../../src/contract/index.js';
-import { ApiError } from '../exchange.js';
-import type { InvoiceRecord, OrderRecord } from '../records.js';
-import type { Store } from '../store.js';
+import { ApiError } from '../core/exchange.js';
+import type { InvoiceRecord, OrderRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
 import { postTransaction } from './ledger.js';
 
 function movePayment(store: Store, invoice: InvoiceRecord, to: PaymentStatus, now: number): void {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { CreateOrderRequest, FORBIDDEN_ORDER_FIELDS, ORDER_BODY_FIELDS, type OrderType } from '../../src/contract/index.js';
-import { ApiError } from '../exchange.js';
+import { ApiError } from '../core/exchange.js';
 
 /** An order request after the defaults and the `gamepass_id` alias are applied. */
 export interface OrderInput {

@@ -1,7 +1,7 @@
 import { formatMoney } from '../../src/contract/index.js';
-import { ApiError } from '../exchange.js';
-import type { Db } from '../db.js';
-import type { PaymentMethodRecord } from '../records.js';
+import { ApiError } from '../core/exchange.js';
+import type { Db } from '../store/db.js';
+import type { PaymentMethodRecord } from '../store/records.js';
 import type { Principal } from './auth.js';
 
 /** The method must exist, be active, and be open to the token's mode. */

@@ -1,5 +1,5 @@
-import { ApiError } from '../exchange.js';
-import type { Db } from '../db.js';
+import { ApiError } from '../core/exchange.js';
+import type { Db } from '../store/db.js';
 import type { OrderInput } from './order-request.js';
 
 /** Orders buy between these many credits. */

@@ -1,5 +1,5 @@
 import { MAX_IN_FLIGHT_SERVER, rateClasses, type RateClass } from '../../src/contract/index.js';
-import { ApiError } from '../exchange.js';
+import { ApiError } from '../core/exchange.js';
 
 interface Window {
   startedAt: number;

@@ -1,4 +1,4 @@
-import { ApiError } from '../exchange.js';
+import { ApiError } from '../core/exchange.js';
 
 /**
  * Headers the service reads one value of. Sent twice they are ambiguous (which token, which key?), so the request is

@@ -1,15 +1,16 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { SandboxRequest, SandboxResponse } from '../../mocks/exchange.js';
-import { createSandbox, DEFAULT_SANDBOX_URL, type Sandbox } from '../../mocks/sandbox.js';
-import { seedAccount } from '../../mocks/seed.js';
-import { SnapshotError } from '../../mocks/snapshot.js';
-import { openStateFile, StateLockedError } from '../../mocks/state.js';
+import type { SandboxRequest, SandboxResponse } from '../../mocks/core/exchange.js';
+import { DEFAULT_SANDBOX_URL, type Sandbox } from '../../mocks/core/sandbox.js';
+import { seedAccount } from '../../mocks/store/seed.js';
+import { SnapshotError } from '../../mocks/state/snapshot.js';
+import { StateLockedError } from '../../mocks/state/lock.js';
+import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
 import { finalFetchError } from '../client/http.js';
 import { CliError } from './errors.js';
 
 /**
- * The embedded sandbox, whose state lives in a file in the config folder (mocks/state.ts: snapshot, journal, pid lock).
+ * The embedded sandbox, whose state lives in a file in the config folder (mocks/state/: snapshot, journal, pid lock).
  * The lock is held only around each operation: take it, load what is on disk now (so a change another process made
  * since is seen), do the one request or control move, write what it changed, let go. Never across a wait, a watch
  * interval or a prompt, so `topup invoices status --wait` in one terminal and `topup mock pay` in another both work.
@@ -27,24 +28,20 @@ export interface EmbeddedSandbox {
 export function embeddedSandbox(file: string): EmbeddedSandbox {
   const use = async <T>(work: (sandbox: Sandbox) => Promise<T>, options: { fresh?: boolean } = {}): Promise<T> => {
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-    let state;
+    let opened;
     try {
-      state = await openStateFile(file, { fresh: options.fresh ?? false });
+      opened = await openPersistentSandbox(file, { fresh: options.fresh ?? false });
     } catch (error) {
       // Final: the client must report these as they are, not retry them as if the network had failed.
       if (error instanceof StateLockedError) throw finalFetchError(new CliError('The offline sandbox is busy: another topup command has been using it for over 15 seconds.'));
       throw unreadable(error);
     }
     try {
-      const snapshot = state.takeSnapshot();
-      const sandbox = await createSandbox({ ...(snapshot === undefined ? {} : { snapshot }), stateWriter: state.writer });
-      // A new file, or a journal grown past the snapshot, is written whole now: later loads are quicker than a seed.
-      if (state.writer.wantsSnapshot) await state.writer.write({ snapshot: sandbox.snapshot() });
-      return await work(sandbox);
+      return await work(opened.sandbox);
     } catch (error) {
       throw unreadable(error);
     } finally {
-      await state.close();
+      await opened.close();
     }
   };
   return {

@@ -1,4 +1,4 @@
-import type { Fixtures } from '../../mocks/fixtures.js';
+import type { Fixtures } from '../../mocks/store/fixtures.js';
 import type { EmbeddedSandbox } from './embedded-sandbox.js';
 import { CONTROL_HEADER } from '../contract/sandbox-control.js';
 import { ConnectionError, errorForStatus, TimeoutError } from '../errors.js';

@@ -1,4 +1,4 @@
-import type { SandboxRequest, SandboxResponse } from '../../mocks/exchange.js';
+import type { SandboxRequest, SandboxResponse } from '../../mocks/core/exchange.js';
 import { FetchAnswer, plainInit } from './fetch-answer.js';
 
 /**

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 
 /**
  * The parts of a zod 4 schema's `def` that code walking a schema beside a value looks into: the lean sandbox's
- * projection (mocks/lean.ts) and `topup doctor`'s check for enum values the contract does not know.
+ * projection (mocks/routes/lean.ts) and `topup doctor`'s check for enum values the contract does not know.
  */
 export interface SchemaDef {
   type: string;

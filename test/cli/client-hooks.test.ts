@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../../mocks/sandbox.js';
+import { createSandbox } from '../../mocks/core/sandbox.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { instantClock, runCli } from './run-cli.js';
 

@@ -1,4 +1,4 @@
-import { fixtureAccount } from '../../mocks/fixtures.js';
+import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,7 @@
-import type { FixtureAccountName } from '../../mocks/fixtures.js';
+import type { FixtureAccountName } from '../../mocks/store/fixtures.js';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
-import { REVOKED_TOKEN } from '../../mocks/seed.js';
+import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { REVOKED_TOKEN } from '../../mocks/store/seed.js';
 import { startHttpSandbox } from '../../mocks/adapters/http.js';
 import type { CliClock } from '../../src/cli/clock.js';
 import { main } from '../../src/cli/main.js';

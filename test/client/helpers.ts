@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { Sandbox } from '../../mocks/sandbox.js';
+import type { Sandbox } from '../../mocks/core/sandbox.js';
 import type { FetchFunction } from '../../src/index.js';
 
 export interface Exchange {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../../mocks/sandbox.js';
+import { createSandbox } from '../../mocks/core/sandbox.js';
 import { createClient, type ClientWait, type ReceivedResponse } from '../../src/client/index.js';
 
 /** A clock whose sleeps return at once and move time on, so that waits cost no real time. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vi } from 'vitest';
-import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
 import { createClient, type TopupClient } from '../../src/index.js';
 import { recordingFetch, settle, type Exchange } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
 import { createClient, UsageError, WaitTimeoutError, type TopupClient } from '../../src/index.js';
 import type { InvoiceStatus } from '../../src/contract/invoices.js';
 import { settle } from './helpers.js';

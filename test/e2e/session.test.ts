@@ -1,4 +1,4 @@
-import { fixtureAccount } from '../../mocks/fixtures.js';
+import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { fixtureAccount } from '../../mocks/fixtures.js';
+import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -67,5 +67,8 @@ describe('sandbox state through @msw/data queries (README)', () => {
     expect(pending.map((o) => o.invoice_code)).toEqual(orders.all().slice(1).map((o) => o.invoice_code));
     expect(orders.collection.findFirst((q) => q.where({ invoice_code: first.invoice_code }))?.status).toBe('processing');
     expect(big.map((o) => o.platform_pass_id)).toEqual([9002, 9004]);
+    // Read-only: a write would bypass the indexes and the state journal.
+    // @ts-expect-error: the collection offers no update
+    expect(orders.collection.update).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { fixtureAccount, type Fixtures } from '../../mocks/fixtures.js';
+import { fixtureAccount, type Fixtures } from '../../mocks/store/fixtures.js';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

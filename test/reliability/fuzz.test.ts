@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../src/contract/index.js';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
-import { isDropped } from '../../mocks/exchange.js';
-import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
-import { takeSnapshot } from '../../mocks/snapshot.js';
+import { isDropped } from '../../mocks/core/exchange.js';
+import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { takeSnapshot } from '../../mocks/state/snapshot.js';
 import { fuzzRequest, type FuzzRequest } from './fuzz-requests.js';
 import { report } from './report.js';
 

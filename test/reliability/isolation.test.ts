@@ -1,7 +1,7 @@
-import { fixtureAccount } from '../../mocks/fixtures.js';
+import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/contract/index.js';
-import { createSandbox, type Sandbox } from '../../mocks/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
 
 /**
  * Every user endpoint, asked by every account about every other account's data:

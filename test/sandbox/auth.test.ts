@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REVOKED_TOKEN } from '../../mocks/seed.js';
+import { REVOKED_TOKEN } from '../../mocks/store/seed.js';
 import { endpoints } from '../../src/contract/index.js';
 import { accounts, dataOf, expectError, SIMPLE_ORDER, transports, useSandboxes } from '../support/sandbox-harness.js';
 

@@ -1,8 +1,8 @@
-import { fixtureAccount } from '../../mocks/fixtures.js';
+import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../../mocks/sandbox.js';
+import { createSandbox } from '../../mocks/core/sandbox.js';
 import { quote } from '../../mocks/rules/pricing.js';
-import { platformSeed } from '../../mocks/seed.js';
+import { platformSeed } from '../../mocks/store/seed.js';
 import { dataOf, expectError, fakeClock, transports, useSandboxes } from '../support/sandbox-harness.js';
 
 const fixtures = (await createSandbox({ now: fakeClock().now })).fixtures();

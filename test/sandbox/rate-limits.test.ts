@@ -1,3 +1,4 @@
+import { snapshotWriter } from '../../mocks/state/flush.js';
 import { describe, expect, it } from 'vitest';
 import { rateClasses } from '../../src/contract/index.js';
 import { accounts, CLOCK_START, dataOf, expectError, SIMPLE_ORDER, transports, useSandboxes, type Answer, type RequestOptions, type TestSandbox } from '../support/sandbox-harness.js';
@@ -117,7 +118,7 @@ describe.each(transports)('rate limits (%s)', (transport) => {
   });
 
   it('refuses a token\'s 4th request in flight with 429, and serves other tokens meanwhile', async () => {
-    const t = await sandbox(transport, { persist: slowPersist });
+    const t = await sandbox(transport, { stateWriter: snapshotWriter(slowPersist) });
     const burst = Array.from({ length: 6 }, (_, i) => t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, client_reference: `burst-${i}` } }));
     const meanwhile = await t.request('GET', '/api/v1/me', { token: demo.token });
     const answers = await Promise.all(burst);
@@ -133,7 +134,7 @@ describe.each(transports)('rate limits (%s)', (transport) => {
   });
 
   it('a request the in-flight cap refuses does not use up the per-minute quota, and its 429 says where the quota stands', async () => {
-    const t = await sandbox(transport, { persist: slowPersist });
+    const t = await sandbox(transport, { stateWriter: snapshotWriter(slowPersist) });
     const burst = Array.from({ length: 6 }, (_, i) => t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, client_reference: `cap-${i}` } }));
     const answers = await Promise.all(burst);
     for (const refused of answers.filter((a) => a.status === 429)) {
@@ -157,7 +158,7 @@ describe.each(transports)('rate limits (%s)', (transport) => {
     });
 
     it('has no in-flight cap', async () => {
-      const t = await sandbox(transport, { rateLimit: false, persist: slowPersist });
+      const t = await sandbox(transport, { rateLimit: false, stateWriter: snapshotWriter(slowPersist) });
       const answers = await Promise.all(Array.from({ length: 6 }, () => t.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER })));
       expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201, 201]);
     });

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
 import { IDEMPOTENCY_TTL_MS } from '../../mocks/rules/idempotency.js';
-import { SnapshotError, type SandboxChanges, type SandboxSnapshot, type StateWriter } from '../../mocks/snapshot.js';
-import { openStateFile, type OpenStateFileOptions, type StateFile } from '../../mocks/state.js';
+import { SnapshotError, type SandboxChanges, type SandboxSnapshot, type StateWriter } from '../../mocks/state/snapshot.js';
+import { openStateFile, type OpenStateFileOptions, type StateFile } from '../../mocks/state/file.js';
 import { accounts, dataOf, SIMPLE_ORDER, transports, useSandboxes, type TestSandbox, type Transport } from '../support/sandbox-harness.js';
 
 const { demo, rich } = await accounts();
@@ -222,9 +222,5 @@ describe('what the sandbox hands its state writer', () => {
     dataOf(await order(t, demo.token), 201);
     dataOf(await order(t, demo.token), 201);
     expect(writer.written.map((w) => (w === 'snapshot' ? 'snapshot' : 'changes'))).toEqual(['snapshot', 'snapshot', 'snapshot', 'changes']);
-  });
-
-  it('refuses persist and stateWriter together', async () => {
-    await expect(sandboxes('in-process', { stateWriter: new RecordingWriter(), persist: async () => undefined })).rejects.toThrow(/persist or stateWriter/);
   });
 });

@@ -1,11 +1,12 @@
+import { snapshotWriter } from '../../mocks/state/flush.js';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
-import { createSandbox } from '../../mocks/sandbox.js';
-import { SnapshotError, type SandboxSnapshot } from '../../mocks/snapshot.js';
-import { readStateFile, writeStateFile } from '../../mocks/state.js';
+import { createSandbox } from '../../mocks/core/sandbox.js';
+import { SnapshotError, type SandboxSnapshot } from '../../mocks/state/snapshot.js';
+import { readStateFile, writeStateFile } from '../../mocks/state/file.js';
 import { accounts, dataOf, fakeClock, SIMPLE_ORDER, transports, useSandboxes, type TestSandbox } from '../support/sandbox-harness.js';
 
 const { demo, rich } = await accounts();
@@ -29,7 +30,7 @@ describe.each(transports)('state file (%s)', (transport) => {
 
   it('a restart from the state file keeps orders, balances, transactions and counters', async () => {
     const file = join(dir, 'state.json');
-    const first = await sandbox(transport, { persist: (s) => writeStateFile(file, s) });
+    const first = await sandbox(transport, { stateWriter: snapshotWriter((s) => writeStateFile(file, s)) });
     const paid = dataOf(await first.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, payment_method: 'balance' }, headers: { 'x-chat-user-id': rich.chat_user_id! } }), 201);
     const pending = dataOf(await first.request('POST', '/api/v1/me/orders', { token: demo.token, body: SIMPLE_ORDER }), 201);
     const { invoice_code: deposit } = await first.sandbox.control.deposit({ account: 'demo', amount: 50_000, paid: true });
@@ -59,7 +60,7 @@ describe.each(transports)('state file (%s)', (transport) => {
 
   it('an idempotency key survives a restart', async () => {
     const file = join(dir, 'state.json');
-    const first = await sandbox(transport, { persist: (s) => writeStateFile(file, s) });
+    const first = await sandbox(transport, { stateWriter: snapshotWriter((s) => writeStateFile(file, s)) });
     const created = dataOf(await first.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER, headers: { 'idempotency-key': 'k-1' } }), 201);
     const second = await sandbox(transport, { snapshot: await readStateFile(file) });
     const again = dataOf(await second.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER, headers: { 'idempotency-key': 'k-1' } }), 200);
@@ -68,7 +69,7 @@ describe.each(transports)('state file (%s)', (transport) => {
 
   it('a pending invoice restored from the state file still expires on time', async () => {
     const file = join(dir, 'state.json');
-    const first = await sandbox(transport, { persist: (s) => writeStateFile(file, s) });
+    const first = await sandbox(transport, { stateWriter: snapshotWriter((s) => writeStateFile(file, s)) });
     const code = dataOf(await first.request('POST', '/api/v1/me/orders', { token: demo.token, body: SIMPLE_ORDER }), 201).invoice.invoice_code;
     const second = await sandbox(transport, { snapshot: await readStateFile(file) });
     second.clock.advance(INVOICE_TTL_SECONDS * 1000);
@@ -77,7 +78,7 @@ describe.each(transports)('state file (%s)', (transport) => {
 
   it('an order is persisted before it is acknowledged', async () => {
     const persisted: string[] = [];
-    const t = await sandbox(transport, { persist: async (s) => { persisted.push(JSON.stringify(s)); } });
+    const t = await sandbox(transport, { stateWriter: snapshotWriter(async (s) => { persisted.push(JSON.stringify(s)); }) });
     const code = dataOf(await t.request('POST', '/api/v1/me/orders', { token: demo.token, body: SIMPLE_ORDER }), 201).invoice.invoice_code;
     expect(persisted.at(-1)).toContain(code);
     await t.sandbox.control.pay(code);
@@ -150,7 +151,7 @@ describe('state files and snapshots', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       written.push(copy(snapshot));
     };
-    const sandbox = await createSandbox({ now: fakeClock().now, persist });
+    const sandbox = await createSandbox({ now: fakeClock().now, stateWriter: snapshotWriter(persist) });
     await Promise.all([
       sandbox.control.deposit({ account: 'rich', amount: 10_000, paid: true }),
       sandbox.control.deposit({ account: 'rich', amount: 20_000, paid: true }),

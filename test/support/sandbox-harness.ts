@@ -2,9 +2,9 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, expect } from 'vitest';
 import { createFetch } from '../../mocks/adapters/fetch.js';
 import { startHttpSandbox } from '../../mocks/adapters/http.js';
-import type { SandboxResponse } from '../../mocks/exchange.js';
-import { createSandbox, type Sandbox, type SandboxOptions } from '../../mocks/sandbox.js';
-import type { SandboxSnapshot } from '../../mocks/snapshot.js';
+import type { SandboxResponse } from '../../mocks/core/exchange.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../mocks/core/sandbox.js';
+import type { SandboxSnapshot } from '../../mocks/state/snapshot.js';
 import { withContractCheck } from './openapi-validator.js';
 
 /** The two ways every rule is exercised: straight through the fetch adapter, and over a real socket. */
@@ -35,7 +35,6 @@ export interface OpenOptions {
   lean?: boolean;
   /** The sandbox's clock; by default the harness's fake clock (see `clock`). */
   now?: () => number;
-  persist?: SandboxOptions['persist'];
   stateWriter?: SandboxOptions['stateWriter'];
   snapshot?: unknown;
 }
@@ -81,7 +80,6 @@ export async function open(transport: Transport, options: OpenOptions = {}): Pro
     now: options.now ?? clock.now,
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     ...(options.lean === undefined ? {} : { lean: options.lean }),
-    ...(options.persist === undefined ? {} : { persist: options.persist }),
     ...(options.stateWriter === undefined ? {} : { stateWriter: options.stateWriter }),
     ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot }),
   });

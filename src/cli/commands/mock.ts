@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Sandbox } from '../../../mocks/sandbox.js';
+import type { Sandbox } from '../../../mocks/core/sandbox.js';
+import type { PersistentSandbox } from '../../../mocks/state/persistent-sandbox.js';
 import { DEFAULT_TIMEOUT_MS } from '../../client/http.js';
 import { embeddedNotice, type CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
@@ -18,11 +19,11 @@ export interface ServeOptions {
 
 /** `topup mock serve`: the sandbox over HTTP until Ctrl-C. */
 export async function runServe(ctx: CliContext, options: ServeOptions): Promise<void> {
-  const [{ createSandbox }, { startHttpSandbox }, state, { parseFaultSpec, FaultConfigError }] = await Promise.all([
-    import('../../../mocks/sandbox.js'),
+  const [{ createSandbox }, { startHttpSandbox }, { openPersistentSandbox, SnapshotError, StateLockedError }, { parseFaultSpec, FaultConfigError }] = await Promise.all([
+    import('../../../mocks/core/sandbox.js'),
     import('../../../mocks/adapters/http.js'),
-    import('../../../mocks/state.js'),
-    import('../../../mocks/faults.js'),
+    import('../../../mocks/state/persistent-sandbox.js'),
+    import('../../../mocks/core/faults.js'),
   ]);
   let faults;
   try {
@@ -32,29 +33,18 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     throw error;
   }
   const file = options.state;
+  const sandboxOptions = { rateLimit: options.rateLimit, lean: options.lean, ...(faults === undefined ? {} : { faults }) };
   // One server per state file (it holds the file's lock): a second one would overwrite the first one's orders.
-  let stateFile: Awaited<ReturnType<typeof state.openStateFile>> | undefined;
-  if (file !== undefined) {
-    try {
-      stateFile = await state.openStateFile(file, { waitMs: 0 });
-    } catch (error) {
-      if (error instanceof state.StateLockedError) throw new CliError(`${file} is already used by another running sandbox.`);
-      if (error instanceof state.SnapshotError) throw new CliError(error.message);
-      throw error;
-    }
+  let persistent: PersistentSandbox | undefined;
+  try {
+    persistent = file === undefined ? undefined : await openPersistentSandbox(file, { ...sandboxOptions, waitMs: 0 });
+  } catch (error) {
+    if (error instanceof StateLockedError) throw new CliError(`${file} is already used by another running sandbox.`);
+    if (error instanceof SnapshotError) throw new CliError(error.message);
+    throw error;
   }
   try {
-    const snapshot = stateFile?.takeSnapshot();
-    const sandbox = await createSandbox({
-      rateLimit: options.rateLimit,
-      lean: options.lean,
-      ...(faults === undefined ? {} : { faults }),
-      ...(snapshot === undefined ? {} : { snapshot }),
-      ...(stateFile === undefined ? {} : { stateWriter: stateFile.writer }),
-    });
-    // A new file holds the seed from the start, and a file without a journal (or with an outgrown one) gets one
-    // now rather than at the first order.
-    if (stateFile?.writer.wantsSnapshot) await stateFile.writer.write({ snapshot: sandbox.snapshot() });
+    const sandbox = persistent?.sandbox ?? (await createSandbox(sandboxOptions));
     let server;
     try {
       server = await startHttpSandbox(sandbox, { port: options.port, host: options.host });
@@ -73,11 +63,8 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     });
     await server.close();
     ctx.notice('Sandbox stopped.');
-  } catch (error) {
-    if (error instanceof state.SnapshotError) throw new CliError(error.message);
-    throw error;
   } finally {
-    await stateFile?.close();
+    await persistent?.close();
   }
 }
 

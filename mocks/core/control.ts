@@ -1,11 +1,11 @@
-import { INVOICE_TTL_SECONDS } from '../src/contract/index.js';
-import { errorForStatus } from '../src/errors.js';
+import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
+import { errorForStatus } from '../../src/errors.js';
 import { ApiError } from './exchange.js';
-import type { AccountRecord } from './records.js';
-import { authenticate } from './rules/auth.js';
-import { closeUnpaidInvoice, completeOrder, failOrder, payInvoice } from './rules/lifecycle.js';
-import { CURRENCY } from './rules/pricing.js';
-import type { Store } from './store.js';
+import type { AccountRecord } from '../store/records.js';
+import { authenticate } from '../rules/auth.js';
+import { closeUnpaidInvoice, completeOrder, failOrder, payInvoice } from '../rules/lifecycle.js';
+import { CURRENCY } from '../rules/pricing.js';
+import type { Store } from '../store/store.js';
 import type { WriteLock } from './write-lock.js';
 
 export interface DepositRequest {

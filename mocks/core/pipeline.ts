@@ -1,21 +1,21 @@
-import { endpoints, rateClasses, type Endpoint, type EndpointId } from '../src/contract/index.js';
+import { endpoints, rateClasses, type Endpoint, type EndpointId } from '../../src/contract/index.js';
 import { ApiError, errorReply, SerializedData, successReply, type SandboxReply, type SandboxRequest, type SandboxResponse } from './exchange.js';
-import { leanData } from './lean.js';
+import { leanData } from '../routes/lean.js';
 import type { FaultInjector } from './faults.js';
-import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from './rules/auth.js';
-import { validationError } from './rules/order-request.js';
-import { InFlightLimiter, RateLimiter } from './rules/rate-limit.js';
+import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from '../rules/auth.js';
+import { validationError } from '../rules/order-request.js';
+import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
 import { Router } from './router.js';
-import { routeHandlers } from './routes/index.js';
-import type { RouteContext } from './routes/context.js';
-import type { Store } from './store.js';
+import { routeHandlers } from '../routes/index.js';
+import type { RouteContext } from '../routes/context.js';
+import type { Store } from '../store/store.js';
 import type { WriteLock } from './write-lock.js';
 
 export interface PipelineEnv {
   store: Store;
   writeLock: WriteLock;
   rateLimit: boolean;
-  /** Answer only what the interface document guarantees (mocks/lean.ts). */
+  /** Answer only what the interface document guarantees (mocks/routes/lean.ts). */
   lean: boolean;
   rateLimiter: RateLimiter;
   inFlight: InFlightLimiter;

@@ -1,6 +1,6 @@
-import { parseTimestamp } from '../src/contract/index.js';
+import { parseTimestamp } from '../../src/contract/index.js';
 import type { Db } from './db.js';
-import { tokenDigest } from './rules/auth.js';
+import { tokenDigest } from '../rules/auth.js';
 
 const t = (timestamp: string) => parseTimestamp(timestamp);
 

@@ -13,8 +13,8 @@ import {
   type Order,
   type OrderSummary,
   type PaymentMethod,
-} from '../src/contract/index.js';
-import type * as R from './records.js';
+} from '../../src/contract/index.js';
+import type * as R from '../store/records.js';
 
 /** Turns stored records into the contract's shapes. `base` is the origin written into links. */
 const tsOrNull = (ms: number | null) => (ms === null ? null : ts(ms));

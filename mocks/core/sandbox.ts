@@ -1,18 +1,18 @@
-import { isTopupError } from '../src/errors.js';
+import { isTopupError } from '../../src/errors.js';
 import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxRequest, type SandboxResponse } from './exchange.js';
 import { createControl, type SandboxControl } from './control.js';
-import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from './fixtures.js';
+import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from '../store/fixtures.js';
 import { handleApiRequest, type PipelineEnv } from './pipeline.js';
-import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath } from './routes/control.js';
-import { expireDue } from './rules/lifecycle.js';
-import { InFlightLimiter, RateLimiter } from './rules/rate-limit.js';
-import { seed } from './seed.js';
-import { restoreSnapshot, takeSnapshot, type SandboxSnapshot, type StateWriter } from './snapshot.js';
-import { Store } from './store.js';
-import { GroupCommit } from './group-commit.js';
-import { writerFlush } from './state-flush.js';
+import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath } from '../routes/control.js';
+import { expireDue } from '../rules/lifecycle.js';
+import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
+import { seed } from '../store/seed.js';
+import { restoreSnapshot, takeSnapshot, type SandboxSnapshot, type StateWriter } from '../state/snapshot.js';
+import { Store } from '../store/store.js';
+import { GroupCommit } from '../state/group-commit.js';
+import { writerFlush } from '../state/flush.js';
 import { WriteLock } from './write-lock.js';
-import { createFetch } from './adapters/fetch.js';
+import { createFetch } from '../adapters/fetch.js';
 import { FaultInjector, type FaultConfig, type FaultStats } from './faults.js';
 
 export interface SandboxOptions {
@@ -29,11 +29,11 @@ export interface SandboxOptions {
   baseUrl?: string;
   /** Start from this state instead of the seed. */
   snapshot?: unknown;
-  /** Called with the whole state after each committed change; the request is answered only once it resolves. */
-  persist?: (snapshot: SandboxSnapshot) => Promise<unknown>;
   /**
-   * Like `persist`, but handed only what changed since its last write, unless it asks for the whole state:
-   * what a state file needs to stay cheap at 100k orders (`openStateFile()` in mocks/state.ts makes one).
+   * Where the state goes after each committed change; the request is answered only once the write resolves.
+   * Handed only what changed since its last write, unless it asks for the whole state: what a state file needs to
+   * stay cheap at 100k orders (`openPersistentSandbox()` in mocks/state/ makes one). `snapshotWriter(fn)` makes a
+   * writer that is handed the whole state every time.
    */
   stateWriter?: StateWriter;
   /** Told about unexpected errors (they are answered with a 500 envelope). */
@@ -77,9 +77,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // The closures below keep `options`; the snapshot must not stay alive with them (at 100k orders it is 60 MB).
   options = { ...options, snapshot: undefined };
 
-  const { persist, stateWriter } = options;
-  if (persist !== undefined && stateWriter !== undefined) throw new TypeError('Give a sandbox persist or stateWriter, not both.');
-  const flush = stateWriter !== undefined ? writerFlush(store, stateWriter, () => offsetMs) : persist !== undefined ? () => persist(takeSnapshot(store, offsetMs)) : undefined;
+  const { stateWriter } = options;
+  const flush = stateWriter !== undefined ? writerFlush(store, stateWriter, () => offsetMs) : undefined;
   const group = flush ? new GroupCommit(flush) : null;
   const commit = () => (group ? group.request() : Promise.resolve());
   const writeLock = new WriteLock();
@@ -154,6 +153,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 let openApiCache: Promise<unknown> | undefined;
 /** Built on first request only: most sandboxes never serve it. */
 function openApiDocument(): Promise<unknown> {
-  openApiCache ??= import('../src/contract/openapi.js').then((m) => m.buildOpenApiDocument());
+  openApiCache ??= import('../../src/contract/openapi.js').then((m) => m.buildOpenApiDocument());
   return openApiCache;
 }

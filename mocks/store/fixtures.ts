@@ -1,4 +1,4 @@
-import type { CreateOrderRequest, TokenMode } from '../src/contract/index.js';
+import type { CreateOrderRequest, TokenMode } from '../../src/contract/index.js';
 import { REVOKED_TOKEN, seedAccounts, type FixtureAccountName } from './seed.js';
 
 export type { FixtureAccountName };

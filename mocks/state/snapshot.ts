@@ -1,6 +1,6 @@
-import type { Db, TableName } from './db.js';
-import type { Counters, Store, TableChangeSet } from './store.js';
-import { tableKeys } from './table-keys.js';
+import type { Db, TableName } from '../store/db.js';
+import type { Counters, Store, TableChangeSet } from '../store/store.js';
+import { tableKeys } from '../store/table-keys.js';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -10,7 +10,7 @@ export interface SandboxSnapshot {
   clock_offset_ms: number;
   counters: Counters;
   tables: { [K in TableName]: unknown[] };
-  /** Names the journal that continues this snapshot (mocks/state.ts): lines with another id are not its own. */
+  /** Names the journal that continues this snapshot (mocks/state/): lines with another id are not its own. */
   journal_id?: string;
 }
 
@@ -22,7 +22,7 @@ export interface SandboxChanges {
 }
 
 /**
- * Where a sandbox keeps its state as it changes (a state file, see mocks/state.ts). After each commit the sandbox
+ * Where a sandbox keeps its state as it changes (a state file, see mocks/state/). After each commit the sandbox
  * hands it what changed since the last write, or the whole state when it asks for that or after a reset.
  * The request that made the change is answered once `write` resolves.
  */

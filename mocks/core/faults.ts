@@ -1,5 +1,5 @@
 import { ApiError, errorReply, type SandboxReply } from './exchange.js';
-import type { ErrorCode } from '../src/contract/errors.js';
+import type { ErrorCode } from '../../src/contract/errors.js';
 
 /**
  * Injected faults, the way WireMock simulates them: each rule fires on a share of the requests of its routes.

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { link, open, readFile, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
+import { readJournal } from './journal.js';
+import { lockStateFile } from './lock.js';
 import { applyChanges, isSnapshot, SnapshotError, type SandboxChanges, type SandboxSnapshot, type StateWriter } from './snapshot.js';
 
 export { SnapshotError };
+export { lockStateFile, StateLockedError } from './lock.js';
 
 /**
  * Writes the snapshot beside the target, flushes it to disk, then renames it over the target.
@@ -127,69 +130,6 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
   }
 }
 
-interface JournalLine extends SandboxChanges {
-  journal_id: string;
-  seq: number;
-}
-
-/**
- * The journal's lines that continue the snapshot (those with its id), in order. A torn tail (an unfinished or
- * unparseable last stretch, with no valid line after it) was never acknowledged and is left out; anything else
- * unreadable means the file was damaged.
- */
-async function readJournal(path: string, journalId: string): Promise<{ entries: SandboxChanges[]; validBytes: number; fileBytes: number; seq: number }> {
-  let buffer: Buffer;
-  try {
-    buffer = await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], validBytes: 0, fileBytes: 0, seq: 0 };
-    throw new SnapshotError(`Cannot read the state journal ${path}: ${(error as Error).message}`);
-  }
-  const entries: SandboxChanges[] = [];
-  let seq = 0;
-  let offset = 0;
-  let validBytes = 0;
-  let tornAt: number | undefined;
-  while (offset < buffer.length) {
-    const end = buffer.indexOf(0x0a, offset);
-    const line = parseLine(buffer.subarray(offset, end === -1 ? buffer.length : end));
-    if (tornAt === undefined) {
-      if (line === undefined || end === -1) tornAt = offset;
-      else {
-        if (line.journal_id === journalId) {
-          if (line.seq !== seq + 1) throw new SnapshotError(`The state journal ${path} is damaged: entry ${line.seq} follows ${seq}.`);
-          seq = line.seq;
-          const { journal_id: _id, seq: _seq, ...changes } = line;
-          entries.push(changes);
-        }
-        validBytes = end + 1;
-      }
-    } else if (line !== undefined) {
-      throw new SnapshotError(`The state journal ${path} is damaged: an unreadable entry lies before readable ones.`);
-    }
-    if (end === -1) break;
-    offset = end + 1;
-  }
-  return { entries, validBytes, fileBytes: buffer.length, seq };
-}
-
-function parseLine(bytes: Buffer): JournalLine | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (value === null || typeof value !== 'object') return undefined;
-  const line = value as Partial<JournalLine>;
-  if (typeof line.journal_id !== 'string' || !Number.isSafeInteger(line.seq) || typeof line.clock_offset_ms !== 'number') return undefined;
-  if (line.counters === null || typeof line.counters !== 'object' || line.tables === null || typeof line.tables !== 'object') return undefined;
-  for (const change of Object.values(line.tables)) {
-    if (change === null || typeof change !== 'object' || !Array.isArray(change.put) || !Array.isArray(change.remove) || !change.remove.every((k) => typeof k === 'string')) return undefined;
-  }
-  return line as JournalLine;
-}
-
 class StateFileWriter implements StateWriter {
   #journalId: string | undefined;
   #seq: number;
@@ -262,95 +202,3 @@ class StateFileWriter implements StateWriter {
   }
 }
 
-export class StateLockedError extends Error {
-  override name = 'StateLockedError';
-}
-
-/**
- * Takes the state file's lock for as long as this process reads and writes it, so that two processes on one
- * state file take turns instead of overwriting each other's changes. The lock file holds the owner's pid: a lock
- * whose owner is gone (a crash, a SIGKILL) is taken over at once, which an age-based lock could only do later.
- * Resolves to the release function.
- */
-export async function lockStateFile(file: string, options: { waitMs?: number } = {}): Promise<() => Promise<void>> {
-  const lockPath = `${file}.lock`;
-  const waitMs = options.waitMs ?? 15_000;
-  const started = Date.now();
-  for (;;) {
-    if (await createWithPid(lockPath)) {
-      let released = false;
-      return async () => {
-        if (released) return;
-        released = true;
-        await unlink(lockPath).catch(() => undefined);
-      };
-    }
-    if (await removeIfAbandoned(lockPath)) continue;
-    if (Date.now() - started >= waitMs) throw new StateLockedError(`The state file ${file} is in use by another process.`);
-    await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 35));
-  }
-}
-
-/**
- * Creates `path` holding this process's pid, unless it exists. Written beside it and then hard-linked into place,
- * so that the file never exists without its pid (a crash between creating and writing would leave a lock that
- * no one could tell from one being written).
- */
-async function createWithPid(path: string): Promise<boolean> {
-  const temp = `${path}.${process.pid}.${randomUUID()}`;
-  await writeFile(temp, String(process.pid), { mode: 0o600 });
-  try {
-    await link(temp, path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
-}
-
-/** The pid in a lock file, or undefined when there is no lock file (it was released). */
-async function ownerOf(lockPath: string): Promise<number | undefined> {
-  try {
-    return Number((await readFile(lockPath, 'utf8')).trim());
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Removes a lock whose owner process no longer runs. Processes that find the same abandoned lock at once must
- * not each remove it: one would remove the lock another had just taken after removing it first (measured: 6
- * processes on an abandoned lock, two inside at once in 9 of 10 runs). So only the holder of `LOCK.takeover`
- * removes it, and only if it still names the dead owner.
- */
-async function removeIfAbandoned(lockPath: string): Promise<boolean> {
-  const owner = await ownerOf(lockPath);
-  if (owner === undefined) return true; // released between our attempts: try again
-  if (!Number.isSafeInteger(owner) || owner <= 0 || owner === process.pid || isRunning(owner)) return false;
-  const takeover = `${lockPath}.takeover`;
-  if (!(await createWithPid(takeover))) {
-    // Held for a moment only; one older than that belongs to a process that died holding it.
-    const since = await stat(takeover).then((s) => s.mtimeMs, () => undefined);
-    if (since !== undefined && Date.now() - since > TAKEOVER_STALE_MS) await unlink(takeover).catch(() => undefined);
-    return false;
-  }
-  try {
-    if ((await ownerOf(lockPath)) === owner) await unlink(lockPath).catch(() => undefined);
-    return true;
-  } finally {
-    await unlink(takeover).catch(() => undefined);
-  }
-}
-
-const TAKEOVER_STALE_MS = 10_000;
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

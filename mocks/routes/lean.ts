@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { components } from '../src/contract/common.js';
-import { GUARANTEED, LEAN_KEPT } from '../src/contract/guaranteed.js';
-import { schemaDef } from '../src/contract/schema-def.js';
+import { components } from '../../src/contract/common.js';
+import { GUARANTEED, LEAN_KEPT } from '../../src/contract/guaranteed.js';
+import { schemaDef } from '../../src/contract/schema-def.js';
 
 
 const keptFields = new Map<string, ReadonlySet<string>>();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OrderStatus, OrderType, PaymentStatus, TokenMode } from '../src/contract/index.js';
+import { OrderStatus, OrderType, PaymentStatus, TokenMode } from '../../src/contract/index.js';
 
 /** Shapes of what the sandbox stores. Times are epoch milliseconds; the routes format them. */
 const Millis = z.number().int();

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../src/contract/index.js';
+import type { ErrorCode } from '../../src/contract/index.js';
 
 /** What the sandbox core receives: a transport-free HTTP request. Header names are lower case. */
 export interface SandboxRequest {

@@ -1,5 +1,5 @@
-import { takeSnapshot, type StateWriter } from './snapshot.js';
-import type { Store } from './store.js';
+import { takeSnapshot, type SandboxSnapshot, type StateWriter } from './snapshot.js';
+import type { Store } from '../store/store.js';
 
 /**
  * A commit's write to a state writer: what changed since the last write, or the whole state when the writer
@@ -20,5 +20,16 @@ export function writerFlush(store: Store, writer: StateWriter, clockOffsetMs: ()
       wholeStateDue = true;
       throw error;
     });
+  };
+}
+
+/** A state writer handed the whole state after every commit: the simple way to keep a sandbox's state yourself. */
+export function snapshotWriter(persist: (snapshot: SandboxSnapshot) => Promise<unknown>): StateWriter {
+  return {
+    wantsSnapshot: true,
+    async write(state) {
+      if (!('snapshot' in state)) throw new Error('snapshotWriter: handed changes, although it always asks for the whole state');
+      await persist(state.snapshot);
+    },
   };
 }

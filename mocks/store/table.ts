@@ -13,15 +13,18 @@ export interface TableChanges<R> {
   remove: string[];
 }
 
+/** What the sandbox lets others do with a table's @msw/data collection: read it. */
+export type ReadonlyCollection<S extends z.ZodObject> = Pick<Collection<S>, 'findFirst' | 'findMany' | 'count' | 'all'>;
+
 /**
  * An @msw/data collection plus the indexes that keep the sandbox fast at 100k records:
  * @msw/data queries scan every record, so lookups by key and per-account listings go through maps here.
  * Records are the collection's own objects, read-only to the rest of the sandbox: they change only through
  * `update()`, in place (`Collection.update()` scans the whole collection twice per call, and nothing here relies
- * on its hooks), so that the table knows what changed: a state file appends only that (mocks/state.ts).
+ * on its hooks), so that the table knows what changed: a state file appends only that (mocks/state/).
  */
 export class Table<S extends z.ZodObject> {
-  readonly collection: Collection<S>;
+  readonly #collection: Collection<S>;
   readonly schema: S;
   readonly #keyOf: (record: Readonly<z.output<S>>) => string;
   readonly #ownerOf: ((record: Readonly<z.output<S>>) => number) | undefined;
@@ -34,16 +37,30 @@ export class Table<S extends z.ZodObject> {
   /** Keys removed and created again since the last `takeChanges()`: the new record goes last, as in the collection. */
   readonly #recreated = new Set<string>();
 
+  /**
+   * The @msw/data collection, for queries only (`findMany`, `findFirst`, `count`, `all`). Its `create`, `update` and
+   * `delete` would change records behind the indexes and the state journal: change the sandbox through its API or
+   * `sandbox.control` instead.
+   */
+  readonly collection: ReadonlyCollection<S>;
+
   constructor(schema: S, keyOf: (record: Readonly<z.output<S>>) => string, ownerOf?: (record: Readonly<z.output<S>>) => number) {
     this.schema = schema;
-    this.collection = new Collection({ schema });
+    const collection = new Collection({ schema });
+    this.#collection = collection;
+    this.collection = Object.freeze({
+      findFirst: collection.findFirst.bind(collection),
+      findMany: collection.findMany.bind(collection),
+      count: collection.count.bind(collection),
+      all: collection.all.bind(collection),
+    }) as ReadonlyCollection<S>;
     this.#keyOf = keyOf;
     this.#ownerOf = ownerOf;
   }
 
   /** Validates the values against the schema (in @msw/data's create) and indexes the stored record. */
   async insert(values: z.input<S>): Promise<Readonly<z.output<S>>> {
-    const record = (await this.collection.create(await withPrimaryKey(values, this.#keyOf(values as z.output<S>)))) as z.output<S>;
+    const record = (await this.#collection.create(await withPrimaryKey(values, this.#keyOf(values as z.output<S>)))) as z.output<S>;
     const key = this.#keyOf(record);
     if (this.#byKey.has(key)) this.remove(key);
     this.#byKey.set(key, record);
@@ -96,17 +113,17 @@ export class Table<S extends z.ZodObject> {
 
   /** Every record, oldest first. */
   all(): readonly Readonly<z.output<S>>[] {
-    return this.collection.all() as z.output<S>[];
+    return this.#collection.all() as z.output<S>[];
   }
 
   get size(): number {
-    return this.collection.count();
+    return this.#collection.count();
   }
 
   remove(key: string): void {
     const record = this.#byKey.get(key);
     if (record === undefined) return;
-    this.collection.delete(record as never);
+    this.#collection.delete(record as never);
     this.#byKey.delete(key);
     this.#version += 1;
     const owned = this.#ownerOf ? this.#byOwner.get(this.#ownerOf(record)) : undefined;
@@ -118,7 +135,7 @@ export class Table<S extends z.ZodObject> {
   }
 
   clear(): void {
-    this.collection.clear();
+    this.#collection.clear();
     this.#byKey.clear();
     this.#byOwner.clear();
     this.#version += 1;

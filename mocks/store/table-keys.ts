@@ -2,7 +2,7 @@ import type * as R from './records.js';
 
 /**
  * Each table's key: what the sandbox looks records up by, @msw/data's primary key, and what a state file's
- * journal (mocks/state.ts) matches its changes on. Free of zod, so reading a state file does not build schemas.
+ * journal (mocks/state/) matches its changes on. Free of zod, so reading a state file does not build schemas.
  */
 export const tableKeys = {
   accounts: (r: R.AccountRecord) => String(r.id),

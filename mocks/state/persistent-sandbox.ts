@@ -1,0 +1,34 @@
+import { createSandbox, type Sandbox, type SandboxOptions } from '../core/sandbox.js';
+import { openStateFile, type OpenStateFileOptions } from './file.js';
+
+/** A sandbox whose state lives in a state file, which it holds locked until `close()`. */
+export interface PersistentSandbox {
+  readonly sandbox: Sandbox;
+  /** Closes the journal and releases the file's lock. The sandbox must not be used after. */
+  close(): Promise<void>;
+}
+
+export type PersistentSandboxOptions = Omit<SandboxOptions, 'snapshot' | 'stateWriter'> & OpenStateFileOptions;
+
+/**
+ * The one way to run a sandbox on a state file (`topup mock serve --state`, the CLI's embedded sandbox): takes the
+ * file's lock, replays its snapshot and journal, and starts a sandbox that writes every commit back. A new file, or
+ * one whose journal outgrew its snapshot, gets a whole snapshot now rather than at the first change.
+ */
+export async function openPersistentSandbox(file: string, options: PersistentSandboxOptions = {}): Promise<PersistentSandbox> {
+  const { waitMs, fresh, minJournalBytes, ...sandboxOptions } = options;
+  const stateFile = await openStateFile(file, { ...(waitMs === undefined ? {} : { waitMs }), ...(fresh === undefined ? {} : { fresh }), ...(minJournalBytes === undefined ? {} : { minJournalBytes }) });
+  try {
+    const snapshot = stateFile.takeSnapshot();
+    const sandbox = await createSandbox({ ...sandboxOptions, ...(snapshot === undefined ? {} : { snapshot }), stateWriter: stateFile.writer });
+    if (stateFile.writer.wantsSnapshot) await stateFile.writer.write({ snapshot: sandbox.snapshot() });
+    return { sandbox, close: () => stateFile.close() };
+  } catch (error) {
+    await stateFile.close();
+    throw error;
+  }
+}
+
+/** What opening can fail with: the file is another process's (`StateLockedError`), or it is damaged (`SnapshotError`). */
+export { StateLockedError } from './lock.js';
+export { SnapshotError } from './snapshot.js';
