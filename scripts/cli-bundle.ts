@@ -13,7 +13,7 @@ const ROOT = new URL('../', import.meta.url).pathname;
 /**
  * `import { z } from 'zod'` hands esbuild the whole namespace, so every locale and the JSON Schema converters
  * end up in the bundle (760 KB to compile on each offline run). Each of our modules gets a `z` holding only the
- * members that module uses, found by scanning it, so the rest of zod is shaken out, and what only openapi.ts uses
+ * members that module uses, found by scanning it, so the rest of zod is shaken out, and what only src/contract/openapi/ uses
  * (toJSONSchema) stays in its lazy chunk.
  */
 export function zodSubset(): Plugin {
