@@ -242,10 +242,15 @@ export class CliContext {
     return this.#createClient(wrap);
   }
 
-  async #createClient(wrapGiven: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch): Promise<TopupClient> {
+  /** A client for the target whose answers arrive exactly as sent: for `topup api`, which escapes what it prints itself. */
+  exactClient(): Promise<TopupClient> {
+    return this.#createClient((fetch) => fetch, { exact: true });
+  }
+
+  async #createClient(wrapGiven: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch, options: { exact?: boolean } = {}): Promise<TopupClient> {
     const [{ createClient }, target] = await Promise.all([import('../client/index.js'), this.target()]);
     // Human output never shows server text raw (io/sanitize.ts); --json shows it exactly, as JSON escapes it.
-    const wrap = this.#globals.json ? wrapGiven : (fetch: typeof globalThis.fetch) => wrapGiven(sanitizingFetch(fetch));
+    const wrap = this.#globals.json || options.exact === true ? wrapGiven : (fetch: typeof globalThis.fetch) => wrapGiven(sanitizingFetch(fetch));
     const hooks = this.#clientHooks();
     if (target.kind === 'embedded') {
       // Offline, pacing would only slow the user down: the sandbox's limits still answer 429 if exceeded.

@@ -1,8 +1,7 @@
 import type { Fixtures } from '../../mocks/store/fixtures.js';
 import type { EmbeddedSandbox } from './embedded-sandbox.js';
 import { CONTROL_HEADER } from '../contract/sandbox-control.js';
-import { ConnectionError, errorForStatus, TimeoutError } from '../errors.js';
-import { exchange, TransportFailure } from '../client/http.js';
+import { ConnectionError, errorForStatus, isTopupError, TimeoutError } from '../errors.js';
 import { UsageError } from './errors.js';
 
 export type InvoiceMove = 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder';
@@ -51,7 +50,10 @@ export interface RemoteTransport {
   signal?: AbortSignal | undefined;
 }
 
-/** Each call is sent once: the control POSTs change state and carry no idempotency key, so they are never retried. */
+/**
+ * Control calls through the client's raw `request()`: its timeout, abort and connection errors. Each call is sent
+ * once: the control POSTs change state and carry no idempotency key, and GET /fixtures is cheap to ask again by hand.
+ */
 export function remoteControl(baseUrl: string, transport: RemoteTransport): SandboxControlClient {
   let origin: string;
   try {
@@ -60,14 +62,21 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
     throw new UsageError(`The base URL '${baseUrl}' is not a valid URL.`);
   }
   const call = async (method: string, path: string, body?: unknown, token?: string): Promise<unknown> => {
-    const answer = await exchangeWith(origin, path, {
-      method,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }, transport);
+    const { createClient } = await import('../client/index.js');
+    // Plain http:// to a sandbox on another host (a container) is fine while no token goes with it.
+    const client = createClient({ baseUrl: origin, token, fetch: transport.fetch, timeout: transport.timeout, maxRetries: 0, pacing: false, allowInsecureHttp: token === undefined, userAgent: 'topup-cli' });
+    let answer;
+    try {
+      answer = await client.request({ method, path, ...(body === undefined ? {} : { body }), signal: transport.signal, throwOnError: false });
+    } catch (error) {
+      if (isTopupError(error, 'timeout')) throw new TimeoutError(`The sandbox at ${origin} did not answer within ${transport.timeout / 1000} s.`);
+      // Nothing answered at all: perhaps no sandbox runs there.
+      if (isTopupError(error, 'connection') && error.message.startsWith('Could not reach')) throw new ConnectionError(`${error.message.replace(/\.$/, '')}. Is \`topup mock serve\` running there?`);
+      throw error;
+    }
     // A real server must never be driven as if it were a sandbox, whatever it answers at these paths.
-    if (!answer.fromSandbox) throw new UsageError(`${origin} is not a topup sandbox (no /__sandbox control API answers there); \`topup mock\` commands act only on a sandbox: pass --mock for the embedded one, or --base-url of \`topup mock serve\`.`);
-    const envelope = parseEnvelope(answer.text);
+    if (answer.headers.get(CONTROL_HEADER) !== '1') throw new UsageError(`${origin} is not a topup sandbox (no /__sandbox control API answers there); \`topup mock\` commands act only on a sandbox: pass --mock for the embedded one, or --base-url of \`topup mock serve\`.`);
+    const envelope = answer.body as Envelope;
     // The error class of its status, with its code and fields, as the embedded sandbox's control rejects (409 and 422 exit 5).
     if (!answer.ok || envelope?.success !== true) throw errorForStatus(answer.status, envelope?.message ?? `The sandbox answered ${answer.status}.`, { code: envelope?.error?.code, fields: envelope?.error?.fields });
     return envelope.data;
@@ -84,30 +93,4 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
   };
 }
 
-/**
- * One request and its whole answer within the timeout, as the client sends an attempt (src/client/http.ts).
- * A timeout is a TimeoutError, Ctrl-C rejects with the signal's reason, anything else is a ConnectionError.
- */
-async function exchangeWith(origin: string, path: string, request: { method: string; headers: Record<string, string>; body?: string | undefined }, transport: RemoteTransport): Promise<{ status: number; ok: boolean; text: string; fromSandbox: boolean }> {
-  try {
-    const { answer, body } = await exchange(transport.fetch, `${origin}${path}`, request, transport);
-    return { status: answer.status, ok: answer.ok, text: body, fromSandbox: answer.headers.get(CONTROL_HEADER) === '1' };
-  } catch (error) {
-    if (error instanceof TimeoutError) throw new TimeoutError(`The sandbox at ${origin} did not answer within ${transport.timeout / 1000} s.`);
-    if (!(error instanceof TransportFailure)) throw error;
-    const { connectionFailure } = await import('../client/transport-failure.js');
-    const cause = connectionFailure(error.reason, origin, undefined).message.replace(/\.$/, '');
-    const message = error.during === 'request' ? `${cause}. Is \`topup mock serve\` running there?` : `The sandbox at ${origin} closed the connection before its answer was complete.`;
-    throw new ConnectionError(message);
-  }
-}
-
-type Envelope = { success?: boolean; message?: string; data?: unknown; error?: { code?: string; fields?: string[] } } | null;
-
-function parseEnvelope(text: string): Envelope {
-  try {
-    return JSON.parse(text) as Envelope;
-  } catch {
-    return null;
-  }
-}
+type Envelope = { success?: boolean; message?: string; data?: unknown; error?: { code?: string; fields?: string[] } } | undefined;

@@ -7,10 +7,16 @@ import { depositsApi, type DepositsApi } from './deposits.js';
 import { invoicesApi, type InvoicesApi } from './invoices.js';
 import { resolveOptions, type ClientOptions } from './options.js';
 import { ordersApi, type OrdersApi } from './orders.js';
-import { createRequester, type RequestOptions } from './request.js';
+import { createRequester, type RawRequest, type RawResponse, type RequestOptions } from './request.js';
 import { tokenApi, type TokenApi } from './token.js';
 
 export interface TopupClient {
+  /**
+   * One raw request to the client's server, with the same auth, pacing, retries, timeout and errors as the methods
+   * below: for an endpoint the client has no method for yet, or to read an answer's status and headers.
+   * `await client.request({ method: 'GET', path: '/api/v1/me/balance' })`.
+   */
+  request(request: RawRequest): Promise<RawResponse>;
   /** API health. Public. */
   health(options?: RequestOptions): Promise<Health>;
   catalog: CatalogApi;
@@ -29,8 +35,9 @@ export interface TopupClient {
  */
 export function createClient(options: ClientOptions): TopupClient {
   const resolved = resolveOptions(options);
-  const request = createRequester(resolved);
+  const { request, raw } = createRequester(resolved);
   return {
+    request: raw,
     health: healthApi(request),
     catalog: catalogApi(request),
     articles: articlesApi(request),

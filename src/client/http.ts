@@ -4,7 +4,7 @@ import type { FetchFunction, OutgoingRequest, ResolvedOptions } from './options.
 
 /** One attempt as the transport sends it. */
 export interface Attempt {
-  method: 'GET' | 'POST';
+  method: string;
   /** Relative to the base URL, without a leading slash. */
   path: string;
   searchParams?: URLSearchParams | undefined;
@@ -57,7 +57,7 @@ export async function sendAttempt(
   try {
     return await exchange(options.fetch, url, { method: attempt.method, headers, body }, { timeout: options.timeout, signal: attempt.signal });
   } catch (error) {
-    if (error instanceof TransportFailure) throw connectionFailure(error.reason, url, options.token);
+    if (error instanceof TransportFailure) throw connectionFailure(error.reason, url, options.token, error.during);
     throw error;
   }
 }
@@ -75,9 +75,6 @@ export function finalFetchError<E extends Error>(error: E): E {
 function isFinalFetchError(error: unknown): boolean {
   return error instanceof Error && (error as unknown as Record<symbol, unknown>)[FINAL] === true;
 }
-
-/** How long one attempt may take, headers and body, unless the client is told otherwise. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The request failed before its answer was whole: `during` says whether any of the answer had arrived. */
 export class TransportFailure extends Error {

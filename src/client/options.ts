@@ -1,8 +1,10 @@
 import { checkToken, parseBaseUrl } from './base-url.js';
 import { systemClock, type Clock } from './clock.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_TIMEOUT_MS } from './http.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.js';
+
+/** How long one attempt may take, headers and body, unless the client is told otherwise. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** A WHATWG fetch: the global one, undici's, msw's, or the sandbox's in-process one. */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { EndpointId, endpointById } from '../contract/endpoints.js';
 import { RATE_LIMIT_HEADERS } from '../contract/rate-limits.js';
-import { endpointRoutes } from '../contract/routes.js';
+import type { RateClass } from '../contract/rate-limits.js';
+import { endpointRoutes, routeOf } from '../contract/routes.js';
 import { errorFromResponse } from './error-from-response.js';
 import { TopupError, UsageError } from '../errors.js';
 import { sendAttempt, type Answer } from './http.js';
@@ -31,52 +32,153 @@ export type EndpointData<Id extends EndpointId> = z.infer<(typeof endpointById)[
 /** Sends one endpoint's request with pacing and retries, and returns the envelope's `data`. */
 export type Requester = <Id extends EndpointId>(id: Id, call?: Call) => Promise<EndpointData<Id>>;
 
-export function createRequester(options: ResolvedOptions): Requester {
+/** One raw request: any method and path on the client's server, sent as the resource methods send theirs. */
+export interface RawRequest extends RequestOptions {
+  /** `GET`, `POST`, …; case-insensitive. */
+  method: string;
+  /**
+   * The path on the base URL's server, starting with `/`: `/api/v1/me/balance`. It may carry a query. Dot segments,
+   * backslashes and absolute URLs are refused, so a raw request never leaves the server the token belongs to.
+   */
+  path: string;
+  /** More query parameters; undefined and null values are left out. */
+  query?: Record<string, string | number | boolean | null | undefined> | undefined;
+  /** Sent as JSON (Content-Type: application/json). */
+  body?: unknown;
+  /** Extra headers. Authorization is the client's own and cannot be given here. */
+  headers?: Record<string, string> | undefined;
+  /** Sent as Idempotency-Key: makes a POST safe to retry, so it is retried like a GET. */
+  idempotencyKey?: string | undefined;
+  /**
+   * By default an answer outside 2xx rejects with its error class (AuthError, ValidationError, …), as every method
+   * does. `false` resolves with it instead, after the same retries: `topup api` prints every answer.
+   */
+  throwOnError?: boolean | undefined;
+}
+
+/** An answer to a raw request. */
+export interface RawResponse {
+  status: number;
+  ok: boolean;
+  /** Header lookup by name, case-insensitive. */
+  headers: { get(name: string): string | null };
+  /** The body as text, exactly as it arrived. */
+  text: string;
+  /** The body parsed as JSON; undefined when it is not JSON. */
+  body: unknown;
+}
+
+export interface Requesters {
+  request: Requester;
+  raw(request: RawRequest): Promise<RawResponse>;
+}
+
+/** What one send needs to know of its route. */
+interface Route {
+  method: string;
+  /** Expanded, with a leading slash, without the query. */
+  path: string;
+  /** Whether the token goes with it. */
+  auth: boolean;
+  /** The published limit it counts against; undefined for a path outside the interface (no pacing). */
+  rateClass: RateClass | undefined;
+  /** How hooks name the request: the route's template for the resource methods. */
+  label: string;
+}
+
+export function createRequester(options: ResolvedOptions): Requesters {
   const { clock, token } = options;
   const pacer = options.pacing ? new Pacer({ clock }) : undefined;
   const secrets = token === undefined ? [] : [token];
+  /** The last answer of a request that failed with it, for `throwOnError: false`. */
+  const failedAnswers = new WeakMap<object, RawResponse>();
 
-  return async <Id extends EndpointId>(id: Id, call: Call = {}): Promise<EndpointData<Id>> => {
-    const endpoint = endpointRoutes[id];
+  /** One request with pacing and retries; rejects with the error class of a non-2xx answer. */
+  async function send(route: Route, call: Call & { searchParams?: URLSearchParams | undefined }): Promise<RawResponse> {
     const headers: Record<string, string> = { ...call.headers };
     if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
     // Public endpoints never see the token: the fewer places it goes, the fewer places it can leak from.
-    if (endpoint.auth && token !== undefined) headers.authorization = `Bearer ${token}`;
+    if (route.auth && token !== undefined) headers.authorization = `Bearer ${token}`;
     for (const [name, value] of Object.entries(headers)) checkHeaderValue(name, value);
-    const attempt = {
-      method: endpoint.method,
-      path: expandPath(endpoint.path, call.params ?? {}).slice(1),
-      searchParams: toSearchParams(call.query),
-      json: call.body,
-      headers,
-      signal: call.signal,
-    };
+    const attempt = { method: route.method, path: route.path.slice(1), searchParams: call.searchParams, json: call.body, headers, signal: call.signal };
     refuseTokenInUrl(attempt.path, attempt.searchParams, token);
     // A POST is repeated only under an Idempotency-Key, which makes the repeat harmless.
-    const retryable = endpoint.method === 'GET' || call.idempotencyKey !== undefined;
+    const retryable = route.method === 'GET' || call.idempotencyKey !== undefined;
     const onWait = options.onWait;
-    const waitHook = onWait && ((reason: 'pacing' | 'retry-after' | 'backoff', ms: number) => onWait({ reason, ms, request: `${endpoint.method} ${endpoint.path}` }));
+    const waitHook = onWait && ((reason: 'pacing' | 'retry-after' | 'backoff', ms: number) => onWait({ reason, ms, request: route.label }));
+    const { rateClass } = route;
 
-    const data = await withRetries(
+    return withRetries(
       async () => {
-        const release = pacer === undefined ? undefined : await pacer.acquire(endpoint.rateClass, call.signal, waitHook && ((ms) => waitHook('pacing', ms)));
+        const release = pacer === undefined || rateClass === undefined ? undefined : await pacer.acquire(rateClass, call.signal, waitHook && ((ms) => waitHook('pacing', ms)));
         try {
           const sentAt = clock.now();
           const { answer, body } = await sendAttempt(attempt, options);
-          options.onResponse?.({ method: endpoint.method, url: `${options.baseUrl}${attempt.path}`, status: answer.status, durationMs: clock.now() - sentAt });
+          options.onResponse?.({ method: route.method, url: `${options.baseUrl}${attempt.path}`, status: answer.status, durationMs: clock.now() - sentAt });
           const parsed = parseBody(body);
           const retryAfter = parseRetryAfter(answer.headers.get(RATE_LIMIT_HEADERS.retryAfter), clock.now());
-          pacer?.observe(endpoint.rateClass, rateLimitReport(answer, retryAfter));
-          if (!answer.ok) throw errorFromResponse({ status: answer.status, body: parsed, retryAfter }, secrets);
-          return dataOf(parsed, answer.status);
+          if (rateClass !== undefined) pacer?.observe(rateClass, rateLimitReport(answer, retryAfter));
+          const response: RawResponse = { status: answer.status, ok: answer.ok, headers: answer.headers, text: body, body: parsed };
+          if (!answer.ok) {
+            const error = errorFromResponse({ status: answer.status, body: parsed, retryAfter }, secrets);
+            failedAnswers.set(error, response);
+            throw error;
+          }
+          return response;
         } finally {
           release?.();
         }
       },
       { retryable, policy: options.retryPolicy, clock, signal: call.signal, onWait: waitHook },
     );
-    return data as EndpointData<Id>;
+  }
+
+  const request: Requester = async <Id extends EndpointId>(id: Id, call: Call = {}): Promise<EndpointData<Id>> => {
+    const endpoint = endpointRoutes[id];
+    const path = expandPath(endpoint.path, call.params ?? {});
+    const answer = await send({ ...endpoint, path, label: `${endpoint.method} ${endpoint.path}` }, { ...call, searchParams: toSearchParams(call.query) });
+    return dataOf(answer.body, answer.status) as EndpointData<Id>;
   };
+
+  const raw = async (rawRequest: RawRequest): Promise<RawResponse> => {
+    const method = rawRequest.method.toUpperCase();
+    if (!/^[A-Z]+$/.test(method)) throw new UsageError(`'${rawRequest.method}' is not an HTTP method.`);
+    const { path, searchParams } = rawTarget(rawRequest.path, rawRequest.query);
+    if (rawRequest.headers !== undefined && Object.keys(rawRequest.headers).some((name) => name.toLowerCase() === 'authorization')) {
+      throw new UsageError('The Authorization header is the client\'s own: give the token as the client\'s `token` option.');
+    }
+    const known = routeOf(method, path);
+    // A path the interface does not list (a newer endpoint) is the caller's choice: it gets the token, not pacing.
+    const route: Route = { method, path, auth: known?.auth ?? true, rateClass: known?.rateClass, label: `${method} ${known?.path ?? path}` };
+    const headers = Object.fromEntries(Object.entries(rawRequest.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+    try {
+      return await send(route, { headers, body: rawRequest.body, idempotencyKey: rawRequest.idempotencyKey, signal: rawRequest.signal, searchParams });
+    } catch (error) {
+      const answer = typeof error === 'object' && error !== null ? failedAnswers.get(error) : undefined;
+      if (rawRequest.throwOnError === false && answer !== undefined) return answer;
+      throw error;
+    }
+  };
+
+  return { request, raw };
+}
+
+/** A raw request's path and query, checked: a path on this server, never another host's or outside it by dot segments. */
+function rawTarget(path: string, query: RawRequest['query']): { path: string; searchParams: URLSearchParams | undefined } {
+  if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//')) throw new UsageError('The path of a raw request starts with a single /, for example /api/v1/me/balance.');
+  if (/[\\#\s]/.test(path)) throw new UsageError('The path of a raw request must not contain backslashes, spaces or a #fragment.');
+  const queryAt = path.indexOf('?');
+  const pathname = queryAt === -1 ? path : path.slice(0, queryAt);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    throw new UsageError('The path of a raw request has a malformed %-escape.');
+  }
+  if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) throw new UsageError('The path of a raw request must not have . or .. segments.');
+  const searchParams = new URLSearchParams(queryAt === -1 ? '' : path.slice(queryAt + 1));
+  for (const [name, value] of toSearchParams(query) ?? []) searchParams.append(name, value);
+  return { path: pathname, searchParams: searchParams.size === 0 ? undefined : searchParams };
 }
 
 /** Fills `{name}` placeholders. Dot segments are refused: the URL parser would resolve them into another path. */

@@ -43,8 +43,10 @@ function reasonOf(error: unknown): string {
  * A request that never got its answer, as one sentence naming the server's origin and the cause (refused, DNS, TLS,
  * reset, timeout). Nothing that might hold the token survives (fetch errors may carry the request).
  */
-export function connectionFailure(error: unknown, url: string, token: string | undefined): ConnectionError {
+export function connectionFailure(error: unknown, url: string, token: string | undefined, during: 'request' | 'body' = 'request'): ConnectionError {
   const reason = scrub(reasonOf(error), token === undefined ? [] : [token]);
+  // Part of the answer had come: the server was reached, and the request may have taken effect.
+  if (during === 'body') return new ConnectionError(`${originOf(url)} closed the connection before its answer was complete (${reason}).`, { cause: new Error(reason) });
   return new ConnectionError(`Could not reach ${originOf(url)}: ${reason}.`, { cause: new Error(reason) });
 }
 

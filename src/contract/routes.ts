@@ -31,3 +31,13 @@ export const endpointRoutes = {
   getInvoice: { method: 'GET', path: '/api/v1/me/invoices/{invoice}', auth: true, rateClass: 'user-read' },
   getInvoiceStatus: { method: 'GET', path: '/api/v1/me/invoices/{invoice}/status', auth: true, rateClass: 'user-read' },
 } as const satisfies Readonly<Record<string, EndpointRoute>>;
+
+const compiledRoutes = Object.values(endpointRoutes).map((route) => ({
+  route: route as EndpointRoute,
+  pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`),
+}));
+
+/** The endpoint a method and path (without its query) reach, or undefined for one the interface does not list. */
+export function routeOf(method: string, path: string): EndpointRoute | undefined {
+  return compiledRoutes.find((compiled) => compiled.route.method === method && compiled.pattern.test(path))?.route;
+}

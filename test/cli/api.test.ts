@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiUrl } from '../../src/cli/commands/api.js';
-import { DEFAULT_TIMEOUT_MS } from '../../src/client/http.js';
+import { apiPath } from '../../src/cli/commands/api.js';
+import { DEFAULT_TIMEOUT_MS } from '../../src/client/options.js';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { LEAN } from '../support/cli-assertions.js';
 import { expectUsageError } from '../support/cli-assertions.js';
@@ -38,20 +38,16 @@ function recording(): { fetch: typeof globalThis.fetch; seen: Seen[] } {
 const answering = (status: number, body: unknown): typeof globalThis.fetch => async () =>
   new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-describe('apiUrl', () => {
+describe('apiPath', () => {
   it.each([
-    ['me/balance', 'http://sandbox.localhost/api/v1/me/balance'],
-    ['/me/balance', 'http://sandbox.localhost/api/v1/me/balance'],
-    ['/api/v1/me/balance', 'http://sandbox.localhost/api/v1/me/balance'],
-    ['api/v1/me/balance', 'http://sandbox.localhost/api/v1/me/balance'],
-    ['/api/v1/me/orders?status=pending&per_page=5', 'http://sandbox.localhost/api/v1/me/orders?status=pending&per_page=5'],
-    ['/api/v1x', 'http://sandbox.localhost/api/v1/api/v1x'],
-  ])('%s → %s', (path, url) => {
-    expect(apiUrl('http://sandbox.localhost', path).href).toBe(url);
-  });
-
-  it('keeps a base URL\'s own path prefix', () => {
-    expect(apiUrl('https://shop.example.com/store/', 'me').href).toBe('https://shop.example.com/store/api/v1/me');
+    ['me/balance', '/api/v1/me/balance'],
+    ['/me/balance', '/api/v1/me/balance'],
+    ['/api/v1/me/balance', '/api/v1/me/balance'],
+    ['api/v1/me/balance', '/api/v1/me/balance'],
+    ['/api/v1/me/orders?status=pending&per_page=5', '/api/v1/me/orders?status=pending&per_page=5'],
+    ['/api/v1x', '/api/v1/api/v1x'],
+  ])('%s → %s', (path, expected) => {
+    expect(apiPath(path)).toBe(expected);
   });
 
   it.each([
@@ -67,7 +63,7 @@ describe('apiUrl', () => {
     ['me#x', /#fragment/],
     ['me/%zz', /malformed %-escape/],
   ])('refuses %s', (path, message) => {
-    expect(() => apiUrl('http://sandbox.localhost', path)).toThrow(message);
+    expect(() => apiPath(path)).toThrow(message);
   });
 });
 
@@ -151,6 +147,27 @@ describe('topup api', () => {
     expect(result.err).toMatch(/^Error: \S.*[.!?]\n$/);
   });
 
+  it('retries as the client does: a POST only with an Idempotency-Key, a GET always', async () => {
+    const counted = () => {
+      let calls = 0;
+      const fetch: typeof globalThis.fetch = async (...args) => {
+        calls += 1;
+        return answering(503, { success: false, message: 'Down for maintenance.' })(...args);
+      };
+      return { fetch, calls: () => calls };
+    };
+    const order = '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001}';
+    const unkeyed = counted();
+    expect((await h.run(['api', 'POST', 'me/orders', '--data', order], { fetch: unkeyed.fetch })).code).toBe(7);
+    expect(unkeyed.calls()).toBe(1);
+    const keyed = counted();
+    expect((await h.run(['api', 'POST', 'me/orders', '--data', order, '-H', 'Idempotency-Key: k-retry'], { fetch: keyed.fetch })).code).toBe(7);
+    expect(keyed.calls()).toBe(5);
+    const read = counted();
+    expect((await h.run(['api', 'GET', 'me'], { fetch: read.fetch })).code).toBe(7);
+    expect(read.calls()).toBe(5);
+  });
+
   it('a 422 with --json: the body on stdout, the error envelope on stderr', async () => {
     const result = await h.run(['--json', 'api', 'POST', 'me/orders', '--data', '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001,"price":1}']);
     expect(result.code).toBe(5);
@@ -183,17 +200,29 @@ describe('topup api', () => {
       return { fetch, answered: new Promise((resolve) => (answered = resolve)) };
     }
 
-    it('times out after the client\'s per-attempt timeout → exit 7, one sentence', { timeout: 5_000 }, async () => {
-      const { fetch, answered } = stalling();
+    it('a GET that times out is retried like the client\'s own, then exit 7 with one sentence', { timeout: 5_000 }, async () => {
+      let calls = 0;
+      const stalled: typeof globalThis.fetch = async (...args) => {
+        calls += 1;
+        return stalling().fetch(...args);
+      };
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       let done = false;
-      const running = h.run(['api', 'GET', 'me'], { fetch }).finally(() => (done = true));
-      await answered;
-      vi.advanceTimersByTime(DEFAULT_TIMEOUT_MS - 1);
-      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-      expect(done).toBe(false);
-      vi.advanceTimersByTime(1);
+      const running = h.run(['api', 'GET', 'me'], { fetch: stalled }).finally(() => (done = true));
+      const settle = async () => {
+        for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
+      };
+      // The client's default: the first attempt and 4 retries, each ended by the per-attempt timeout.
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        await settle();
+        expect(calls).toBe(attempt);
+        vi.advanceTimersByTime(DEFAULT_TIMEOUT_MS - 1);
+        await settle();
+        expect(done).toBe(false);
+        vi.advanceTimersByTime(1);
+      }
       expect(await running).toEqual({ code: 7, out: '', err: `Error: http://sandbox.localhost did not answer within ${DEFAULT_TIMEOUT_MS / 1000} s.\n` });
+      expect(calls).toBe(5);
     });
 
     it('Ctrl-C ends the wait at once → exit 130', { timeout: 5_000 }, async () => {

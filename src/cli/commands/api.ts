@@ -1,10 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { TimeoutError } from '../../errors.js';
-import { DEFAULT_TIMEOUT_MS, exchange, TransportFailure } from '../../client/http.js';
 import type { CliContext } from '../context.js';
 import { jsonText, sanitizeText } from '../io/sanitize.js';
-import { CliError, UsageError } from '../errors.js';
-import { sandboxFetch } from '../sandbox-fetch.js';
+import { UsageError } from '../errors.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -14,11 +11,11 @@ export interface ApiFlags {
 }
 
 /**
- * The URL for a PATH under /api/v1 of `baseUrl`. PATH is relative to /api/v1 (`me/balance`, `/me/balance`)
- * or starts with /api/v1; it may carry a query. Absolute URLs and dot segments are refused, so a typed
- * PATH can never send the token to another host or to a path outside the API.
+ * The path under /api/v1 that PATH names: relative to /api/v1 (`me/balance`, `/me/balance`) or starting with
+ * /api/v1; it may carry a query. Absolute URLs and dot segments are refused, so a typed PATH can never send the
+ * token to another host or to a path outside the API.
  */
-export function apiUrl(baseUrl: string, path: string): URL {
+export function apiPath(path: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) throw new UsageError('PATH must be a path under /api/v1, not a URL; the server comes from the profile or --base-url.');
   if (/[\\#\s]/.test(path)) throw new UsageError('PATH must not contain backslashes, spaces or a #fragment.');
   const queryAt = path.indexOf('?');
@@ -32,10 +29,7 @@ export function apiUrl(baseUrl: string, path: string): URL {
   }
   if (decoded.split(/[/\\]/).some((segment) => segment === '.' || segment === '..')) throw new UsageError('PATH must stay under /api/v1: . and .. segments are refused.');
   const relative = pathname.replace(/^\/?api\/v1(?=\/|$)/, '').replace(/^\/+/, '');
-  const root = new URL('api/v1/', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  const url = new URL(`${relative}${query}`, root);
-  if (url.origin !== root.origin || !url.pathname.startsWith(root.pathname)) throw new UsageError('PATH must stay under /api/v1.');
-  return url;
+  return `/api/v1/${relative}${query}`;
 }
 
 /** `Name: value` from --header; the Authorization header belongs to the profile and is never taken from here. */
@@ -53,72 +47,51 @@ function parseMethod(value: string): (typeof API_METHODS)[number] {
   return method;
 }
 
-function parseBody(data: string | undefined, method: string): string | undefined {
+/** --data as the JSON value it holds; the client sends it as JSON. */
+function parseBody(data: string | undefined, method: string): { value: unknown } | undefined {
   if (data === undefined) return undefined;
   if (method === 'GET') throw new UsageError('--data cannot be sent with GET; use POST.');
   try {
-    JSON.parse(data);
+    return { value: JSON.parse(data) as unknown };
   } catch (error) {
     throw new UsageError(`--data is not valid JSON: ${(error as Error).message.split('\n')[0]!.replace(/\.$/, '')}.`);
   }
-  return data;
 }
 
 /**
- * `topup api METHOD PATH`: one raw authenticated request, without retries. Prints the response body
- * (the whole envelope, pretty JSON) on stdout whatever the status; the status decides the exit code,
- * as the client's error classes do.
+ * `topup api METHOD PATH`: one raw authenticated request through the client's `request()`, with its pacing, retries
+ * (GETs, and POSTs with an Idempotency-Key) and timeout. Prints the response body (the whole envelope, pretty JSON)
+ * on stdout whatever the status; the status decides the exit code, as the client's error classes do.
  */
 export async function runApi(ctx: CliContext, method: string, path: string, flags: ApiFlags): Promise<void> {
   const body = parseBody(flags.data, method);
-  const target = await ctx.target();
-  let baseUrl: string;
-  let fetchFn: typeof globalThis.fetch;
-  if (target.kind === 'embedded') {
-    baseUrl = target.sandbox.baseUrl;
-    fetchFn = sandboxFetch(target.sandbox);
-  } else {
-    const { parseBaseUrl } = await import('../../client/base-url.js');
-    baseUrl = parseBaseUrl(target.baseUrl);
-    fetchFn = await ctx.remoteFetch();
-  }
-  const url = apiUrl(baseUrl, path);
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'topup-cli' };
+  const rawPath = apiPath(path);
+  const headers: Record<string, string> = {};
+  let idempotencyKey: string | undefined;
   for (const header of flags.header ?? []) {
     const at = header.indexOf(':');
-    headers[header.slice(0, at)] = header.slice(at + 1);
+    const name = header.slice(0, at);
+    // The client sends it, and knows from it that a retry is safe.
+    if (name === 'idempotency-key') idempotencyKey = header.slice(at + 1);
+    else headers[name] = header.slice(at + 1);
   }
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (target.token !== undefined) headers.authorization = `Bearer ${target.token}`;
-  if (ctx.globals.debug) {
-    const shown = { ...headers, ...(headers.authorization ? { authorization: 'Bearer [REDACTED]' } : {}) };
-    ctx.io.stderr.write(`${ctx.style.dim(sanitizeText(`> ${method} ${url.href} ${JSON.stringify(shown)}`, { multiline: false }))}\n`);
-  }
-
-  let response: { ok: boolean; status: number };
-  let text: string;
-  try {
-    ({ answer: response, body: text } = await exchange(fetchFn, url.href, { method, headers, body }, { timeout: DEFAULT_TIMEOUT_MS, signal: ctx.signal }));
-  } catch (error) {
-    if (error instanceof TimeoutError) throw new TimeoutError(`${url.origin} did not answer within ${DEFAULT_TIMEOUT_MS / 1000} s.`);
-    // The client's own sentence: the origin and the cause (refused, DNS, TLS, reset), never the path or the token.
-    if (error instanceof TransportFailure) throw (await import('../../client/transport-failure.js')).connectionFailure(error.reason, url.href, target.token);
-    throw error;
-  }
-
+  const [client, target] = await Promise.all([ctx.exactClient(), ctx.target()]);
+  const answer = await client.request({
+    method,
+    path: rawPath,
+    headers,
+    ...(body === undefined ? {} : { body: body.value }),
+    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    signal: ctx.signal,
+    throwOnError: false,
+  });
   const { errorFromResponse, scrub } = await import('../../client/error-from-response.js');
   const secrets = target.token === undefined ? [] : [target.token];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
   // A server that echoes the token must not make us print it.
   // JSON is printed as JSON text with terminal-active characters escaped; a body that is not JSON is made safe as text.
-  const shown = scrub(parsed === undefined ? sanitizeText(text) : jsonText(parsed, 2), secrets);
+  const shown = scrub(answer.body === undefined ? sanitizeText(answer.text) : jsonText(answer.body, 2), secrets);
   if (shown !== '') ctx.out(shown.endsWith('\n') ? shown : `${shown}\n`);
-  if (!response.ok) throw errorFromResponse({ status: response.status, body: parsed }, secrets);
+  if (!answer.ok) throw errorFromResponse({ status: answer.status, body: answer.body }, secrets);
 }
 
 export function registerApiCommand(program: Command, ctx: CliContext): void {
@@ -130,8 +103,10 @@ export function registerApiCommand(program: Command, ctx: CliContext): void {
     .option('--data <json>', 'JSON request body')
     .option('-H, --header <name:value>', 'extra request header, e.g. "Idempotency-Key: 7f1c…" (repeatable)', parseHeader)
     .addHelpText('after', `
-The token goes only in the Authorization header. The whole response envelope is printed, whatever the status;
-the exit code follows the status: 401 → 4, 403/409/422 → 5, 429 → 6, 5xx → 7, other errors → 1.
+The token goes only in the Authorization header. Requests keep to the published rate limits; GETs, and POSTs
+with an Idempotency-Key, are retried after 429 (as Retry-After asks), 502-504 and dropped connections.
+The whole response envelope is printed, whatever the status; the exit code follows the status:
+401 → 4, 403/409/422 → 5, 429 → 6, 5xx → 7, other errors → 1.
 
 Examples:
   $ topup api GET me/balance

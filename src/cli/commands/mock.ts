@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Sandbox } from '../../../mocks/core/sandbox.js';
 import type { PersistentSandbox } from '../../../mocks/state/persistent-sandbox.js';
-import { DEFAULT_TIMEOUT_MS } from '../../client/http.js';
+import { DEFAULT_TIMEOUT_MS } from '../../client/options.js';
 import { embeddedNotice, type CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { renderFields, renderTable } from '../io/table.js';
