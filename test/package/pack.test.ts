@@ -1,0 +1,292 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { createClient } from '../../src/index.js';
+import { createSandbox } from '../../mocks/index.js';
+import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
+
+/*
+ * The package as a new user gets it: `npm pack`, then fresh projects outside the repository (an ES module one, a
+ * CommonJS one, strict TypeScript with node16, bundler and, for CommonJS, nodenext resolution) that use the tarball.
+ * Offline: node_modules/topup is the extracted tarball, and each of its dependencies is a symlink to this
+ * repository's installed copy, where npm would have put the same versions.
+ */
+
+interface PackedFile {
+  path: string;
+}
+interface PackedManifest {
+  name: string;
+  version: string;
+  scripts?: Record<string, string>;
+  dependencies: Record<string, string>;
+  exports: Record<string, string | Record<string, string>>;
+  engines?: { node?: string };
+}
+
+let work: string;
+let tarball: string;
+let packedFiles: string[];
+let manifest: PackedManifest;
+/** What the repository's own source sandbox lists, for comparison with what the packed one lists. */
+let expectedCodes: string[];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], cwd: string, timeoutMs = 30_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const env = { PATH: process.env.PATH ?? '', HOME: work, TOPUP_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' };
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const node = (args: string[], cwd: string) => run(process.execPath, args, cwd);
+const tsc = (cwd: string) => node([join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], cwd);
+
+/**
+ * A fresh project: its package.json, the extracted tarball as node_modules/topup, and the dependencies linked. A
+ * TypeScript project also gets @types/node, as any TypeScript project for node has (and npm installs it anyway, as a
+ * peer dependency of @inquirer/prompts' packages): topup/mocks' declarations name node:http's Server.
+ */
+async function project(name: string, type: 'module' | 'commonjs', files: Record<string, string>): Promise<string> {
+  const dir = join(work, name);
+  const topup = join(dir, 'node_modules', 'topup');
+  mkdirSync(topup, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true, type }, null, 2));
+  const untar = await run('tar', ['-xzf', tarball, '-C', topup, '--strip-components=1'], dir);
+  if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
+  const typescript = Object.keys(files).some((file) => file.endsWith('.ts'));
+  for (const dep of [...Object.keys(manifest.dependencies), ...(typescript ? ['@types/node'] : [])]) {
+    const link = join(dir, 'node_modules', dep);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', dep), link, 'dir');
+  }
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  return dir;
+}
+
+/** The same steps in every flavour; prints one JSON line. `load` brings topup, topup/mocks and topup/contract. */
+const scriptBody = `
+  const sandbox = await createSandbox();
+  const demo = sandbox.fixtures().accounts.find((a) => a.name === 'demo');
+  const client = createClient({ baseUrl: sandbox.baseUrl, token: demo.token, fetch: sandbox.fetch });
+  const catalog = CreditPackageList.parse(await client.catalog.creditPackages());
+  const balance = await client.balance.get();
+  let missing;
+  try {
+    await client.orders.get('INV19990101000001');
+  } catch (error) {
+    missing = { name: error.name, isTopupError: error instanceof TopupError };
+  }
+  const esm = await import('topup');
+  console.log(JSON.stringify({
+    codes: catalog.packages.map((p) => p.code),
+    balance: balance.balance,
+    missing,
+    interfaceVersion: INTERFACE_VERSION,
+    oneCopy: esm.TopupError === TopupError,
+  }));
+`;
+
+const ESM_SCRIPT = `import { createClient, TopupError } from 'topup';
+import { createSandbox } from 'topup/mocks';
+import { CreditPackageList, INTERFACE_VERSION } from 'topup/contract';
+${scriptBody}`;
+
+const CJS_SCRIPT = `const { createClient, TopupError } = require('topup');
+const { createSandbox } = require('topup/mocks');
+const { CreditPackageList, INTERFACE_VERSION } = require('topup/contract');
+const openapi = require('topup/openapi.json');
+if (openapi.info.version !== INTERFACE_VERSION) throw new Error('openapi.json is ' + openapi.info.version);
+(async () => {
+${scriptBody}
+})().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});`;
+
+/** Typed use of the client, the sandbox, the contract and the README's msw recipe; two lines that must not compile. */
+const TS_BODY = `
+async function main(): Promise<void> {
+  const sandbox = await createSandbox({ rateLimit: false });
+  const demo = sandbox.fixtures().accounts.find((a) => a.name === 'demo');
+  if (!demo) throw new Error('no demo account');
+  const client = createClient({ baseUrl: sandbox.baseUrl, token: demo.token, fetch: sandbox.fetch });
+  const list: CreditPackageList = await client.catalog.creditPackages();
+  const names: string[] = CreditPackageList.parse(list).packages.map((p) => p.name);
+  // @ts-expect-error a package's credit_amount is a number, never a string
+  const wrong: string = list.packages[0]!.credit_amount;
+  // @ts-expect-error orders.create needs the order's body
+  const neverCalled = () => client.orders.create();
+  const server = setupServer(...createHandlers(sandbox, { baseUrl: 'https://shop.example.com' }));
+  server.listen({ onUnhandledRequest: 'error' });
+  const viaMsw = await createClient({ baseUrl: 'https://shop.example.com' }).catalog.creditPackages();
+  server.close();
+  let missing = '';
+  try {
+    await client.orders.get('INV19990101000001');
+  } catch (error) {
+    if (error instanceof NotFoundError) missing = error.name;
+  }
+  console.log(JSON.stringify({ names: names.length, viaMsw: viaMsw.packages.length, missing, wrong: typeof wrong, neverCalled: typeof neverCalled }));
+}
+void main();
+`;
+
+const TS_ESM = `import { setupServer } from 'msw/node';
+import { createClient, NotFoundError } from 'topup';
+import { createHandlers, createSandbox } from 'topup/mocks';
+import { CreditPackageList } from 'topup/contract';
+${TS_BODY}`;
+
+/** Strict, and skipLibCheck as \`tsc --init\` sets it; one project turns it off to check topup's declarations too. */
+function tsconfig(compilerOptions: Record<string, unknown>): string {
+  return JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', skipLibCheck: true, outDir: 'out', ...compilerOptions }, include: ['*.ts'] }, null, 2);
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  work = mkdtempSync(join(tmpdir(), 'topup-pack-'));
+  // --ignore-scripts: dist/ is already built (prepack would build it again, which the test of prepack below checks).
+  const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT, 60_000);
+  if (pack.code !== 0) throw new Error(`npm pack failed (${pack.code}): ${pack.stderr}`);
+  const [packed] = JSON.parse(pack.stdout) as { filename: string; files: PackedFile[] }[];
+  tarball = join(work, packed!.filename);
+  packedFiles = packed!.files.map((f) => f.path).sort();
+  const packedJson = await run('tar', ['-xzOf', tarball, 'package/package.json'], work);
+  manifest = JSON.parse(packedJson.stdout) as PackedManifest;
+
+  const sandbox = await createSandbox();
+  const client = createClient({ baseUrl: sandbox.baseUrl, fetch: sandbox.fetch });
+  expectedCodes = (await client.catalog.creditPackages()).packages.map((p) => p.code);
+}, 120_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe.concurrent('the packed package', () => {
+  it('holds dist/, bin/, openapi.json and every export target, and no sources or tests', ({ expect }) => {
+    expect(packedFiles).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'openapi.json', 'bin/topup.js', 'bin/package.json', 'dist/cli/main.cjs']));
+    expect(packedFiles.filter((f) => /^(src|mocks|test|scripts|bench|\.ci)\//.test(f) || f.startsWith('tsconfig') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    const targets = Object.values(manifest.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry)));
+    expect(targets.length).toBeGreaterThan(5);
+    for (const target of targets) expect(packedFiles, target).toContain(target.replace(/^\.\//, ''));
+  });
+
+  it('gives every export a condition that require() reaches, and runs nothing at install', ({ expect }) => {
+    for (const [path, entry] of Object.entries(manifest.exports)) {
+      if (typeof entry === 'string') continue;
+      expect(Object.keys(entry), path).toContain('types');
+      expect(Object.keys(entry).some((condition) => condition === 'default' || condition === 'require'), path).toBe(true);
+    }
+    const scripts = manifest.scripts ?? {};
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts[hook], hook).toBeUndefined();
+    expect(scripts.prepack).toBe('npm run build');
+    expect(manifest.engines?.node).toBe('>=20.19');
+  });
+
+  it('works from a fresh ES module project, the CLI included', async ({ expect }) => {
+    const dir = await project('esm', 'module', { 'main.mjs': ESM_SCRIPT });
+    const result = await node(['main.mjs'], dir);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      codes: expectedCodes,
+      balance: 0,
+      missing: { name: 'NotFoundError', isTopupError: true },
+      interfaceVersion: '1.1.0',
+      oneCopy: true,
+    });
+    expect(expectedCodes.length).toBeGreaterThan(0);
+
+    const cli = await node([join('node_modules', 'topup', 'bin', 'topup.js'), 'packages', '--json'], dir);
+    expect(cli.code).toBe(0);
+    expect((JSON.parse(cli.stdout) as { packages: { code: string }[] }).packages.map((p) => p.code)).toEqual(expectedCodes);
+  });
+
+  it('works from a fresh CommonJS project with require()', async ({ expect }) => {
+    const dir = await project('cjs', 'commonjs', { 'main.cjs': CJS_SCRIPT, 'main.js': CJS_SCRIPT });
+    for (const file of ['main.cjs', 'main.js']) {
+      const result = await node([file], dir);
+      expect(result.stderr, file).toBe('');
+      expect(JSON.parse(result.stdout), file).toEqual({
+        codes: expectedCodes,
+        balance: 0,
+        missing: { name: 'NotFoundError', isTopupError: true },
+        interfaceVersion: '1.1.0',
+        oneCopy: true,
+      });
+    }
+  });
+});
+
+// Each tsc run takes seconds; they run side by side.
+describe.concurrent('strict TypeScript in a fresh project', () => {
+  const expected = () => ({ names: expectedCodes.length, viaMsw: expectedCodes.length, missing: 'NotFoundError', wrong: 'number', neverCalled: 'function' });
+
+  it('type-checks (declarations included) and runs with module and moduleResolution node16 ("type": "module")', async ({ expect }) => {
+    const dir = await project('ts-node16', 'module', { 'tsconfig.json': tsconfig({ module: 'node16', moduleResolution: 'node16', skipLibCheck: false }), 'main.ts': TS_ESM });
+    const compiled = await tsc(dir);
+    expect(compiled.stdout + compiled.stderr).toBe('');
+    expect(compiled.code).toBe(0);
+    const result = await node(['out/main.js'], dir);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual(expected());
+  });
+
+  it('type-checks with module esnext and moduleResolution bundler', async ({ expect }) => {
+    const dir = await project('ts-bundler', 'module', { 'tsconfig.json': tsconfig({ module: 'esnext', moduleResolution: 'bundler', noEmit: true }), 'main.ts': TS_ESM });
+    const compiled = await tsc(dir);
+    expect(compiled.stdout + compiled.stderr).toBe('');
+    expect(compiled.code).toBe(0);
+  });
+
+  it('type-checks and runs from CommonJS ("type": "commonjs") with module nodenext, as the README says', async ({ expect }) => {
+    // The msw recipe is left out: in CommonJS, msw/node has msw's CommonJS types and topup/mocks its ES ones.
+    const source = `import { createClient, NotFoundError } from 'topup';
+import { createSandbox } from 'topup/mocks';
+import { CreditPackageList } from 'topup/contract';
+async function main(): Promise<void> {
+  const sandbox = await createSandbox();
+  const demo = sandbox.fixtures().accounts.find((a) => a.name === 'demo');
+  if (!demo) throw new Error('no demo account');
+  const client = createClient({ baseUrl: sandbox.baseUrl, token: demo.token, fetch: sandbox.fetch });
+  const list: CreditPackageList = await client.catalog.creditPackages();
+  // @ts-expect-error a package's code is a string, never a number
+  const wrong: number = list.packages[0]!.code;
+  let missing = '';
+  try {
+    await client.orders.get('INV19990101000001');
+  } catch (error) {
+    if (error instanceof NotFoundError) missing = error.name;
+  }
+  console.log(JSON.stringify({ codes: list.packages.map((p) => p.code), missing, wrong: typeof wrong }));
+}
+void main();
+`;
+    const dir = await project('ts-cjs', 'commonjs', { 'tsconfig.json': tsconfig({ module: 'nodenext', moduleResolution: 'nodenext' }), 'main.ts': source });
+    const compiled = await tsc(dir);
+    expect(compiled.stdout + compiled.stderr).toBe('');
+    expect(compiled.code).toBe(0);
+    expect(readFileSync(join(dir, 'out', 'main.js'), 'utf8')).toContain('require("topup")');
+    const result = await node(['out/main.js'], dir);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ codes: expectedCodes, missing: 'NotFoundError', wrong: 'string' });
+  });
+});
