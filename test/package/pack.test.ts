@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/index.js';
 import { createSandbox } from '../../mocks/index.js';
+import { INTERFACE_VERSION } from '../../src/contract/index.js';
 import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
 
 /*
@@ -163,7 +164,7 @@ function tsconfig(compilerOptions: Record<string, unknown>): string {
 beforeAll(async () => {
   ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'topup-pack-'));
-  // --ignore-scripts: dist/ is already built (prepack would build it again, which the test of prepack below checks).
+  // --ignore-scripts: ensureBuilt() has just made dist/ fresh; prepack (checked below) would only build it again.
   const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT, 60_000);
   if (pack.code !== 0) throw new Error(`npm pack failed (${pack.code}): ${pack.stderr}`);
   const [packed] = JSON.parse(pack.stdout) as { filename: string; files: PackedFile[] }[];
@@ -184,7 +185,7 @@ afterAll(() => {
 describe('the packed package', () => {
   it('holds dist/, bin/, openapi.json and every export target, and no sources or tests', () => {
     expect(packedFiles).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'openapi.json', 'bin/topup.js', 'bin/package.json', 'dist/cli/main.cjs']));
-    expect(packedFiles.filter((f) => /^(src|mocks|test|scripts|bench|\.ci)\//.test(f) || f.startsWith('tsconfig') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(packedFiles.filter((f) => /^(src|mocks|test|scripts|bench|\.ci)\//.test(f) || f.startsWith('tsconfig') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
     const targets = Object.values(manifest.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry)));
     expect(targets.length).toBeGreaterThan(5);
     for (const target of targets) expect(packedFiles, target).toContain(target.replace(/^\.\//, ''));
@@ -210,7 +211,7 @@ describe('the packed package', () => {
       codes: expectedCodes,
       balance: 0,
       missing: { name: 'NotFoundError', isTopupError: true },
-      interfaceVersion: '1.1.0',
+      interfaceVersion: INTERFACE_VERSION,
       oneCopy: true,
     });
     expect(expectedCodes.length).toBeGreaterThan(0);
@@ -229,7 +230,7 @@ describe('the packed package', () => {
         codes: expectedCodes,
         balance: 0,
         missing: { name: 'NotFoundError', isTopupError: true },
-        interfaceVersion: '1.1.0',
+        interfaceVersion: INTERFACE_VERSION,
         oneCopy: true,
       });
     }
