@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -40,10 +40,14 @@ interface Run {
   stderr: string;
 }
 
+/** Children still running, killed in afterAll: a timed-out test's tsc must not write into the removed temp dir. */
+const running = new Set<ChildProcess>();
+
 function run(command: string, args: string[], cwd: string, timeoutMs = 30_000): Promise<Run> {
   return new Promise((resolve, reject) => {
     const env = { PATH: process.env.PATH ?? '', HOME: work, TOPUP_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' };
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -52,6 +56,7 @@ function run(command: string, args: string[], cwd: string, timeoutMs = 30_000): 
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      running.delete(child);
       resolve({ code, stdout, stderr });
     });
   });
@@ -179,6 +184,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
