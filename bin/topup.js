@@ -5,7 +5,7 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   printVersion();
 } else {
-  require('../dist/cli/main.cjs')
+  loadCli()
     .run(args)
     .catch((error) => {
       console.error(error);
@@ -22,5 +22,16 @@ function printVersion() {
   } catch (error) {
     if (error.code === 'EAGAIN') process.stdout.write(`${version}\n`);
     else if (error.code !== 'EPIPE') throw error;
+  }
+}
+
+/** The built CLI; a clone that was installed but not built gets one sentence, not a stack trace. */
+function loadCli() {
+  try {
+    return require('../dist/cli/main.cjs');
+  } catch (error) {
+    if (error.code !== 'MODULE_NOT_FOUND' || !String(error.message).includes('main.cjs')) throw error;
+    process.stderr.write('topup is not built yet: run `npm run build` in its folder first.\n');
+    process.exit(1);
   }
 }
