@@ -5,11 +5,11 @@ import { systemClock, type CliClock } from './clock.js';
 import { configDir, OFFLINE_STATE_FILE } from './config-dir.js';
 import { UsageError } from './errors.js';
 import type { CliIO } from './io/streams.js';
-import { plainStyle, type Style } from './io/plain-style.js';
+import { IOStreams } from './io/io-streams.js';
 import type { Prompter } from './prompter.js';
 import { Settings } from './settings.js';
 import { sandboxFetch } from './sandbox-fetch.js';
-import { jsonText, sanitizeText, sanitizingFetch } from './io/sanitize.js';
+import { sanitizeText, sanitizingFetch } from './io/sanitize.js';
 import { originOf, resolveTarget, type TargetSpec } from './target.js';
 
 
@@ -55,12 +55,13 @@ export interface ContextDeps {
 }
 
 /**
- * What a command may use. Everything heavy (the client, the sandbox, chalk) is created on first use,
- * so `--help` and `--version` load none of it.
+ * What a command may use, in the spirit of gh's Factory: `io` for the terminal (io/io-streams.ts), and the
+ * dependencies: global options, settings and profiles, the target and its client, the embedded sandbox, the clock,
+ * the abort signal and the prompter. Everything heavy (the client, the sandbox, chalk) is created on first use, so
+ * `--help` and `--version` load none of it.
  */
 export class CliContext {
   #globals: GlobalOptions = { json: false, mock: false, color: true, input: true, debug: false };
-  #style: Style | undefined;
   #target: Promise<Target> | undefined;
   #spec: TargetSpec | undefined;
   #client: Promise<TopupClient> | undefined;
@@ -68,36 +69,25 @@ export class CliContext {
   #prompter: Promise<Prompter> | undefined;
   #offline: Promise<EmbeddedSandbox> | undefined;
 
+  /** The terminal: streams, TTY flags, colour, prompting and the kinds of output (io/io-streams.ts). */
+  readonly io: IOStreams;
+
   constructor(
-    readonly io: CliIO,
+    streams: CliIO,
     readonly deps: ContextDeps = {},
     /** The words given, for what must be known before commander has parsed them (--json for its own errors). */
     readonly argv: readonly string[] = [],
-  ) {}
+  ) {
+    this.io = new IOStreams(streams);
+  }
 
   setGlobals(globals: GlobalOptions): void {
     this.#globals = globals;
+    this.io.setMode({ json: globals.json, color: globals.color, input: globals.input });
   }
 
   get globals(): GlobalOptions {
     return this.#globals;
-  }
-
-  /** Human output goes to a terminal: titles, aligned columns, colour. */
-  get terminal(): boolean {
-    return this.io.stdout.isTTY === true;
-  }
-
-  /** Plain until loadStyle() has run: chalk is loaded only when colour is on. */
-  get style(): Style {
-    return this.#style ?? plainStyle;
-  }
-
-  /** Loads chalk if this run is coloured; the preAction hook calls it once the global options are known. */
-  async loadStyle(): Promise<void> {
-    if (this.#style !== undefined || !(this.#globals.color && this.terminal && !this.io.env.NO_COLOR)) return;
-    const { createStyle } = await import('./io/style.js');
-    this.#style = createStyle(true);
   }
 
   get configDir(): string {
@@ -112,13 +102,8 @@ export class CliContext {
     return this.deps.signal;
   }
 
-  /** Prompts only when a person can answer: stdin and stdout are terminals and --no-input is not set. */
-  get canPrompt(): boolean {
-    return this.#globals.input && this.io.stdin.isTTY === true && this.io.stdout.isTTY === true;
-  }
-
   prompter(): Promise<Prompter> {
-    if (!this.canPrompt) return Promise.reject(new UsageError('Cannot prompt: not a terminal, or --no-input is set.'));
+    if (!this.io.canPrompt()) return Promise.reject(new UsageError('Cannot prompt: not a terminal, or --no-input is set.'));
     this.#prompter ??= this.deps.prompter ? Promise.resolve(this.deps.prompter) : import('./prompter.js').then((m) => m.inquirerPrompter(this.io));
     return this.#prompter;
   }
@@ -159,25 +144,6 @@ export class CliContext {
     return `No token for ${origin}: log in with \`topup auth login --base-url ${origin}\`, or set TOPUP_TOKEN.`;
   }
 
-  out(text: string): void {
-    this.io.stdout.write(text);
-  }
-
-  /** Exactly the data as JSON on stdout, nothing else. */
-  json(data: unknown): void {
-    this.io.stdout.write(`${jsonText(data, 2)}\n`);
-  }
-
-  /** What a person must see even with --json (stderr is never data): where the data came from, a risk. */
-  warn(text: string): void {
-    this.io.stderr.write(`${text}\n`);
-  }
-
-  /** Status for people, on stderr; silent with --json. */
-  notice(text: string): void {
-    if (!this.#globals.json) this.io.stderr.write(`${text}\n`);
-  }
-
   target(): Promise<Target> {
     this.#target ??= this.#resolveTarget();
     return this.#target;
@@ -199,11 +165,11 @@ export class CliContext {
     if (spec.kind === 'embedded') {
       const sandbox = await this.offlineSandbox();
       // Printed with --json too: stderr is never data, and fake data must never pass for real.
-      this.warn(this.style.dim(embeddedNotice(spec)));
+      this.io.warn(this.io.style.dim(embeddedNotice(spec)));
       return { kind: 'embedded', spec, sandbox, token: sandbox.demoToken };
     }
     if (this.settings().credentialsExposed()) {
-      this.notice(this.style.yellow(`Warning: ${this.settings().credentialsPath} is readable by other users; run: chmod 600 ${this.settings().credentialsPath}`));
+      this.io.notice(this.io.style.yellow(`Warning: ${this.settings().credentialsPath} is readable by other users; run: chmod 600 ${this.settings().credentialsPath}`));
     }
     return { kind: 'remote', spec, baseUrl: spec.baseUrl, token: spec.token };
   }
@@ -226,13 +192,13 @@ export class CliContext {
    */
   #clientHooks(): Pick<ClientOptions, 'onRequest' | 'onResponse' | 'onWait'> {
     const debug = this.#globals.debug;
-    const line = (text: string) => this.io.stderr.write(`${this.style.dim(sanitizeText(text, { multiline: false }))}\n`);
+    const line = (text: string) => this.io.warn(this.io.style.dim(sanitizeText(text, { multiline: false })));
     return {
       onRequest: debug ? (r) => line(`> ${r.method} ${r.url} ${JSON.stringify(r.headers)}`) : undefined,
       onResponse: debug ? (r) => line(`< ${r.status} ${r.method} ${r.url} (${Math.round(r.durationMs)} ms)`) : undefined,
       onWait: (wait) => {
         if (debug) line(`… waiting ${wait.ms} ms (${wait.reason}) before ${wait.request}`);
-        else if (wait.ms > LONG_WAIT_MS && this.io.stderr.isTTY === true) this.io.stderr.write(`${waitNotice(wait)}\n`);
+        else if (wait.ms > LONG_WAIT_MS && this.io.stderrTerminal) this.io.warn(waitNotice(wait));
       },
     };
   }

@@ -47,7 +47,7 @@ function reportError(ctx: CliContext, error: unknown): void {
     const code = typeof details.code === 'string' ? details.code : undefined;
     ctx.io.stderr.write(errorEnvelope({ message, code, fields: details.fields, idempotencyKey: details.idempotencyKey }));
   } else {
-    ctx.io.stderr.write(`${ctx.style.red('Error:')} ${message}\n`);
+    ctx.io.stderr.write(`${ctx.io.style.red('Error:')} ${message}\n`);
     // Only when the order may exist after all; repeating a refused request would be refused again.
     if (details.idempotencyKey && maybeCommitted(err)) ctx.io.stderr.write(`Retry safely with: --idempotency-key ${details.idempotencyKey}\n`);
   }

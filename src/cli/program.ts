@@ -54,7 +54,7 @@ export function buildProgram(ctx: CliContext): Command {
     .configureOutput(outputFor(ctx))
     .hook('preAction', async (_command, action) => {
       ctx.setGlobals(action.optsWithGlobals() as GlobalOptions);
-      await ctx.loadStyle();
+      await ctx.io.loadStyle();
     });
   registerCatalogCommands(program, ctx);
   registerArticleCommands(program, ctx);

@@ -20,14 +20,16 @@ const modeOf = (file: string) => statSync(join(config.dir, file)).mode & 0o777;
 const as = (username: string) => (LEAN ? '' : ` as ${username}`);
 const named = (username: string) => (LEAN ? {} : { username });
 
-const login = (name: 'rich' | 'demo' | 'unlinked' = 'rich', extra: string[] = []) =>
-  topup(['auth', 'login', '--with-token', '--base-url', served.url, ...extra], { stdin: `${served.token(name)}\n` });
+const login = (name: 'rich' | 'demo' | 'unlinked' = 'rich', extra: string[] = [], options: { stderrTTY?: boolean } = {}) =>
+  topup(['auth', 'login', '--with-token', '--base-url', served.url, ...extra], { stdin: `${served.token(name)}\n`, ...options });
 
 describe('auth login', () => {
   it('--with-token: validates the token, stores the profile and the token in 0600 files, and says so on stderr', async () => {
-    const result = await login();
+    // Said to a person watching stderr; a script gets the exit code and a quiet stderr.
+    const result = await login('rich', [], { stderrTTY: true });
     // A lean server's token check reports the mode only: no username is shown or stored.
     expect(result).toEqual({ code: 0, out: '', err: `✓ Logged in to ${served.url}${as('rich')} (production token), profile default.\n` });
+    expect(await login('rich')).toEqual({ code: 0, out: '', err: '' });
     expect(readJson('config.json')).toEqual({ current_profile: 'default', profiles: { default: { base_url: served.url, mode: 'production', ...named('rich') } } });
     expect(readJson('credentials.json')).toEqual({ tokens: { default: served.token('rich') } });
     expect(modeOf('config.json')).toBe(0o600);
@@ -136,7 +138,7 @@ describe('auth login', () => {
 describe('auth logout', () => {
   it('forgets the current profile and its token, and says the offline sandbox is back', async () => {
     await login();
-    const result = await topup(['auth', 'logout']);
+    const result = await topup(['auth', 'logout'], { stderrTTY: true });
     expect(result).toEqual({
       code: 0,
       out: '',
@@ -194,7 +196,11 @@ describe('auth status', () => {
       '',
     ].join('\n'));
     expect(result.err).toMatch(/embedded offline sandbox/);
-    expect(result.err).toMatch(/✓ The token is valid\.\n$/);
+    // Success chatter only for a person watching stderr; a script has the exit code.
+    expect(result.err).not.toMatch(/valid/);
+    const watched = await topup(['auth', 'status'], { stderrTTY: true });
+    expect(watched.out).toBe(result.out);
+    expect(watched.err).toMatch(/embedded offline sandbox.*\n✓ The token is valid\.\n$/);
   });
 
   it('logged in: the profile, its server and its stored token\'s family', async () => {

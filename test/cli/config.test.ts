@@ -81,12 +81,14 @@ describe('config with profiles', () => {
   });
 
   it('set chat_user_id stores it in the current profile (or --profile), and an empty value clears it', async () => {
-    expect(await topup(['config', 'set', 'chat_user_id', '700000001'])).toEqual({ code: 0, out: '', err: "✓ Set chat_user_id of profile 'default' to 700000001.\n" });
+    expect(await topup(['config', 'set', 'chat_user_id', '700000001'], { stderrTTY: true })).toEqual({ code: 0, out: '', err: "✓ Set chat_user_id of profile 'default' to 700000001.\n" });
+    // Piped, the exit code says it: no chatter.
+    expect(await topup(['config', 'set', 'chat_user_id', '700000001'])).toEqual({ code: 0, out: '', err: '' });
     expect(readConfig().profiles.default!.chat_user_id).toBe('700000001');
     expect(JSON.parse((await topup(['config', 'set', 'chat_user_id', '42', '--profile', 'local', '--json'])).out)).toEqual({ chat_user_id: '42' });
     expect(readConfig().profiles.local!.chat_user_id).toBe('42');
     expect((await topup(['config', 'get', 'chat_user_id'], { env: { TOPUP_PROFILE: 'local' } })).out).toBe('42\n');
-    expect((await topup(['config', 'set', 'chat_user_id', ''])).err).toBe("✓ Cleared chat_user_id of profile 'default'.\n");
+    expect((await topup(['config', 'set', 'chat_user_id', ''], { stderrTTY: true })).err).toBe("✓ Cleared chat_user_id of profile 'default'.\n");
     expect(readConfig().profiles.default).not.toHaveProperty('chat_user_id');
   });
 
@@ -95,7 +97,7 @@ describe('config with profiles', () => {
   });
 
   it('set profile switches the current profile', async () => {
-    expect(await topup(['config', 'set', 'profile', 'local'])).toEqual({ code: 0, out: '', err: `✓ Current profile: local (${served.url}).\n` });
+    expect(await topup(['config', 'set', 'profile', 'local'], { stderrTTY: true })).toEqual({ code: 0, out: '', err: `✓ Current profile: local (${served.url}).\n` });
     expect(readConfig().current_profile).toBe('local');
     const status = await topup(['auth', 'status', '--json']);
     expect(JSON.parse(status.out)).toMatchObject({ profile: 'local', username: LEAN ? null : 'demo', mode: 'sandbox' });

@@ -1,3 +1,4 @@
+import { runCli, type RunOptions } from './run-cli.js';
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -16,11 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => config.cleanup());
 
-async function topup(args: string[], options: { tty?: boolean; env?: Record<string, string>; signal?: AbortSignal; fetch?: typeof globalThis.fetch } = {}) {
-  const io = fakeIO({ tty: options.tty ?? false, env: { TOPUP_CONFIG_DIR: config.dir, ...options.env } });
-  const code = await main(args, io, { ...(options.signal ? { signal: options.signal } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
-  return { code, out: io.out(), err: io.err() };
-}
+const topup = (args: string[], options: RunOptions = {}) => runCli(config.dir, args, options);
 
 describe('offline sandbox through the CLI', () => {
   it('persists state between runs: a deposit created in one run is paid in the next and credits the balance', async () => {
@@ -208,7 +205,7 @@ describe('mock commands against a served sandbox (--base-url)', () => {
       const signal = new AbortController().signal;
       const created = await topup(['mock', 'deposit', '50000', '--account', 'broke', '--base-url', served.url], { signal });
       expect(created).toMatchObject({ code: 0, err: `Deposit created. Pay it with: topup mock pay ${created.out.trim()}\n` });
-      expect(await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal })).toEqual({ code: 0, out: '', err: `✓ Paid ${created.out.trim()}.\n` });
+      expect(await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal, stderrTTY: true })).toEqual({ code: 0, out: '', err: `✓ Paid ${created.out.trim()}.\n` });
       const fixtures = await topup(['--json', 'mock', 'fixtures', '--base-url', served.url], { signal });
       expect(fixtures.code).toBe(0);
       expect(fixtureAccount(JSON.parse(fixtures.out), 'broke').balance).toBe(50_000);

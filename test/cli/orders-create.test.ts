@@ -37,7 +37,10 @@ describe('orders create, scripted (flags, piped)', () => {
     const lines = result.err.trim().split('\n');
     expect(lines.indexOf(key![0])).toBe(0);
     expect(lines).toContain(`Total Rp 12.000, pending; pay at http://sandbox.localhost/user/invoice/${invoice}`);
-    expect(lines.at(-1)).toBe(`✓ Order ${invoice} created.`);
+    // Piped: the key, the total and where to pay, but no success chatter (the exit code says it).
+    expect(lines.at(-1)).toBe(`Total Rp 12.000, pending; pay at http://sandbox.localhost/user/invoice/${invoice}`);
+    const watched = await topup(['orders', 'create', ...bob9001], { stderrTTY: true });
+    expect(watched.err.trim().split('\n').at(-1)).toBe(`✓ Order ${watched.out.trim()} created.`);
     expect(result.err).toMatch(/embedded offline sandbox/);
     expect(result.err).not.toMatch(/\u001b\[/);
 
@@ -107,7 +110,7 @@ describe('orders create, scripted (flags, piped)', () => {
   });
 
   it('served, production token: pays by balance with --chat-user-id and --yes, at once', async () => {
-    const result = await asRich(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--chat-user-id', '700000001', '--yes']);
+    const result = await asRich(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--chat-user-id', '700000001', '--yes'], { stderrTTY: true });
     expect(result.code).toBe(0);
     const invoice = result.out.trim();
     expect(result.err).toContain(`Total Rp 12.000, paid; invoice ${served.url}/user/invoice/${invoice}`);
@@ -123,7 +126,7 @@ describe('orders create, scripted (flags, piped)', () => {
   it('the chat user id falls back to the profile\'s chat_user_id', async () => {
     expect((await topup(['auth', 'login', '--with-token', '--base-url', served.url], { stdin: served.token('rich') })).code).toBe(0);
     expect((await topup(['config', 'set', 'chat_user_id', '700000001'])).code).toBe(0);
-    const result = await topup(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--type', 'gamepass', '--yes']);
+    const result = await topup(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--type', 'gamepass', '--yes'], { stderrTTY: true });
     expect(result.code).toBe(0);
     expect(result.err).toContain('created and paid.');
   });

@@ -67,6 +67,8 @@ export interface RunOptions {
   /** Talk to this URL instead of the in-process sandbox, with the global fetch unless `fetch` is given. */
   baseUrl?: string;
   tty?: boolean;
+  /** stderr alone is a terminal: a person watching a command whose output is piped. */
+  stderrTTY?: boolean;
   signal?: AbortSignal;
   env?: Record<string, string>;
 }
@@ -84,7 +86,7 @@ export async function harness(): Promise<Harness> {
   const token = (name: FixtureAccountName) => sandbox.account(name).token;
   const outputs: RunResult[] = [];
   const exec = async (args: string[], env: Record<string, string>, options: RunOptions): Promise<RunResult> => {
-    const io = fakeIO({ tty: options.tty ?? false, env: { TOPUP_CONFIG_DIR: config.dir, ...env, ...options.env } });
+    const io = fakeIO({ tty: options.tty ?? false, ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }), env: { TOPUP_CONFIG_DIR: config.dir, ...env, ...options.env } });
     const fetch = options.fetch ?? (options.baseUrl !== undefined ? undefined : sandbox.fetch);
     const code = await main(args, io, { ...(fetch ? { fetch } : {}), clock: time.clock, ...(options.signal ? { signal: options.signal } : {}) });
     const result = { code, out: io.out(), err: io.err() };

@@ -10,6 +10,8 @@ import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 
 export interface RunOptions {
   tty?: boolean;
+  /** stderr alone is a terminal: a person watching a command whose output is piped. */
+  stderrTTY?: boolean;
   stdin?: string;
   env?: Record<string, string | undefined>;
   prompter?: Prompter;
@@ -27,7 +29,7 @@ export interface RunResult {
 
 /** One CLI run in-process, with the config folder `configDir` and otherwise an empty environment. */
 export async function runCli(configDir: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const io = fakeIO({ tty: options.tty ?? false, env: { TOPUP_CONFIG_DIR: configDir, ...options.env }, ...(options.stdin === undefined ? {} : { stdin: options.stdin }) });
+  const io = fakeIO({ tty: options.tty ?? false, ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }), env: { TOPUP_CONFIG_DIR: configDir, ...options.env }, ...(options.stdin === undefined ? {} : { stdin: options.stdin }) });
   const code = await main(args, io, {
     ...(options.prompter ? { prompter: options.prompter } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

@@ -40,7 +40,8 @@ describe.sequential('a scripting session with the built topup against `topup moc
 
   it('1. logs in with --with-token into the temp config folder', async () => {
     const run = await cli(['auth', 'login', '--with-token', '--base-url', server!.url], { stdin: `${richToken}\n` });
-    expect(run).toEqual({ code: 0, stdout: '', stderr: `✓ Logged in to ${server!.url} as rich (production token), profile default.\n` });
+    // A script's stderr is a pipe: the exit code says it worked, with no chatter.
+    expect(run).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(statSync(join(config.dir, 'credentials.json')).mode & 0o777).toBe(0o600);
     expect(statSync(join(config.dir, 'config.json')).mode & 0o777).toBe(0o600);
 
@@ -65,8 +66,7 @@ describe.sequential('a scripting session with the built topup against `topup moc
 
   it('4. pays it with `topup mock pay`', async () => {
     const run = await cli(['mock', 'pay', invoice, '--base-url', server!.url]);
-    expect(run).toMatchObject({ code: 0, stdout: '' });
-    expect(run.stderr).toContain(`Paid ${invoice}.`);
+    expect(run).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
   it('5. waits for it to be paid: exit 0 at once, since it already is', async () => {

@@ -28,9 +28,9 @@ export function profileFields(user: Profile, view: View): RecordField[] {
 
 export async function runMe(ctx: CliContext): Promise<void> {
   const data = await (await ctx.client()).account.profile({ signal: ctx.signal });
-  if (ctx.globals.json) return ctx.json(data);
-  const view = { terminal: ctx.terminal, style: ctx.style };
-  ctx.out(renderRecord(profileFields(recordIn<Profile>(data, 'user'), view), { ...view, title: 'Profile' }));
+  if (ctx.globals.json) return ctx.io.writeJson(data);
+  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
+  ctx.io.out(renderRecord(profileFields(recordIn<Profile>(data, 'user'), view), { ...view, title: 'Profile' }));
 }
 
 /**
@@ -74,15 +74,15 @@ export function renderDashboard(summary: DashboardSummary, view: View): string {
 
 export async function runDashboard(ctx: CliContext, options: { watch?: number | boolean }): Promise<void> {
   const client = await ctx.client();
-  const view = { terminal: ctx.terminal, style: ctx.style };
+  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
   const fetch = () => client.account.dashboard({ signal: ctx.signal });
   const seconds = watchInterval(options.watch, refreshIntervals.dashboard.recommended);
   if (seconds !== undefined) {
     return runWatch(ctx, { seconds, fetch, render: (s) => renderDashboard(s, view), serverHint: (s) => s.refresh_after_seconds });
   }
   const summary = await fetch();
-  if (ctx.globals.json) return ctx.json(summary);
-  ctx.out(renderDashboard(summary, view));
+  if (ctx.globals.json) return ctx.io.writeJson(summary);
+  ctx.io.out(renderDashboard(summary, view));
 }
 
 export function registerAccountCommands(program: Command, ctx: CliContext): void {

@@ -90,7 +90,7 @@ export async function runApi(ctx: CliContext, method: string, path: string, flag
   // A server that echoes the token must not make us print it.
   // JSON is printed as JSON text with terminal-active characters escaped; a body that is not JSON is made safe as text.
   const shown = scrub(answer.body === undefined ? sanitizeText(answer.text) : jsonText(answer.body, 2), secrets);
-  if (shown !== '') ctx.out(shown.endsWith('\n') ? shown : `${shown}\n`);
+  if (shown !== '') ctx.io.out(shown.endsWith('\n') ? shown : `${shown}\n`);
   if (!answer.ok) throw errorFromResponse({ status: answer.status, body: answer.body }, secrets);
 }
 

@@ -25,7 +25,7 @@ export async function runArticlesList(ctx: CliContext, flags: PagingFlags & { ca
   await runList<ArticleList, ArticleSummary>(ctx, flags, {
     noun: 'articles',
     key: 'articles',
-    columns: articleColumns({ terminal: ctx.terminal, style: ctx.style }),
+    columns: articleColumns({ terminal: ctx.io.terminal, style: ctx.io.style }),
     // The page size is fixed by the server (10), so --per-page does not exist here.
     fetch: (query) => client.articles.list({ ...(flags.category ? { category: flags.category } : {}), ...(query.page === undefined ? {} : { page: query.page }) }, { signal: ctx.signal }),
     itemsOf: (page) => listIn(page, 'articles'),
@@ -49,12 +49,12 @@ export function articleFields(article: ArticleDetail, view: View): RecordField[]
 /** The fields, a blank line, then the Markdown body as-is. */
 export async function runArticlesShow(ctx: CliContext, slug: string): Promise<void> {
   const data = await (await ctx.client()).articles.get(slug, { signal: ctx.signal });
-  if (ctx.globals.json) return ctx.json(data);
-  const view = { terminal: ctx.terminal, style: ctx.style };
+  if (ctx.globals.json) return ctx.io.writeJson(data);
+  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
   const article = recordIn<ArticleDetail>(data, 'article');
   // No body from the server: the fields alone, rather than a blank body that looks like an empty article.
   const content = article.content === undefined ? '' : article.content.endsWith('\n') ? `\n${article.content}` : `\n${article.content}\n`;
-  ctx.out(`${renderRecord(articleFields(article, view), view)}${content}`);
+  ctx.io.out(`${renderRecord(articleFields(article, view), view)}${content}`);
 }
 
 function parseCategory(value: string): string {

@@ -71,9 +71,9 @@ export async function runLogin(ctx: CliContext, options: LoginOptions, stray: re
   const chatUserId = sameAccount ? earlier.chat_user_id : undefined;
   await settings.saveProfile(name, { base_url: baseUrl, mode, username, ...(chatUserId === undefined ? {} : { chat_user_id: chatUserId }) }, token, true);
 
-  if (ctx.globals.json) ctx.json({ profile: name, base_url: baseUrl, mode: validation.mode ?? null, username: username ?? null });
-  ctx.notice(`${ctx.style.green('✓')} Logged in to ${baseUrl}${username === undefined ? '' : ` as ${username}`} (${validation.mode ?? 'mode not reported'}${validation.mode === undefined ? '' : ' token'}), profile ${name}.`);
-  if (ctx.io.env.TOPUP_TOKEN) ctx.notice(ctx.style.yellow('Note: TOPUP_TOKEN is set and wins over the stored token until you unset it.'));
+  if (ctx.globals.json) ctx.io.writeJson({ profile: name, base_url: baseUrl, mode: validation.mode ?? null, username: username ?? null });
+  ctx.io.success(`Logged in to ${baseUrl}${username === undefined ? '' : ` as ${username}`} (${validation.mode ?? 'mode not reported'}${validation.mode === undefined ? '' : ' token'}), profile ${name}.`);
+  if (ctx.io.env.TOPUP_TOKEN) ctx.io.notice(ctx.io.style.yellow('Note: TOPUP_TOKEN is set and wins over the stored token until you unset it.'));
 }
 
 /** The stored form: the normalised URL without its trailing slash. */
@@ -82,7 +82,7 @@ function siteRoot(normalised: string): string {
 }
 
 async function askBaseUrl(ctx: CliContext, parseBaseUrl: (url: unknown) => string): Promise<string> {
-  if (!ctx.canPrompt) throw new UsageError('Which server? Pass --base-url URL (or set TOPUP_BASE_URL); there is no terminal to ask on.');
+  if (!ctx.io.canPrompt()) throw new UsageError('Which server? Pass --base-url URL (or set TOPUP_BASE_URL); there is no terminal to ask on.');
   const prompter = await ctx.prompter();
   return prompter.input({
     message: 'Base URL of the shop (e.g. https://shop.example.com):',
@@ -98,7 +98,7 @@ async function askBaseUrl(ctx: CliContext, parseBaseUrl: (url: unknown) => strin
 }
 
 async function askToken(ctx: CliContext, baseUrl: string): Promise<string> {
-  if (!ctx.canPrompt) throw new UsageError('No terminal to ask for the token on; pipe it in: topup auth login --with-token < token.txt');
+  if (!ctx.io.canPrompt()) throw new UsageError('No terminal to ask for the token on; pipe it in: topup auth login --with-token < token.txt');
   const prompter = await ctx.prompter();
   const answer = await prompter.password({
     message: `API token (create one at ${baseUrl}/user/api-access):`,
@@ -124,13 +124,13 @@ export async function runLogout(ctx: CliContext): Promise<void> {
     const known = settings.profileNames();
     throw new CliError(`No profile is named '${name}', so nothing was logged out${known.length > 0 ? ` (profiles: ${known.join(', ')})` : ''}.`);
   }
-  if (ctx.globals.json) return ctx.json({ profile: name, base_url: profile?.base_url ?? null, logged_out: true });
+  if (ctx.globals.json) return ctx.io.writeJson({ profile: name, base_url: profile?.base_url ?? null, logged_out: true });
   const where = profile === undefined ? '' : ` (${profile.base_url})`;
-  ctx.notice(`${ctx.style.green('✓')} Logged out of profile ${name}${where}; its stored token was deleted.`);
-  if (profile !== undefined) ctx.notice(`The token itself stays valid until you revoke it at ${profile.base_url}/user/api-access.`);
+  ctx.io.success(`Logged out of profile ${name}${where}; its stored token was deleted.`);
+  if (profile !== undefined) ctx.io.notice(`The token itself stays valid until you revoke it at ${profile.base_url}/user/api-access.`);
   if (settings.currentProfile() === undefined) {
     const left = settings.profileNames();
-    ctx.notice(left.length > 0 ? `No profile is current now; pick one with: topup config set profile ${left[0]}` : 'Commands use the built-in offline sandbox again.');
+    ctx.io.notice(left.length > 0 ? `No profile is current now; pick one with: topup config set profile ${left[0]}` : 'Commands use the built-in offline sandbox again.');
   }
 }
 
@@ -158,17 +158,17 @@ export async function runStatus(ctx: CliContext): Promise<void> {
     token_name: validation.token_name ?? null,
     last_used_at: validation.last_used_at ?? null,
   };
-  if (ctx.globals.json) return ctx.json(status);
+  if (ctx.globals.json) return ctx.io.writeJson(status);
   const profileText = embedded ? 'built-in offline sandbox' : (status.profile ?? '(none: --base-url or TOPUP_BASE_URL)');
-  ctx.out(renderFields([
+  ctx.io.out(renderFields([
     ['profile', profileText],
     ['base_url', embedded ? `${status.base_url} (in-process, offline)` : status.base_url],
     ['username', orDash(status.username)],
     ['mode', orDash(status.mode)],
     ['token', `${tokenFamily(target.token!)} (${tokenSourceText[source]})`],
     ['token_name', orDash(status.token_name)],
-  ], { terminal: ctx.terminal, style: ctx.style }));
-  ctx.notice(`${ctx.style.green('✓')} The token is valid.`);
+  ], { terminal: ctx.io.terminal, style: ctx.io.style }));
+  ctx.io.success('The token is valid.');
 }
 
 export function registerAuthCommands(program: Command, ctx: CliContext): void {

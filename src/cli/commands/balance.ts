@@ -21,14 +21,14 @@ export function balanceFields(balance: Balance, view: View): RecordField[] {
 
 export async function runBalance(ctx: CliContext, options: { watch?: number | boolean }): Promise<void> {
   const client = await ctx.client();
-  const view = { terminal: ctx.terminal, style: ctx.style };
+  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
   const fetch = () => client.balance.get({ signal: ctx.signal });
   const render = (b: Balance) => renderRecord(balanceFields(b, view), { ...view, title: 'Balance' });
   const seconds = watchInterval(options.watch, refreshIntervals.balance.recommended);
   if (seconds !== undefined) return runWatch(ctx, { seconds, fetch, render });
   const balance = await fetch();
-  if (ctx.globals.json) return ctx.json(balance);
-  ctx.out(render(balance));
+  if (ctx.globals.json) return ctx.io.writeJson(balance);
+  ctx.io.out(render(balance));
 }
 
 export function transactionColumns(view: View): Column<BalanceTransaction>[] {
@@ -55,7 +55,7 @@ export async function runTransactions(ctx: CliContext, flags: PagingFlags & { ty
   await runList<TransactionList, BalanceTransaction>(ctx, flags, {
     noun: 'transactions',
     key: 'transactions',
-    columns: transactionColumns({ terminal: ctx.terminal, style: ctx.style }),
+    columns: transactionColumns({ terminal: ctx.io.terminal, style: ctx.io.style }),
     fetch: (query) => client.balance.transactions({ ...(flags.type ? { type: flags.type } : {}), ...query }, { signal: ctx.signal }),
     itemsOf: (page) => listIn(page, 'transactions'),
     commandFor: (page) => ['topup transactions', ...extra, `--page ${page}`].join(' '),
@@ -79,7 +79,7 @@ export async function runDepositsList(ctx: CliContext, flags: PagingFlags & { st
   await runList<DepositList, Deposit>(ctx, flags, {
     noun: 'deposits',
     key: 'deposits',
-    columns: depositColumns({ terminal: ctx.terminal, style: ctx.style }),
+    columns: depositColumns({ terminal: ctx.io.terminal, style: ctx.io.style }),
     fetch: (query) => client.deposits.list({ ...(flags.status ? { payment_status: flags.status } : {}), ...query }, { signal: ctx.signal }),
     itemsOf: (page) => listIn(page, 'deposits'),
     commandFor: (page) => ['topup deposits list', ...extra, `--page ${page}`].join(' '),
@@ -102,10 +102,10 @@ export function depositFields(deposit: Deposit, view: View): RecordField[] {
 
 export async function runDepositsShow(ctx: CliContext, invoiceCode: string): Promise<void> {
   const data = await (await ctx.client()).deposits.get(invoiceCode, { signal: ctx.signal });
-  if (ctx.globals.json) return ctx.json(data);
-  const view = { terminal: ctx.terminal, style: ctx.style };
+  if (ctx.globals.json) return ctx.io.writeJson(data);
+  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
   const deposit = recordIn<Deposit>(data, 'deposit');
-  ctx.out(renderRecord(depositFields(deposit, view), { ...view, title: `Deposit ${deposit.invoice_code ?? invoiceCode}` }));
+  ctx.io.out(renderRecord(depositFields(deposit, view), { ...view, title: `Deposit ${deposit.invoice_code ?? invoiceCode}` }));
 }
 
 export function registerBalanceCommands(program: Command, ctx: CliContext): void {

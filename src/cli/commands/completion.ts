@@ -30,7 +30,7 @@ export function completionSpec(program: Command): CompletionSpec {
 }
 
 export function runCompletion(ctx: CliContext, program: Command, shell: Shell): void {
-  ctx.out(renderCompletion(shell, completionSpec(program)));
+  ctx.io.out(renderCompletion(shell, completionSpec(program)));
 }
 
 export function registerCompletionCommand(program: Command, ctx: CliContext): void {

@@ -38,8 +38,8 @@ export async function runGet(ctx: CliContext, rawKey: string): Promise<void> {
   if (value === undefined) {
     throw new CliError(key === 'profile' ? 'No profile is current; commands use the built-in offline sandbox.' : `${key} is not set for profile '${selectedProfileName(ctx)}'.`);
   }
-  if (ctx.globals.json) return ctx.json({ [key]: value });
-  ctx.out(`${value}\n`);
+  if (ctx.globals.json) return ctx.io.writeJson({ [key]: value });
+  ctx.io.out(`${value}\n`);
 }
 
 /** Chat user ids travel as the X-Chat-User-ID header: one visible word. */
@@ -72,8 +72,8 @@ export async function runSet(ctx: CliContext, rawKey: string, rawValue: string):
     await settings.updateProfile(name, { chat_user_id: stored ?? undefined });
     done = stored === null ? `Cleared chat_user_id of profile '${name}'.` : `Set chat_user_id of profile '${name}' to ${stored}.`;
   }
-  if (ctx.globals.json) return ctx.json({ [key]: stored });
-  ctx.notice(`${ctx.style.green('✓')} ${done}`);
+  if (ctx.globals.json) return ctx.io.writeJson({ [key]: stored });
+  ctx.io.success(done);
 }
 
 export async function runList(ctx: CliContext): Promise<void> {
@@ -89,19 +89,19 @@ export async function runList(ctx: CliContext): Promise<void> {
     chat_user_id: profile?.chat_user_id ?? null,
     profiles: settings.profileNames(),
   };
-  if (ctx.globals.json) return ctx.json(values);
-  const unset = ctx.terminal ? ctx.style.dim('(not set)') : '';
-  ctx.out(renderFields([
-    ['profile', values.profile ?? (ctx.terminal ? ctx.style.dim('(none: built-in offline sandbox)') : '')],
+  if (ctx.globals.json) return ctx.io.writeJson(values);
+  const unset = ctx.io.terminal ? ctx.io.style.dim('(not set)') : '';
+  ctx.io.out(renderFields([
+    ['profile', values.profile ?? (ctx.io.terminal ? ctx.io.style.dim('(none: built-in offline sandbox)') : '')],
     ['base_url', values.base_url ?? unset],
     ['chat_user_id', values.chat_user_id ?? unset],
     ['profiles', values.profiles.join(', ') || unset],
-  ], { terminal: ctx.terminal, style: ctx.style }));
+  ], { terminal: ctx.io.terminal, style: ctx.io.style }));
 }
 
 export async function runPath(ctx: CliContext): Promise<void> {
-  if (ctx.globals.json) return ctx.json({ path: ctx.configDir });
-  ctx.out(`${ctx.configDir}\n`);
+  if (ctx.globals.json) return ctx.io.writeJson({ path: ctx.configDir });
+  ctx.io.out(`${ctx.configDir}\n`);
 }
 
 export function registerConfigCommands(program: Command, ctx: CliContext): void {

@@ -181,14 +181,14 @@ function firstString(list: unknown, field: string): string | undefined {
 }
 
 function finish(ctx: CliContext, report: DoctorReport): void {
-  if (ctx.globals.json) ctx.json(report);
+  if (ctx.globals.json) ctx.io.writeJson(report);
   else {
-    const style = ctx.style;
-    ctx.out(renderFields(report.checks.map((c) => [c.name, `${c.ok ? style.green('✓') : style.red('✗')} ${c.detail}`]), { terminal: ctx.terminal, style }));
+    const style = ctx.io.style;
+    ctx.io.out(renderFields(report.checks.map((c) => [c.name, `${c.ok ? style.green('✓') : style.red('✗')} ${c.detail}`]), { terminal: ctx.io.terminal, style }));
     if (report.findings.length > 0) {
-      ctx.out(`\n${report.findings.length} ${report.findings.length === 1 ? 'finding' : 'findings'}:\n`);
-      for (const f of report.findings) ctx.out(`- ${f.where}: ${f.problem}\n`);
-    } else ctx.notice(`${style.green('✓')} No problems found.`);
+      ctx.io.out(`\n${report.findings.length} ${report.findings.length === 1 ? 'finding' : 'findings'}:\n`);
+      for (const f of report.findings) ctx.io.out(`- ${f.where}: ${f.problem}\n`);
+    } else ctx.io.success('No problems found.');
   }
   if (report.findings.length > 0) throw new DoctorFindings(report.findings.length);
 }

@@ -4,7 +4,6 @@ import type { CliContext } from '../context.js';
 import { RejectedError, UsageError } from '../errors.js';
 import { amountText, clockText, flagText, orDash, renderRecord, statusText, type RecordField } from '../io/format.js';
 import { recordIn } from './answer.js';
-import { startSpinner } from '../io/spinner.js';
 import type { Style } from '../io/style.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, parseInvoiceCode, parseWholeNumber, refreshIntervals } from './choices.js';
 
@@ -53,10 +52,10 @@ export function invoiceStatusFields(status: InvoiceStatus, view: View): RecordFi
 
 export async function runInvoicesShow(ctx: CliContext, invoiceCode: string): Promise<void> {
   const data = await (await ctx.client()).invoices.get(invoiceCode, { signal: ctx.signal });
-  if (ctx.globals.json) return ctx.json(data);
-  const view = { terminal: ctx.terminal, style: ctx.style };
+  if (ctx.globals.json) return ctx.io.writeJson(data);
+  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
   const invoice = recordIn<Invoice>(data, 'invoice');
-  ctx.out(renderRecord(invoiceFields(invoice, view), { ...view, title: `Invoice ${invoice.invoice_code ?? invoiceCode}` }));
+  ctx.io.out(renderRecord(invoiceFields(invoice, view), { ...view, title: `Invoice ${invoice.invoice_code ?? invoiceCode}` }));
 }
 
 export interface WaitSettings {
@@ -86,10 +85,10 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
   if (!Number.isInteger(interval) || interval < min) throw new UsageError(`The wait interval must be at least ${min} seconds.`);
   if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError('The wait timeout must be a whole number of seconds.');
   const [client, { isFinalStatus, nextPollDelay }] = await Promise.all([ctx.client(), import('../../client/wait.js')]);
-  const style = ctx.style;
+  const style = ctx.io.style;
   const quiet = ctx.globals.json;
-  const spinning = !quiet && ctx.io.stderr.isTTY === true;
-  const spinner = startSpinner(ctx.io.stderr, `Waiting for ${invoiceCode} to be paid…`, { enabled: spinning });
+  const spinning = !quiet && ctx.io.stderrTerminal;
+  const spinner = ctx.io.progress(`Waiting for ${invoiceCode} to be paid…`);
   const describe = (s: InvoiceStatus) => `${s.invoice_code ?? invoiceCode} ${orDash(s.payment_status)}${s.order_status == null ? '' : ` (order ${s.order_status})`}`;
   const deadline = ctx.clock.now() + timeout * 1000;
   let final: InvoiceStatus;
@@ -104,7 +103,7 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
         const next = Math.ceil(nextPollDelay(interval * 1000, s.poll_after_seconds, deadline - ctx.clock.now()) / 1000);
         const plan = final ? '' : next > 0 ? `; next check in ${next} s` : '; giving up';
         if (spinning) spinner.update(`Waiting for ${invoiceCode} to be paid: ${statusText(s.payment_status, style)} at ${clockText(ctx.clock.now())}${plan}.`);
-        else if (!quiet) ctx.io.stderr.write(`${describe(s)}${plan}\n`);
+        else ctx.io.notice(`${describe(s)}${plan}`);
       },
     });
   } catch (error) {
@@ -130,9 +129,9 @@ export async function runInvoiceStatus(ctx: CliContext, invoiceCode: string, fla
   const status = flags.wait
     ? await waitForInvoice(ctx, invoiceCode, { intervalSeconds: flags.interval, timeoutSeconds: flags.timeout })
     : await (await ctx.client()).invoices.status(invoiceCode, { signal: ctx.signal });
-  if (ctx.globals.json) return ctx.json(status);
-  const view = { terminal: ctx.terminal, style: ctx.style };
-  ctx.out(renderRecord(invoiceStatusFields(status, view), { ...view, title: `Invoice ${status.invoice_code ?? invoiceCode}` }));
+  if (ctx.globals.json) return ctx.io.writeJson(status);
+  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
+  ctx.io.out(renderRecord(invoiceStatusFields(status, view), { ...view, title: `Invoice ${status.invoice_code ?? invoiceCode}` }));
 }
 
 export function registerInvoiceCommands(program: Command, ctx: CliContext): void {

@@ -62,7 +62,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
       signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await server.close();
-    ctx.notice('Sandbox stopped.');
+    ctx.io.notice('Sandbox stopped.');
   } finally {
     await persistent?.close();
   }
@@ -71,25 +71,25 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
 function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox): void {
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
-    ctx.out(`${JSON.stringify({ url, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, lean: options.lean, state: options.state ?? null, faults: sandbox.faults.config, accounts })}\n`);
+    ctx.io.out(`${JSON.stringify({ url, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, lean: options.lean, state: options.state ?? null, faults: sandbox.faults.config, accounts })}\n`);
     return;
   }
-  const style = ctx.style;
-  ctx.out(`${style.green('Sandbox listening on')} ${style.bold(url)}\n`);
-  ctx.out(renderFields([
+  const style = ctx.io.style;
+  ctx.io.out(`${style.green('Sandbox listening on')} ${style.bold(url)}\n`);
+  ctx.io.out(renderFields([
     ['openapi', `${url}/openapi.json`],
     ['rate limits', options.rateLimit ? 'on' : 'off'],
     ['answers', options.lean ? 'lean: only what the interface document guarantees' : 'full: every field of the sandbox\'s design'],
     ['state', options.state ?? 'in memory (lost on exit)'],
     ['faults', options.faults ?? 'none'],
-  ], { terminal: ctx.terminal, style }));
-  ctx.out('\nDemo tokens (public test values):\n');
-  ctx.out(renderTable(accounts, [
+  ], { terminal: ctx.io.terminal, style }));
+  ctx.io.out('\nDemo tokens (public test values):\n');
+  ctx.io.out(renderTable(accounts, [
     { header: 'account', value: (a) => a.name },
     { header: 'mode', value: (a) => a.mode },
     { header: 'token', value: (a) => a.token },
-  ], { terminal: ctx.terminal, style }));
-  ctx.notice(style.dim('\nControl API: POST /__sandbox/invoices/<invoice>/pay|expire|fail, /__sandbox/deposits, /__sandbox/reset; PUT /__sandbox/faults. Press Ctrl-C to stop.'));
+  ], { terminal: ctx.io.terminal, style }));
+  ctx.io.notice(style.dim('\nControl API: POST /__sandbox/invoices/<invoice>/pay|expire|fail, /__sandbox/deposits, /__sandbox/reset; PUT /__sandbox/faults. Press Ctrl-C to stop.'));
 }
 
 /**
@@ -102,14 +102,14 @@ async function controlFor(ctx: CliContext): Promise<{ control: SandboxControlCli
     // The client's own per-attempt timeout: the CLI sets none of its own for client calls.
     return { control: remoteControl(spec.baseUrl, { fetch: await ctx.remoteFetch(), timeout: DEFAULT_TIMEOUT_MS, signal: ctx.signal }), token: spec.token };
   }
-  ctx.warn(ctx.style.dim(embeddedNotice(spec)));
+  ctx.io.warn(ctx.io.style.dim(embeddedNotice(spec)));
   return { control: embeddedControl(await ctx.offlineSandbox()), token: undefined };
 }
 
 export async function runMove(ctx: CliContext, verb: InvoiceMove, invoiceCode: string): Promise<void> {
   await (await controlFor(ctx)).control.move(verb, invoiceCode);
-  if (ctx.globals.json) return ctx.json({ invoice_code: invoiceCode, action: verb });
-  ctx.notice(`${ctx.style.green('✓')} ${moveDone[verb]} ${invoiceCode}.`);
+  if (ctx.globals.json) return ctx.io.writeJson({ invoice_code: invoiceCode, action: verb });
+  ctx.io.success(`${moveDone[verb]} ${invoiceCode}.`);
 }
 
 const moveDone: Record<InvoiceMove, string> = { pay: 'Paid', expire: 'Expired', fail: 'Failed', complete: 'Completed order', failOrder: 'Failed and refunded order' };
@@ -118,35 +118,36 @@ export async function runDeposit(ctx: CliContext, amount: number, options: { pai
   const { control, token } = await controlFor(ctx);
   // Without --account, the deposit is for the target's own account (its token), else the sandbox's demo account.
   const created = await control.deposit({ amount, paid: options.paid, account: options.account, token: options.account === undefined ? token : undefined });
-  if (ctx.globals.json) return ctx.json(created);
-  ctx.out(`${created.invoice_code}\n`);
-  ctx.notice(options.paid ? 'Deposit created and paid; the balance is credited.' : `Deposit created. Pay it with: topup mock pay ${created.invoice_code}`);
+  if (ctx.globals.json) return ctx.io.writeJson(created);
+  ctx.io.out(`${created.invoice_code}\n`);
+  if (options.paid) ctx.io.success('Deposit created and paid; the balance is credited.');
+  else ctx.io.notice(`Deposit created. Pay it with: topup mock pay ${created.invoice_code}`);
 }
 
 export async function runReset(ctx: CliContext): Promise<void> {
   await (await controlFor(ctx)).control.reset();
-  if (ctx.globals.json) return ctx.json({ reset: true });
-  ctx.notice('Sandbox reset to its seed.');
+  if (ctx.globals.json) return ctx.io.writeJson({ reset: true });
+  ctx.io.success('Sandbox reset to its seed.');
 }
 
 export async function runFixtures(ctx: CliContext): Promise<void> {
   const answer = await (await controlFor(ctx)).control.fixtures();
-  if (ctx.globals.json) return ctx.json(answer);
+  if (ctx.globals.json) return ctx.io.writeJson(answer);
   // A served sandbox is a server too: its text is made safe like any other (io/sanitize.ts).
   const fixtures = (await import('../io/sanitize.js')).sanitizeDeep(answer) as typeof answer;
-  ctx.out(renderTable(fixtures.accounts, [
+  ctx.io.out(renderTable(fixtures.accounts, [
     { header: 'account', value: (a) => a.name },
     { header: 'mode', value: (a) => a.mode },
     { header: 'chat user', value: (a) => a.chat_user_id ?? '-' },
     { header: 'balance', value: (a) => String(a.balance), align: 'right' },
     { header: 'token', value: (a) => a.token },
-  ], { terminal: ctx.terminal, style: ctx.style }));
-  ctx.out('\n');
-  ctx.out(renderTable(fixtures.cases, [
+  ], { terminal: ctx.io.terminal, style: ctx.io.style }));
+  ctx.io.out('\n');
+  ctx.io.out(renderTable(fixtures.cases, [
     { header: 'case', value: (c) => c.name },
     { header: 'expect', value: (c) => `${c.expect.status}${c.expect.code ? ` ${c.expect.code}` : ''}` },
     { header: 'body', value: (c) => JSON.stringify(c.body) },
-  ], { terminal: ctx.terminal, style: ctx.style }));
+  ], { terminal: ctx.io.terminal, style: ctx.io.style }));
 }
 
 function parseInteger(name: string, min: number, max: number) {

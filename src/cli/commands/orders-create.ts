@@ -59,7 +59,7 @@ const idempotencyLine = (key: string) => `Idempotency key: ${key}  (repeat safel
 
 export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): Promise<void> {
   const missing = missingFlags(flags);
-  if (missing.length > 0 && !ctx.canPrompt) {
+  if (missing.length > 0 && !ctx.io.canPrompt()) {
     const why = ctx.globals.input ? 'there is no terminal to ask on' : '--no-input is set';
     throw new UsageError(`Missing ${missing.join(', ')}: pass ${missing.length === 1 ? 'it as a flag' : 'them as flags'} (${why}).`);
   }
@@ -80,13 +80,13 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
           chatUserId: flags.chatUserId ?? (spec.kind === 'remote' ? spec.chatUserId : undefined),
         };
   const live = draft.paymentMethod === 'balance' && (await spendsRealBalance(ctx));
-  if (live && !flags.yes && !ctx.canPrompt) {
+  if (live && !flags.yes && !ctx.io.canPrompt()) {
     throw new UsageError('Paying by balance with a production token spends real money: add --yes to confirm (there is no terminal to ask on).');
   }
   if (!flags.yes && (wizard || live)) await confirmOrder(ctx, draft, idempotencyKey, live);
 
   // With --json, stderr carries only the error envelope on failure (it holds the key); on success, one line.
-  if (!ctx.globals.json) ctx.io.stderr.write(`${ctx.style.dim(idempotencyLine(idempotencyKey))}\n`);
+  ctx.io.notice(ctx.io.style.dim(idempotencyLine(idempotencyKey)));
   const client = await ctx.client();
   let created: CreateOrderResult;
   try {
@@ -94,26 +94,26 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
     created = data;
   } catch (error) {
     // Ctrl-C ends the run without an error report; the key must still reach the user.
-    if (ctx.globals.json && ctx.signal?.aborted) ctx.io.stderr.write(`${idempotencyLine(idempotencyKey)}\n`);
+    if (ctx.globals.json && ctx.signal?.aborted) ctx.io.warn(idempotencyLine(idempotencyKey));
     throw error;
   }
 
   if (ctx.globals.json) {
-    ctx.json(created);
-    ctx.io.stderr.write(`${idempotencyLine(idempotencyKey)}\n`);
+    ctx.io.writeJson(created);
+    ctx.io.warn(idempotencyLine(idempotencyKey));
     return;
   }
   printCreated(ctx, created);
-  if (ctx.canPrompt && created.invoice.payment_status === 'pending') await offerToWait(ctx, created.invoice.invoice_code);
+  if (ctx.io.canPrompt() && created.invoice.payment_status === 'pending') await offerToWait(ctx, created.invoice.invoice_code);
 }
 
 function printCreated(ctx: CliContext, created: CreateOrderResult): void {
   const { invoice } = created;
   const order = invoice.order ?? undefined;
   const payAt = invoice.payment_url || invoice.invoice_url;
-  if (ctx.terminal) {
-    ctx.out(renderFields([
-      ['invoice', ctx.style.bold(orDash(invoice.invoice_code))],
+  if (ctx.io.terminal) {
+    ctx.io.out(renderFields([
+      ['invoice', ctx.io.style.bold(orDash(invoice.invoice_code))],
       // The order is already made: a part the server left out is a dash, never a failed command.
       ['order', order === undefined ? '-' : `${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${orDash(order.credit_amount)} credits`],
       ['total', amountText(invoice.amount, invoice.formatted_amount, true)],
@@ -121,24 +121,24 @@ function printCreated(ctx: CliContext, created: CreateOrderResult): void {
       ...(invoice.payment_url ? [['payment_url', invoice.payment_url] as [string, string]] : []),
       ['invoice_url', orDash(invoice.invoice_url)],
       ...(invoice.payment_status === 'pending' ? [['expires_at', orDash(invoice.expires_at)] as [string, string]] : []),
-    ], { terminal: true, style: ctx.style }));
+    ], { terminal: true, style: ctx.io.style }));
   } else {
     // Piped, stdout is only the invoice code: inv=$(topup orders create ...) just works.
-    ctx.out(`${orDash(invoice.invoice_code)}\n`);
-    ctx.notice(`Total ${amountText(invoice.amount, invoice.formatted_amount, true)}, ${orDash(invoice.payment_status)}; ${invoice.payment_status === 'pending' ? `pay at ${orDash(payAt)}` : `invoice ${orDash(invoice.invoice_url)}`}`);
+    ctx.io.out(`${orDash(invoice.invoice_code)}\n`);
+    ctx.io.notice(`Total ${amountText(invoice.amount, invoice.formatted_amount, true)}, ${orDash(invoice.payment_status)}; ${invoice.payment_status === 'pending' ? `pay at ${orDash(payAt)}` : `invoice ${orDash(invoice.invoice_url)}`}`);
   }
-  if (created.idempotent) ctx.notice(ctx.style.yellow('This idempotency key was used before: this is the earlier order, and nothing new was ordered.'));
-  else ctx.notice(`${ctx.style.green('✓')} Order ${invoice.invoice_code} created${invoice.payment_status === 'paid' ? ' and paid' : ''}.`);
+  if (created.idempotent) ctx.io.notice(ctx.io.style.yellow('This idempotency key was used before: this is the earlier order, and nothing new was ordered.'));
+  else ctx.io.success(`Order ${invoice.invoice_code} created${invoice.payment_status === 'paid' ? ' and paid' : ''}.`);
 }
 
 async function offerToWait(ctx: CliContext, invoiceCode: string): Promise<void> {
   const prompter = await ctx.prompter();
   if (!(await prompter.confirm({ message: 'Wait here until the invoice is paid?', default: true }))) {
-    ctx.notice(`Check it later with: topup invoices status ${invoiceCode} --wait`);
+    ctx.io.notice(`Check it later with: topup invoices status ${invoiceCode} --wait`);
     return;
   }
   const status = await waitForInvoice(ctx, invoiceCode, { intervalSeconds: refreshIntervals.invoiceStatus.recommended, timeoutSeconds: DEFAULT_WAIT_TIMEOUT_SECONDS });
-  ctx.notice(`${ctx.style.green('✓')} Invoice ${invoiceCode} is ${orDash(status.payment_status)}; the order is ${status.order_status ?? 'not reported'}.`);
+  ctx.io.success(`Invoice ${invoiceCode} is ${orDash(status.payment_status)}; the order is ${status.order_status ?? 'not reported'}.`);
 }
 
 /** The terminal path: ask for what is missing, pick a payment method from the catalog, confirm. */
@@ -193,11 +193,11 @@ async function confirmOrder(ctx: CliContext, draft: OrderDraft, idempotencyKey: 
   const fields = summary(draft, idempotencyKey);
   if (live) {
     const balance = await (await ctx.client()).balance.get({ signal: ctx.signal }).then((b) => b.formatted_balance, () => undefined);
-    fields.unshift(['mode', ctx.style.red(ctx.style.bold('LIVE: pays from the real balance of a production account'))]);
+    fields.unshift(['mode', ctx.io.style.red(ctx.io.style.bold('LIVE: pays from the real balance of a production account'))]);
     fields.push(['amount', 'computed by the server when the order is made; it is taken from the balance at once']);
     fields.push(['balance now', balance ?? '-']);
   }
-  ctx.io.stderr.write(`\n${renderFields(fields, { terminal: true, style: ctx.style })}\n`);
+  ctx.io.warn(`\n${renderFields(fields, { terminal: true, style: ctx.io.style })}`);
   const question = live ? { message: 'Spend real balance on this order?', default: false } : { message: 'Create this order?', default: true };
   if (!(await prompter.confirm(question))) throw new CliError('Cancelled; nothing was ordered.');
 }
@@ -236,7 +236,7 @@ async function askPaymentMethod(ctx: CliContext, prompter: Prompter): Promise<st
   if (methods.length === 0) throw new CliError('The shop lists no payment method this token may use.');
   const fallback = methods.find((m) => m.is_default) ?? methods[0]!;
   if (methods.length === 1) {
-    ctx.notice(`Payment method: ${fallback.name ?? fallback.code} (${fallback.code})${mode === 'sandbox' ? ', the only one sandbox tokens may use' : ''}.`);
+    ctx.io.notice(`Payment method: ${fallback.name ?? fallback.code} (${fallback.code})${mode === 'sandbox' ? ', the only one sandbox tokens may use' : ''}.`);
     return fallback.code;
   }
   return prompter.select<string>({

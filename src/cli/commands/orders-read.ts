@@ -47,7 +47,7 @@ export async function runOrdersList(ctx: CliContext, flags: OrderListFlags): Pro
   await runList<OrderList, OrderSummary>(ctx, flags, {
     noun: 'orders',
     key: 'orders',
-    columns: orderSummaryColumns({ terminal: ctx.terminal, style: ctx.style }),
+    columns: orderSummaryColumns({ terminal: ctx.io.terminal, style: ctx.io.style }),
     fetch: (query) => client.orders.list({ ...filters, ...query }, { signal: ctx.signal }),
     itemsOf: (page) => listIn(page, 'orders'),
     commandFor: (page) => ['topup orders list', ...filterArgs, `--page ${page}`].join(' '),
@@ -82,10 +82,10 @@ export function orderFields(order: Order, view: { terminal: boolean; style: Styl
 
 export async function runOrdersShow(ctx: CliContext, invoiceCode: string): Promise<void> {
   const data = await (await ctx.client()).orders.get(invoiceCode, { signal: ctx.signal });
-  if (ctx.globals.json) return ctx.json(data);
-  const view = { terminal: ctx.terminal, style: ctx.style };
+  if (ctx.globals.json) return ctx.io.writeJson(data);
+  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
   const order = recordIn<Order>(data, 'order');
-  ctx.out(renderRecord(orderFields(order, view), { ...view, title: `Order ${order.invoice_code ?? invoiceCode}` }));
+  ctx.io.out(renderRecord(orderFields(order, view), { ...view, title: `Order ${order.invoice_code ?? invoiceCode}` }));
 }
 
 /**

@@ -36,7 +36,7 @@ export interface ListPlan<P extends Page, Item> {
  * Hints about paging go to stderr and only on a terminal, so piped output is just the rows.
  */
 export async function runList<P extends Page, Item>(ctx: CliContext, flags: PagingFlags, plan: ListPlan<P, Item>): Promise<void> {
-  const view = { terminal: ctx.terminal, style: ctx.style };
+  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
   if (flags.all) {
     const items: Item[] = [];
     let unpaged = false;
@@ -46,21 +46,21 @@ export async function runList<P extends Page, Item>(ctx: CliContext, flags: Pagi
       unpaged ||= page.pagination === undefined;
     }
     // A server that sends no pagination cannot say whether there is more: never pass one page off as all of them.
-    if (unpaged) ctx.warn(`The server does not say whether there are more ${plan.noun} than these (its answer has no pagination); only the first page is shown.`);
-    if (ctx.globals.json) return ctx.json({ [plan.key]: items });
-    if (items.length > 0) ctx.out(renderTable(items, plan.columns, view));
-    if (ctx.terminal) ctx.notice(ctx.style.dim(items.length === 0 ? `No ${plan.noun}.` : `${items.length} ${plan.noun}.`));
+    if (unpaged) ctx.io.warn(`The server does not say whether there are more ${plan.noun} than these (its answer has no pagination); only the first page is shown.`);
+    if (ctx.globals.json) return ctx.io.writeJson({ [plan.key]: items });
+    if (items.length > 0) ctx.io.out(renderTable(items, plan.columns, view));
+    if (ctx.io.terminal) ctx.io.notice(ctx.io.style.dim(items.length === 0 ? `No ${plan.noun}.` : `${items.length} ${plan.noun}.`));
     return;
   }
   const page = await plan.fetch({ page: flags.page, per_page: flags.perPage });
-  if (ctx.globals.json) return ctx.json(page);
+  if (ctx.globals.json) return ctx.io.writeJson(page);
   const items = plan.itemsOf(page);
-  if (items.length > 0) ctx.out(renderTable(items, plan.columns, view));
-  if (!ctx.terminal) return;
+  if (items.length > 0) ctx.io.out(renderTable(items, plan.columns, view));
+  if (!ctx.io.terminal) return;
   // Pagination is ours, not the document's: without it, say nothing about other pages rather than guess.
   const pagination = page.pagination;
   const number = pagination?.page ?? flags.page ?? 1;
   const of = pagination?.total_pages === undefined ? '' : ` of ${pagination.total_pages}`;
-  if (items.length === 0) ctx.notice(ctx.style.dim(number > 1 ? `No ${plan.noun} on page ${number}${of}.` : `No ${plan.noun}.`));
-  else if (pagination?.has_more === true) ctx.notice(ctx.style.dim(`Page ${number}${of}${pagination.total === undefined ? '' : ` (${pagination.total} ${plan.noun})`}. Next: ${plan.commandFor(number + 1)}`));
+  if (items.length === 0) ctx.io.notice(ctx.io.style.dim(number > 1 ? `No ${plan.noun} on page ${number}${of}.` : `No ${plan.noun}.`));
+  else if (pagination?.has_more === true) ctx.io.notice(ctx.io.style.dim(`Page ${number}${of}${pagination.total === undefined ? '' : ` (${pagination.total} ${plan.noun})`}. Next: ${plan.commandFor(number + 1)}`));
 }

@@ -37,15 +37,15 @@ export interface WatchPlan<T> {
  * (exit 130) or an error.
  */
 export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<void> {
-  const redraw = ctx.terminal && !ctx.globals.json ? createRedraw(ctx.io.stdout) : undefined;
+  const redraw = ctx.io.terminal && !ctx.globals.json ? createRedraw(ctx.io.stdout) : undefined;
   for (let refresh = 0; ; refresh++) {
     const data = await plan.fetch();
     // A server may lengthen the pause, never shorten it below the document's minimum (plan.seconds is checked).
     const hint: unknown = plan.serverHint?.(data);
     const seconds = Math.max(plan.seconds, typeof hint === 'number' && Number.isFinite(hint) && hint > 0 ? Math.min(hint, MAX_HINT_SECONDS) : 0);
-    if (ctx.globals.json) ctx.out(`${jsonText(data)}\n`);
-    else if (redraw) redraw(`${plan.render(data)}\n${ctx.style.dim(`Updated ${clockText(ctx.clock.now())}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`);
-    else ctx.out(`${refresh > 0 ? '\n' : ''}${plan.render(data)}`);
+    if (ctx.globals.json) ctx.io.out(`${jsonText(data)}\n`);
+    else if (redraw) redraw(`${plan.render(data)}\n${ctx.io.style.dim(`Updated ${clockText(ctx.clock.now())}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`);
+    else ctx.io.out(`${refresh > 0 ? '\n' : ''}${plan.render(data)}`);
     await ctx.clock.sleep(seconds * 1000, ctx.signal);
   }
 }
