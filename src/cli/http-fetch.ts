@@ -28,7 +28,7 @@ async function requestInit(request: Request, init: RequestInit | undefined): Pro
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
+  const body = request.body === null ? null : new Uint8Array(await request.arrayBuffer());
   return plainInit({ method: request.method, headers, body, signal: request.signal, redirect: request.redirect, ...init });
 }
 

@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import type { ArticleList, ArticleListQuery, ArticleSummary } from '../contract/articles.js';
 import type { ArticleEnvelopeData } from '../contract/articles.js';
 import { itemsOf, PagePromise } from './paginate.js';
-import type { Requester, RequestOptions } from './request.js';
+import type { QueryParams, Requester, RequestOptions } from './request.js';
 
-export type ArticleListParams = Partial<z.infer<typeof ArticleListQuery>>;
+export type ArticleListParams = QueryParams<z.infer<typeof ArticleListQuery>>;
 export type ArticleData = z.infer<typeof ArticleEnvelopeData>;
 
 export interface ArticlesApi {

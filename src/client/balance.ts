@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { Balance, BalanceTransaction, TransactionList, TransactionListQuery } from '../contract/balance.js';
 import { itemsOf, PagePromise } from './paginate.js';
-import type { Requester, RequestOptions } from './request.js';
+import type { QueryParams, Requester, RequestOptions } from './request.js';
 
-export type TransactionListParams = Partial<z.infer<typeof TransactionListQuery>>;
+export type TransactionListParams = QueryParams<z.infer<typeof TransactionListQuery>>;
 
 export interface BalanceApi {
   /** The current balance. */

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { Deposit, DepositData, DepositList, DepositListQuery } from '../contract/balance.js';
 import { itemsOf, PagePromise } from './paginate.js';
-import type { Requester, RequestOptions } from './request.js';
+import type { QueryParams, Requester, RequestOptions } from './request.js';
 
-export type DepositListParams = Partial<z.infer<typeof DepositListQuery>>;
+export type DepositListParams = QueryParams<z.infer<typeof DepositListQuery>>;
 
 export interface DepositsApi {
   /** Deposits, newest first. Await for one page, or `for await` over every deposit. */

@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import type { CreateOrderRequest, CreateOrderResult, OrderData, OrderList, OrderListQuery, OrderSummary } from '../contract/orders.js';
 import { TopupError } from '../errors.js';
 import { itemsOf, PagePromise } from './paginate.js';
-import type { Requester, RequestOptions } from './request.js';
+import type { QueryParams, Requester, RequestOptions } from './request.js';
 
-export type OrderListParams = Partial<z.infer<typeof OrderListQuery>>;
+export type OrderListParams = QueryParams<z.infer<typeof OrderListQuery>>;
 
 export interface CreateOrderOptions extends RequestOptions {
   /**

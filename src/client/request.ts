@@ -10,6 +10,9 @@ import type { ResolvedOptions } from './options.js';
 import { Pacer, type RateLimitReport } from './pacing.js';
 import { parseRetryAfter, withRetries } from './retry.js';
 
+/** A list endpoint's query as a caller gives it: every parameter may be left out or undefined. */
+export type QueryParams<Query> = { [Name in keyof Query]?: Query[Name] | undefined };
+
 /** Per-call options every method accepts as its last argument. */
 export interface RequestOptions {
   /** Aborts the call, including any wait for pacing or a retry; the call rejects with the signal's reason. */

@@ -40,7 +40,7 @@ export interface OpenOptions {
 }
 
 export interface RequestOptions {
-  token?: string;
+  token?: string | undefined;
   /** Serialised as JSON and sent with Content-Type: application/json. */
   body?: unknown;
   /** Sent as-is; a string gets fetch's own text/plain type unless `headers` says otherwise, bytes get none. */

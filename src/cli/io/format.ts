@@ -72,7 +72,7 @@ export interface RecordField {
   label: string;
   /** A value the server did not send is a dash in every view, whatever `pretty` says. */
   plain: string | number | null | undefined;
-  pretty?: string;
+  pretty?: string | undefined;
 }
 
 export function renderRecord(fields: readonly RecordField[], options: { terminal: boolean; style: Style; title?: string }): string {
