@@ -1,3 +1,4 @@
+import { raceAbort } from '../../src/abort.js';
 import { isDropped, type SandboxRequest, type SandboxResponse } from '../core/exchange.js';
 
 /**
@@ -13,17 +14,8 @@ export function createFetch(handle: (request: SandboxRequest) => Promise<Sandbox
       headers[name] = value;
     });
     const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.text();
-    const response = await abortable(handle({ method: request.method, url: request.url, headers, body, clientAddress: '127.0.0.1' }), request.signal);
+    const response = await raceAbort(handle({ method: request.method, url: request.url, headers, body, clientAddress: '127.0.0.1' }), request.signal);
     if (isDropped(response)) throw new TypeError('fetch failed', { cause: new Error('the sandbox dropped the connection') });
     return new Response(request.method === 'HEAD' ? null : response.body, { status: response.status, headers: response.headers });
   };
-}
-
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (!signal.aborted && typeof signal.addEventListener !== 'function') return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

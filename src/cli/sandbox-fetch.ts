@@ -1,4 +1,5 @@
 import type { SandboxRequest, SandboxResponse } from '../../mocks/core/exchange.js';
+import { raceAbort } from '../abort.js';
 import { FetchAnswer, plainInit } from './fetch-answer.js';
 
 /**
@@ -13,18 +14,9 @@ export function sandboxFetch(sandbox: { handle(request: SandboxRequest): Promise
     const request = plainInit(init);
     request.signal?.throwIfAborted();
     const body = request.method === 'GET' || request.method === 'HEAD' || request.body === undefined ? null : request.body.toString('utf8');
-    const reply = await abortable(sandbox.handle({ method: request.method, url: new URL(input).href, headers: request.headers, body, clientAddress: '127.0.0.1' }), request.signal);
+    const reply = await raceAbort(sandbox.handle({ method: request.method, url: new URL(input).href, headers: request.headers, body, clientAddress: '127.0.0.1' }), request.signal);
     if ('drop' in reply) throw new TypeError('fetch failed', { cause: new Error('the sandbox dropped the connection') });
     const content = request.method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(reply.body);
     return new FetchAnswer(reply.status, '', Object.entries(reply.headers), content).asResponse();
   };
-}
-
-function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -1,4 +1,4 @@
-import { raceAbort } from './clock.js';
+import { raceAbort } from '../abort.js';
 import { connectionFailure, timeoutFailure } from './transport-failure.js';
 import type { FetchFunction, OutgoingRequest, ResolvedOptions } from './options.js';
 

@@ -1,0 +1,30 @@
+/**
+ * Waiting that an AbortSignal can cut short. Dependency-free, like errors.ts, so the client, the sandbox (which
+ * may not import the client) and the CLI share one copy.
+ */
+
+/** Rejects with the signal's reason the moment it aborts, even if `promise` ignores the signal. */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) {
+    // The work already started; its own failure must not surface later as an unhandled rejection.
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  // A signal-like object from another fetch implementation may not be an EventTarget: then only `promise` decides.
+  if (typeof signal.addEventListener !== 'function') return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
