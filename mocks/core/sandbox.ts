@@ -1,3 +1,4 @@
+import { abortableSleep } from '../../src/abort.js';
 import { isTopupError } from '../../src/errors.js';
 import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxRequest, type SandboxResponse } from './exchange.js';
 import { createControl, type SandboxControl } from './control.js';
@@ -85,7 +86,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const rateLimiter = new RateLimiter();
   const faults = new FaultInjector();
   if (options.faults !== undefined) faults.configure(options.faults);
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? abortableSleep;
   const env: PipelineEnv = { store, writeLock, rateLimit: options.rateLimit ?? true, lean: options.lean ?? false, rateLimiter, inFlight: new InFlightLimiter(), faults, sleep, commit };
   const control = createControl({
     store, writeLock, now, commit,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { abortableSleep } from '../../src/abort.js';
 import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 
 /*
@@ -35,7 +36,7 @@ export async function lockStateFile(file: string, options: { waitMs?: number } =
     }
     if (await removeIfAbandoned(lockPath)) continue;
     if (Date.now() - started >= waitMs) throw new StateLockedError(`The state file ${file} is in use by another process.`);
-    await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 35));
+    await abortableSleep(15 + Math.random() * 35);
   }
 }
 

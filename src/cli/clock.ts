@@ -1,23 +1,9 @@
-/** Time as commands see it; tests replace it to run waits and watches instantly. */
-export interface CliClock {
-  now(): number;
-  /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
+import type { Clock } from '../client/clock.js';
 
-export const systemClock: CliClock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
+/**
+ * Time as commands see it: the client's clock without its jitter source, since the CLI hands the same clock to
+ * the client it makes. Tests replace it to run waits and watches instantly.
+ */
+export type CliClock = Pick<Clock, 'now' | 'sleep'>;
+
+export { systemClock } from '../client/clock.js';

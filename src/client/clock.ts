@@ -1,3 +1,5 @@
+import { abortableSleep } from '../abort.js';
+
 /** Time as the client sees it; injected so tests run on a fake clock. */
 export interface Clock {
   /** Epoch milliseconds. */
@@ -11,24 +13,6 @@ export interface Clock {
 /** Reads the globals at call time, so vi.useFakeTimers() also governs the default clock. */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => abortableSleep(ms, signal),
+  sleep: abortableSleep,
   random: () => Math.random(),
 };
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
