@@ -57,11 +57,23 @@ const sameOrigin = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) 
 
 const listed = (names: readonly string[]) => (names.length === 0 ? 'there are no profiles yet' : `profiles: ${names.join(', ')}`);
 
+/**
+ * The profile a run names: --profile, then TOPUP_PROFILE (an empty variable names none). Undefined when neither
+ * does; each caller says what stands in then (the current profile, or `auth login`'s default name).
+ */
+export function namedProfile(
+  profileFlag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): { name: string; from: Exclude<ProfileSource, 'current profile'> } | undefined {
+  if (profileFlag !== undefined) return { name: profileFlag, from: '--profile' };
+  const envName = env.TOPUP_PROFILE || undefined;
+  return envName === undefined ? undefined : { name: envName, from: 'TOPUP_PROFILE' };
+}
+
 /** The profile the run names, and what named it; an unknown name is a usage error, never a silent fallback. */
 function chooseProfile(input: TargetInput): { name: string; from: ProfileSource; settings: ProfileSettings } | undefined {
-  const envName = input.env.TOPUP_PROFILE || undefined;
-  const [name, from]: [string | undefined, ProfileSource] =
-    input.profileFlag !== undefined ? [input.profileFlag, '--profile'] : envName !== undefined ? [envName, 'TOPUP_PROFILE'] : [input.currentProfile, 'current profile'];
+  const named = namedProfile(input.profileFlag, input.env);
+  const { name, from }: { name: string | undefined; from: ProfileSource } = named ?? { name: input.currentProfile, from: 'current profile' };
   if (name === undefined) return undefined;
   const settings = input.profile(name);
   if (settings !== undefined) return { name, from, settings };

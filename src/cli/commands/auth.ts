@@ -7,6 +7,7 @@ import { readAll } from '../io/streams.js';
 import { orDash } from '../io/format.js';
 import { renderFields } from '../io/table.js';
 import { checkProfileName } from '../settings.js';
+import { namedProfile } from '../target.js';
 
 export const DEFAULT_PROFILE = 'default';
 
@@ -44,9 +45,9 @@ export interface LoginOptions {
   token?: string | undefined;
 }
 
-/** The profile a command acts on: --profile, then TOPUP_PROFILE, then `fallback`. */
+/** The profile a command acts on: --profile, then TOPUP_PROFILE (namedProfile), then `fallback`. */
 function profileNameFor(ctx: CliContext, fallback: string | undefined): string | undefined {
-  return ctx.globals.profile ?? (ctx.io.env.TOPUP_PROFILE || undefined) ?? fallback;
+  return namedProfile(ctx.globals.profile, ctx.io.env)?.name ?? fallback;
 }
 
 export async function runLogin(ctx: CliContext, options: LoginOptions, stray: readonly string[]): Promise<void> {

@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { renderFields } from '../io/table.js';
 import type { ProfileSettings } from '../settings.js';
+import { namedProfile } from '../target.js';
 
 export const CONFIG_KEYS = ['profile', 'base_url', 'chat_user_id'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -16,7 +17,7 @@ export function configKey(key: string): ConfigKey {
 
 /** The profile whose values base_url and chat_user_id are: --profile, then TOPUP_PROFILE, then the current one. */
 function selectedProfileName(ctx: CliContext): string | undefined {
-  return ctx.globals.profile ?? (ctx.io.env.TOPUP_PROFILE || undefined) ?? ctx.settings().currentProfile();
+  return namedProfile(ctx.globals.profile, ctx.io.env)?.name ?? ctx.settings().currentProfile();
 }
 
 function requireProfile(ctx: CliContext): { name: string; profile: ProfileSettings } {
