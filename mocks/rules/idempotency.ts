@@ -1,4 +1,5 @@
 import { ApiError } from '../core/exchange.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, isVisibleWord } from '../../src/contract/visible-word.js';
 import { idempotencyKeyOf, type Db } from '../store/db.js';
 import type { IdempotencyRecord } from '../store/records.js';
 import type { OrderInput } from './order-request.js';
@@ -8,8 +9,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** The Idempotency-Key header, checked; null when absent. */
 export function readIdempotencyKey(header: string | undefined): string | null {
   if (header === undefined) return null;
-  if (!/^[\x21-\x7e]{1,255}$/.test(header)) {
-    throw new ApiError(422, 'Idempotency-Key must be 1 to 255 visible ASCII characters.', 'INVALID_IDEMPOTENCY_KEY', ['Idempotency-Key']);
+  if (!isVisibleWord(header, IDEMPOTENCY_KEY_MAX_LENGTH)) {
+    throw new ApiError(422, `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters.`, 'INVALID_IDEMPOTENCY_KEY', ['Idempotency-Key']);
   }
   return header;
 }

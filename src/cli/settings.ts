@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import type { TokenMode } from '../contract/index.js';
 import { CliError, UsageError } from './errors.js';
 
+/** Chat user ids travel as the X-Chat-User-ID header: one visible word of at most this many characters. */
+export const CHAT_USER_ID_MAX_LENGTH = 64;
+
 /** What a profile remembers besides its token. */
 export interface ProfileSettings {
   base_url: string;

@@ -1,3 +1,4 @@
+import { isVisibleWord } from '../contract/visible-word.js';
 import { UsageError } from '../errors.js';
 
 /** True for hosts that never leave the machine: localhost, *.localhost, 127.0.0.0/8 and [::1]. */
@@ -47,7 +48,7 @@ export function checkToken(token: unknown): string | undefined {
     throw new UsageError('The token must be a non-empty string.');
   }
   // Visible ASCII only: whitespace, control or non-ASCII characters mean a copy-paste accident.
-  if (!/^[\x21-\x7e]+$/.test(token)) {
+  if (!isVisibleWord(token)) {
     throw new UsageError('The token contains whitespace, control or non-ASCII characters; check how it was copied.');
   }
   return token;

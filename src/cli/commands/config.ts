@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { isVisibleWord } from '../../contract/visible-word.js';
 import { CliError, UsageError } from '../errors.js';
 import { renderFields } from '../io/table.js';
-import type { ProfileSettings } from '../settings.js';
+import { CHAT_USER_ID_MAX_LENGTH, type ProfileSettings } from '../settings.js';
 import { namedProfile } from '../target.js';
 
 export const CONFIG_KEYS = ['profile', 'base_url', 'chat_user_id'] as const;
@@ -43,9 +44,6 @@ export async function runGet(ctx: CliContext, rawKey: string): Promise<void> {
   ctx.io.out(`${value}\n`);
 }
 
-/** Chat user ids travel as the X-Chat-User-ID header: one visible word. */
-const CHAT_USER_ID = /^[\x21-\x7e]{1,64}$/;
-
 export async function runSet(ctx: CliContext, rawKey: string, rawValue: string): Promise<void> {
   const key = configKey(rawKey);
   const settings = ctx.settings();
@@ -68,7 +66,7 @@ export async function runSet(ctx: CliContext, rawKey: string, rawValue: string):
   } else {
     const { name } = requireProfile(ctx);
     const value = rawValue.trim();
-    if (value !== '' && !CHAT_USER_ID.test(value)) throw new UsageError('chat_user_id must be 1 to 64 visible characters without spaces.');
+    if (value !== '' && !isVisibleWord(value, CHAT_USER_ID_MAX_LENGTH)) throw new UsageError(`chat_user_id must be 1 to ${CHAT_USER_ID_MAX_LENGTH} visible characters without spaces.`);
     stored = value === '' ? null : value;
     await settings.updateProfile(name, { chat_user_id: stored ?? undefined });
     done = stored === null ? `Cleared chat_user_id of profile '${name}'.` : `Set chat_user_id of profile '${name}' to ${stored}.`;

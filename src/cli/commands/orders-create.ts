@@ -1,8 +1,10 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CreateOrderRequest, CreateOrderResult, OrderType, PaymentMethod, TokenMode } from '../../contract/index.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, isVisibleWord } from '../../contract/visible-word.js';
 import type { CliContext } from '../context.js';
 import { listIn } from './answer.js';
 import { CliError, UsageError } from '../errors.js';
+import { CHAT_USER_ID_MAX_LENGTH } from '../settings.js';
 import { amountText, orDash } from '../io/format.js';
 import { renderFields } from '../io/table.js';
 import type { Prompter } from '../prompter.js';
@@ -168,7 +170,7 @@ async function runWizard(ctx: CliContext, flags: CreateOrderFlags): Promise<Orde
   if (paymentMethod === 'balance' && chatUserId === undefined) {
     chatUserId = (await prompter.input({
       message: 'Chat user id linked to this account (paying by balance needs it):',
-      validate: (v) => /^[\x21-\x7e]{1,64}$/.test(v.trim()) || 'Use the id without spaces.',
+      validate: (v) => isVisibleWord(v.trim(), CHAT_USER_ID_MAX_LENGTH) || 'Use the id without spaces.',
     })).trim();
   }
   return { type, username, place, pass, paymentMethod, reference: flags.reference, chatUserId };
@@ -229,7 +231,7 @@ async function askPaymentMethod(ctx: CliContext, prompter: Prompter): Promise<st
     return (await prompter.input({
       message: 'Payment method code (the server lists its methods without codes; the default is invoice):',
       default: 'invoice',
-      validate: (v) => /^[\x21-\x7e]{1,32}$/.test(v.trim()) || 'Use the code without spaces.',
+      validate: (v) => isVisibleWord(v.trim(), 32) /* payment_method's limit in the contract */ || 'Use the code without spaces.',
     })).trim();
   }
   const methods = usableMethods(listed, mode);
@@ -251,7 +253,7 @@ async function askPaymentMethod(ctx: CliContext, prompter: Prompter): Promise<st
 }
 
 function parseIdempotencyKey(value: string): string {
-  if (!/^[\x21-\x7e]{1,255}$/.test(value)) throw new InvalidArgumentError('An idempotency key is 1 to 255 visible ASCII characters without spaces.');
+  if (!isVisibleWord(value, IDEMPOTENCY_KEY_MAX_LENGTH)) throw new InvalidArgumentError(`An idempotency key is 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters without spaces.`);
   return value;
 }
 
