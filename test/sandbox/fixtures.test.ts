@@ -1,3 +1,4 @@
+import { TOKEN_PREFIXES } from '../../src/contract/token-prefix.js';
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../mocks/core/sandbox.js';
@@ -16,8 +17,6 @@ function totalOf(body: (typeof validOrders)[number]): number {
   return quote(item.price).total_amount;
 }
 
-const TOKEN_PREFIX = { sandbox: 'topup_test_', production: 'topup_live_' } as const;
-
 describe('fixtures()', () => {
   it('has the documented shape', () => {
     expect(fixtures).toMatchObject({ accounts: expect.any(Array), platform: { valid_orders: expect.any(Array), invalid_orders: expect.any(Array) } });
@@ -25,7 +24,7 @@ describe('fixtures()', () => {
       expect(account).toEqual(expect.objectContaining({ name: expect.any(String), mode: expect.stringMatching(/^(sandbox|production)$/), token: expect.any(String), balance: expect.any(Number) }));
       expect(account.chat_user_id === null || typeof account.chat_user_id === 'string').toBe(true);
       expect(Number.isSafeInteger(account.balance) && account.balance >= 0).toBe(true);
-      expect(account.token.startsWith(TOKEN_PREFIX[account.mode])).toBe(true);
+      expect(account.token.startsWith(TOKEN_PREFIXES[account.mode])).toBe(true);
     }
     expect(new Set(fixtures.accounts.map((a) => a.name)).size).toBe(fixtures.accounts.length);
   });

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { TokenMode } from '../../contract/index.js';
+import { TOKEN_PREFIXES } from '../../contract/token-prefix.js';
 import type { CliContext } from '../context.js';
 import { AuthError } from '../../errors.js';
 import { CliError, UsageError } from '../errors.js';
@@ -14,10 +15,8 @@ export const DEFAULT_PROFILE = 'default';
 const NO_TOKEN_ARGUMENTS =
   'A token is never accepted on the command line (it would land in the shell history); type it at the prompt, or pipe it in with --with-token.';
 
-const TOKEN_FAMILIES: readonly [prefix: string, mode: TokenMode][] = [
-  ['topup_test_', 'sandbox'],
-  ['topup_live_', 'production'],
-];
+/** Each known token prefix and the mode it announces. */
+const TOKEN_FAMILIES = Object.entries(TOKEN_PREFIXES).map(([mode, prefix]) => [prefix, mode as TokenMode] as const);
 
 /** A mode the CLI knows what to do with; any other value a server reports is shown, not stored. */
 function knownMode(mode: string | undefined): TokenMode | undefined {

@@ -1,5 +1,7 @@
-/** Token-shaped text: the sandbox's prefixes, kept as a hint of the mode, with the secret part cut. */
-const TOKEN_SHAPE = /\b(topup_(?:live|test)_)[A-Za-z0-9_-]+/g;
+import { tokenShapePattern } from '../../contract/token-prefix.js';
+
+/** Token-shaped text: the known prefixes, kept as a hint of the mode, with the secret part cut. */
+const TOKEN_SHAPE = tokenShapePattern();
 /** `--option=value` as commander echoes an unknown option: the value may be a mistyped secret. */
 const OPTION_VALUE = /(--?[A-Za-z][\w-]*)=[^'"\s]+/g;
 
