@@ -33,11 +33,17 @@ export function parseSlug(value: string): string {
   return value;
 }
 
-/** A whole number from `min` to `max`, for paging and interval options. */
+/** The whole number `text` spells in decimal digits (surrounding spaces allowed; no sign, point or exponent), or undefined. */
+export function wholeNumberOf(text: string): number | undefined {
+  const digits = text.trim();
+  return /^\d+$/.test(digits) ? Number(digits) : undefined;
+}
+
+/** A whole number from `min` to `max`, for paging, interval and port options. */
 export function parseWholeNumber(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number.`);
-    const n = Number(value.trim());
+    const n = wholeNumberOf(value);
+    if (n === undefined) throw new InvalidArgumentError(`${name} must be a whole number.`);
     if (n < min || n > max) throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `${name} must be at least ${min}.` : `${name} must be from ${min} to ${max}.`);
     return n;
   };

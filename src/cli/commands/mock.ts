@@ -1,10 +1,11 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Sandbox } from '../../../mocks/core/sandbox.js';
 import type { PersistentSandbox } from '../../../mocks/state/persistent-sandbox.js';
 import { DEFAULT_TIMEOUT_MS } from '../../client/options.js';
 import { embeddedNotice, type CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { renderFields, renderTable } from '../io/table.js';
+import { parseWholeNumber } from './choices.js';
 import { embeddedControl, remoteControl, type InvoiceMove, type SandboxControlClient } from '../sandbox-control.js';
 
 export interface ServeOptions {
@@ -150,15 +151,6 @@ export async function runFixtures(ctx: CliContext): Promise<void> {
   ], { terminal: ctx.io.terminal, style: ctx.io.style }));
 }
 
-function parseInteger(name: string, min: number, max: number) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number.`);
-    const n = Number(value);
-    if (n < min || n > max) throw new InvalidArgumentError(`${name} must be from ${min} to ${max}.`);
-    return n;
-  };
-}
-
 export function registerMockCommands(program: Command, ctx: CliContext): void {
   const mock = program
     .command('mock')
@@ -177,13 +169,13 @@ Examples:
   mock
     .command('serve')
     .description('Serve the sandbox over HTTP until Ctrl-C')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', parseInteger('port', 0, 65535), 4010)
+    .option('--port <port>', 'port to listen on (0 picks a free one)', parseWholeNumber('port', 0, 65535), 4010)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--state <file>', 'keep the state in this file across restarts (written atomically)')
     .option('--no-rate-limit', 'turn off rate limits and the in-flight cap, for load tests')
     .option('--lean', 'answer only what the interface document guarantees, to prove a client tolerates a minimal server', false)
     .option('--faults <spec>', 'inject faults: drop-after=20%,503=10%/retry-after=1,429=10%,drop-before=1%,latency=5-50ms[@route+route]')
-    .option('--fault-seed <n>', 'seed for deterministic fault injection', parseInteger('fault seed', 0, 2 ** 31), 0)
+    .option('--fault-seed <n>', 'seed for deterministic fault injection', parseWholeNumber('fault seed', 0, 2 ** 31), 0)
     .addHelpText('after', '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.')
     .action((options: ServeOptions) => runServe(ctx, options));
 
@@ -216,7 +208,7 @@ Examples:
 
   mock
     .command('deposit')
-    .argument('<amount>', 'amount in IDR, 10000 to 50000000', parseInteger('amount', 1, Number.MAX_SAFE_INTEGER))
+    .argument('<amount>', 'amount in IDR, 10000 to 50000000', parseWholeNumber('amount', 1))
     .description('Create a deposit (a balance top-up) for the demo account, or --account NAME')
     .option('--paid', 'pay it at once, crediting the balance', false)
     .option('--account <name>', 'sandbox account by name (demo, rich, broke, unlinked)')

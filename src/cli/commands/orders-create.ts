@@ -9,7 +9,7 @@ import { amountText, orDash } from '../io/format.js';
 import { renderFields } from '../io/table.js';
 import type { Prompter } from '../prompter.js';
 import { tokenModeOf } from './auth.js';
-import { DEFAULT_WAIT_TIMEOUT_SECONDS, orderTypes, parseWholeNumber, refreshIntervals } from './choices.js';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, orderTypes, parseWholeNumber, refreshIntervals, wholeNumberOf } from './choices.js';
 import { waitForInvoice } from './invoices.js';
 
 export interface CreateOrderFlags {
@@ -161,7 +161,7 @@ async function runWizard(ctx: CliContext, flags: CreateOrderFlags): Promise<Orde
   })).trim();
   const askId = async (message: string) => Number((await prompter.input({
     message,
-    validate: (v) => (/^\d+$/.test(v.trim()) && PlatformId.safeParse(Number(v.trim())).success) || 'Use a positive whole number.',
+    validate: (v) => PlatformId.safeParse(wholeNumberOf(v)).success || 'Use a positive whole number.',
   })).trim());
   const place = flags.place ?? (await askId('Place id:'));
   const pass = flags.pass ?? (await askId(type === 'vip_server' ? 'VIP server id:' : 'Game pass id:'));

@@ -1,14 +1,15 @@
 import { InvalidArgumentError } from 'commander';
 import type { CliContext } from '../context.js';
 import { clockText } from '../io/format.js';
+import { wholeNumberOf } from './choices.js';
 import { createRedraw } from '../io/redraw.js';
 import { jsonText } from '../io/sanitize.js';
 
 /** `--watch [SECONDS]`: bare means the recommended interval; fewer seconds than the minimum is a usage error. */
 export function parseWatchSeconds(what: string, min: number) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('--watch takes a whole number of seconds.');
-    const seconds = Number(value.trim());
+    const seconds = wholeNumberOf(value);
+    if (seconds === undefined) throw new InvalidArgumentError('--watch takes a whole number of seconds.');
     if (seconds < min) throw new InvalidArgumentError(`The ${what} may be refreshed at most every ${min} seconds; use --watch ${min} or more.`);
     return seconds;
   };
