@@ -1,5 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import { isDropped } from '../core/exchange.js';
+import { fromFetchRequest, isDropped } from '../core/exchange.js';
 import type { Sandbox } from '../core/sandbox.js';
 
 export interface HandlerOptions {
@@ -11,12 +11,7 @@ export interface HandlerOptions {
 export function createHandlers(sandbox: Sandbox, options: HandlerOptions = {}): HttpHandler[] {
   const origin = options.baseUrl === undefined ? '*' : options.baseUrl.replace(/\/+$/, '');
   const serve = async ({ request }: { request: Request }) => {
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.text();
-    const response = await sandbox.handle({ method: request.method, url: request.url, headers, body, clientAddress: '127.0.0.1' });
+    const response = await sandbox.handle(await fromFetchRequest(request));
     if (isDropped(response)) return HttpResponse.error();
     return new HttpResponse(response.body, { status: response.status, headers: response.headers });
   };

@@ -28,6 +28,33 @@ export function isDropped(response: SandboxResponse): response is DroppedReply {
   return 'drop' in response;
 }
 
+/** The caller's address for requests made in this process: the fetch adapters, msw handlers and the offline CLI. */
+export const IN_PROCESS_ADDRESS = '127.0.0.1';
+
+/** GET and HEAD carry no body to the core, whatever the caller attached, as over HTTP. */
+export function carriesBody(method: string): boolean {
+  return method !== 'GET' && method !== 'HEAD';
+}
+
+/** A request made in this process, as the core takes it. */
+export function inProcessRequest(method: string, url: string, headers: Readonly<Record<string, string>>, body: string | null): SandboxRequest {
+  return { method, url, headers, body: carriesBody(method) ? body : null, clientAddress: IN_PROCESS_ADDRESS };
+}
+
+/** A WHATWG Request (the fetch adapter's, an msw handler's) as the core takes it. */
+export async function fromFetchRequest(request: Request): Promise<SandboxRequest> {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return inProcessRequest(request.method, request.url, headers, carriesBody(request.method) ? await request.text() : null);
+}
+
+/** A dropped connection as a fetch reports it: fetch's own network error, a TypeError. */
+export function droppedFetchError(): TypeError {
+  return new TypeError('fetch failed', { cause: new Error('the sandbox dropped the connection') });
+}
+
 /** A refusal with an error envelope. Thrown by rules; turned into a reply in one place. */
 /** Codes only the sandbox's control API gives (not part of the interface, so not in its OpenAPI document). */
 export type SandboxErrorCode = 'INVALID_STATE';

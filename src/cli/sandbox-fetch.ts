@@ -1,4 +1,4 @@
-import type { SandboxRequest, SandboxResponse } from '../../mocks/core/exchange.js';
+import { droppedFetchError, inProcessRequest, isDropped, type SandboxRequest, type SandboxResponse } from '../../mocks/core/exchange.js';
 import { raceAbort } from '../abort.js';
 import { FetchAnswer, plainInit } from './fetch-answer.js';
 
@@ -13,9 +13,9 @@ export function sandboxFetch(sandbox: { handle(request: SandboxRequest): Promise
     if (typeof input !== 'string' && !(input instanceof URL)) throw new TypeError('The embedded sandbox takes a URL and an init, not a Request.');
     const request = plainInit(init);
     request.signal?.throwIfAborted();
-    const body = request.method === 'GET' || request.method === 'HEAD' || request.body === undefined ? null : request.body.toString('utf8');
-    const reply = await raceAbort(sandbox.handle({ method: request.method, url: new URL(input).href, headers: request.headers, body, clientAddress: '127.0.0.1' }), request.signal);
-    if ('drop' in reply) throw new TypeError('fetch failed', { cause: new Error('the sandbox dropped the connection') });
+    const body = request.body === undefined ? null : request.body.toString('utf8');
+    const reply = await raceAbort(sandbox.handle(inProcessRequest(request.method, new URL(input).href, request.headers, body)), request.signal);
+    if (isDropped(reply)) throw droppedFetchError();
     const content = request.method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(reply.body);
     return new FetchAnswer(reply.status, '', Object.entries(reply.headers), content).asResponse();
   };
