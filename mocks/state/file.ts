@@ -6,7 +6,7 @@ import { lockStateFile } from './lock.js';
 import { applyChanges, isSnapshot, SnapshotError, type SandboxChanges, type SandboxSnapshot, type StateWriter } from './snapshot.js';
 
 export { SnapshotError };
-export { lockStateFile, StateLockedError } from './lock.js';
+export { lockStateFile, STATE_LOCK_WAIT_MS, StateLockedError } from './lock.js';
 
 /**
  * Writes the snapshot beside the target, flushes it to disk, then renames it over the target.
@@ -86,7 +86,7 @@ export interface StateFile {
 }
 
 export interface OpenStateFileOptions {
-  /** How long to wait for another process's lock on the file. Default 15 s. */
+  /** How long to wait for another process's lock on the file. Default STATE_LOCK_WAIT_MS (15 s). */
   waitMs?: number;
   /** Start over: ignore what the file holds (it is replaced at the first commit). */
   fresh?: boolean;

@@ -11,6 +11,9 @@ import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
  * test/reliability/state-lock.test.ts starts six processes at one instant on a lock left by a dead process.
  */
 
+/** How long a process waits for another's lock on a state file before giving up. */
+export const STATE_LOCK_WAIT_MS = 15_000;
+
 export class StateLockedError extends Error {
   override name = 'StateLockedError';
 }
@@ -23,7 +26,7 @@ export class StateLockedError extends Error {
  */
 export async function lockStateFile(file: string, options: { waitMs?: number } = {}): Promise<() => Promise<void>> {
   const lockPath = `${file}.lock`;
-  const waitMs = options.waitMs ?? 15_000;
+  const waitMs = options.waitMs ?? STATE_LOCK_WAIT_MS;
   const started = Date.now();
   for (;;) {
     if (await createWithPid(lockPath)) {

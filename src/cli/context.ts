@@ -19,7 +19,7 @@ export function embeddedNotice(spec: Extract<TargetSpec, { kind: 'embedded' }>):
 }
 
 /** Waits longer than this are announced on a terminal. */
-const LONG_WAIT_MS = 2000;
+export const LONG_WAIT_MS = 2000;
 
 export function waitNotice(wait: ClientWait): string {
   const seconds = Math.ceil(wait.ms / 1000);

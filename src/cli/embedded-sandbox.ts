@@ -4,7 +4,7 @@ import type { SandboxRequest, SandboxResponse } from '../../mocks/core/exchange.
 import { DEFAULT_SANDBOX_URL, type Sandbox } from '../../mocks/core/sandbox.js';
 import { seedAccount } from '../../mocks/store/seed.js';
 import { SnapshotError } from '../../mocks/state/snapshot.js';
-import { StateLockedError } from '../../mocks/state/lock.js';
+import { STATE_LOCK_WAIT_MS, StateLockedError } from '../../mocks/state/lock.js';
 import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
 import { finalFetchError } from '../client/http.js';
 import { CliError } from './errors.js';
@@ -33,7 +33,7 @@ export function embeddedSandbox(file: string): EmbeddedSandbox {
       opened = await openPersistentSandbox(file, { fresh: options.fresh ?? false });
     } catch (error) {
       // Final: the client must report these as they are, not retry them as if the network had failed.
-      if (error instanceof StateLockedError) throw finalFetchError(new CliError('The offline sandbox is busy: another topup command has been using it for over 15 seconds.'));
+      if (error instanceof StateLockedError) throw finalFetchError(new CliError(`The offline sandbox is busy: another topup command has been using it for over ${STATE_LOCK_WAIT_MS / 1000} seconds.`));
       throw unreadable(error);
     }
     try {

@@ -1,4 +1,4 @@
-import { INVOICE_TTL_SECONDS, pollIntervals } from '../contract/timing.js';
+import { pollIntervals, WAIT_TIMEOUT_SECONDS } from '../contract/timing.js';
 import type { InvoiceStatus } from '../contract/invoices.js';
 import type { Clock } from './clock.js';
 import { TopupError, UsageError, WaitTimeoutError } from '../errors.js';
@@ -17,7 +17,7 @@ export interface WaitOptions {
 export const waitDefaults = {
   interval: pollIntervals.invoiceStatus.recommended * 1000,
   minInterval: pollIntervals.invoiceStatus.min * 1000,
-  timeout: (INVOICE_TTL_SECONDS + 5 * 60) * 1000,
+  timeout: WAIT_TIMEOUT_SECONDS * 1000,
 } as const;
 
 /** Payment statuses that never change by themselves again. Any other value, known or not, may still change. */

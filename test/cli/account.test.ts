@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { pollIntervals } from '../../src/contract/timing.js';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { expectUsageError, LEAN } from '../support/cli-assertions.js';
 
@@ -157,7 +158,8 @@ describe('topup dashboard --watch', () => {
     const signal = interruptAfter(2, () => h.sandbox.control.pay('INV20260302000002'));
     const result = await h.run(['dashboard', '--watch'], { signal });
     expect(result.code).toBe(130);
-    expect(h.time.slept).toEqual([15_000, 15_000]);
+    const pause = pollIntervals.dashboard.recommended * 1000;
+    expect(h.time.slept).toEqual([pause, pause]);
     const records = result.out.split('\n\n');
     expect(records).toHaveLength(2);
     expect(records[0]).toMatch(/^pending_invoices: 1$/m);

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../mocks/core/sandbox.js';
+import { LONG_WAIT_MS } from '../../src/cli/context.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { instantClock, runCli } from './run-cli.js';
 
-/** A sandbox that answers every balance read with 429 and Retry-After: 3, and the CLI pointed at it. */
+/** Seconds the sandbox asks to wait: one more than the shortest wait the CLI announces. */
+const RETRY_AFTER = LONG_WAIT_MS / 1000 + 1;
+
+/** A sandbox that answers every balance read with 429 and Retry-After, and the CLI pointed at it. */
 async function rateLimitedBalance(args: string[], tty: boolean) {
-  const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: 3, routes: ['getBalance'] }] } });
+  const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: RETRY_AFTER, routes: ['getBalance'] }] } });
   const token = sandbox.account('demo').token;
   const config = tempConfigDir();
   try {
@@ -16,12 +20,12 @@ async function rateLimitedBalance(args: string[], tty: boolean) {
 }
 
 describe('waits the client makes are never silent', () => {
-  it('on a terminal, a Retry-After over 2 s is announced on stderr before each wait', async () => {
+  it('on a terminal, a Retry-After over LONG_WAIT_MS (2 s) is announced on stderr before each wait', async () => {
     const result = await rateLimitedBalance(['balance', '--no-color'], true);
     expect(result.code).toBe(6);
     const notices = result.err.split('\n').filter((line) => line.startsWith('Rate limited'));
     expect(notices.length).toBeGreaterThan(0);
-    expect(new Set(notices)).toEqual(new Set(['Rate limited; retrying in 3 s, as the server asked.']));
+    expect(new Set(notices)).toEqual(new Set([`Rate limited; retrying in ${RETRY_AFTER} s, as the server asked.`]));
   });
 
   it('piped, stderr has only the error: a script\'s log is not filled with progress', async () => {
@@ -36,6 +40,6 @@ describe('waits the client makes are never silent', () => {
     const lines = result.err.split('\n');
     expect(lines.filter((l) => l.startsWith('> GET http://sandbox.localhost/api/v1/me/balance ')).length).toBeGreaterThan(1);
     expect(lines.filter((l) => /^< 429 GET http:\/\/sandbox\.localhost\/api\/v1\/me\/balance \(\d+ ms\)$/.test(l)).length).toBeGreaterThan(1);
-    expect(lines).toContain('… waiting 3000 ms (retry-after) before GET /api/v1/me/balance');
+    expect(lines).toContain(`… waiting ${RETRY_AFTER * 1000} ms (retry-after) before GET /api/v1/me/balance`);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startHttpSandbox } from '../../mocks/adapters/http.js';
 import { waitForInvoice } from '../../src/cli/commands/invoices.js';
 import { CliContext } from '../../src/cli/context.js';
+import { pollIntervals } from '../../src/contract/timing.js';
 import { fakeIO } from '../support/fake-io.js';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { expectUsageError, LEAN, leanLines } from '../support/cli-assertions.js';
@@ -12,6 +13,9 @@ useHarness((created) => {
 }, { seed: seedRichHistory });
 
 const PENDING = 'INV20260302000002';
+/** The recommended and the shortest pause between invoice polls, in ms. */
+const PAUSE = pollIntervals.invoiceStatus.recommended * 1000;
+const MIN_PAUSE = pollIntervals.invoiceStatus.min * 1000;
 /** A lean server's status record has no order status: the progress line has no part for it. */
 const orderPart = (status: string) => (LEAN ? '' : ` (order ${status})`);
 const pendingLine = `${PENDING} pending${orderPart('pending')}; next check in 15 s\n`;
@@ -110,7 +114,7 @@ describe('topup invoices status', () => {
     onPause(2, () => h.sandbox.control.pay(PENDING));
     const result = await h.run(['invoices', 'status', PENDING, '--wait']);
     expect(result.code).toBe(0);
-    expect(h.time.slept).toEqual([15_000, 15_000]);
+    expect(h.time.slept).toEqual([PAUSE, PAUSE]);
     expect(result.err).toBe(`${pendingLine}${pendingLine}${PENDING} paid${orderPart('processing')}\n`);
     expect(result.out).toBe(leanLines([`invoice_code: ${PENDING}`, 'type: order', 'payment_status: paid', 'order_status: processing', 'is_final: true', 'amount: 12000', 'expires_at: 2026-03-02 11:01:00', 'paid_at: 2026-03-02 10:05:30', ''], STATUS_DROPPED).join('\n'));
   });
@@ -127,7 +131,7 @@ describe('topup invoices status', () => {
     onPause(3, () => h.sandbox.control.pay(PENDING));
     const result = await h.run(['invoices', 'status', PENDING, '--wait'], { fetch: lean });
     expect(result.code).toBe(0);
-    expect(h.time.slept).toEqual([15_000, 15_000, 15_000]);
+    expect(h.time.slept).toEqual([PAUSE, PAUSE, PAUSE]);
     expect(result.err).toBe(`${pendingLine}${pendingLine}${pendingLine}${PENDING} paid${orderPart('processing')}\n`);
     expect(result.out).toMatch(/^is_final: -$/m);
   });
@@ -170,7 +174,7 @@ describe('topup invoices status', () => {
   it('--wait --timeout: still pending at the deadline → exit 8; the last pause is cut to the deadline', async () => {
     const result = await h.run(['invoices', 'status', PENDING, '--wait', '--timeout', '20']);
     expect(result.code).toBe(8);
-    expect(h.time.slept).toEqual([15_000, 5_000]);
+    expect(h.time.slept).toEqual([PAUSE, 5_000]);
     expect(result.out).toBe('');
     expect(result.err).toBe(`${pendingLine}${PENDING} pending${orderPart('pending')}; next check in 5 s\n${PENDING} pending${orderPart('pending')}; giving up\nError: Invoice ${PENDING} was still pending when the wait timed out.\n`);
   });
@@ -201,7 +205,7 @@ describe('topup invoices status', () => {
       const result = await h.run(['invoices', 'status', PENDING, '--wait', '--interval', '10'], { baseUrl: server.url });
       expect(result.code).toBe(0);
       // The server's poll_after_seconds (15) wins over a shorter --interval; a lean server sends none.
-      expect(h.time.slept).toEqual(LEAN ? [10_000, 10_000] : [15_000, 15_000]);
+      expect(h.time.slept).toEqual(LEAN ? [MIN_PAUSE, MIN_PAUSE] : [PAUSE, PAUSE]);
       expect(result.out).toMatch(/^payment_status: paid$/m);
     } finally {
       await server.close();

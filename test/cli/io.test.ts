@@ -23,9 +23,9 @@ describe('the CLI\'s copies of contract values stay equal to the contract', () =
   });
 
   it('refresh intervals and the default wait', () => {
-    expect(refreshIntervals.invoiceStatus).toEqual({ min: pollIntervals.invoiceStatus.min, recommended: pollIntervals.invoiceStatus.recommended });
-    expect(refreshIntervals.balance).toEqual({ min: pollIntervals.balance.min, recommended: pollIntervals.balance.recommended });
-    expect(refreshIntervals.dashboard).toEqual({ min: pollIntervals.dashboard.min, recommended: pollIntervals.dashboard.recommended });
+    expect(refreshIntervals.invoiceStatus).toMatchObject({ min: pollIntervals.invoiceStatus.min, recommended: pollIntervals.invoiceStatus.recommended });
+    expect(refreshIntervals.balance).toMatchObject({ min: pollIntervals.balance.min, recommended: pollIntervals.balance.recommended });
+    expect(refreshIntervals.dashboard).toMatchObject({ min: pollIntervals.dashboard.min, recommended: pollIntervals.dashboard.recommended });
     expect(DEFAULT_WAIT_TIMEOUT_SECONDS * 1000).toBe(waitDefaults.timeout);
     expect(DEFAULT_WAIT_TIMEOUT_SECONDS).toBeGreaterThan(INVOICE_TTL_SECONDS);
   });

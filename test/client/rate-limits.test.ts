@@ -2,9 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vi } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
 import { createClient, type TopupClient } from '../../src/index.js';
+import { rateClasses } from '../../src/contract/rate-limits.js';
 import { recordingFetch, settle, type Exchange } from './helpers.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
+/** Every published limit counts per minute: one window, in ms. */
+const WINDOW_MS = rateClasses['create-order'].windowSeconds * 1000;
 const START = Date.parse('2026-02-02T08:00:00Z');
 
 let sandbox: Sandbox;
@@ -53,7 +56,7 @@ describe('Retry-After', () => {
 
     const posts = exchanges.slice(10);
     expect(posts.map((e) => e.status)).toEqual([429, 201]);
-    expect(posts[1]!.at - posts[0]!.at).toBe(60_000);
+    expect(posts[1]!.at - posts[0]!.at).toBe(WINDOW_MS);
     expect(posts.map((e) => e.headers['idempotency-key'])).toEqual(['eleventh', 'eleventh']);
     expect(created.idempotent).toBe(false);
   });
@@ -88,8 +91,8 @@ describe('pacing', () => {
     expect(maxInFlight).toBe(2);
     // The limits allow 10 orders now and 5 more a minute later: 60 s is the minimum.
     const elapsed = Date.now() - START;
-    expect(elapsed).toBeGreaterThanOrEqual(60_000);
-    expect(elapsed).toBeLessThan(61_000);
+    expect(elapsed).toBeGreaterThanOrEqual(WINDOW_MS);
+    expect(elapsed).toBeLessThan(WINDOW_MS + 1_000);
   });
 
   it('100 sequential user reads see no 429 and finish a minute after they start', async () => {
@@ -97,8 +100,8 @@ describe('pacing', () => {
     for (let i = 0; i < 100; i++) await settle(client.account.profile());
     expect(exchanges.filter((e) => e.status !== 200)).toEqual([]);
     expect(exchanges[59]!.at - START).toBe(0);
-    expect(exchanges[60]!.at - START).toBeGreaterThanOrEqual(60_000);
-    expect(exchanges[99]!.at - START).toBeLessThan(61_000);
+    expect(exchanges[60]!.at - START).toBeGreaterThanOrEqual(WINDOW_MS);
+    expect(exchanges[99]!.at - START).toBeLessThan(WINDOW_MS + 1_000);
   });
 
   it('without pacing the same 100 calls do hit 429 (so the test above can fail)', async () => {
@@ -115,6 +118,6 @@ describe('pacing', () => {
     await settle(client.orders.create(order));
     await settle(client.orders.create(order));
     expect(exchanges.map((e) => e.status)).toEqual([201, 201]);
-    expect(exchanges[1]!.at - START).toBeGreaterThanOrEqual(60_000);
+    expect(exchanges[1]!.at - START).toBeGreaterThanOrEqual(WINDOW_MS);
   });
 });

@@ -2,11 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
 import { createClient, UsageError, WaitTimeoutError, type TopupClient } from '../../src/index.js';
 import type { InvoiceStatus } from '../../src/contract/invoices.js';
+import { waitDefaults } from '../../src/client/wait.js';
 import { settle } from './helpers.js';
 import { LEAN } from '../support/cli-assertions.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
 const START = Date.parse('2026-02-02T08:00:00Z');
+/** The default pause between polls: the recommended invoice-status interval. */
+const INTERVAL = waitDefaults.interval;
 
 let sandbox: Sandbox;
 let client: TopupClient;
@@ -38,8 +41,8 @@ describe('invoices.wait', () => {
     expect(final).toMatchObject({ invoice_code: invoiceCode, payment_status: 'paid', ...(LEAN ? {} : { is_final: true }) });
     expect(polls.map((p) => [p.at, p.status.payment_status])).toEqual([
       [0, 'pending'],
-      [15_000, 'pending'],
-      [30_000, 'paid'],
+      [INTERVAL, 'pending'],
+      [2 * INTERVAL, 'paid'],
     ]);
   });
 
@@ -69,7 +72,7 @@ describe('invoices.wait', () => {
       }),
     );
     expect(polls[0]!.status.poll_after_seconds).toBe(15);
-    expect(polls.map((p) => p.at)).toEqual([0, 15_000, 30_000, 45_000]);
+    expect(polls.map((p) => p.at)).toEqual([0, INTERVAL, 2 * INTERVAL, 3 * INTERVAL]);
   });
 
   it('times out with WaitTimeoutError carrying the last status, polling last at the deadline', async () => {
@@ -80,7 +83,7 @@ describe('invoices.wait', () => {
       message: `Invoice ${invoiceCode} was still pending when the wait timed out.`,
       lastStatus: { invoice_code: invoiceCode, payment_status: 'pending', ...(LEAN ? {} : { is_final: false }) },
     });
-    expect(polls.map((p) => p.at)).toEqual([0, 15_000, 30_000, 40_000]);
+    expect(polls.map((p) => p.at)).toEqual([0, INTERVAL, 2 * INTERVAL, 40_000]);
   });
 
   it('rejects with the signal reason as soon as it aborts, also in the middle of a pause', async () => {
@@ -142,7 +145,7 @@ describe('invoices.wait against a server that sends only what the document guara
     }));
     expect(final.payment_status).toBe('paid');
     expect(final).not.toHaveProperty('is_final');
-    expect(polls.map((p) => [p.at, p.status.payment_status])).toEqual([[0, 'pending'], [15_000, 'pending'], [30_000, 'pending'], [45_000, 'paid']]);
+    expect(polls.map((p) => [p.at, p.status.payment_status])).toEqual([[0, 'pending'], [INTERVAL, 'pending'], [2 * INTERVAL, 'pending'], [3 * INTERVAL, 'paid']]);
   });
 
   it.each(['paid', 'expired', 'failed', 'cancelled', 'refunded'])('%s is final without is_final', async (value) => {
@@ -162,7 +165,7 @@ describe('invoices.wait against a server that sends only what the document guara
     });
     const error = await settle(lean.invoices.wait(invoiceCode, { timeout: 60_000, onPoll }).catch((e: unknown) => e));
     expect(error).toBeInstanceOf(WaitTimeoutError);
-    expect(polls.map((p) => p.at)).toEqual([0, 15_000, 30_000, 45_000, 60_000]);
+    expect(polls.map((p) => p.at)).toEqual([0, INTERVAL, 2 * INTERVAL, 3 * INTERVAL, 60_000]);
   });
 
   it('an answer without payment_status is an error that says so, after one poll, not a loop', async () => {
@@ -176,11 +179,11 @@ describe('invoices.wait against a server that sends only what the document guara
   });
 
   it.each<[string, unknown, number]>([
-    ['a string', 'soon', 15_000],
-    ['a negative number', -5, 15_000],
-    ['zero', 0, 15_000],
-    ['null', null, 15_000],
-    ['shorter than the interval', 1, 15_000],
+    ['a string', 'soon', INTERVAL],
+    ['a negative number', -5, INTERVAL],
+    ['zero', 0, INTERVAL],
+    ['null', null, INTERVAL],
+    ['shorter than the interval', 1, INTERVAL],
     ['longer than the interval', 25, 25_000],
     ['longer than what is left of the wait', 1e9, 40_000],
   ])('poll_after_seconds as %s: the pause is %i ms', async (_name, value, pause) => {

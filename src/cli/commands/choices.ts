@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { pollIntervals, WAIT_TIMEOUT_SECONDS } from '../../contract/timing.js';
 
 /*
  * Values from src/contract, repeated here so that registering commands does not load zod at start-up
@@ -8,15 +9,14 @@ export const orderStatuses = ['pending', 'processing', 'completed', 'failed', 'c
 export const paymentStatuses = ['pending', 'paid', 'expired', 'failed', 'refunded'] as const;
 export const orderTypes = ['gamepass', 'vip_server'] as const;
 
-/** Recommended refresh intervals (seconds) from the interface document: never poll faster than `min`. */
-export const refreshIntervals = {
-  invoiceStatus: { min: 10, recommended: 15 },
-  balance: { min: 30, recommended: 30 },
-  dashboard: { min: 15, recommended: 15 },
-} as const;
+/**
+ * Recommended refresh intervals (seconds) from the interface document: never poll faster than `min`.
+ * contract/timing.ts is dependency-free, so these are the contract's own values, not copies.
+ */
+export const refreshIntervals = pollIntervals;
 
 /** Unpaid invoices expire after 60 minutes; five more and every invoice is final. */
-export const DEFAULT_WAIT_TIMEOUT_SECONDS = 65 * 60;
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = WAIT_TIMEOUT_SECONDS;
 
 const INVOICE_CODE = /^INV\d+$/;
 const ARTICLE_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
