@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../mocks/core/sandbox.js';
 import { LONG_WAIT_MS } from '../../src/cli/context.js';
 import { tempConfigDir } from '../support/fake-io.js';
-import { instantClock, runCli } from './run-cli.js';
+import { fakeClock } from '../support/fake-clock.js';
+import { runCli } from './run-cli.js';
 
 /** Seconds the sandbox asks to wait: one more than the shortest wait the CLI announces. */
 const RETRY_AFTER = LONG_WAIT_MS / 1000 + 1;
@@ -13,7 +14,7 @@ async function rateLimitedBalance(args: string[], tty: boolean) {
   const token = sandbox.account('demo').token;
   const config = tempConfigDir();
   try {
-    return await runCli(config.dir, args, { tty, fetch: sandbox.fetch, clock: instantClock(), env: { TOPUP_BASE_URL: sandbox.baseUrl, TOPUP_TOKEN: token } });
+    return await runCli(config.dir, args, { tty, fetch: sandbox.fetch, clock: fakeClock(), env: { TOPUP_BASE_URL: sandbox.baseUrl, TOPUP_TOKEN: token } });
   } finally {
     config.cleanup();
   }

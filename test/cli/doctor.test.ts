@@ -6,7 +6,8 @@ import { createClient } from '../../src/client/index.js';
 import { CreditPackageList } from '../../src/contract/index.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { LEAN } from '../support/cli-assertions.js';
-import { instantClock, runCli, type RunOptions } from './run-cli.js';
+import { fakeClock } from '../support/fake-clock.js';
+import { runCli, type RunOptions } from './run-cli.js';
 
 let sandbox: Sandbox;
 let config: { dir: string; cleanup: () => void };
@@ -32,7 +33,7 @@ function rewritten(rewrite: (path: string, body: any) => any, headers: Record<st
 
 const doctor = (args: string[], options: RunOptions & { account?: FixtureAccountName } = {}) =>
   runCli(config.dir, ['doctor', ...args], {
-    clock: instantClock(Date.now()),
+    clock: fakeClock({ start: Date.now() }),
     fetch: options.fetch ?? sandbox.fetch,
     ...options,
     env: { TOPUP_BASE_URL: sandbox.baseUrl, TOPUP_TOKEN: token(options.account ?? 'demo'), ...options.env },

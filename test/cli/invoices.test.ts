@@ -216,7 +216,7 @@ describe('topup invoices status', () => {
 describe('waitForInvoice (shared with `orders create`)', () => {
   function context(json = false): { ctx: CliContext; io: ReturnType<typeof fakeIO> } {
     const io = fakeIO({ env: { TOPUP_TOKEN: h.token('rich'), TOPUP_CONFIG_DIR: '/nonexistent-topup-config' } });
-    const ctx = new CliContext(io, { fetch: h.sandbox.fetch, clock: h.time.clock });
+    const ctx = new CliContext(io, { fetch: h.sandbox.fetch, clock: h.time });
     ctx.setGlobals({ json, mock: false, color: false, input: false, debug: false, baseUrl: h.sandbox.baseUrl });
     return { ctx, io };
   }

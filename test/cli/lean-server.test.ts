@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
 import { createClient } from '../../src/client/index.js';
 import { tempConfigDir } from '../support/fake-io.js';
-import { instantClock, runCli } from './run-cli.js';
+import { fakeClock } from '../support/fake-clock.js';
+import { runCli } from './run-cli.js';
 import { scriptedPrompter } from './scripted-prompter.js';
 
 /**
@@ -26,7 +27,7 @@ afterEach(() => config.cleanup());
 
 const lean = (args: string[], tty: boolean) => {
   const rich = sandbox.account('rich');
-  return runCli(config.dir, [...args, '--base-url', sandbox.baseUrl, ...(tty ? ['--no-color', '--no-input'] : [])], { tty, fetch: sandbox.fetch, clock: instantClock(), env: { TOPUP_TOKEN: rich.token } });
+  return runCli(config.dir, [...args, '--base-url', sandbox.baseUrl, ...(tty ? ['--no-color', '--no-input'] : [])], { tty, fetch: sandbox.fetch, clock: fakeClock(), env: { TOPUP_TOKEN: rich.token } });
 };
 
 const NOT_SHOWN = /undefined|NaN|\[object Object\]|null(?!\))/;
@@ -78,7 +79,7 @@ describe('every command against the lean sandbox', () => {
     const rich = sandbox.account('rich');
     const prompter = scriptedPrompter([{ input: '9001' }, { input: 'invoice' }, { confirm: true }, { confirm: false }]);
     const result = await runCli(config.dir, ['--no-color', 'orders', 'create', '--type', 'gamepass', '--username', 'BuilderBob', '--place', '5001', '--base-url', sandbox.baseUrl], {
-      tty: true, prompter, fetch: sandbox.fetch, clock: instantClock(), env: { TOPUP_TOKEN: rich.token },
+      tty: true, prompter, fetch: sandbox.fetch, clock: fakeClock(), env: { TOPUP_TOKEN: rich.token },
     });
     expect(result.code, result.err).toBe(0);
     expect(prompter.asked[1]).toMatchObject({ kind: 'input', message: 'Payment method code (the server lists its methods without codes; the default is invoice):', default: 'invoice' });

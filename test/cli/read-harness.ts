@@ -1,53 +1,18 @@
 import type { FixtureAccountName } from '../../mocks/store/fixtures.js';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
-import type { CliClock } from '../../src/cli/clock.js';
 import { main } from '../../src/cli/main.js';
 import { createClient, type TopupClient } from '../../src/client/index.js';
+import { CLOCK_START, fakeClock, type FakeClock } from '../support/fake-clock.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 
 /** 2026-03-02 10:00:00 UTC: invoice codes and timestamps are the same on every run. */
-export const START = Date.UTC(2026, 2, 2, 10, 0, 0);
-
-
-
-/** Shared fake time: the sandbox reads it, and the CLI's clock sleeps by moving it forward. */
-export interface FakeTime {
-  now(): number;
-  advance(ms: number): void;
-  /** Every sleep the CLI asked for, in ms. */
-  readonly slept: number[];
-  /** Called after each sleep moved time on (before the sleeper resumes): pay an invoice, abort, … */
-  onSleep: ((count: number) => void | Promise<void>) | undefined;
-  clock: CliClock;
-}
-
-export function fakeTime(start = START): FakeTime {
-  let current = start;
-  const time: FakeTime = {
-    now: () => current,
-    advance: (ms) => {
-      current += ms;
-    },
-    slept: [],
-    onSleep: undefined,
-    clock: {
-      now: () => current,
-      sleep: async (ms, signal) => {
-        signal?.throwIfAborted();
-        time.slept.push(ms);
-        current += ms;
-        await time.onSleep?.(time.slept.length);
-        signal?.throwIfAborted();
-      },
-    },
-  };
-  return time;
-}
+export const START = CLOCK_START;
 
 export interface Harness {
   sandbox: Sandbox;
-  time: FakeTime;
+  /** Shared fake time: the sandbox reads it, and the CLI's clock sleeps by moving it forward. */
+  time: FakeClock;
   token(name: FixtureAccountName): string;
   /** A library client on the same sandbox, to set up state. */
   client(name: FixtureAccountName): TopupClient;
@@ -80,7 +45,7 @@ export interface RunResult {
 }
 
 export async function harness(): Promise<Harness> {
-  const time = fakeTime();
+  const time = fakeClock();
   const sandbox = await createSandbox({ now: time.now, rateLimit: false });
   const config = tempConfigDir();
   const token = (name: FixtureAccountName) => sandbox.account(name).token;
@@ -88,7 +53,7 @@ export async function harness(): Promise<Harness> {
   const exec = async (args: string[], env: Record<string, string>, options: RunOptions): Promise<RunResult> => {
     const io = fakeIO({ tty: options.tty ?? false, ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }), env: { TOPUP_CONFIG_DIR: config.dir, ...env, ...options.env } });
     const fetch = options.fetch ?? (options.baseUrl !== undefined ? undefined : sandbox.fetch);
-    const code = await main(args, io, { ...(fetch ? { fetch } : {}), clock: time.clock, ...(options.signal ? { signal: options.signal } : {}) });
+    const code = await main(args, io, { ...(fetch ? { fetch } : {}), clock: time, ...(options.signal ? { signal: options.signal } : {}) });
     const result = { code, out: io.out(), err: io.err() };
     outputs.push(result);
     return result;

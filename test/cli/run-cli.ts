@@ -39,23 +39,6 @@ export async function runCli(configDir: string, args: string[], options: RunOpti
   return { code, out: io.out(), err: io.err() };
 }
 
-/** A clock whose sleeps return at once and move time forward, so waits finish instantly. */
-export function instantClock(start = Date.UTC(2026, 10, 21, 12)): CliClock & { slept: number[] } {
-  let now = start;
-  const slept: number[] = [];
-  return {
-    slept,
-    now: () => now,
-    sleep: async (ms, signal) => {
-      signal?.throwIfAborted();
-      slept.push(ms);
-      now += ms;
-    },
-  };
-}
-
-
-
 export interface ServedSandbox {
   url: string;
   sandbox: Sandbox;

@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../mocks/core/sandbox.js';
+import { fakeClock } from '../support/fake-clock.js';
 import { createClient, type ClientWait, type ReceivedResponse } from '../../src/client/index.js';
 
-/** A clock whose sleeps return at once and move time on, so that waits cost no real time. */
-function instantClock() {
-  let now = Date.UTC(2026, 2, 2, 10);
-  return { now: () => now, sleep: async (ms: number) => void (now += ms), random: () => 0 };
-}
+/** No jitter: backoff waits are their shortest. */
+const noJitterClock = () => fakeClock({ random: 0 });
 
 describe('onWait: no pause the client makes on its own is silent', () => {
   it('a 429 with Retry-After is announced before the wait, with its length', async () => {
     // One clock for both sides: the 429's X-RateLimit-Reset is read against the client's.
-    const clock = instantClock();
+    const clock = noJitterClock();
     const sandbox = await createSandbox({ now: clock.now, faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: 3, routes: ['getBalance'] }] } });
     const waits: ClientWait[] = [];
     const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, clock, maxRetries: 2, onWait: (w) => waits.push(w) });
@@ -27,7 +25,7 @@ describe('onWait: no pause the client makes on its own is silent', () => {
   it('a 502 without Retry-After is backoff', async () => {
     const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'error', rate: 1, status: 502, routes: ['getBalance'] }] } });
     const waits: ClientWait[] = [];
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, clock: instantClock(), maxRetries: 1, onWait: (w) => waits.push(w) });
+    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, clock: noJitterClock(), maxRetries: 1, onWait: (w) => waits.push(w) });
     await expect(client.balance.get()).rejects.toThrow();
     expect(waits.map((w) => w.reason)).toEqual(['backoff']);
   });
@@ -35,7 +33,7 @@ describe('onWait: no pause the client makes on its own is silent', () => {
   it('pacing under the published 10 orders a minute: the 11th order waits, and says so', async () => {
     const sandbox = await createSandbox({ rateLimit: false });
     const waits: ClientWait[] = [];
-    const clock = instantClock();
+    const clock = noJitterClock();
     const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('rich').token, fetch: sandbox.fetch, clock, onWait: (w) => waits.push(w) });
     for (let i = 0; i < 11; i++) await client.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, client_reference: `p-${i}` });
     expect(waits).toHaveLength(1);
@@ -48,7 +46,7 @@ describe('onResponse', () => {
   it('reports every answer\'s status, URL and time, retried ones included', async () => {
     const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'error', rate: 1, status: 503, routes: ['getBalance'] }] } });
     const seen: ReceivedResponse[] = [];
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, clock: instantClock(), maxRetries: 1, onResponse: (r) => seen.push(r) });
+    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, clock: noJitterClock(), maxRetries: 1, onResponse: (r) => seen.push(r) });
     await client.catalog.creditPackages();
     await expect(client.balance.get()).rejects.toThrow();
     expect(seen.map((r) => `${r.status} ${r.method} ${r.url}`)).toEqual([

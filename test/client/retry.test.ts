@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Clock } from '../../src/client/clock.js';
+import { fakeClock } from '../support/fake-clock.js';
 import {
   AuthError,
   ConflictError,
@@ -95,22 +95,8 @@ describe('retryDelay', () => {
 });
 
 describe('withRetries', () => {
-  function fakeClock(): Clock & { slept: number[] } {
-    let now = 0;
-    const slept: number[] = [];
-    return {
-      slept,
-      now: () => now,
-      random: () => 0.5,
-      sleep: async (ms) => {
-        slept.push(ms);
-        now += ms;
-      },
-    };
-  }
-
   it('retries a retryable failure up to maxRetries and then throws the last error', async () => {
-    const clock = fakeClock();
+    const clock = fakeClock({ start: 0 }); // from 0: its reading is the time elapsed; random() is 0.5
     const attempt = vi.fn(async (retry: number) => {
       throw new ConnectionError(`attempt ${retry}`);
     });
@@ -120,7 +106,7 @@ describe('withRetries', () => {
   });
 
   it('makes exactly one attempt when the request is not retryable', async () => {
-    const clock = fakeClock();
+    const clock = fakeClock({ start: 0 });
     const attempt = vi.fn(async () => {
       throw new ConnectionError('down');
     });
@@ -129,7 +115,7 @@ describe('withRetries', () => {
   });
 
   it('stops when the total time would pass maxRetryTime', async () => {
-    const clock = fakeClock();
+    const clock = fakeClock({ start: 0 });
     const attempt = vi.fn(async () => {
       throw new RateLimitError('slow down', { status: 429, retryAfter: 20 });
     });
@@ -140,7 +126,7 @@ describe('withRetries', () => {
   });
 
   it('returns the first success', async () => {
-    const clock = fakeClock();
+    const clock = fakeClock({ start: 0 });
     let calls = 0;
     const result = await withRetries(
       async () => {
@@ -155,7 +141,7 @@ describe('withRetries', () => {
   });
 
   it('does not retry after the signal aborted', async () => {
-    const clock = fakeClock();
+    const clock = fakeClock({ start: 0 });
     const controller = new AbortController();
     const attempt = vi.fn(async () => {
       controller.abort();

@@ -6,28 +6,13 @@ import type { SandboxResponse } from '../../mocks/core/exchange.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../mocks/core/sandbox.js';
 import type { SandboxSnapshot } from '../../mocks/state/snapshot.js';
 import { withContractCheck } from './openapi-validator.js';
+import { fakeClock, type FakeClock } from './fake-clock.js';
 
 /** The two ways every rule is exercised: straight through the fetch adapter, and over a real socket. */
 export type Transport = 'in-process' | 'http';
 export const transports: readonly Transport[] = ['in-process', 'http'];
 
-/** 2026-03-02 10:00:00 UTC: a fixed start, so invoice codes, expiry and rate windows are the same on every run. */
-export const CLOCK_START = Date.UTC(2026, 2, 2, 10, 0, 0);
-
-export interface FakeClock {
-  now(): number;
-  advance(ms: number): void;
-}
-
-export function fakeClock(start = CLOCK_START): FakeClock {
-  let current = start;
-  return {
-    now: () => current,
-    advance(ms) {
-      current += ms;
-    },
-  };
-}
+export { CLOCK_START, fakeClock, type FakeClock } from './fake-clock.js';
 
 export interface OpenOptions {
   rateLimit?: boolean;
