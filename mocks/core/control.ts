@@ -28,15 +28,15 @@ export const MAX_DEPOSIT = 50_000_000;
  * (`NotFoundError` for an unknown invoice, `ConflictError` for a move its state forbids, `ValidationError`).
  */
 export interface SandboxControl {
-  pay(invoiceCode: string): Promise<void>;
-  expire(invoiceCode: string): Promise<void>;
-  fail(invoiceCode: string): Promise<void>;
-  complete(invoiceCode: string): Promise<void>;
-  failOrder(invoiceCode: string): Promise<void>;
-  deposit(request: DepositRequest): Promise<{ invoice_code: string }>;
+  pay(this: void, invoiceCode: string): Promise<void>;
+  expire(this: void, invoiceCode: string): Promise<void>;
+  fail(this: void, invoiceCode: string): Promise<void>;
+  complete(this: void, invoiceCode: string): Promise<void>;
+  failOrder(this: void, invoiceCode: string): Promise<void>;
+  deposit(this: void, request: DepositRequest): Promise<{ invoice_code: string }>;
   /** Moves the sandbox clock forward, e.g. past an invoice's expiry. */
-  advanceClock(seconds: number): Promise<void>;
-  reset(): Promise<void>;
+  advanceClock(this: void, seconds: number): Promise<void>;
+  reset(this: void): Promise<void>;
 }
 
 export interface ControlEnv {

@@ -4,7 +4,7 @@ import { leanData } from '../routes/lean.js';
 import type { FaultInjector } from './faults.js';
 import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from '../rules/auth.js';
 import { validationError } from '../rules/order-request.js';
-import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
+import { type InFlightLimiter, type RateLimiter } from '../rules/rate-limit.js';
 import { Router } from './router.js';
 import { routeHandlers } from '../routes/index.js';
 import type { RouteContext } from '../routes/context.js';
@@ -21,7 +21,7 @@ export interface PipelineEnv {
   inFlight: InFlightLimiter;
   faults: FaultInjector;
   sleep(ms: number): Promise<void>;
-  commit(): Promise<void>;
+  commit(this: void): Promise<void>;
 }
 
 const DROP = { drop: true } as const;
@@ -108,5 +108,5 @@ function parseQuery(endpoint: Endpoint, params: URLSearchParams): Record<string,
   }
   const result = endpoint.query.safeParse(raw);
   if (!result.success) throw validationError(result.error, raw);
-  return result.data as Record<string, unknown>;
+  return result.data;
 }

@@ -48,15 +48,15 @@ export interface SandboxOptions {
 export interface Sandbox {
   readonly baseUrl: string;
   /** The framework-free core: one request in, one response (or a dropped connection) out. */
-  handle(request: SandboxRequest): Promise<SandboxResponse>;
+  handle(this: void, request: SandboxRequest): Promise<SandboxResponse>;
   /** A WHATWG fetch served by the core, with no network and no msw. */
   readonly fetch: typeof globalThis.fetch;
   readonly control: SandboxControl;
-  fixtures(): Fixtures;
+  fixtures(this: void): Fixtures;
   /** One fixture account by name, with its balance now: `sandbox.account('rich').token`. */
-  account(name: FixtureAccountName): FixtureAccount;
-  snapshot(): SandboxSnapshot;
-  now(): number;
+  account(this: void, name: FixtureAccountName): FixtureAccount;
+  snapshot(this: void): SandboxSnapshot;
+  now(this: void): number;
   /** The state, for tests and inspection. */
   readonly store: Store;
   /** Fault injection: `configure(config)`, `config`, `stats`. */

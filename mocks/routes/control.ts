@@ -16,8 +16,8 @@ export function isControlPath(url: string): boolean {
 
 interface ControlDeps {
   control: SandboxControl;
-  fixtures(): Fixtures;
-  now(): number;
+  fixtures(this: void): Fixtures;
+  now(this: void): number;
   faults: FaultInjector;
 }
 

@@ -6,7 +6,7 @@ import { schemaDef } from '../../src/contract/schema-def.js';
 
 const keptFields = new Map<string, ReadonlySet<string>>();
 for (const table of [GUARANTEED, LEAN_KEPT]) {
-  for (const [id, fields] of Object.entries(table)) keptFields.set(id, new Set([...(keptFields.get(id) ?? []), ...fields]));
+  for (const [id, fields] of Object.entries(table) as [string, readonly string[]][]) keptFields.set(id, new Set([...(keptFields.get(id) ?? []), ...fields]));
 }
 
 /**

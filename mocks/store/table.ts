@@ -53,7 +53,7 @@ export class Table<S extends z.ZodObject> {
       findMany: collection.findMany.bind(collection),
       count: collection.count.bind(collection),
       all: collection.all.bind(collection),
-    }) as ReadonlyCollection<S>;
+    });
     this.#keyOf = keyOf;
     this.#ownerOf = ownerOf;
   }

@@ -72,7 +72,7 @@ export function plainInit(init: RequestInit = {}): PlainInit {
   const headers: Record<string, string> = {};
   const source = init.headers ?? {};
   const pairs: Iterable<readonly [string, string]> = Array.isArray(source)
-    ? (source as [string, string][])
+    ? (source)
     : isPlainRecord(source)
       ? Object.entries(source as Record<string, string>)
       : headerPairs(source as Headers);

@@ -53,7 +53,7 @@ export function buildProgram(ctx: CliContext): Command {
     .exitOverride()
     .configureOutput(outputFor(ctx))
     .hook('preAction', async (_command, action) => {
-      ctx.setGlobals(action.optsWithGlobals() as GlobalOptions);
+      ctx.setGlobals(action.optsWithGlobals<GlobalOptions>());
       await ctx.io.loadStyle();
     });
   registerCatalogCommands(program, ctx);

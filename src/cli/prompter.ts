@@ -1,9 +1,9 @@
 /** The questions a command may ask. The real one is @inquirer/prompts, loaded on first use; tests pass a scripted one. */
 export interface Prompter {
-  input(options: { message: string; default?: string; validate?: (value: string) => true | string }): Promise<string>;
-  password(options: { message: string; validate?: (value: string) => true | string }): Promise<string>;
-  select<T extends string>(options: { message: string; choices: { name: string; value: T; description?: string }[]; default?: T }): Promise<T>;
-  confirm(options: { message: string; default?: boolean }): Promise<boolean>;
+  input(this: void, options: { message: string; default?: string; validate?: (value: string) => true | string }): Promise<string>;
+  password(this: void, options: { message: string; validate?: (value: string) => true | string }): Promise<string>;
+  select<T extends string>(this: void, options: { message: string; choices: { name: string; value: T; description?: string }[]; default?: T }): Promise<T>;
+  confirm(this: void, options: { message: string; default?: boolean }): Promise<boolean>;
 }
 
 export async function inquirerPrompter(io: { stdin: NodeJS.ReadableStream; stderr: NodeJS.WritableStream | { write(s: string): unknown } }): Promise<Prompter> {

@@ -73,7 +73,7 @@ export interface RawResponse {
 
 export interface Requesters {
   request: Requester;
-  raw(request: RawRequest): Promise<RawResponse>;
+  raw(this: void, request: RawRequest): Promise<RawResponse>;
 }
 
 /** What one send needs to know of its route. */

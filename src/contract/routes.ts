@@ -33,7 +33,7 @@ export const endpointRoutes = {
 } as const satisfies Readonly<Record<string, EndpointRoute>>;
 
 const compiledRoutes = Object.values(endpointRoutes).map((route) => ({
-  route: route as EndpointRoute,
+  route: route,
   pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`),
 }));
 

@@ -1,3 +1,4 @@
+import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { pollIntervals } from '../../src/contract/timing.js';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
@@ -8,7 +9,6 @@ useHarness((created) => {
   h = created;
 });
 
-const ANSI = /\u001b\[/;
 
 describe('argument parsing', () => {
   it.each([
@@ -42,7 +42,7 @@ describe('topup me', () => {
     expect(result.err).toMatch(/embedded offline sandbox/);
   });
 
-  it('terminal: a title and aligned labels; no ANSI with --no-color', async () => {
+  it('terminal: a title and aligned labels; no ANSI_ESCAPE with --no-color', async () => {
     const result = await h.run(['me', '--no-color'], { tty: true });
     expect(result.code).toBe(0);
     expect(result.out).toBe((LEAN ? ['Profile', 'id            -', 'username      -', 'name          -', 'email         -', 'token mode    -', 'chat          -', 'member since  -', ''] : [
@@ -58,9 +58,9 @@ describe('topup me', () => {
     ]).join('\n'));
   });
 
-  it('terminal with colour: ANSI codes; piped never', async () => {
-    expect((await h.run(['me'], { tty: true })).out).toMatch(ANSI);
-    expect((await h.run(['me'])).out).not.toMatch(ANSI);
+  it('terminal with colour: ANSI_ESCAPE codes; piped never', async () => {
+    expect((await h.run(['me'], { tty: true })).out).toMatch(ANSI_ESCAPE);
+    expect((await h.run(['me'])).out).not.toMatch(ANSI_ESCAPE);
   });
 
   it('--json prints exactly the data object and nothing on stderr', async () => {
@@ -123,7 +123,7 @@ describe('topup dashboard', () => {
       'INV20260302000002  pending     pending  gamepass    BuilderBob      100   Rp 12.000  2026-03-02 10:01:00',
       '',
     ]).join('\n'));
-    expect((await h.run(['dashboard'], { tty: true })).out).toMatch(ANSI);
+    expect((await h.run(['dashboard'], { tty: true })).out).toMatch(ANSI_ESCAPE);
   });
 
   it('--json prints exactly the data object', async () => {

@@ -1,3 +1,4 @@
+import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Harness } from './read-harness.js';
 import { EMBEDDED_NOTICE, expectUsageError, LEAN } from '../support/cli-assertions.js';
@@ -7,7 +8,6 @@ useHarness((created) => {
   h = created;
 });
 
-const ANSI = /\u001b\[/;
 const PAGE_1 = [
   '2026-01-12 08:00:00\tpromo\tshop-hours-during-the-holidays\tShop hours during the holidays',
   '2026-01-11 08:00:00\tnews\treading-your-balance-transactions\tReading your balance transactions',
@@ -64,7 +64,7 @@ describe('topup articles list (embedded sandbox)', () => {
     expect(out).toHaveLength(12);
     if (LEAN) expect(result.err).not.toMatch(/Page \d/);
     else expect(result.err).toMatch(/^Page 1 of 2 \(12 articles\)\. Next: topup articles list --page 2$/m);
-    expect((await h.runEmbedded(['articles', 'list'], { tty: true })).out).toMatch(ANSI);
+    expect((await h.runEmbedded(['articles', 'list'], { tty: true })).out).toMatch(ANSI_ESCAPE);
   });
 
   it('--json: the page; --all --json: { articles: [...every article] }', async () => {
@@ -98,7 +98,7 @@ describe('topup articles show', () => {
   it('terminal: aligned labels', async () => {
     const result = await h.runEmbedded(['articles', 'show', 'keeping-your-api-token-safe', '--no-color'], { tty: true });
     expect(result.out.split('\n').slice(0, 3)).toEqual(['title      Keeping your API token safe', 'slug       keeping-your-api-token-safe', 'category   news']);
-    expect(result.out).toMatch(LEAN ? /^tags       -$/m : /^tags       news, sandbox$/m);
+    expect(result.out).toMatch(LEAN ? /^tags {7}-$/m : /^tags {7}news, sandbox$/m);
   });
 
   it('--json: exactly the data object', async () => {

@@ -1,3 +1,4 @@
+import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LEAN } from '../support/cli-assertions.js';
@@ -241,7 +242,7 @@ describe('auth status', () => {
     const result = await topup(['auth', 'status', '--no-color'], { tty: true });
     expect(result.out.split('\n')[0]).toBe('profile     default');
     expect(result.out).toContain('token       topup_live_… (stored in the profile)');
-    expect(result.out + result.err).not.toMatch(/\u001b\[/);
+    expect(result.out + result.err).not.toMatch(ANSI_ESCAPE);
   });
 
   it.each<[string, string[], Record<string, string>, RegExp]>([

@@ -1,3 +1,4 @@
+import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { describe, expect, it } from 'vitest';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { expectUsageError, LEAN, leanLines } from '../support/cli-assertions.js';
@@ -7,7 +8,6 @@ useHarness((created) => {
   h = created;
 }, { seed: seedRichHistory });
 
-const ANSI = /\u001b\[/;
 /** A lean server names no field of a balance or a transaction: every one is a dash. */
 const DASH_ROW = '-\t-\t-\t-\t-\t-\t-\n';
 const TRX2 = LEAN ? DASH_ROW : 'TRX00000002\t2026-03-02 10:04:00\tdebit\t6000\t10044000\tINV20260302000005\tPayment of order INV20260302000005\n';
@@ -41,10 +41,10 @@ describe('topup balance', () => {
     expect(result).toEqual({ code: 0, out: leanLines(['balance: 10044000', 'currency: IDR', 'updated_at: 2026-03-02 10:04:00', ''], BALANCE_DROPPED).join('\n'), err: '' });
   });
 
-  it('terminal: the formatted amount; ANSI only without --no-color', async () => {
+  it('terminal: the formatted amount; ANSI_ESCAPE only without --no-color', async () => {
     const plain = await h.run(['balance', '--no-color'], { tty: true });
     expect(plain.out).toBe(leanLines(['Balance', 'balance   Rp 10.044.000', 'currency  IDR', 'updated   2026-03-02 10:04:00', ''], BALANCE_DROPPED).join('\n'));
-    expect((await h.run(['balance'], { tty: true })).out).toMatch(ANSI);
+    expect((await h.run(['balance'], { tty: true })).out).toMatch(ANSI_ESCAPE);
   });
 
   it('--json: exactly the data object', async () => {
@@ -105,7 +105,7 @@ describe('topup transactions', () => {
       '',
     ]).join('\n'));
     expect(result.err).toBe('');
-    expect((await h.run(['transactions'], { tty: true })).out).toMatch(ANSI);
+    expect((await h.run(['transactions'], { tty: true })).out).toMatch(ANSI_ESCAPE);
   });
 
   it('--json: exactly the page\'s data object', async () => {

@@ -1,3 +1,4 @@
+import { urlOf } from '../support/url-of.js';
 import type { FixtureAccountName } from '../../mocks/store/fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
@@ -23,7 +24,7 @@ const token = (name: FixtureAccountName) => sandbox.account(name).token;
 function rewritten(rewrite: (path: string, body: any) => any, headers: Record<string, string> = {}): typeof fetch {
   return async (input, init) => {
     const answer = await sandbox.fetch(input, init);
-    const path = new URL(String(input)).pathname;
+    const path = new URL(urlOf(input)).pathname;
     const body = rewrite(path, JSON.parse(await answer.text()));
     const sent: Record<string, string> = { ...headers };
     answer.headers.forEach((value, name) => (sent[name] ??= value));

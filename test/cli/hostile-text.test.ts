@@ -27,7 +27,9 @@ const hostileFetch = (): typeof fetch => async (input, init) => {
 
 /** Our own colours are the only escape sequences a run may print: SGR `ESC [ n(;n)* m`, nothing else. */
 function expectOnlyOurColours(text: string, where: string): void {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   const withoutColour = text.replace(/\u001b\[[0-9;]*m/g, '');
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   expect(withoutColour, where).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
 }
 
@@ -68,6 +70,7 @@ describe('server text never reaches the output raw', () => {
     const result = await h.run(['--json', 'packages'], { fetch: hostileFetch() });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.out).packages[0].name).toBe(`80 Credits${HOSTILE}`);
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     expect(result.out.replace(/\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
   });
 

@@ -30,6 +30,7 @@ describe('IOStreams: what each kind of output does, on a terminal and off it', (
     speak(ios);
     expect(io.out()).toBe('data\n');
     // The spinner's frames are drawn with \r and an erase; only what stays on screen is compared.
+    // eslint-disable-next-line no-control-regex -- the spinner's frames are control sequences
     expect(io.err().replace(/\r\u001b\[K(?:[\u2800-\u28ff] [^\r\n]*)?/g, '')).toBe(err);
   });
 

@@ -1,3 +1,4 @@
+import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { runCli, type RunOptions } from './run-cli.js';
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { statSync } from 'node:fs';
@@ -81,7 +82,7 @@ describe('offline sandbox through the CLI', () => {
     const tty = await topup(['packages', '--no-color'], { tty: true });
     expect(tty.out.split('\n')[0]).toMatch(/^CODE\s+NAME\s+CREDITS\s+PRICE$/);
     expect(tty.out).toContain('Rp 10.000');
-    expect(tty.out).not.toMatch(/\u001b\[/);
+    expect(tty.out).not.toMatch(ANSI_ESCAPE);
   });
 
   it('packages --json prints exactly the data object, and on stderr only the embedded-sandbox notice (stderr is never data)', async () => {

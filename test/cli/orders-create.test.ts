@@ -1,3 +1,4 @@
+import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { describe, expect, it } from 'vitest';
 import { missingFlags, orderBody, usableMethods } from '../../src/cli/commands/orders-create.js';
 import type { PaymentMethod } from '../../src/contract/index.js';
@@ -42,7 +43,7 @@ describe('orders create, scripted (flags, piped)', () => {
     const watched = await topup(['orders', 'create', ...bob9001], { stderrTTY: true });
     expect(watched.err.trim().split('\n').at(-1)).toBe(`✓ Order ${watched.out.trim()} created.`);
     expect(result.err).toMatch(/embedded offline sandbox/);
-    expect(result.err).not.toMatch(/\u001b\[/);
+    expect(result.err).not.toMatch(ANSI_ESCAPE);
 
     // The order is in the offline sandbox's persisted state.
     const shown = await topup(['orders', 'show', invoice, '--json']);
@@ -232,7 +233,7 @@ describe('orders create on a terminal', () => {
     expect(result.out).toContain('total        Rp 24.000');
     expect(result.out).toMatch(new RegExp(`payment_url  ${served.url.replace(/\./g, '\\.')}/\\S+`));
     expect(result.err).toContain(`Check it later with: topup invoices status ${invoice} --wait`);
-    expect(result.out + result.err).not.toMatch(/\u001b\[/);
+    expect(result.out + result.err).not.toMatch(ANSI_ESCAPE);
   });
 
   // The payment-method list of a lean server has no codes to choose from (its fallback question is tested in lean-server.test.ts).

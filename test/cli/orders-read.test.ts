@@ -1,3 +1,4 @@
+import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerOrderCommands } from '../../src/cli/commands/orders-read.js';
@@ -11,7 +12,6 @@ useHarness((created) => {
   h = created;
 }, { seed: seedRichHistory });
 
-const ANSI = /\u001b\[/;
 /** An order row; a lean server's order record has no payment status, total or creation time: dashes. */
 const orderRow = (invoice: string, status: string, payment: string, type: string, user: string, credits: number, total: number, created: string) =>
   `${[invoice, status, LEAN ? '-' : payment, type, user, credits, LEAN ? '-' : total, LEAN ? '-' : created].join('\t')}\n`;
@@ -49,7 +49,7 @@ describe('topup orders list', () => {
     expect(await h.run(['orders', 'list'])).toEqual({ code: 0, out: row[5] + row[4] + row[3] + row[2], err: '' });
   });
 
-  it('terminal: an aligned table with formatted amounts; ANSI only without --no-color', async () => {
+  it('terminal: an aligned table with formatted amounts; ANSI_ESCAPE only without --no-color', async () => {
     const result = await h.run(['orders', 'list', '--no-color'], { tty: true });
     expect(result.out).toBe((LEAN ? [
       'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS  TOTAL  CREATED',
@@ -68,7 +68,7 @@ describe('topup orders list', () => {
     ]).join('\n'));
     expect(result.err).toBe('');
     const coloured = await h.run(['orders', 'list'], { tty: true });
-    expect(coloured.out).toMatch(ANSI);
+    expect(coloured.out).toMatch(ANSI_ESCAPE);
     expect(coloured.out).toContain(LEAN ? '\u001b[36mprocessing\u001b[39m' : '\u001b[32mpaid\u001b[39m');
   });
 

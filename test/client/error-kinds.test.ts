@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode, exitCodeByKind, exitCodeFor } from '../../src/cli/exit-codes.js';
 import { CliError, InterruptedError, RejectedError } from '../../src/cli/errors.js';
 import * as library from '../../src/index.js';
-import { errorForStatus, errorKind, isTopupError, TopupError, type ErrorKind } from '../../src/errors.js';
+import { errorForStatus, errorKind, isTopupError, type TopupError, type ErrorKind } from '../../src/errors.js';
 import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
 
 /** Each error class of the library, and the exit code the README's table documents for it. */

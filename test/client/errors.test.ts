@@ -45,7 +45,7 @@ describe('errors from the sandbox map to their classes, and none is retried', ()
   it.each([
     {
       name: '401 for an unknown token',
-      run: (s: Sandbox) => clientFor('topup_live_not_a_real_token').account.profile(),
+      run: (_s: Sandbox) => clientFor('topup_live_not_a_real_token').account.profile(),
       type: AuthError,
       expected: { name: 'AuthError', status: 401, code: undefined, fields: undefined, message: 'Unauthorized: the API token is missing or invalid.' },
     },
@@ -151,9 +151,8 @@ describe('errors from the sandbox map to their classes, and none is retried', ()
 });
 
 describe('no error ever contains the token', () => {
-  const hostileTransport =
-    (inner: FetchFunction): FetchFunction =>
-    async (input, init) => {
+  /** A connection that fails with the Authorization header in its messages, as a careless proxy or library might. */
+  const hostileTransport: FetchFunction = async (input, init) => {
       const authorization = new Request(input, init).headers.get('authorization');
       throw new TypeError(`fetch failed for ${authorization}`, {
         cause: Object.assign(new Error(`socket hang up (${authorization})`), { code: 'ECONNRESET' }),
@@ -181,7 +180,7 @@ describe('no error ever contains the token', () => {
       for (let i = 0; i < 11; i++) await client.orders.create(order);
     } },
     { name: 'ConnectionError', type: ConnectionError, run: (s: Sandbox, token: string) =>
-      createClient({ baseUrl: s.baseUrl, token, fetch: hostileTransport(s.fetch), maxRetries: 0 }).account.profile() },
+      createClient({ baseUrl: s.baseUrl, token, fetch: hostileTransport, maxRetries: 0 }).account.profile() },
     { name: 'TimeoutError', type: TimeoutError, run: (s: Sandbox, token: string) =>
       createClient({ baseUrl: s.baseUrl, token, fetch: hangingTransport, maxRetries: 0, timeout: 20 }).account.profile() },
   ])('$name', async ({ type, run, leaked }) => {
@@ -197,7 +196,7 @@ describe('no error ever contains the token', () => {
 
   it('keeps a scrubbed reason for a transport failure', async () => {
     const token = sandbox.account('demo').token;
-    const client = createClient({ baseUrl: sandbox.baseUrl, token, fetch: hostileTransport(sandbox.fetch), maxRetries: 0 });
+    const client = createClient({ baseUrl: sandbox.baseUrl, token, fetch: hostileTransport, maxRetries: 0 });
     const error = await caught(client.account.profile());
     expect(error.message).toBe('Could not reach http://sandbox.localhost: the connection was reset (ECONNRESET).');
     expect(error.status).toBeUndefined();

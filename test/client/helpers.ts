@@ -1,5 +1,4 @@
 import { vi } from 'vitest';
-import type { Sandbox } from '../../mocks/core/sandbox.js';
 import type { FetchFunction } from '../../src/index.js';
 
 export interface Exchange {

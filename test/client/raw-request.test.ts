@@ -1,3 +1,4 @@
+import { urlOf } from '../support/url-of.js';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../mocks/index.js';
 import { createClient, NotFoundError, UsageError, ValidationError, type ClientWait, type FetchFunction } from '../../src/index.js';
@@ -89,7 +90,7 @@ describe('client.request: one raw request, sent as the methods send theirs', () 
   it('keeps a base URL\'s own path prefix', async () => {
     const seen: string[] = [];
     const fetch: FetchFunction = async (input) => {
-      seen.push(String(input));
+      seen.push(urlOf(input));
       return new Response('{"success":true,"message":"ok","data":{}}', { status: 200 });
     };
     const client = createClient({ baseUrl: 'https://shop.example.com/store/', fetch });

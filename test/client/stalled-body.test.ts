@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LEAN } from '../support/cli-assertions.js';
 import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
 import { httpFetch } from '../../src/cli/http-fetch.js';
-import { ConnectionError, createClient, TimeoutError, TopupError, type FetchFunction, type TopupClient } from '../../src/index.js';
+import { ConnectionError, createClient, TimeoutError, type TopupError, type FetchFunction, type TopupClient } from '../../src/index.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
 /** Hang guard: a stalled body that is not timed out would run into this instead of finishing. */

@@ -1,3 +1,4 @@
+import { urlOf } from '../support/url-of.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
 import { createClient, UsageError, WaitTimeoutError, type TopupClient } from '../../src/index.js';
@@ -121,7 +122,7 @@ describe('invoices.wait', () => {
 function withStatusRewrite(rewrite: (data: Record<string, unknown>) => void): TopupClient {
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const answer = await sandbox.fetch(input, init);
-    if (!String(input).endsWith('/status')) return answer;
+    if (!urlOf(input).endsWith('/status')) return answer;
     const body = JSON.parse(await answer.text());
     rewrite(body.data);
     return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });

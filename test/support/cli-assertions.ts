@@ -36,3 +36,6 @@ export function leanLines(lines: string[], dropped: string[]): string[] {
     return line;
   });
 }
+
+/** What starts every colour or cursor sequence; `expect(text).not.toMatch(ANSI_ESCAPE)` finds any. */
+export const ANSI_ESCAPE = '\u001b[';

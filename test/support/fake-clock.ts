@@ -8,11 +8,11 @@ export const CLOCK_START = Date.UTC(2026, 2, 2, 10, 0, 0);
  * once and move time forward, so waits, watches and retries cost no real time.
  */
 export interface FakeClock extends Clock {
-  now(): number;
+  now(this: void): number;
   /** Moves time forward without a sleep: what passes between two steps of a test. */
-  advance(ms: number): void;
+  advance(this: void, ms: number): void;
   /** Rejects at once when the signal is aborted, before or after the hook; otherwise records `ms` and moves time on. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  sleep(this: void, ms: number, signal?: AbortSignal): Promise<void>;
   /** Every sleep asked for, in ms. */
   readonly slept: number[];
   /** Called after each sleep moved time on (before the sleeper resumes): pay an invoice, abort, … */

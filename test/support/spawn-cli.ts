@@ -24,10 +24,10 @@ export function spawnServe(args: string[], env: Record<string, string> = {}): Pr
       child.kill('SIGKILL');
       reject(new Error(`mock serve did not start: ${err}`));
     }, 15_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       err += chunk.toString();
     });
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n')[0];
       if (out.includes('\n') && line) {

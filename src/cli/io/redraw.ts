@@ -1,5 +1,6 @@
 import type { OutputStream } from './streams.js';
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const visibleLength = (line: string) => line.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').length;
 
 /** Terminal rows a frame occupies, counting lines the terminal wraps at `columns`. */

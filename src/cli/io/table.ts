@@ -7,6 +7,7 @@ export interface Column<T> {
   align?: 'left' | 'right';
 }
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const visibleLength = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '').length;
 const pad = (text: string, width: number, align: 'left' | 'right') => {
   const fill = ' '.repeat(Math.max(0, width - visibleLength(text)));

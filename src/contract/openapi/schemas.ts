@@ -52,7 +52,7 @@ function registrySchemas(io: 'input' | 'output'): Record<string, JsonSchema> {
   if ('__shared' in schemas) {
     throw new Error('A schema is shared without a component id (toJSONSchema emitted __shared); register it in src/contract.');
   }
-  return schemas as Record<string, JsonSchema>;
+  return schemas;
 }
 
 /** Enumerations that are components stay references; everything else is written out as the server reads it. */
@@ -60,7 +60,7 @@ export function queryParameterSchema(property: z.ZodType): JsonSchema {
   const inner = property instanceof z.ZodOptional ? (property.unwrap() as z.ZodType) : property;
   const id = components.get(inner)?.id;
   if (id !== undefined) return schemaRef(id);
-  return withoutIdentity(z.toJSONSchema(property, { io: 'input', target: 'draft-2020-12' }) as JsonSchema);
+  return withoutIdentity(z.toJSONSchema(property, { io: 'input', target: 'draft-2020-12' }));
 }
 
 /** `$schema` and `$id` belong to standalone schemas, not to components of one document. */
