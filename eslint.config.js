@@ -45,7 +45,11 @@ export default tseslint.config(
     // The CommonJS launcher (bin/package.json) is outside the TypeScript project.
     files: ['bin/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { parserOptions: { projectService: false, project: null, program: null }, sourceType: 'commonjs', globals: globals.node },
+    languageOptions: {
+      parserOptions: { projectService: false, project: null, program: null },
+      sourceType: 'commonjs',
+      globals: globals.node,
+    },
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -58,7 +58,9 @@ export default defineConfig([
     esbuildPlugins: [zodSubset()],
     // CommonJS dependencies bundled here (ajv, for conf) call require() for node's modules. Made on first call:
     // every chunk gets this banner, and most never require anything.
-    banner: { js: "import { createRequire as __topupCreateRequire } from 'node:module'; let __topupRequire; const require = (id) => (__topupRequire ??= __topupCreateRequire(import.meta.url))(id);" },
+    banner: {
+      js: "import { createRequire as __topupCreateRequire } from 'node:module'; let __topupRequire; const require = (id) => (__topupRequire ??= __topupCreateRequire(import.meta.url))(id);",
+    },
     define,
   },
 ]);

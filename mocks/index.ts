@@ -6,13 +6,30 @@ export { startHttpSandbox, type HttpSandbox, type HttpSandboxOptions } from './a
 export type { SandboxControl, DepositRequest } from './core/control.js';
 export { fixtureAccount, type Fixtures, type FixtureAccount, type FixtureAccountName, type FixtureCase } from './store/fixtures.js';
 export type { SandboxRequest, SandboxResponse, SandboxReply, DroppedReply } from './core/exchange.js';
-export { takeSnapshot, restoreSnapshot, applyChanges, SnapshotError, type SandboxSnapshot, type SandboxChanges, type StateWriter } from './state/snapshot.js';
+export {
+  takeSnapshot,
+  restoreSnapshot,
+  applyChanges,
+  SnapshotError,
+  type SandboxSnapshot,
+  type SandboxChanges,
+  type StateWriter,
+} from './state/snapshot.js';
 export { openStateFile, readStateFile, writeStateFile, type StateFile, type OpenStateFileOptions } from './state/file.js';
 export { StateLockedError } from './state/lock.js';
 export { openPersistentSandbox, type PersistentSandbox, type PersistentSandboxOptions } from './state/persistent-sandbox.js';
 export { snapshotWriter } from './state/flush.js';
 export { quote, PRICE_PER_CREDIT, discountTiers } from './rules/pricing.js';
 export { REVOKED_TOKEN } from './store/seed.js';
-export { FaultInjector, parseFaultSpec, validateFaultConfig, FaultConfigError, type FaultConfig, type FaultRule, type FaultKind, type FaultStats } from './core/faults.js';
+export {
+  FaultInjector,
+  parseFaultSpec,
+  validateFaultConfig,
+  FaultConfigError,
+  type FaultConfig,
+  type FaultRule,
+  type FaultKind,
+  type FaultStats,
+} from './core/faults.js';
 // What sandbox.control's moves reject with: the client's own classes, so one `catch` serves both.
 export { TopupError, AuthError, ConflictError, NotFoundError, ValidationError, isTopupError, type ErrorKind } from '../src/errors.js';

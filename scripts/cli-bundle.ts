@@ -20,14 +20,18 @@ export function zodSubset(): Plugin {
   return {
     name: 'zod-subset',
     setup(build) {
-      build.onResolve({ filter: /^zod$/ }, (args) => (args.importer.includes('node_modules') ? undefined : { path: args.importer, namespace: 'zod-subset' }));
+      build.onResolve({ filter: /^zod$/ }, (args) =>
+        args.importer.includes('node_modules') ? undefined : { path: args.importer, namespace: 'zod-subset' },
+      );
       build.onLoad({ filter: /.*/, namespace: 'zod-subset' }, async (args) => {
         const zod = (await import('zod')) as Record<string, unknown>;
         const source = readFileSync(args.path, 'utf8');
         // Only `import { z } from 'zod'` used as `z.member` can be served this way; anything else fails the build.
         const rest = source.replace(/^import (type )?\{ z \} from 'zod';$/m, '');
         if (rest === source || /from 'zod'/.test(rest) || /\bz\b(?!\s*\.)/.test(rest)) {
-          throw new Error(`zod-subset: ${args.path} uses zod other than as \`import { z } from 'zod'\` and z.member; update scripts/cli-bundle.ts`);
+          throw new Error(
+            `zod-subset: ${args.path} uses zod other than as \`import { z } from 'zod'\` and z.member; update scripts/cli-bundle.ts`,
+          );
         }
         const used = new Set([...rest.matchAll(/\bz\s*\.\s*([A-Za-z_$][\w$]*)/g)].map((match) => match[1]!));
         // Type-only names (z.infer, z.ZodType…) are not exports at run time and are left out.

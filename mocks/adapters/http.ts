@@ -35,8 +35,14 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
     }
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
     const status = tooLarge ? 431 : 400;
-    const body = JSON.stringify({ success: false, message: tooLarge ? 'The request headers are too large.' : 'The request is not valid HTTP.', error: { code: 'INVALID_HEADER' } });
-    socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    const body = JSON.stringify({
+      success: false,
+      message: tooLarge ? 'The request headers are too large.' : 'The request is not valid HTTP.',
+      error: { code: 'INVALID_HEADER' },
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -63,13 +69,16 @@ async function serve(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse
   const { headers, repeated } = joinedHeaders(req.rawHeaders);
   const host = headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
   const refusal = repeatedHeaderError(repeated);
-  const response = refusal !== undefined ? errorReply(refusal) : await sandbox.handle({
-    method: req.method ?? 'GET',
-    url: `http://${host}${req.url ?? '/'}`,
-    headers,
-    body: body.tooLarge ? 'x'.repeat(READ_LIMIT) : body.text,
-    clientAddress: req.socket.remoteAddress ?? 'unknown',
-  });
+  const response =
+    refusal !== undefined
+      ? errorReply(refusal)
+      : await sandbox.handle({
+          method: req.method ?? 'GET',
+          url: `http://${host}${req.url ?? '/'}`,
+          headers,
+          body: body.tooLarge ? 'x'.repeat(READ_LIMIT) : body.text,
+          clientAddress: req.socket.remoteAddress ?? 'unknown',
+        });
   if (isDropped(response)) {
     req.socket.destroy();
     return;

@@ -69,7 +69,8 @@ export function createControl(env: ControlEnv): SandboxControl {
     deposit: (request) => change((now) => createDeposit(env.store, request, now)),
     advanceClock: (seconds) =>
       change(() => {
-        if (!Number.isFinite(seconds) || seconds < 0) throw new ApiError(422, 'The clock only moves forward: give a number of seconds of 0 or more.', 'VALIDATION_FAILED', ['seconds']);
+        if (!Number.isFinite(seconds) || seconds < 0)
+          throw new ApiError(422, 'The clock only moves forward: give a number of seconds of 0 or more.', 'VALIDATION_FAILED', ['seconds']);
         env.advance(seconds * 1000);
       }),
     reset: () => change(() => env.reseed()),
@@ -97,13 +98,25 @@ async function createDeposit(store: Store, request: DepositRequest, now: number)
   const methodCode = request.payment_method ?? 'bank_transfer';
   const method = store.db.paymentMethods.get(methodCode);
   if (method === undefined || method.type !== 'gateway' || !method.active) {
-    throw new ApiError(422, `Deposits are paid through an active gateway method, not '${methodCode}'.`, 'PAYMENT_METHOD_UNAVAILABLE', ['payment_method']);
+    throw new ApiError(422, `Deposits are paid through an active gateway method, not '${methodCode}'.`, 'PAYMENT_METHOD_UNAVAILABLE', [
+      'payment_method',
+    ]);
   }
   const code = store.nextInvoiceCode(now);
   const invoice = await store.db.invoices.insert({
-    invoice_code: code, account_id: account.id, type: 'deposit', amount, currency: CURRENCY,
-    payment_method: method.code, payment_url: '', payment_status: 'pending', environment: 'production',
-    created_at: now, expires_at: now + INVOICE_TTL_SECONDS * 1000, paid_at: null, updated_at: now,
+    invoice_code: code,
+    account_id: account.id,
+    type: 'deposit',
+    amount,
+    currency: CURRENCY,
+    payment_method: method.code,
+    payment_url: '',
+    payment_status: 'pending',
+    environment: 'production',
+    created_at: now,
+    expires_at: now + INVOICE_TTL_SECONDS * 1000,
+    paid_at: null,
+    updated_at: now,
   });
   await store.db.deposits.insert({ invoice_code: code, account_id: account.id, created_at: now });
   if (request.paid === true) await payInvoice(store, code, now);

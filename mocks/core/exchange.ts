@@ -37,7 +37,12 @@ export function carriesBody(method: string): boolean {
 }
 
 /** A request made in this process, as the core takes it. */
-export function inProcessRequest(method: string, url: string, headers: Readonly<Record<string, string>>, body: string | null): SandboxRequest {
+export function inProcessRequest(
+  method: string,
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  body: string | null,
+): SandboxRequest {
   return { method, url, headers, body: carriesBody(method) ? body : null, clientAddress: IN_PROCESS_ADDRESS };
 }
 
@@ -91,7 +96,13 @@ export function successReply(status: number, message: string, data: unknown, hea
 }
 
 export function errorReply(error: ApiError, headers: Record<string, string> = {}): SandboxReply {
-  const detail = error.code === undefined ? undefined : error.fields === undefined ? { code: error.code } : { code: error.code, fields: [...error.fields] };
-  const payload = detail === undefined ? { success: false, message: error.message } : { success: false, message: error.message, error: detail };
+  const detail =
+    error.code === undefined
+      ? undefined
+      : error.fields === undefined
+        ? { code: error.code }
+        : { code: error.code, fields: [...error.fields] };
+  const payload =
+    detail === undefined ? { success: false, message: error.message } : { success: false, message: error.message, error: detail };
   return jsonReply(error.status, payload, Object.assign({}, headers, error.headers));
 }

@@ -96,7 +96,9 @@ export class FaultInjector {
       if (rule.routes !== undefined && !rule.routes.includes(routeId)) continue;
       if (rule.kind === 'latency') {
         if (draw >= rule.rate) continue;
-        const ms = Array.isArray(rule.latency_ms) ? rule.latency_ms[0] + extra * (rule.latency_ms[1] - rule.latency_ms[0]) : (rule.latency_ms ?? 0);
+        const ms = Array.isArray(rule.latency_ms)
+          ? rule.latency_ms[0] + extra * (rule.latency_ms[1] - rule.latency_ms[0])
+          : (rule.latency_ms ?? 0);
         decision.latencyMs += Math.round(ms);
         this.#stats.latency += 1;
         continue;
@@ -117,7 +119,9 @@ function replyFor(rule: FaultRule): SandboxReply | 'drop' {
   if (rule.kind === 'rate_limit') {
     const seconds = rule.retry_after ?? 1;
     // The X-RateLimit-* headers a real 429 carries are added by the pipeline, which knows the route's class.
-    return errorReply(new ApiError(429, `Too many requests. Retry in ${seconds} seconds.`, undefined, undefined, { 'retry-after': String(seconds) }));
+    return errorReply(
+      new ApiError(429, `Too many requests. Retry in ${seconds} seconds.`, undefined, undefined, { 'retry-after': String(seconds) }),
+    );
   }
   const status = rule.status ?? 503;
   // A 503 always says when to come back, as the document's 503 does; other statuses only when the rule says.
@@ -157,14 +161,18 @@ export function validateFaultConfig(config: unknown): asserts config is FaultCon
     if (rule === null || typeof rule !== 'object') fail(`rule ${i + 1} is not an object`);
     if (!KINDS.includes(rule.kind)) fail(`rule ${i + 1} has kind '${String(rule.kind)}'; use one of ${KINDS.join(', ')}`);
     if (typeof rule.rate !== 'number' || !(rule.rate >= 0 && rule.rate <= 1)) fail(`rule ${i + 1} needs a rate from 0 to 1`);
-    if (rule.routes !== undefined && (!Array.isArray(rule.routes) || rule.routes.some((r) => typeof r !== 'string'))) fail(`rule ${i + 1} has bad routes`);
+    if (rule.routes !== undefined && (!Array.isArray(rule.routes) || rule.routes.some((r) => typeof r !== 'string')))
+      fail(`rule ${i + 1} has bad routes`);
     if (rule.kind === 'latency') {
       const ms = rule.latency_ms;
       const ok = (n: unknown) => typeof n === 'number' && n >= 0 && n <= 60_000;
-      if (!(ok(ms) || (Array.isArray(ms) && ms.length === 2 && ok(ms[0]) && ok(ms[1]) && ms[0] <= ms[1]))) fail(`rule ${i + 1} needs latency_ms from 0 to 60000, or [min, max]`);
+      if (!(ok(ms) || (Array.isArray(ms) && ms.length === 2 && ok(ms[0]) && ok(ms[1]) && ms[0] <= ms[1])))
+        fail(`rule ${i + 1} needs latency_ms from 0 to 60000, or [min, max]`);
     }
-    if (rule.status !== undefined && !ERROR_STATUSES.includes(rule.status)) fail(`rule ${i + 1} has status ${rule.status}; use 500, 502, 503 or 504`);
-    if (rule.retry_after !== undefined && !(Number.isInteger(rule.retry_after) && rule.retry_after >= 0 && rule.retry_after <= 3600)) fail(`rule ${i + 1} needs retry_after in whole seconds, 0 to 3600`);
+    if (rule.status !== undefined && !ERROR_STATUSES.includes(rule.status))
+      fail(`rule ${i + 1} has status ${rule.status}; use 500, 502, 503 or 504`);
+    if (rule.retry_after !== undefined && !(Number.isInteger(rule.retry_after) && rule.retry_after >= 0 && rule.retry_after <= 3600))
+      fail(`rule ${i + 1} needs retry_after in whole seconds, 0 to 3600`);
   }
 }
 
@@ -175,13 +183,17 @@ export function validateFaultConfig(config: unknown): asserts config is FaultCon
  */
 export function parseFaultSpec(spec: string, seed?: number): FaultConfig {
   const rules: FaultRule[] = [];
-  for (const raw of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [body, routePart] = raw.split('@') as [string, string | undefined];
     const [head, ...options] = body.split('/');
     const [name, value] = (head ?? '').split('=') as [string, string | undefined];
     const routes = routePart === undefined ? undefined : routePart.split('+').filter(Boolean);
     const opts = Object.fromEntries(options.map((o) => o.split('=') as [string, string]));
-    const bad = () => new FaultConfigError(`Invalid fault '${raw}'. Examples: drop-after=20%, 503=10%/retry-after=1, 429=10%, latency=5-50ms@createOrder.`);
+    const bad = () =>
+      new FaultConfigError(`Invalid fault '${raw}'. Examples: drop-after=20%, 503=10%/retry-after=1, 429=10%, latency=5-50ms@createOrder.`);
     const retryAfter = opts['retry-after'] === undefined ? undefined : Number(opts['retry-after']);
     let rule: FaultRule;
     if (name === 'latency') {
@@ -194,7 +206,8 @@ export function parseFaultSpec(spec: string, seed?: number): FaultConfig {
       if (name === 'drop-after') rule = { kind: 'drop_after', rate };
       else if (name === 'drop-before') rule = { kind: 'drop_before', rate };
       else if (name === '429') rule = { kind: 'rate_limit', rate, ...(retryAfter === undefined ? {} : { retry_after: retryAfter }) };
-      else if (/^5\d\d$/.test(name)) rule = { kind: 'error', rate, status: Number(name), ...(retryAfter === undefined ? {} : { retry_after: retryAfter }) };
+      else if (/^5\d\d$/.test(name))
+        rule = { kind: 'error', rate, status: Number(name), ...(retryAfter === undefined ? {} : { retry_after: retryAfter }) };
       else throw bad();
     }
     if (routes !== undefined) rule.routes = routes;

@@ -1,5 +1,13 @@
 import { endpoints, rateClasses, type Endpoint, type EndpointId } from '../../src/contract/index.js';
-import { ApiError, errorReply, SerializedData, successReply, type SandboxReply, type SandboxRequest, type SandboxResponse } from './exchange.js';
+import {
+  ApiError,
+  errorReply,
+  SerializedData,
+  successReply,
+  type SandboxReply,
+  type SandboxRequest,
+  type SandboxResponse,
+} from './exchange.js';
 import { leanData } from '../routes/lean.js';
 import type { FaultInjector } from './faults.js';
 import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from '../rules/auth.js';
@@ -38,7 +46,10 @@ export async function handleApiRequest(env: PipelineEnv, request: SandboxRequest
   const lookup = apiRouter.lookup(request.method === 'HEAD' ? 'GET' : request.method, url.pathname);
   if (lookup === null) return errorReply(new ApiError(404, `No endpoint ${url.pathname} exists.`, 'ROUTE_NOT_FOUND'));
   if ('allow' in lookup) {
-    return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}; use ${lookup.allow.join(', ')}.`, 'METHOD_NOT_ALLOWED'), { allow: lookup.allow.join(', ') });
+    return errorReply(
+      new ApiError(405, `${request.method} is not allowed on ${url.pathname}; use ${lookup.allow.join(', ')}.`, 'METHOD_NOT_ALLOWED'),
+      { allow: lookup.allow.join(', ') },
+    );
   }
   const endpoint = lookup.found.handler;
   // Injected faults act like the network and the gateway in front of the service: before and after it.
@@ -61,7 +72,14 @@ function withLimitHeaders(reply: SandboxReply, endpoint: Endpoint, now: number):
   return { status: reply.status, headers, body: reply.body };
 }
 
-async function serveEndpoint(env: PipelineEnv, endpoint: Endpoint, params: Record<string, string>, request: SandboxRequest, url: URL, now: number): Promise<SandboxReply> {
+async function serveEndpoint(
+  env: PipelineEnv,
+  endpoint: Endpoint,
+  params: Record<string, string>,
+  request: SandboxRequest,
+  url: URL,
+  now: number,
+): Promise<SandboxReply> {
   let rateHeaders: Record<string, string> = {};
   let leave: (() => void) | undefined;
   try {
@@ -84,11 +102,20 @@ async function serveEndpoint(env: PipelineEnv, endpoint: Endpoint, params: Recor
     }
     if (endpoint.auth && principal === null) throw unauthorized();
     const ctx: RouteContext = {
-      store: env.store, now, base: url.origin, principal, params,
-      query: parseQuery(endpoint, url.searchParams), request, writeLock: env.writeLock, commit: env.commit,
+      store: env.store,
+      now,
+      base: url.origin,
+      principal,
+      params,
+      query: parseQuery(endpoint, url.searchParams),
+      request,
+      writeLock: env.writeLock,
+      commit: env.commit,
     };
     const result = await routeHandlers[endpoint.id as EndpointId](ctx);
-    const data = env.lean ? leanData(endpoint.data, result.data instanceof SerializedData ? JSON.parse(result.data.json) : result.data) : result.data;
+    const data = env.lean
+      ? leanData(endpoint.data, result.data instanceof SerializedData ? JSON.parse(result.data.json) : result.data)
+      : result.data;
     return successReply(result.status ?? endpoint.success[0]!, result.message, data, rateHeaders);
   } catch (error) {
     if (error instanceof ApiError) return errorReply(error, rateHeaders);

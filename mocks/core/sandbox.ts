@@ -87,10 +87,25 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const faults = new FaultInjector();
   if (options.faults !== undefined) faults.configure(options.faults);
   const sleep = options.sleep ?? abortableSleep;
-  const env: PipelineEnv = { store, writeLock, rateLimit: options.rateLimit ?? true, lean: options.lean ?? false, rateLimiter, inFlight: new InFlightLimiter(), faults, sleep, commit };
+  const env: PipelineEnv = {
+    store,
+    writeLock,
+    rateLimit: options.rateLimit ?? true,
+    lean: options.lean ?? false,
+    rateLimiter,
+    inFlight: new InFlightLimiter(),
+    faults,
+    sleep,
+    commit,
+  };
   const control = createControl({
-    store, writeLock, now, commit,
-    advance: (ms) => { offsetMs += ms; },
+    store,
+    writeLock,
+    now,
+    commit,
+    advance: (ms) => {
+      offsetMs += ms;
+    },
     reseed: async () => {
       store.clear();
       rateLimiter.clear();
@@ -107,12 +122,18 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (url.pathname.startsWith('/api/')) return handleApiRequest(env, request, url, at);
     if (url.pathname === OPENAPI_PATH) {
       if (request.method === 'GET' || request.method === 'HEAD') return jsonReply(200, await openApiDocument());
-      return errorReply(new ApiError(405, `${request.method} is not allowed on ${OPENAPI_PATH}; use GET.`, 'METHOD_NOT_ALLOWED'), { allow: 'GET' });
+      return errorReply(new ApiError(405, `${request.method} is not allowed on ${OPENAPI_PATH}; use GET.`, 'METHOD_NOT_ALLOWED'), {
+        allow: 'GET',
+      });
     }
     if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
       const lookup = controlRouter.lookup(request.method, url.pathname);
-      if (lookup !== null && 'found' in lookup) return lookup.found.handler({ control, fixtures, now, faults }, lookup.found.params, request);
-      if (lookup !== null) return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}.`, 'METHOD_NOT_ALLOWED'), { allow: lookup.allow.join(', ') });
+      if (lookup !== null && 'found' in lookup)
+        return lookup.found.handler({ control, fixtures, now, faults }, lookup.found.params, request);
+      if (lookup !== null)
+        return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}.`, 'METHOD_NOT_ALLOWED'), {
+          allow: lookup.allow.join(', '),
+        });
     }
     return errorReply(new ApiError(404, `No endpoint ${url.pathname} exists.`, 'ROUTE_NOT_FOUND'));
   }
@@ -130,7 +151,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     } catch (error) {
       if (error instanceof ApiError) return errorReply(error);
       // A control move refused: sandbox.control rejects with the client's error classes (control.ts).
-      if (isTopupError(error) && error.status !== undefined) return errorReply(new ApiError(error.status, error.message, error.code as SandboxErrorCode | undefined, error.fields));
+      if (isTopupError(error) && error.status !== undefined)
+        return errorReply(new ApiError(error.status, error.message, error.code as SandboxErrorCode | undefined, error.fields));
       options.onError?.(error);
       return errorReply(new ApiError(500, 'The sandbox failed unexpectedly.', 'INTERNAL_ERROR'));
     }

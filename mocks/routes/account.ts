@@ -9,7 +9,13 @@ export const validateToken: RouteHandler = (ctx) => {
   ctx.store.db.tokens.update(token, { last_used_at: ctx.now });
   return {
     message: 'Token is valid.',
-    data: { valid: true, mode: token.mode, user: { id: account.id, username: account.username }, token_name: token.name, last_used_at: lastUsed === null ? null : formatTimestamp(lastUsed) },
+    data: {
+      valid: true,
+      mode: token.mode,
+      user: { id: account.id, username: account.username },
+      token_name: token.name,
+      last_used_at: lastUsed === null ? null : formatTimestamp(lastUsed),
+    },
   };
 };
 
@@ -20,8 +26,13 @@ export const getProfile: RouteHandler = (ctx) => {
     message: 'Profile retrieved.',
     data: {
       user: {
-        id: account.id, username: account.username, name: account.display_name, email: account.email,
-        chat_linked: link !== undefined, chat_user_id: link?.chat_user_id ?? null, token_mode: token.mode,
+        id: account.id,
+        username: account.username,
+        name: account.display_name,
+        email: account.email,
+        chat_linked: link !== undefined,
+        chat_user_id: link?.chat_user_id ?? null,
+        token_mode: token.mode,
         created_at: formatTimestamp(account.created_at),
       },
     },
@@ -40,14 +51,22 @@ export const getDashboardSummary: RouteHandler = (ctx) => {
   }
   const pendingInvoices = invoices.ownedBy(account.id).filter((i) => i.payment_status === 'pending').length;
   const owned = orders.ownedBy(account.id);
-  const recent = owned.slice(-5).reverse().map((o) => present.orderSummary(o, invoices.get(o.invoice_code)!));
+  const recent = owned
+    .slice(-5)
+    .reverse()
+    .map((o) => present.orderSummary(o, invoices.get(o.invoice_code)!));
   return {
     message: 'Dashboard summary retrieved.',
     data: {
-      balance: account.balance, formatted_balance: formatMoney(account.balance, CURRENCY), currency: CURRENCY,
-      orders: counts, pending_invoices: pendingInvoices,
-      total_spent: totalSpent, formatted_total_spent: formatMoney(totalSpent, CURRENCY),
-      recent_orders: recent, refresh_after_seconds: pollIntervals.dashboard.recommended,
+      balance: account.balance,
+      formatted_balance: formatMoney(account.balance, CURRENCY),
+      currency: CURRENCY,
+      orders: counts,
+      pending_invoices: pendingInvoices,
+      total_spent: totalSpent,
+      formatted_total_spent: formatMoney(totalSpent, CURRENCY),
+      recent_orders: recent,
+      refresh_after_seconds: pollIntervals.dashboard.recommended,
     },
   };
 };

@@ -9,23 +9,44 @@ export const getBalance: RouteHandler = (ctx) => {
   const { account } = principalOf(ctx);
   return {
     message: 'Balance retrieved.',
-    data: { balance: account.balance, formatted_balance: formatMoney(account.balance, CURRENCY), currency: CURRENCY, updated_at: formatTimestamp(account.balance_updated_at) },
+    data: {
+      balance: account.balance,
+      formatted_balance: formatMoney(account.balance, CURRENCY),
+      currency: CURRENCY,
+      updated_at: formatTimestamp(account.balance_updated_at),
+    },
   };
 };
 
 export const listBalanceTransactions: RouteHandler = (ctx) => {
   const { account } = principalOf(ctx);
   const type = ctx.query.type as string | undefined;
-  const { items, pagination } = pageNewestFirst(ctx.store.db.transactions.ownedBy(account.id), ctx.query.page as number, ctx.query.per_page as number, type === undefined ? undefined : (t) => t.type === type);
-  return { message: 'Balance transactions retrieved.', data: { transactions: items.map((t) => present.transaction(t, CURRENCY)), pagination } };
+  const { items, pagination } = pageNewestFirst(
+    ctx.store.db.transactions.ownedBy(account.id),
+    ctx.query.page as number,
+    ctx.query.per_page as number,
+    type === undefined ? undefined : (t) => t.type === type,
+  );
+  return {
+    message: 'Balance transactions retrieved.',
+    data: { transactions: items.map((t) => present.transaction(t, CURRENCY)), pagination },
+  };
 };
 
 export const listDeposits: RouteHandler = (ctx) => {
   const { account } = principalOf(ctx);
   const { invoices, deposits } = ctx.store.db;
   const status = ctx.query.payment_status as string | undefined;
-  const { items, pagination } = pageNewestFirst(deposits.ownedBy(account.id), ctx.query.page as number, ctx.query.per_page as number, status === undefined ? undefined : (d) => invoices.get(d.invoice_code)!.payment_status === status);
-  return { message: 'Deposits retrieved.', data: { deposits: items.map((d) => present.deposit(d, invoices.get(d.invoice_code)!, ctx.base)), pagination } };
+  const { items, pagination } = pageNewestFirst(
+    deposits.ownedBy(account.id),
+    ctx.query.page as number,
+    ctx.query.per_page as number,
+    status === undefined ? undefined : (d) => invoices.get(d.invoice_code)!.payment_status === status,
+  );
+  return {
+    message: 'Deposits retrieved.',
+    data: { deposits: items.map((d) => present.deposit(d, invoices.get(d.invoice_code)!, ctx.base)), pagination },
+  };
 };
 
 export const getDeposit: RouteHandler = (ctx) => {

@@ -33,11 +33,13 @@ function jsonBody(request: SandboxRequest): Record<string, unknown> {
   } catch {
     throw new ApiError(400, 'The request body is not valid JSON.', 'INVALID_JSON');
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ApiError(400, 'The request body must be a JSON object.', 'INVALID_BODY');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new ApiError(400, 'The request body must be a JSON object.', 'INVALID_BODY');
   return parsed as Record<string, unknown>;
 }
 
-const invoiceMove = (verb: 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder', done: string): ControlHandler =>
+const invoiceMove =
+  (verb: 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder', done: string): ControlHandler =>
   async ({ control }, { invoice }) => {
     await control[verb](invoice!);
     return ok(`Invoice ${invoice} ${done}.`, { invoice_code: invoice });

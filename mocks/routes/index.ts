@@ -8,9 +8,21 @@ import { getArticle, getHealth, listArticles, listCreditPackages, listPaymentMet
 
 /** One handler per endpoint of the contract; the type makes a missing one a compile error. */
 export const routeHandlers: Record<EndpointId, RouteHandler> = {
-  getHealth, listCreditPackages, listPaymentMethods, listArticles, getArticle,
-  validateToken, getProfile, getDashboardSummary,
-  getBalance, listBalanceTransactions, listDeposits, getDeposit,
-  createOrder, listOrders, getOrder,
-  getInvoice, getInvoiceStatus,
+  getHealth,
+  listCreditPackages,
+  listPaymentMethods,
+  listArticles,
+  getArticle,
+  validateToken,
+  getProfile,
+  getDashboardSummary,
+  getBalance,
+  listBalanceTransactions,
+  listDeposits,
+  getDeposit,
+  createOrder,
+  listOrders,
+  getOrder,
+  getInvoice,
+  getInvoiceStatus,
 };

@@ -13,7 +13,10 @@ function ownInvoice(ctx: RouteContext): InvoiceRecord {
 
 export const getInvoice: RouteHandler = (ctx) => {
   const invoice = ownInvoice(ctx);
-  return { message: 'Invoice retrieved.', data: { invoice: present.invoice(invoice, ctx.store.db.orders.get(invoice.invoice_code), ctx.base) } };
+  return {
+    message: 'Invoice retrieved.',
+    data: { invoice: present.invoice(invoice, ctx.store.db.orders.get(invoice.invoice_code), ctx.base) },
+  };
 };
 
 export const getInvoiceStatus: RouteHandler = (ctx) => {

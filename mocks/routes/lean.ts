@@ -3,10 +3,10 @@ import { components } from '../../src/contract/common.js';
 import { GUARANTEED, LEAN_KEPT } from '../../src/contract/guaranteed.js';
 import { schemaDef } from '../../src/contract/schema-def.js';
 
-
 const keptFields = new Map<string, ReadonlySet<string>>();
 for (const table of [GUARANTEED, LEAN_KEPT]) {
-  for (const [id, fields] of Object.entries(table) as [string, readonly string[]][]) keptFields.set(id, new Set([...(keptFields.get(id) ?? []), ...fields]));
+  for (const [id, fields] of Object.entries(table) as [string, readonly string[]][])
+    keptFields.set(id, new Set([...(keptFields.get(id) ?? []), ...fields]));
 }
 
 /**

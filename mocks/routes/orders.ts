@@ -27,7 +27,11 @@ export const createOrder: RouteHandler = async (ctx) => {
       const earlier = findIdempotencyRecord(store.db, account.id, key, now);
       if (earlier !== undefined) {
         assertSameRequest(earlier, fingerprint);
-        return { status: 200, message: 'An order for this Idempotency-Key already exists.', data: creationResult(ctx, earlier.invoice_code, true) };
+        return {
+          status: 200,
+          message: 'An order for this Idempotency-Key already exists.',
+          data: creationResult(ctx, earlier.invoice_code, true),
+        };
       }
     }
 
@@ -42,21 +46,48 @@ export const createOrder: RouteHandler = async (ctx) => {
     const code = store.nextInvoiceCode(now);
     const paidNow = method.type === 'balance';
     const invoice = await store.db.invoices.insert({
-      invoice_code: code, account_id: account.id, type: 'order', amount: price.total_amount, currency: CURRENCY,
-      payment_method: method.code, payment_url: method.type === 'gateway' ? paymentUrl(ctx.base, method, code) : '',
-      payment_status: paidNow ? 'paid' : 'pending', environment: principal.token.mode,
-      created_at: now, expires_at: now + INVOICE_TTL_SECONDS * 1000, paid_at: paidNow ? now : null, updated_at: now,
+      invoice_code: code,
+      account_id: account.id,
+      type: 'order',
+      amount: price.total_amount,
+      currency: CURRENCY,
+      payment_method: method.code,
+      payment_url: method.type === 'gateway' ? paymentUrl(ctx.base, method, code) : '',
+      payment_status: paidNow ? 'paid' : 'pending',
+      environment: principal.token.mode,
+      created_at: now,
+      expires_at: now + INVOICE_TTL_SECONDS * 1000,
+      paid_at: paidNow ? now : null,
+      updated_at: now,
     });
     await store.db.orders.insert({
-      invoice_code: code, account_id: account.id, status: paidNow ? 'processing' : 'pending', order_type: input.order_type,
-      platform_username: platform.username, place_id: input.place_id, platform_pass_id: input.platform_pass_id,
-      ...price, payment_method: method.code, client_reference: input.client_reference, environment: principal.token.mode,
-      created_at: now, updated_at: now, paid_at: paidNow ? now : null, completed_at: null,
+      invoice_code: code,
+      account_id: account.id,
+      status: paidNow ? 'processing' : 'pending',
+      order_type: input.order_type,
+      platform_username: platform.username,
+      place_id: input.place_id,
+      platform_pass_id: input.platform_pass_id,
+      ...price,
+      payment_method: method.code,
+      client_reference: input.client_reference,
+      environment: principal.token.mode,
+      created_at: now,
+      updated_at: now,
+      paid_at: paidNow ? now : null,
+      completed_at: null,
     });
     if (paidNow) await postTransaction(store, account, 'debit', price.total_amount, `Payment of order ${code}`, code, now);
     else store.expiryQueue.push(invoice);
     if (key !== null) {
-      await store.db.idempotency.insert({ account_id: account.id, key, fingerprint, invoice_code: code, created_at: now, expires_at: now + IDEMPOTENCY_TTL_MS });
+      await store.db.idempotency.insert({
+        account_id: account.id,
+        key,
+        fingerprint,
+        invoice_code: code,
+        created_at: now,
+        expires_at: now + IDEMPOTENCY_TTL_MS,
+      });
     }
     return { status: 201, message: 'Order created.', data: creationResult(ctx, code, false) };
   });
@@ -73,21 +104,33 @@ function creationResult(ctx: RouteContext, code: string, idempotent: boolean): C
   const invoice = ctx.store.db.invoices.get(code)!;
   const order = ctx.store.db.orders.get(code)!;
   const method = ctx.store.db.paymentMethods.get(invoice.payment_method);
-  const gateway = method?.type === 'gateway'
-    ? { code: method.code, name: method.name, payment_url: invoice.payment_url, expires_at: formatTimestamp(invoice.expires_at) }
-    : null;
+  const gateway =
+    method?.type === 'gateway'
+      ? { code: method.code, name: method.name, payment_url: invoice.payment_url, expires_at: formatTimestamp(invoice.expires_at) }
+      : null;
   return { invoice: createdInvoice(ctx.base, invoice, order), idempotent, gateway, environment: order.environment };
 }
 
 function createdInvoice(base: string, invoice: InvoiceRecord, order: OrderRecord): CreateOrderResult['invoice'] {
   return {
-    invoice_code: invoice.invoice_code, type: 'order', payment_status: invoice.payment_status,
-    amount: invoice.amount, formatted_amount: formatMoney(invoice.amount, invoice.currency), currency: invoice.currency,
-    payment_method: invoice.payment_method, payment_url: invoice.payment_url, invoice_url: present.invoiceUrl(base, invoice.invoice_code),
+    invoice_code: invoice.invoice_code,
+    type: 'order',
+    payment_status: invoice.payment_status,
+    amount: invoice.amount,
+    formatted_amount: formatMoney(invoice.amount, invoice.currency),
+    currency: invoice.currency,
+    payment_method: invoice.payment_method,
+    payment_url: invoice.payment_url,
+    invoice_url: present.invoiceUrl(base, invoice.invoice_code),
     expires_at: formatTimestamp(invoice.expires_at),
     order: {
-      status: order.status, order_type: order.order_type, platform_username: order.platform_username, credit_amount: order.credit_amount,
-      price: order.price, discount: order.discount, total_amount: order.total_amount,
+      status: order.status,
+      order_type: order.order_type,
+      platform_username: order.platform_username,
+      credit_amount: order.credit_amount,
+      price: order.price,
+      discount: order.discount,
+      total_amount: order.total_amount,
     },
   };
 }
@@ -95,15 +138,26 @@ function createdInvoice(base: string, invoice: InvoiceRecord, order: OrderRecord
 export const listOrders: RouteHandler = (ctx) => {
   const { account } = principalOf(ctx);
   const { orders, invoices } = ctx.store.db;
-  const q = ctx.query as { page: number; per_page: number; status?: string; payment_status?: string; order_type?: string; client_reference?: string };
-  const filtered = q.status !== undefined || q.payment_status !== undefined || q.order_type !== undefined || q.client_reference !== undefined;
+  const q = ctx.query as {
+    page: number;
+    per_page: number;
+    status?: string;
+    payment_status?: string;
+    order_type?: string;
+    client_reference?: string;
+  };
+  const filtered =
+    q.status !== undefined || q.payment_status !== undefined || q.order_type !== undefined || q.client_reference !== undefined;
   const keep = (o: OrderRecord) =>
     (q.status === undefined || o.status === q.status) &&
     (q.order_type === undefined || o.order_type === q.order_type) &&
     (q.client_reference === undefined || o.client_reference === q.client_reference) &&
     (q.payment_status === undefined || invoices.get(o.invoice_code)!.payment_status === q.payment_status);
   const { items, pagination } = pageNewestFirst(orders.ownedBy(account.id), q.page, q.per_page, filtered ? keep : undefined);
-  return { message: 'Orders retrieved.', data: { orders: items.map((o) => present.orderSummary(o, invoices.get(o.invoice_code)!)), pagination } };
+  return {
+    message: 'Orders retrieved.',
+    data: { orders: items.map((o) => present.orderSummary(o, invoices.get(o.invoice_code)!)), pagination },
+  };
 };
 
 export const getOrder: RouteHandler = (ctx) => {

@@ -31,7 +31,11 @@ function cachedData(table: { readonly version: number }, build: () => unknown): 
 export const listCreditPackages: RouteHandler = ({ store }) => {
   const table = store.db.creditPackages;
   const data = cachedData(table, () => {
-    const packages = table.all().filter((p) => p.active).sort((a, b) => a.sort_order - b.sort_order).slice(0, PACKAGE_LIMIT);
+    const packages = table
+      .all()
+      .filter((p) => p.active)
+      .sort((a, b) => a.sort_order - b.sort_order)
+      .slice(0, PACKAGE_LIMIT);
     return { packages: packages.map(present.creditPackage), limit: PACKAGE_LIMIT };
   });
   return { message: 'Credit packages retrieved.', data };
@@ -40,7 +44,10 @@ export const listCreditPackages: RouteHandler = ({ store }) => {
 export const listPaymentMethods: RouteHandler = ({ store }) => {
   const table = store.db.paymentMethods;
   const data = cachedData(table, () => {
-    const methods = table.all().filter((m) => m.active).sort((a, b) => a.sort_order - b.sort_order);
+    const methods = table
+      .all()
+      .filter((m) => m.active)
+      .sort((a, b) => a.sort_order - b.sort_order);
     return { payment_methods: methods.map((m) => present.paymentMethod(m, CURRENCY)) };
   });
   return { message: 'Payment methods retrieved.', data };
@@ -48,9 +55,20 @@ export const listPaymentMethods: RouteHandler = ({ store }) => {
 
 export const listArticles: RouteHandler = ({ store, query, base, now }) => {
   const category = query.category as string | undefined;
-  const published = store.db.articles.all().filter((a) => a.status === 'published' && a.published_at <= now).sort((a, b) => a.published_at - b.published_at);
-  const { items, pagination } = pageNewestFirst(published, query.page as number, (query.per_page as number | undefined) ?? ARTICLE_LIMIT, category === undefined ? undefined : (a) => a.category === category);
-  return { message: 'Articles retrieved.', data: { articles: items.map((a) => present.articleSummary(a, base)), limit: ARTICLE_LIMIT, pagination } };
+  const published = store.db.articles
+    .all()
+    .filter((a) => a.status === 'published' && a.published_at <= now)
+    .sort((a, b) => a.published_at - b.published_at);
+  const { items, pagination } = pageNewestFirst(
+    published,
+    query.page as number,
+    (query.per_page as number | undefined) ?? ARTICLE_LIMIT,
+    category === undefined ? undefined : (a) => a.category === category,
+  );
+  return {
+    message: 'Articles retrieved.',
+    data: { articles: items.map((a) => present.articleSummary(a, base)), limit: ARTICLE_LIMIT, pagination },
+  };
 };
 
 export const getArticle: RouteHandler = ({ store, params, base, now }) => {

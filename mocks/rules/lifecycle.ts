@@ -8,7 +8,10 @@ function movePayment(store: Store, invoice: InvoiceRecord, to: PaymentStatus, no
   if (!paymentTransitions[invoice.payment_status].includes(to)) {
     throw new ApiError(409, `Invoice ${invoice.invoice_code} is ${invoice.payment_status} and cannot become ${to}.`, 'INVALID_STATE');
   }
-  store.db.invoices.update(invoice, to === 'paid' ? { payment_status: to, updated_at: now, paid_at: now } : { payment_status: to, updated_at: now });
+  store.db.invoices.update(
+    invoice,
+    to === 'paid' ? { payment_status: to, updated_at: now, paid_at: now } : { payment_status: to, updated_at: now },
+  );
 }
 
 function moveOrder(store: Store, order: OrderRecord, to: OrderStatus, now: number): void {

@@ -24,7 +24,10 @@ export function parseOrderInput(body: Record<string, unknown>): OrderInput {
   const input = result.data;
   const passId = input.platform_pass_id ?? input.gamepass_id;
   if (input.platform_pass_id !== undefined && input.gamepass_id !== undefined) {
-    throw new ApiError(422, 'Send platform_pass_id or its alias gamepass_id, not both.', 'VALIDATION_FAILED', ['platform_pass_id', 'gamepass_id']);
+    throw new ApiError(422, 'Send platform_pass_id or its alias gamepass_id, not both.', 'VALIDATION_FAILED', [
+      'platform_pass_id',
+      'gamepass_id',
+    ]);
   }
   if (passId === undefined) {
     throw new ApiError(422, 'platform_pass_id is required.', 'VALIDATION_FAILED', ['platform_pass_id']);
@@ -46,8 +49,12 @@ export function rejectedFieldsMessage(rejected: readonly string[]): string {
   const setByServer = rejected.filter((name) => serverSet.has(name));
   const unknown = rejected.filter((name) => !serverSet.has(name));
   const parts = [];
-  if (setByServer.length > 0) parts.push(`These fields may not be sent: ${setByServer.join(', ')}. The server sets prices, amounts and statuses itself.`);
-  if (unknown.length > 0) parts.push(`Unknown ${unknown.length === 1 ? 'field' : 'fields'}: ${unknown.join(', ')}. An order takes only ${ORDER_BODY_FIELDS.join(', ')}.`);
+  if (setByServer.length > 0)
+    parts.push(`These fields may not be sent: ${setByServer.join(', ')}. The server sets prices, amounts and statuses itself.`);
+  if (unknown.length > 0)
+    parts.push(
+      `Unknown ${unknown.length === 1 ? 'field' : 'fields'}: ${unknown.join(', ')}. An order takes only ${ORDER_BODY_FIELDS.join(', ')}.`,
+    );
   return parts.join(' ');
 }
 

@@ -23,7 +23,11 @@ export function requireChatLink(db: Db, principal: Principal, chatUserId: string
     throw new ApiError(422, 'Paying by balance needs a chat account linked to this web account.', 'CHAT_LINK_REQUIRED');
   }
   if (chatUserId === undefined || chatUserId.trim() !== link.chat_user_id) {
-    throw new ApiError(422, 'Paying by balance needs the X-Chat-User-ID header of the chat account linked to this web account.', 'CHAT_LINK_REQUIRED');
+    throw new ApiError(
+      422,
+      'Paying by balance needs the X-Chat-User-ID header of the chat account linked to this web account.',
+      'CHAT_LINK_REQUIRED',
+    );
   }
 }
 
@@ -40,6 +44,10 @@ export function checkAmountRange(method: PaymentMethodRecord, total: number, cur
 
 export function checkBalance(principal: Principal, total: number, currency: string): void {
   if (principal.account.balance < total) {
-    throw new ApiError(422, `The balance of ${formatMoney(principal.account.balance, currency)} is lower than the total of ${formatMoney(total, currency)}.`, 'INSUFFICIENT_BALANCE');
+    throw new ApiError(
+      422,
+      `The balance of ${formatMoney(principal.account.balance, currency)} is lower than the total of ${formatMoney(total, currency)}.`,
+      'INSUFFICIENT_BALANCE',
+    );
   }
 }

@@ -25,12 +25,14 @@ export function checkAgainstPlatform(db: Db, input: OrderInput): PlatformCheck {
   let price: number;
   if (input.order_type === 'gamepass') {
     const pass = db.platformPasses.get(String(input.platform_pass_id));
-    if (pass === undefined || pass.place_id !== place.id) throw reject(`Pass ${input.platform_pass_id} is not a pass of place ${place.id}.`);
+    if (pass === undefined || pass.place_id !== place.id)
+      throw reject(`Pass ${input.platform_pass_id} is not a pass of place ${place.id}.`);
     if (!pass.for_sale) throw reject(`Pass ${pass.id} is not for sale.`);
     price = pass.price;
   } else {
     const server = db.vipServers.get(String(input.platform_pass_id));
-    if (server === undefined || server.place_id !== place.id) throw reject(`VIP server ${input.platform_pass_id} is not a VIP server of place ${place.id}.`);
+    if (server === undefined || server.place_id !== place.id)
+      throw reject(`VIP server ${input.platform_pass_id} is not a VIP server of place ${place.id}.`);
     if (!server.active) throw reject(`VIP server ${server.id} is not active.`);
     price = server.price;
   }

@@ -19,7 +19,13 @@ export class RateLimiter {
     const headers = this.#headers(rateClass, window);
     if (window.count >= limit) {
       const retryAfter = Math.max(1, Math.ceil((this.#resetAt(rateClass, window) - now) / 1000));
-      throw new ApiError(429, `Too many requests. Retry in ${retryAfter} seconds.`, undefined, undefined, Object.assign({}, headers, { 'retry-after': String(retryAfter) }));
+      throw new ApiError(
+        429,
+        `Too many requests. Retry in ${retryAfter} seconds.`,
+        undefined,
+        undefined,
+        Object.assign({}, headers, { 'retry-after': String(retryAfter) }),
+      );
     }
     window.count += 1;
     return headers;
@@ -30,7 +36,11 @@ export class RateLimiter {
     const window = this.#windows.get(`${rateClass}\u0000${key}`);
     const { limit, windowSeconds } = rateClasses[rateClass];
     if (window === undefined || now >= window.startedAt + windowSeconds * 1000) {
-      return { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit), 'x-ratelimit-reset': String(Math.ceil((now + windowSeconds * 1000) / 1000)) };
+      return {
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(limit),
+        'x-ratelimit-reset': String(Math.ceil((now + windowSeconds * 1000) / 1000)),
+      };
     }
     return Object.assign(this.#headers(rateClass, window), { 'x-ratelimit-remaining': String(Math.max(0, limit - window.count)) });
   }
@@ -72,7 +82,13 @@ export class InFlightLimiter {
   enter(key: string): () => void {
     const count = this.#counts.get(key) ?? 0;
     if (count >= MAX_IN_FLIGHT_SERVER) {
-      throw new ApiError(429, `Too many parallel requests: at most ${MAX_IN_FLIGHT_SERVER} at once per token. Retry in 1 second.`, undefined, undefined, { 'retry-after': '1' });
+      throw new ApiError(
+        429,
+        `Too many parallel requests: at most ${MAX_IN_FLIGHT_SERVER} at once per token. Retry in 1 second.`,
+        undefined,
+        undefined,
+        { 'retry-after': '1' },
+      );
     }
     this.#counts.set(key, count + 1);
     let left = false;

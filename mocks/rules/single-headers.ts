@@ -10,6 +10,13 @@ export const SINGLE_VALUED_HEADERS: ReadonlySet<string> = new Set(['authorizatio
 /** The refusal for a request that repeated one of them, or undefined when none was repeated. */
 export function repeatedHeaderError(repeated: readonly string[]): ApiError | undefined {
   if (repeated.length === 0) return undefined;
-  const names = repeated.map((name) => name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`));
-  return new ApiError(400, `The ${names.join(' and ')} ${names.length === 1 ? 'header was' : 'headers were'} sent more than once; send ${names.length === 1 ? 'it' : 'each'} once.`, 'INVALID_HEADER', repeated);
+  const names = repeated.map((name) =>
+    name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`),
+  );
+  return new ApiError(
+    400,
+    `The ${names.join(' and ')} ${names.length === 1 ? 'header was' : 'headers were'} sent more than once; send ${names.length === 1 ? 'it' : 'each'} once.`,
+    'INVALID_HEADER',
+    repeated,
+  );
 }

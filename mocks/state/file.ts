@@ -101,7 +101,10 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
     const read = options.fresh ? undefined : await readSnapshotText(file);
     if (read !== undefined && !isSnapshot(read.value)) throw new SnapshotError(`Not a sandbox state file of version 1: ${file}.`);
     const base = read?.value as SandboxSnapshot | undefined;
-    const journal = base?.journal_id === undefined ? { entries: [], validBytes: 0, fileBytes: 0, seq: 0 } : await readJournal(journalPath, base.journal_id);
+    const journal =
+      base?.journal_id === undefined
+        ? { entries: [], validBytes: 0, fileBytes: 0, seq: 0 }
+        : await readJournal(journalPath, base.journal_id);
     const writer = new StateFileWriter(file, journalPath, {
       journalId: base?.journal_id,
       seq: journal.seq,
@@ -201,4 +204,3 @@ class StateFileWriter implements StateWriter {
     this.#handle = undefined;
   }
 }
-

@@ -11,19 +11,23 @@ export class GroupCommit {
   request(): Promise<void> {
     if (this.#queued) return this.#queued;
     if (this.#running) {
-      this.#queued = this.#running.catch(() => undefined).then(() => {
-        this.#queued = null;
-        return this.#start();
-      });
+      this.#queued = this.#running
+        .catch(() => undefined)
+        .then(() => {
+          this.#queued = null;
+          return this.#start();
+        });
       return this.#queued;
     }
     return this.#start();
   }
 
   #start(): Promise<void> {
-    const run: Promise<void> = this.flush().then(() => undefined).finally(() => {
-      if (this.#running === run) this.#running = null;
-    });
+    const run: Promise<void> = this.flush()
+      .then(() => undefined)
+      .finally(() => {
+        if (this.#running === run) this.#running = null;
+      });
     this.#running = run;
     return run;
   }

@@ -15,7 +15,10 @@ export interface JournalLine extends SandboxChanges {
  * unparseable last stretch, with no valid line after it) was never acknowledged and is left out; anything else
  * unreadable means the file was damaged.
  */
-export async function readJournal(path: string, journalId: string): Promise<{ entries: SandboxChanges[]; validBytes: number; fileBytes: number; seq: number }> {
+export async function readJournal(
+  path: string,
+  journalId: string,
+): Promise<{ entries: SandboxChanges[]; validBytes: number; fileBytes: number; seq: number }> {
   let buffer: Buffer;
   try {
     buffer = await readFile(path);
@@ -61,10 +64,17 @@ function parseLine(bytes: Buffer): JournalLine | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const line = value as Partial<JournalLine>;
   if (typeof line.journal_id !== 'string' || !Number.isSafeInteger(line.seq) || typeof line.clock_offset_ms !== 'number') return undefined;
-  if (line.counters === null || typeof line.counters !== 'object' || line.tables === null || typeof line.tables !== 'object') return undefined;
+  if (line.counters === null || typeof line.counters !== 'object' || line.tables === null || typeof line.tables !== 'object')
+    return undefined;
   for (const change of Object.values(line.tables)) {
-    if (change === null || typeof change !== 'object' || !Array.isArray(change.put) || !Array.isArray(change.remove) || !change.remove.every((k) => typeof k === 'string')) return undefined;
+    if (
+      change === null ||
+      typeof change !== 'object' ||
+      !Array.isArray(change.put) ||
+      !Array.isArray(change.remove) ||
+      !change.remove.every((k) => typeof k === 'string')
+    )
+      return undefined;
   }
   return line as JournalLine;
 }
-

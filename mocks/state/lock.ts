@@ -84,7 +84,10 @@ async function removeIfAbandoned(lockPath: string): Promise<boolean> {
   const takeover = `${lockPath}.takeover`;
   if (!(await createWithPid(takeover))) {
     // Held for a moment only; one older than that belongs to a process that died holding it.
-    const since = await stat(takeover).then((s) => s.mtimeMs, () => undefined);
+    const since = await stat(takeover).then(
+      (s) => s.mtimeMs,
+      () => undefined,
+    );
     if (since !== undefined && Date.now() - since > TAKEOVER_STALE_MS) await unlink(takeover).catch(() => undefined);
     return false;
   }

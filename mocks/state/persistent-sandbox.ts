@@ -17,10 +17,18 @@ export type PersistentSandboxOptions = Omit<SandboxOptions, 'snapshot' | 'stateW
  */
 export async function openPersistentSandbox(file: string, options: PersistentSandboxOptions = {}): Promise<PersistentSandbox> {
   const { waitMs, fresh, minJournalBytes, ...sandboxOptions } = options;
-  const stateFile = await openStateFile(file, { ...(waitMs === undefined ? {} : { waitMs }), ...(fresh === undefined ? {} : { fresh }), ...(minJournalBytes === undefined ? {} : { minJournalBytes }) });
+  const stateFile = await openStateFile(file, {
+    ...(waitMs === undefined ? {} : { waitMs }),
+    ...(fresh === undefined ? {} : { fresh }),
+    ...(minJournalBytes === undefined ? {} : { minJournalBytes }),
+  });
   try {
     const snapshot = stateFile.takeSnapshot();
-    const sandbox = await createSandbox({ ...sandboxOptions, ...(snapshot === undefined ? {} : { snapshot }), stateWriter: stateFile.writer });
+    const sandbox = await createSandbox({
+      ...sandboxOptions,
+      ...(snapshot === undefined ? {} : { snapshot }),
+      stateWriter: stateFile.writer,
+    });
     if (stateFile.writer.wantsSnapshot) await stateFile.writer.write({ snapshot: sandbox.snapshot() });
     return { sandbox, close: () => stateFile.close() };
   } catch (error) {

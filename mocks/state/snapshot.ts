@@ -35,7 +35,8 @@ export interface StateWriter {
 export function takeSnapshot(store: Store, clockOffsetMs: number): SandboxSnapshot {
   const tables = {} as SandboxSnapshot['tables'];
   // Copies of the records: routes change records in place, and a snapshot must stay the moment it was taken.
-  for (const [name, table] of Object.entries(store.db) as [TableName, Db[TableName]][]) tables[name] = table.all().map((record) => ({ ...record }));
+  for (const [name, table] of Object.entries(store.db) as [TableName, Db[TableName]][])
+    tables[name] = table.all().map((record) => ({ ...record }));
   return { version: SNAPSHOT_VERSION, clock_offset_ms: clockOffsetMs, counters: { ...store.counters }, tables };
 }
 
@@ -59,7 +60,10 @@ export async function restoreSnapshot(store: Store, snapshot: unknown): Promise<
     }
   }
   store.counters = { ...snapshot.counters };
-  store.expiryQueue = store.db.invoices.all().filter((i) => i.payment_status === 'pending').sort((a, b) => a.expires_at - b.expires_at);
+  store.expiryQueue = store.db.invoices
+    .all()
+    .filter((i) => i.payment_status === 'pending')
+    .sort((a, b) => a.expires_at - b.expires_at);
   return snapshot.clock_offset_ms;
 }
 
@@ -87,7 +91,8 @@ export function applyChanges(snapshot: SandboxSnapshot, entries: readonly Sandbo
       const keyOf = tableKeys[name as TableName] as (record: unknown) => string;
       for (const key of change.remove) table.delete(key);
       for (const record of change.put) {
-        if (record === null || typeof record !== 'object') throw new SnapshotError(`The state file's journal has an invalid record in '${name}'.`);
+        if (record === null || typeof record !== 'object')
+          throw new SnapshotError(`The state file's journal has an invalid record in '${name}'.`);
         table.set(keyOf(record), record);
       }
     }
@@ -102,5 +107,13 @@ export function applyChanges(snapshot: SandboxSnapshot, entries: readonly Sandbo
 export function isSnapshot(value: unknown): value is SandboxSnapshot {
   if (value === null || typeof value !== 'object') return false;
   const s = value as Partial<SandboxSnapshot>;
-  return s.version === SNAPSHOT_VERSION && typeof s.clock_offset_ms === 'number' && (s.journal_id === undefined || typeof s.journal_id === 'string') && typeof s.counters === 'object' && s.counters !== null && typeof s.tables === 'object' && s.tables !== null;
+  return (
+    s.version === SNAPSHOT_VERSION &&
+    typeof s.clock_offset_ms === 'number' &&
+    (s.journal_id === undefined || typeof s.journal_id === 'string') &&
+    typeof s.counters === 'object' &&
+    s.counters !== null &&
+    typeof s.tables === 'object' &&
+    s.tables !== null
+  );
 }

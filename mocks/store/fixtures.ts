@@ -27,24 +27,71 @@ export interface Fixtures {
 }
 
 const validCases: FixtureCase[] = [
-  { name: 'gamepass, 100 credits, no discount', body: { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 }, expect: { status: 201 } },
-  { name: 'gamepass by the gamepass_id alias, 1,500 credits, 5 % discount', body: { platform_username: 'BuilderBob', place_id: 5001, gamepass_id: 9002 }, expect: { status: 201 } },
-  { name: 'gamepass, 6,000 credits, 10 % discount', body: { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9004 }, expect: { status: 201 } },
-  { name: 'VIP server, 200 credits', body: { order_type: 'vip_server', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 7001 }, expect: { status: 201 } },
-  { name: 'gamepass of another creator', body: { order_type: 'gamepass', platform_username: 'PixelPiper', place_id: 5002, platform_pass_id: 9101 }, expect: { status: 201 } },
+  {
+    name: 'gamepass, 100 credits, no discount',
+    body: { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 },
+    expect: { status: 201 },
+  },
+  {
+    name: 'gamepass by the gamepass_id alias, 1,500 credits, 5 % discount',
+    body: { platform_username: 'BuilderBob', place_id: 5001, gamepass_id: 9002 },
+    expect: { status: 201 },
+  },
+  {
+    name: 'gamepass, 6,000 credits, 10 % discount',
+    body: { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9004 },
+    expect: { status: 201 },
+  },
+  {
+    name: 'VIP server, 200 credits',
+    body: { order_type: 'vip_server', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 7001 },
+    expect: { status: 201 },
+  },
+  {
+    name: 'gamepass of another creator',
+    body: { order_type: 'gamepass', platform_username: 'PixelPiper', place_id: 5002, platform_pass_id: 9101 },
+    expect: { status: 201 },
+  },
 ];
 
 const invalidCases: FixtureCase[] = [
-  { name: 'unknown username', body: { order_type: 'gamepass', platform_username: 'ghost_user_404', place_id: 5001, platform_pass_id: 9001 }, expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' } },
-  { name: 'place the user does not own', body: { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5002, platform_pass_id: 9101 }, expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' } },
-  { name: 'pass that is not in the place', body: { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9101 }, expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' } },
-  { name: 'pass that is not for sale', body: { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9003 }, expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' } },
-  { name: 'inactive VIP server', body: { order_type: 'vip_server', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 7002 }, expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' } },
-  { name: 'user without places', body: { order_type: 'gamepass', platform_username: 'NoPlaces_Nina', place_id: 5001, platform_pass_id: 9001 }, expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' } },
+  {
+    name: 'unknown username',
+    body: { order_type: 'gamepass', platform_username: 'ghost_user_404', place_id: 5001, platform_pass_id: 9001 },
+    expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' },
+  },
+  {
+    name: 'place the user does not own',
+    body: { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5002, platform_pass_id: 9101 },
+    expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' },
+  },
+  {
+    name: 'pass that is not in the place',
+    body: { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9101 },
+    expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' },
+  },
+  {
+    name: 'pass that is not for sale',
+    body: { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9003 },
+    expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' },
+  },
+  {
+    name: 'inactive VIP server',
+    body: { order_type: 'vip_server', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 7002 },
+    expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' },
+  },
+  {
+    name: 'user without places',
+    body: { order_type: 'gamepass', platform_username: 'NoPlaces_Nina', place_id: 5001, platform_pass_id: 9001 },
+    expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' },
+  },
 ];
 
 /** The fixture account of this name, from a sandbox's fixtures (in-process, or as `GET /__sandbox/fixtures` sent them). */
-export function fixtureAccount<Account extends { name: string } = FixtureAccount>(fixtures: { accounts: readonly Account[] }, name: FixtureAccountName): Account {
+export function fixtureAccount<Account extends { name: string } = FixtureAccount>(
+  fixtures: { accounts: readonly Account[] },
+  name: FixtureAccountName,
+): Account {
   const account = fixtures.accounts.find((a) => a.name === name);
   if (account === undefined) throw new Error(`The sandbox's fixtures have no account named '${name}'.`);
   return account;

@@ -6,10 +6,46 @@ const t = (timestamp: string) => parseTimestamp(timestamp);
 
 /** The demo tokens. They are public test values, like a payment provider's test cards. */
 export const seedAccounts = [
-  { id: 1, name: 'demo', username: 'demo', display_name: 'Demo Shop', email: 'demo@sandbox.topup.test', balance: 0, chat: null, token: { token: 'topup_test_demo_4eC39HqLyjWDarjtT1zdp7dc', mode: 'sandbox', name: 'Demo sandbox key' } },
-  { id: 2, name: 'rich', username: 'rich', display_name: 'Rich Reseller', email: 'rich@sandbox.topup.test', balance: 10_000_000, chat: '700000001', token: { token: 'topup_live_rich_9Xk2mQ7vLp3RtY8wZc4bNs6d', mode: 'production', name: 'Rich bot key' } },
-  { id: 3, name: 'broke', username: 'broke', display_name: 'Broke Bot', email: 'broke@sandbox.topup.test', balance: 0, chat: '700000002', token: { token: 'topup_live_broke_H5jK8pQ2wE7rT1yU4iO9aS3d', mode: 'production', name: 'Broke bot key' } },
-  { id: 4, name: 'unlinked', username: 'unlinked', display_name: 'Unlinked Store', email: 'unlinked@sandbox.topup.test', balance: 250_000, chat: null, token: { token: 'topup_live_unlinked_Z3xC6vB9nM2qW5eR8tY1uI4o', mode: 'production', name: 'Web store key' } },
+  {
+    id: 1,
+    name: 'demo',
+    username: 'demo',
+    display_name: 'Demo Shop',
+    email: 'demo@sandbox.topup.test',
+    balance: 0,
+    chat: null,
+    token: { token: 'topup_test_demo_4eC39HqLyjWDarjtT1zdp7dc', mode: 'sandbox', name: 'Demo sandbox key' },
+  },
+  {
+    id: 2,
+    name: 'rich',
+    username: 'rich',
+    display_name: 'Rich Reseller',
+    email: 'rich@sandbox.topup.test',
+    balance: 10_000_000,
+    chat: '700000001',
+    token: { token: 'topup_live_rich_9Xk2mQ7vLp3RtY8wZc4bNs6d', mode: 'production', name: 'Rich bot key' },
+  },
+  {
+    id: 3,
+    name: 'broke',
+    username: 'broke',
+    display_name: 'Broke Bot',
+    email: 'broke@sandbox.topup.test',
+    balance: 0,
+    chat: '700000002',
+    token: { token: 'topup_live_broke_H5jK8pQ2wE7rT1yU4iO9aS3d', mode: 'production', name: 'Broke bot key' },
+  },
+  {
+    id: 4,
+    name: 'unlinked',
+    username: 'unlinked',
+    display_name: 'Unlinked Store',
+    email: 'unlinked@sandbox.topup.test',
+    balance: 250_000,
+    chat: null,
+    token: { token: 'topup_live_unlinked_Z3xC6vB9nM2qW5eR8tY1uI4o', mode: 'production', name: 'Web store key' },
+  },
 ] as const;
 
 /** The fixture accounts' names: `demo` (sandbox key), `rich`, `broke` and `unlinked` (production keys). */
@@ -61,11 +97,51 @@ const creditPackages = [
 ];
 
 const paymentMethods = [
-  { code: 'invoice', name: 'Invoice', type: 'invoice', description: 'Pay later from the invoice page. The default, and the only method for sandbox tokens.', min_amount: 1_000, max_amount: 50_000_000, active: true },
-  { code: 'balance', name: 'Account balance', type: 'balance', description: 'Paid at once from your balance. Chat bots only: needs X-Chat-User-ID of the linked chat account.', min_amount: 1_000, max_amount: 50_000_000, active: true },
-  { code: 'qris', name: 'QRIS', type: 'gateway', description: 'Scan a QR code with any banking or e-wallet app.', min_amount: 1_000, max_amount: 10_000_000, active: true },
-  { code: 'bank_transfer', name: 'Bank transfer (virtual account)', type: 'gateway', description: 'Transfer to a one-time virtual account number.', min_amount: 10_000, max_amount: 50_000_000, active: true },
-  { code: 'card', name: 'Credit card', type: 'gateway', description: 'Temporarily unavailable.', min_amount: 10_000, max_amount: 20_000_000, active: false },
+  {
+    code: 'invoice',
+    name: 'Invoice',
+    type: 'invoice',
+    description: 'Pay later from the invoice page. The default, and the only method for sandbox tokens.',
+    min_amount: 1_000,
+    max_amount: 50_000_000,
+    active: true,
+  },
+  {
+    code: 'balance',
+    name: 'Account balance',
+    type: 'balance',
+    description: 'Paid at once from your balance. Chat bots only: needs X-Chat-User-ID of the linked chat account.',
+    min_amount: 1_000,
+    max_amount: 50_000_000,
+    active: true,
+  },
+  {
+    code: 'qris',
+    name: 'QRIS',
+    type: 'gateway',
+    description: 'Scan a QR code with any banking or e-wallet app.',
+    min_amount: 1_000,
+    max_amount: 10_000_000,
+    active: true,
+  },
+  {
+    code: 'bank_transfer',
+    name: 'Bank transfer (virtual account)',
+    type: 'gateway',
+    description: 'Transfer to a one-time virtual account number.',
+    min_amount: 10_000,
+    max_amount: 50_000_000,
+    active: true,
+  },
+  {
+    code: 'card',
+    name: 'Credit card',
+    type: 'gateway',
+    description: 'Temporarily unavailable.',
+    min_amount: 10_000,
+    max_amount: 20_000_000,
+    active: false,
+  },
 ] as const;
 
 const categories = ['guide', 'news', 'promo'] as const;
@@ -86,11 +162,34 @@ const articleTitles = [
 
 export async function seed(db: Db): Promise<void> {
   for (const a of seedAccounts) {
-    await db.accounts.insert({ id: a.id, name: a.name, username: a.username, display_name: a.display_name, email: a.email, balance: a.balance, balance_updated_at: SEED_TIME, created_at: SEED_TIME });
-    await db.tokens.insert({ token_sha256: tokenDigest(a.token.token), mode: a.token.mode, name: a.token.name, account_id: a.id, revoked: false, last_used_at: null });
+    await db.accounts.insert({
+      id: a.id,
+      name: a.name,
+      username: a.username,
+      display_name: a.display_name,
+      email: a.email,
+      balance: a.balance,
+      balance_updated_at: SEED_TIME,
+      created_at: SEED_TIME,
+    });
+    await db.tokens.insert({
+      token_sha256: tokenDigest(a.token.token),
+      mode: a.token.mode,
+      name: a.token.name,
+      account_id: a.id,
+      revoked: false,
+      last_used_at: null,
+    });
     if (a.chat !== null) await db.chatLinks.insert({ account_id: a.id, chat_user_id: a.chat, linked_at: SEED_TIME });
   }
-  await db.tokens.insert({ token_sha256: tokenDigest(REVOKED_TOKEN), account_id: 2, mode: 'production', name: 'Old key (revoked)', revoked: true, last_used_at: SEED_TIME });
+  await db.tokens.insert({
+    token_sha256: tokenDigest(REVOKED_TOKEN),
+    account_id: 2,
+    mode: 'production',
+    name: 'Old key (revoked)',
+    revoked: true,
+    last_used_at: SEED_TIME,
+  });
 
   for (const u of platformSeed.users) await db.platformUsers.insert(u);
   for (const p of platformSeed.places) await db.platformPlaces.insert(p);
@@ -99,9 +198,24 @@ export async function seed(db: Db): Promise<void> {
 
   // From the name, not credit_amount.toLocaleString(): the first call loads ICU's number formats, ~13 ms of every seed.
   for (const [i, p] of creditPackages.entries()) {
-    await db.creditPackages.insert({ ...p, currency: 'IDR', description: `${p.name.toLowerCase()}, delivered to your game account.`, sort_order: (i + 1) * 10, active: true });
+    await db.creditPackages.insert({
+      ...p,
+      currency: 'IDR',
+      description: `${p.name.toLowerCase()}, delivered to your game account.`,
+      sort_order: (i + 1) * 10,
+      active: true,
+    });
   }
-  await db.creditPackages.insert({ code: 'CR50000', name: '50,000 Credits', credit_amount: 50_000, price: 5_250_000, currency: 'IDR', description: 'Retired package.', sort_order: 999, active: false });
+  await db.creditPackages.insert({
+    code: 'CR50000',
+    name: '50,000 Credits',
+    credit_amount: 50_000,
+    price: 5_250_000,
+    currency: 'IDR',
+    description: 'Retired package.',
+    sort_order: 999,
+    active: false,
+  });
 
   for (const [i, m] of paymentMethods.entries()) await db.paymentMethods.insert({ ...m, sort_order: (i + 1) * 10 });
 
@@ -120,10 +234,35 @@ export async function seed(db: Db): Promise<void> {
       updated_at: published,
     });
   }
-  await db.articles.insert({ slug: 'draft-upcoming-features', title: 'Upcoming features', category: 'news', excerpt: 'Not published yet.', content: 'Draft.', author: 'Topup Team', tags: ['news'], status: 'draft', published_at: SEED_TIME, updated_at: SEED_TIME });
-  await db.articles.insert({ slug: 'unpublished-old-promo', title: 'Old promo', category: 'promo', excerpt: 'Withdrawn.', content: 'Withdrawn.', author: 'Topup Team', tags: ['promo'], status: 'draft', published_at: SEED_TIME, updated_at: SEED_TIME });
+  await db.articles.insert({
+    slug: 'draft-upcoming-features',
+    title: 'Upcoming features',
+    category: 'news',
+    excerpt: 'Not published yet.',
+    content: 'Draft.',
+    author: 'Topup Team',
+    tags: ['news'],
+    status: 'draft',
+    published_at: SEED_TIME,
+    updated_at: SEED_TIME,
+  });
+  await db.articles.insert({
+    slug: 'unpublished-old-promo',
+    title: 'Old promo',
+    category: 'promo',
+    excerpt: 'Withdrawn.',
+    content: 'Withdrawn.',
+    author: 'Topup Team',
+    tags: ['promo'],
+    status: 'draft',
+    published_at: SEED_TIME,
+    updated_at: SEED_TIME,
+  });
 }
 
 function slugOf(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }

@@ -89,7 +89,8 @@ export class Table<S extends z.ZodObject> {
     if (this.#byKey.get(key) !== record) throw new Error(`update: the record ${key} is not in this table`);
     const next = Object.assign({}, record, patch) as z.output<S>;
     this.schema.parse(next);
-    if (this.#keyOf(next) !== key || (this.#ownerOf && this.#ownerOf(next) !== this.#ownerOf(record))) throw new Error(`update: the key or owner of ${key} cannot change`);
+    if (this.#keyOf(next) !== key || (this.#ownerOf && this.#ownerOf(next) !== this.#ownerOf(record)))
+      throw new Error(`update: the key or owner of ${key} cannot change`);
     Object.assign(record as object, patch);
     this.#changes?.set(key, record);
   }
@@ -175,7 +176,9 @@ export class Table<S extends z.ZodObject> {
 let primaryKeySymbol: Promise<symbol | undefined> | undefined;
 
 async function withPrimaryKey<T>(values: T, key: string): Promise<T> {
-  primaryKeySymbol ??= new Collection({ schema: { '~standard': { version: 1, vendor: 'topup', validate: (value: unknown) => ({ value }) } } })
+  primaryKeySymbol ??= new Collection({
+    schema: { '~standard': { version: 1, vendor: 'topup', validate: (value: unknown) => ({ value }) } },
+  })
     .create({})
     .then((record) => Object.getOwnPropertySymbols(record).find((s) => s.description === 'kPrimaryKey'));
   const symbol = await primaryKeySymbol;

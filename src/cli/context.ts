@@ -12,7 +12,6 @@ import { sandboxFetch } from './sandbox-fetch.js';
 import { sanitizeText, sanitizingFetch } from './io/sanitize.js';
 import { originOf, resolveTarget, type TargetSpec } from './target.js';
 
-
 export function embeddedNotice(spec: Extract<TargetSpec, { kind: 'embedded' }>): string {
   if (spec.ignoredEnvToken) return 'Using the embedded offline sandbox (--mock): TOPUP_TOKEN is ignored, the demo sandbox token is used.';
   return 'Using the embedded offline sandbox (demo sandbox token). Log in to a real server with `topup auth login`.';
@@ -104,7 +103,9 @@ export class CliContext {
 
   prompter(): Promise<Prompter> {
     if (!this.io.canPrompt()) return Promise.reject(new UsageError('Cannot prompt: not a terminal, or --no-input is set.'));
-    this.#prompter ??= this.deps.prompter ? Promise.resolve(this.deps.prompter) : import('./prompter.js').then((m) => m.inquirerPrompter(this.io));
+    this.#prompter ??= this.deps.prompter
+      ? Promise.resolve(this.deps.prompter)
+      : import('./prompter.js').then((m) => m.inquirerPrompter(this.io));
     return this.#prompter;
   }
 
@@ -156,7 +157,9 @@ export class CliContext {
 
   /** The in-process sandbox whose state persists in the config folder between runs; locked only per operation. */
   offlineSandbox(): Promise<EmbeddedSandbox> {
-    this.#offline ??= import('./embedded-sandbox.js').then(({ embeddedSandbox }) => embeddedSandbox(join(this.configDir, OFFLINE_STATE_FILE)));
+    this.#offline ??= import('./embedded-sandbox.js').then(({ embeddedSandbox }) =>
+      embeddedSandbox(join(this.configDir, OFFLINE_STATE_FILE)),
+    );
     return this.#offline;
   }
 
@@ -169,7 +172,11 @@ export class CliContext {
       return { kind: 'embedded', spec, sandbox, token: sandbox.demoToken };
     }
     if (this.settings().credentialsExposed()) {
-      this.io.notice(this.io.style.yellow(`Warning: ${this.settings().credentialsPath} is readable by other users; run: chmod 600 ${this.settings().credentialsPath}`));
+      this.io.notice(
+        this.io.style.yellow(
+          `Warning: ${this.settings().credentialsPath} is readable by other users; run: chmod 600 ${this.settings().credentialsPath}`,
+        ),
+      );
     }
     return { kind: 'remote', spec, baseUrl: spec.baseUrl, token: spec.token };
   }
@@ -213,17 +220,34 @@ export class CliContext {
     return this.#createClient((fetch) => fetch, { exact: true });
   }
 
-  async #createClient(wrapGiven: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch, options: { exact?: boolean } = {}): Promise<TopupClient> {
+  async #createClient(
+    wrapGiven: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch,
+    options: { exact?: boolean } = {},
+  ): Promise<TopupClient> {
     const [{ createClient }, target] = await Promise.all([import('../client/index.js'), this.target()]);
     // Human output never shows server text raw (io/sanitize.ts); --json shows it exactly, as JSON escapes it.
-    const wrap = this.#globals.json || options.exact === true ? wrapGiven : (fetch: typeof globalThis.fetch) => wrapGiven(sanitizingFetch(fetch));
+    const wrap =
+      this.#globals.json || options.exact === true ? wrapGiven : (fetch: typeof globalThis.fetch) => wrapGiven(sanitizingFetch(fetch));
     const hooks = this.#clientHooks();
     if (target.kind === 'embedded') {
       // Offline, pacing would only slow the user down: the sandbox's limits still answer 429 if exceeded.
-      return createClient({ baseUrl: target.sandbox.baseUrl, token: target.token, fetch: wrap(sandboxFetch(target.sandbox)), pacing: false, ...hooks, clock: this.deps.clock });
+      return createClient({
+        baseUrl: target.sandbox.baseUrl,
+        token: target.token,
+        fetch: wrap(sandboxFetch(target.sandbox)),
+        pacing: false,
+        ...hooks,
+        clock: this.deps.clock,
+      });
     }
     // Checked here first, so that a refusal says what a CLI user can do rather than name a library option.
     (await import('../client/base-url.js')).parseBaseUrl(target.baseUrl);
-    return createClient({ baseUrl: target.baseUrl, token: target.token, fetch: wrap(await this.remoteFetch()), ...hooks, clock: this.deps.clock });
+    return createClient({
+      baseUrl: target.baseUrl,
+      token: target.token,
+      fetch: wrap(await this.remoteFetch()),
+      ...hooks,
+      clock: this.deps.clock,
+    });
   }
 }

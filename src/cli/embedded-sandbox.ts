@@ -33,7 +33,12 @@ export function embeddedSandbox(file: string): EmbeddedSandbox {
       opened = await openPersistentSandbox(file, { fresh: options.fresh ?? false });
     } catch (error) {
       // Final: the client must report these as they are, not retry them as if the network had failed.
-      if (error instanceof StateLockedError) throw finalFetchError(new CliError(`The offline sandbox is busy: another topup command has been using it for over ${STATE_LOCK_WAIT_MS / 1000} seconds.`));
+      if (error instanceof StateLockedError)
+        throw finalFetchError(
+          new CliError(
+            `The offline sandbox is busy: another topup command has been using it for over ${STATE_LOCK_WAIT_MS / 1000} seconds.`,
+          ),
+        );
       throw unreadable(error);
     }
     try {
@@ -53,6 +58,11 @@ export function embeddedSandbox(file: string): EmbeddedSandbox {
 }
 
 function unreadable(error: unknown): unknown {
-  if (error instanceof SnapshotError) return finalFetchError(new CliError(`The offline sandbox's state is unreadable (${error.message.replace(/\.$/, '')}); run \`topup mock reset\` to start over.`));
+  if (error instanceof SnapshotError)
+    return finalFetchError(
+      new CliError(
+        `The offline sandbox's state is unreadable (${error.message.replace(/\.$/, '')}); run \`topup mock reset\` to start over.`,
+      ),
+    );
   return error;
 }

@@ -72,7 +72,7 @@ export function plainInit(init: RequestInit = {}): PlainInit {
   const headers: Record<string, string> = {};
   const source = init.headers ?? {};
   const pairs: Iterable<readonly [string, string]> = Array.isArray(source)
-    ? (source)
+    ? source
     : isPlainRecord(source)
       ? Object.entries(source as Record<string, string>)
       : headerPairs(source as Headers);
@@ -80,7 +80,13 @@ export function plainInit(init: RequestInit = {}): PlainInit {
     const key = name.toLowerCase();
     headers[key] = headers[key] === undefined ? String(value) : `${headers[key]}, ${value}`;
   }
-  return { method: (init.method ?? 'GET').toUpperCase(), headers, body: bodyBytes(init.body), signal: init.signal ?? undefined, redirect: init.redirect ?? 'follow' };
+  return {
+    method: (init.method ?? 'GET').toUpperCase(),
+    headers,
+    body: bodyBytes(init.body),
+    signal: init.signal ?? undefined,
+    redirect: init.redirect ?? 'follow',
+  };
 }
 
 function headerPairs(headers: Headers): [string, string][] {

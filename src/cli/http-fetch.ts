@@ -10,11 +10,17 @@ import { FetchAnswer, plainInit, type PlainInit } from './fetch-answer.js';
  */
 export async function httpFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const request = typeof input === 'string' || input instanceof URL ? plainInit(init) : await requestInit(input, init);
-  let outgoing: Outgoing = { url: new URL(typeof input === 'string' || input instanceof URL ? input : input.url), method: request.method, headers: request.headers, body: request.body };
+  let outgoing: Outgoing = {
+    url: new URL(typeof input === 'string' || input instanceof URL ? input : input.url),
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  };
   for (let redirects = 0; ; redirects++) {
     const answer = await send(outgoing, request.signal);
     const location = answer.headers.location;
-    if (location === undefined || !REDIRECTS.has(answer.statusCode ?? 0) || request.redirect === 'manual') return (await toAnswer(answer, request.signal)).asResponse();
+    if (location === undefined || !REDIRECTS.has(answer.statusCode ?? 0) || request.redirect === 'manual')
+      return (await toAnswer(answer, request.signal)).asResponse();
     answer.resume();
     if (request.redirect === 'error') throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
     if (redirects >= MAX_REDIRECTS) throw new TypeError('fetch failed', { cause: new Error('too many redirects') });
@@ -109,7 +115,8 @@ async function toAnswer(answer: IncomingMessage, signal: PlainInit['signal']): P
     }
   }
   // As fetch does, a decoded body no longer carries its encoding.
-  const shown = answer.headers['content-encoding'] === undefined ? headers : headers.filter(([name]) => !/^content-(encoding|length)$/i.test(name));
+  const shown =
+    answer.headers['content-encoding'] === undefined ? headers : headers.filter(([name]) => !/^content-(encoding|length)$/i.test(name));
   return new FetchAnswer(status, answer.statusMessage ?? '', shown, body);
 }
 

@@ -49,7 +49,8 @@ function reportError(ctx: CliContext, error: unknown): void {
   } else {
     ctx.io.stderr.write(`${ctx.io.style.red('Error:')} ${message}\n`);
     // Only when the order may exist after all; repeating a refused request would be refused again.
-    if (details.idempotencyKey && maybeCommitted(err)) ctx.io.stderr.write(`Retry safely with: --idempotency-key ${details.idempotencyKey}\n`);
+    if (details.idempotencyKey && maybeCommitted(err))
+      ctx.io.stderr.write(`Retry safely with: --idempotency-key ${details.idempotencyKey}\n`);
   }
   if (ctx.globals.debug && err.stack) ctx.io.stderr.write(`${redactSecrets(err.stack, secrets)}\n`);
 }
@@ -88,9 +89,15 @@ export async function run(argv: readonly string[]): Promise<void> {
     return stream;
   };
   const io = {
-    get stdout() { return opened(process.stdout); },
-    get stderr() { return opened(process.stderr); },
-    get stdin() { return process.stdin; },
+    get stdout() {
+      return opened(process.stdout);
+    },
+    get stderr() {
+      return opened(process.stderr);
+    },
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
   };
   const code = await main(argv, io, { signal: controller.signal });

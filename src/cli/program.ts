@@ -42,8 +42,8 @@ export function buildProgram(ctx: CliContext): Command {
     .description('Client and sandbox for the credit top-up shop API (v1)')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--json', 'print the response data as JSON on stdout, and nothing else', false)
-    .option('--profile <name>', 'use this profile\'s base URL and token')
-    .option('--base-url <url>', 'server to talk to (default: the profile\'s, or the embedded sandbox)')
+    .option('--profile <name>', "use this profile's base URL and token")
+    .option('--base-url <url>', "server to talk to (default: the profile's, or the embedded sandbox)")
     .option('--mock', 'use the embedded offline sandbox for this command', false)
     .option('--no-color', 'turn colour off')
     .option('--no-input', 'never prompt; a missing value is a usage error')
@@ -79,7 +79,8 @@ function outputFor(ctx: CliContext) {
   return {
     writeOut: (text: string) => ctx.io.stdout.write(text),
     writeErr: (text: string) => ctx.io.stderr.write(redact(text)),
-    outputError: (text: string, write: (text: string) => void) => write(asksForJson(ctx.argv) ? errorEnvelope({ message: commanderSentence(text) }) : text),
+    outputError: (text: string, write: (text: string) => void) =>
+      write(asksForJson(ctx.argv) ? errorEnvelope({ message: commanderSentence(text) }) : text),
   };
 }
 

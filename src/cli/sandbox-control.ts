@@ -26,7 +26,15 @@ export function embeddedControl(embedded: EmbeddedSandbox): SandboxControlClient
   // sandbox.control rejects with the client's error classes, which carry the kind that decides the exit code.
   return {
     move: (verb, code) => embedded.use((sandbox) => sandbox.control[verb](code)),
-    deposit: (o) => embedded.use((sandbox) => sandbox.control.deposit({ amount: o.amount, paid: o.paid, ...(o.account ? { account: o.account } : {}), ...(o.token ? { token: o.token } : {}) })),
+    deposit: (o) =>
+      embedded.use((sandbox) =>
+        sandbox.control.deposit({
+          amount: o.amount,
+          paid: o.paid,
+          ...(o.account ? { account: o.account } : {}),
+          ...(o.token ? { token: o.token } : {}),
+        }),
+      ),
     // From the seed, without reading the file: reset must work when the state is damaged.
     reset: () => embedded.use((sandbox) => sandbox.control.reset(), { fresh: true }),
     fixtures: () => embedded.use(async (sandbox) => sandbox.fixtures()),
@@ -64,28 +72,58 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
   const call = async (method: string, path: string, body?: unknown, token?: string): Promise<unknown> => {
     const { createClient } = await import('../client/index.js');
     // Plain http:// to a sandbox on another host (a container) is fine while no token goes with it.
-    const client = createClient({ baseUrl: origin, token, fetch: transport.fetch, timeout: transport.timeout, maxRetries: 0, pacing: false, allowInsecureHttp: token === undefined, userAgent: 'topup-cli' });
+    const client = createClient({
+      baseUrl: origin,
+      token,
+      fetch: transport.fetch,
+      timeout: transport.timeout,
+      maxRetries: 0,
+      pacing: false,
+      allowInsecureHttp: token === undefined,
+      userAgent: 'topup-cli',
+    });
     let answer;
     try {
-      answer = await client.request({ method, path, ...(body === undefined ? {} : { body }), signal: transport.signal, throwOnError: false });
+      answer = await client.request({
+        method,
+        path,
+        ...(body === undefined ? {} : { body }),
+        signal: transport.signal,
+        throwOnError: false,
+      });
     } catch (error) {
-      if (isTopupError(error, 'timeout')) throw new TimeoutError(`The sandbox at ${origin} did not answer within ${transport.timeout / 1000} s.`);
+      if (isTopupError(error, 'timeout'))
+        throw new TimeoutError(`The sandbox at ${origin} did not answer within ${transport.timeout / 1000} s.`);
       // Nothing answered at all: perhaps no sandbox runs there.
-      if (isTopupError(error, 'connection') && error.message.startsWith('Could not reach')) throw new ConnectionError(`${error.message.replace(/\.$/, '')}. Is \`topup mock serve\` running there?`);
+      if (isTopupError(error, 'connection') && error.message.startsWith('Could not reach'))
+        throw new ConnectionError(`${error.message.replace(/\.$/, '')}. Is \`topup mock serve\` running there?`);
       throw error;
     }
     // A real server must never be driven as if it were a sandbox, whatever it answers at these paths.
-    if (answer.headers.get(CONTROL_HEADER) !== '1') throw new UsageError(`${origin} is not a topup sandbox (no /__sandbox control API answers there); \`topup mock\` commands act only on a sandbox: pass --mock for the embedded one, or --base-url of \`topup mock serve\`.`);
+    if (answer.headers.get(CONTROL_HEADER) !== '1')
+      throw new UsageError(
+        `${origin} is not a topup sandbox (no /__sandbox control API answers there); \`topup mock\` commands act only on a sandbox: pass --mock for the embedded one, or --base-url of \`topup mock serve\`.`,
+      );
     const envelope = answer.body as Envelope;
     // The error class of its status, with its code and fields, as the embedded sandbox's control rejects (409 and 422 exit 5).
-    if (!answer.ok || envelope?.success !== true) throw errorForStatus(answer.status, envelope?.message ?? `The sandbox answered ${answer.status}.`, { code: envelope?.error?.code, fields: envelope?.error?.fields });
+    if (!answer.ok || envelope?.success !== true)
+      throw errorForStatus(answer.status, envelope?.message ?? `The sandbox answered ${answer.status}.`, {
+        code: envelope?.error?.code,
+        fields: envelope?.error?.fields,
+      });
     return envelope.data;
   };
   return {
     move: async (verb, code) => {
       await call('POST', movePaths[verb](code));
     },
-    deposit: async (o) => (await call('POST', '/__sandbox/deposits', { amount: o.amount, paid: o.paid, ...(o.account ? { account: o.account } : {}) }, o.token)) as { invoice_code: string },
+    deposit: async (o) =>
+      (await call(
+        'POST',
+        '/__sandbox/deposits',
+        { amount: o.amount, paid: o.paid, ...(o.account ? { account: o.account } : {}) },
+        o.token,
+      )) as { invoice_code: string },
     reset: async () => {
       await call('POST', '/__sandbox/reset');
     },

@@ -10,11 +10,15 @@ import { FetchAnswer, plainInit } from './fetch-answer.js';
 export function sandboxFetch(sandbox: { handle(request: SandboxRequest): Promise<SandboxResponse> }): typeof globalThis.fetch {
   return async (input, init) => {
     // The CLI's callers pass a URL and an init; a Request object would need undici, which an offline run never loads.
-    if (typeof input !== 'string' && !(input instanceof URL)) throw new TypeError('The embedded sandbox takes a URL and an init, not a Request.');
+    if (typeof input !== 'string' && !(input instanceof URL))
+      throw new TypeError('The embedded sandbox takes a URL and an init, not a Request.');
     const request = plainInit(init);
     request.signal?.throwIfAborted();
     const body = request.body === undefined ? null : request.body.toString('utf8');
-    const reply = await raceAbort(sandbox.handle(inProcessRequest(request.method, new URL(input).href, request.headers, body)), request.signal);
+    const reply = await raceAbort(
+      sandbox.handle(inProcessRequest(request.method, new URL(input).href, request.headers, body)),
+      request.signal,
+    );
     if (isDropped(reply)) throw droppedFetchError();
     const content = request.method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(reply.body);
     return new FetchAnswer(reply.status, '', Object.entries(reply.headers), content).asResponse();

@@ -97,7 +97,8 @@ export class Settings {
   }
 
   async setCurrentProfile(name: string): Promise<void> {
-    if (this.profile(name) === undefined) throw new CliError(`No profile is named '${name}'; log in with: topup auth login --profile ${name}`);
+    if (this.profile(name) === undefined)
+      throw new CliError(`No profile is named '${name}'; log in with: topup auth login --profile ${name}`);
     const config = { ...this.config, current_profile: name };
     await writeStore(this.dir, 'config', config);
     this.config = config;

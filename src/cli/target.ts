@@ -42,7 +42,8 @@ export interface TargetInput {
   token(name: string): string | undefined;
 }
 
-export const ENV_TOKEN_WITHOUT_SERVER = 'TOPUP_TOKEN is set but no server is: set TOPUP_BASE_URL, log in with `topup auth login`, or pass --mock.';
+export const ENV_TOKEN_WITHOUT_SERVER =
+  'TOPUP_TOKEN is set but no server is: set TOPUP_BASE_URL, log in with `topup auth login`, or pass --mock.';
 
 /** A URL's origin, or the text itself when it is no URL (messages name where a request went, never its path). */
 export function originOf(url: string): string {
@@ -73,15 +74,22 @@ export function namedProfile(
 /** The profile the run names, and what named it; an unknown name is a usage error, never a silent fallback. */
 function chooseProfile(input: TargetInput): { name: string; from: ProfileSource; settings: ProfileSettings } | undefined {
   const named = namedProfile(input.profileFlag, input.env);
-  const { name, from }: { name: string | undefined; from: ProfileSource } = named ?? { name: input.currentProfile, from: 'current profile' };
+  const { name, from }: { name: string | undefined; from: ProfileSource } = named ?? {
+    name: input.currentProfile,
+    from: 'current profile',
+  };
   if (name === undefined) return undefined;
   const settings = input.profile(name);
   if (settings !== undefined) return { name, from, settings };
   const known = input.profileNames();
   if (from === 'current profile') {
-    throw new UsageError(`The current profile '${name}' does not exist (${listed(known)}); pick one with \`topup config set profile NAME\`, or log in with \`topup auth login\`.`);
+    throw new UsageError(
+      `The current profile '${name}' does not exist (${listed(known)}); pick one with \`topup config set profile NAME\`, or log in with \`topup auth login\`.`,
+    );
   }
-  throw new UsageError(`No profile is named '${name}' (from ${from}; ${listed(known)}); log in with \`topup auth login --profile ${name}\`.`);
+  throw new UsageError(
+    `No profile is named '${name}' (from ${from}; ${listed(known)}); log in with \`topup auth login --profile ${name}\`.`,
+  );
 }
 
 /**
@@ -101,15 +109,20 @@ export function resolveTarget(input: TargetInput): TargetSpec {
   const envUrl = input.env.TOPUP_BASE_URL || undefined;
   // Flags beat variables, which beat the stored configuration: --profile wins over TOPUP_BASE_URL.
   const [baseUrl, source]: [string | undefined, ServerSource] =
-    input.baseUrlFlag !== undefined ? [input.baseUrlFlag, '--base-url']
-    : chosen?.from === '--profile' ? [chosen.settings.base_url, 'profile']
-    : envUrl !== undefined ? [envUrl, 'TOPUP_BASE_URL']
-    : [chosen?.settings.base_url, 'profile'];
+    input.baseUrlFlag !== undefined
+      ? [input.baseUrlFlag, '--base-url']
+      : chosen?.from === '--profile'
+        ? [chosen.settings.base_url, 'profile']
+        : envUrl !== undefined
+          ? [envUrl, 'TOPUP_BASE_URL']
+          : [chosen?.settings.base_url, 'profile'];
   if (baseUrl === undefined) {
     if (envToken !== undefined) throw new UsageError(ENV_TOKEN_WITHOUT_SERVER);
     const known = input.profileNames();
     if (known.length > 0) {
-      throw new UsageError(`No profile is current (${listed(known)}): pick one with \`topup config set profile NAME\` or --profile, or pass --mock for the embedded sandbox.`);
+      throw new UsageError(
+        `No profile is current (${listed(known)}): pick one with \`topup config set profile NAME\` or --profile, or pass --mock for the embedded sandbox.`,
+      );
     }
     return { kind: 'embedded', profile: 'sandbox', source: 'nothing configured', ignoredEnvToken: false };
   }
@@ -132,7 +145,8 @@ export function resolveTarget(input: TargetInput): TargetSpec {
 
 /** One line on where the requests of this run go and why: `topup doctor`, `auth status`, and messages. */
 export function describeTarget(spec: TargetSpec): string {
-  if (spec.kind === 'embedded') return spec.source === '--mock' ? 'the embedded sandbox (--mock)' : 'the embedded sandbox (nothing is configured)';
+  if (spec.kind === 'embedded')
+    return spec.source === '--mock' ? 'the embedded sandbox (--mock)' : 'the embedded sandbox (nothing is configured)';
   const by = spec.source === 'profile' ? `profile ${spec.chosenProfile!.name} (${spec.chosenProfile!.from})` : spec.source;
   return `${spec.baseUrl} (from ${by})`;
 }

@@ -13,7 +13,10 @@ export function isLoopbackHost(hostname: string): boolean {
  * Checks a base URL and returns it normalised to end in `/`, ready to prefix endpoint paths.
  * Messages never repeat the URL: a refused URL may be refused precisely because it holds a secret.
  */
-export function parseBaseUrl(baseUrl: unknown, options: { allowInsecureHttp?: boolean | undefined; insecureAdvice?: string | undefined } = {}): string {
+export function parseBaseUrl(
+  baseUrl: unknown,
+  options: { allowInsecureHttp?: boolean | undefined; insecureAdvice?: string | undefined } = {},
+): string {
   if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
     throw new UsageError('The base URL is missing; pass an absolute https:// URL.');
   }
@@ -33,7 +36,9 @@ export function parseBaseUrl(baseUrl: unknown, options: { allowInsecureHttp?: bo
     throw new UsageError('The base URL must not have a query or fragment; it is the site root, like https://shop.example.com.');
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && options.allowInsecureHttp !== true) {
-    throw new UsageError(`The base URL uses plain http:// to a host that is not loopback, so the token would travel unencrypted; ${options.insecureAdvice ?? 'use https://'}.`);
+    throw new UsageError(
+      `The base URL uses plain http:// to a host that is not loopback, so the token would travel unencrypted; ${options.insecureAdvice ?? 'use https://'}.`,
+    );
   }
   if (/\/api\/v1\/?$/.test(url.pathname)) {
     throw new UsageError('The base URL must be the site root without /api/v1; the client adds the path itself.');

@@ -55,7 +55,12 @@ export async function sendAttempt(
 
   const body = attempt.json === undefined ? undefined : JSON.stringify(attempt.json);
   try {
-    return await exchange(options.fetch, url, { method: attempt.method, headers, body }, { timeout: options.timeout, signal: attempt.signal });
+    return await exchange(
+      options.fetch,
+      url,
+      { method: attempt.method, headers, body },
+      { timeout: options.timeout, signal: attempt.signal },
+    );
   } catch (error) {
     if (error instanceof TransportFailure) throw connectionFailure(error.reason, url, options.token, error.during);
     throw error;
@@ -112,7 +117,12 @@ export async function exchange(
   signal?.addEventListener('abort', onAbort, { once: true });
   let during: 'request' | 'body' = 'request';
   try {
-    const sent = fetch(url, { method: request.method, headers: request.headers, signal: controller.signal, ...(request.body === undefined ? {} : { body: request.body }) });
+    const sent = fetch(url, {
+      method: request.method,
+      headers: request.headers,
+      signal: controller.signal,
+      ...(request.body === undefined ? {} : { body: request.body }),
+    });
     const answer: Answer = await raceAbort(sent, controller.signal);
     during = 'body';
     const body = await raceAbort(answer.text(), controller.signal);
@@ -131,7 +141,8 @@ export async function exchange(
 /** The request with its Authorization value redacted, for the debug hook; headers by name, as fetch lists them. */
 export function describeRequest(method: string, url: string, headers: Record<string, string>): OutgoingRequest {
   const shown: Record<string, string> = {};
-  for (const name of Object.keys(headers).sort()) shown[name] = name === 'authorization' ? redactAuthorization(headers[name]!) : headers[name]!;
+  for (const name of Object.keys(headers).sort())
+    shown[name] = name === 'authorization' ? redactAuthorization(headers[name]!) : headers[name]!;
   return { method, url, headers: shown };
 }
 

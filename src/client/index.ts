@@ -1,5 +1,12 @@
 export { createClient, type TopupClient } from './client.js';
-export { defaults, type ClientOptions, type ClientWait, type FetchFunction, type OutgoingRequest, type ReceivedResponse } from './options.js';
+export {
+  defaults,
+  type ClientOptions,
+  type ClientWait,
+  type FetchFunction,
+  type OutgoingRequest,
+  type ReceivedResponse,
+} from './options.js';
 export type { Clock } from './clock.js';
 export type { RawRequest, RawResponse, RequestOptions } from './request.js';
 export { PagePromise, type Page } from './paginate.js';

@@ -95,12 +95,15 @@ const MAX_TIMER_MS = 2_147_483_647;
 /** Checks every option and fills in the defaults; throws UsageError before anything is sent. */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw new UsageError('createClient needs an options object.');
-  const fetchFunction = options.fetch ?? (globalThis.fetch);
+  const fetchFunction = options.fetch ?? globalThis.fetch;
   if (typeof fetchFunction !== 'function') throw new UsageError('No fetch function is available; pass the fetch option.');
   const userAgent = options.userAgent ?? defaults.userAgent;
   if (!/^[\x20-\x7e]+$/.test(userAgent)) throw new UsageError('The userAgent must be visible ASCII text.');
   return {
-    baseUrl: parseBaseUrl(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp, insecureAdvice: 'use https://, or set allowInsecureHttp on a network you trust' }),
+    baseUrl: parseBaseUrl(options.baseUrl, {
+      allowInsecureHttp: options.allowInsecureHttp,
+      insecureAdvice: 'use https://, or set allowInsecureHttp on a network you trust',
+    }),
     token: checkToken(options.token),
     fetch: fetchFunction,
     timeout: checkNumber('timeout', options.timeout ?? defaults.timeout, 1, MAX_TIMER_MS),

@@ -103,7 +103,14 @@ export function createRequester(options: ResolvedOptions): Requesters {
     // Public endpoints never see the token: the fewer places it goes, the fewer places it can leak from.
     if (route.auth && token !== undefined) headers.authorization = `Bearer ${token}`;
     for (const [name, value] of Object.entries(headers)) checkHeaderValue(name, value);
-    const attempt = { method: route.method, path: route.path.slice(1), searchParams: call.searchParams, json: call.body, headers, signal: call.signal };
+    const attempt = {
+      method: route.method,
+      path: route.path.slice(1),
+      searchParams: call.searchParams,
+      json: call.body,
+      headers,
+      signal: call.signal,
+    };
     refuseTokenInUrl(attempt.path, attempt.searchParams, token);
     // A POST is repeated only under an Idempotency-Key, which makes the repeat harmless.
     const retryable = route.method === 'GET' || call.idempotencyKey !== undefined;
@@ -113,11 +120,19 @@ export function createRequester(options: ResolvedOptions): Requesters {
 
     return withRetries(
       async () => {
-        const release = pacer === undefined || rateClass === undefined ? undefined : await pacer.acquire(rateClass, call.signal, waitHook && ((ms) => waitHook('pacing', ms)));
+        const release =
+          pacer === undefined || rateClass === undefined
+            ? undefined
+            : await pacer.acquire(rateClass, call.signal, waitHook && ((ms) => waitHook('pacing', ms)));
         try {
           const sentAt = clock.now();
           const { answer, body } = await sendAttempt(attempt, options);
-          options.onResponse?.({ method: route.method, url: `${options.baseUrl}${attempt.path}`, status: answer.status, durationMs: clock.now() - sentAt });
+          options.onResponse?.({
+            method: route.method,
+            url: `${options.baseUrl}${attempt.path}`,
+            status: answer.status,
+            durationMs: clock.now() - sentAt,
+          });
           const parsed = parseBody(body);
           const retryAfter = parseRetryAfter(answer.headers.get(RATE_LIMIT_HEADERS.retryAfter), clock.now());
           if (rateClass !== undefined) pacer?.observe(rateClass, rateLimitReport(answer, retryAfter));
@@ -139,7 +154,10 @@ export function createRequester(options: ResolvedOptions): Requesters {
   const request: Requester = async <Id extends EndpointId>(id: Id, call: Call = {}): Promise<EndpointData<Id>> => {
     const endpoint = endpointRoutes[id];
     const path = expandPath(endpoint.path, call.params ?? {});
-    const answer = await send({ ...endpoint, path, label: `${endpoint.method} ${endpoint.path}` }, { ...call, searchParams: toSearchParams(call.query) });
+    const answer = await send(
+      { ...endpoint, path, label: `${endpoint.method} ${endpoint.path}` },
+      { ...call, searchParams: toSearchParams(call.query) },
+    );
     return dataOf(answer.body, answer.status) as EndpointData<Id>;
   };
 
@@ -148,14 +166,26 @@ export function createRequester(options: ResolvedOptions): Requesters {
     if (!/^[A-Z]+$/.test(method)) throw new UsageError(`'${rawRequest.method}' is not an HTTP method.`);
     const { path, searchParams } = rawTarget(rawRequest.path, rawRequest.query);
     if (rawRequest.headers !== undefined && Object.keys(rawRequest.headers).some((name) => name.toLowerCase() === 'authorization')) {
-      throw new UsageError('The Authorization header is the client\'s own: give the token as the client\'s `token` option.');
+      throw new UsageError("The Authorization header is the client's own: give the token as the client's `token` option.");
     }
     const known = routeOf(method, path);
     // A path the interface does not list (a newer endpoint) is the caller's choice: it gets the token, not pacing.
-    const route: Route = { method, path, auth: known?.auth ?? true, rateClass: known?.rateClass, label: `${method} ${known?.path ?? path}` };
+    const route: Route = {
+      method,
+      path,
+      auth: known?.auth ?? true,
+      rateClass: known?.rateClass,
+      label: `${method} ${known?.path ?? path}`,
+    };
     const headers = Object.fromEntries(Object.entries(rawRequest.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
     try {
-      return await send(route, { headers, body: rawRequest.body, idempotencyKey: rawRequest.idempotencyKey, signal: rawRequest.signal, searchParams });
+      return await send(route, {
+        headers,
+        body: rawRequest.body,
+        idempotencyKey: rawRequest.idempotencyKey,
+        signal: rawRequest.signal,
+        searchParams,
+      });
     } catch (error) {
       const answer = typeof error === 'object' && error !== null ? failedAnswers.get(error) : undefined;
       if (rawRequest.throwOnError === false && answer !== undefined) return answer;
@@ -168,7 +198,8 @@ export function createRequester(options: ResolvedOptions): Requesters {
 
 /** A raw request's path and query, checked: a path on this server, never another host's or outside it by dot segments. */
 function rawTarget(path: string, query: RawRequest['query']): { path: string; searchParams: URLSearchParams | undefined } {
-  if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//')) throw new UsageError('The path of a raw request starts with a single /, for example /api/v1/me/balance.');
+  if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//'))
+    throw new UsageError('The path of a raw request starts with a single /, for example /api/v1/me/balance.');
   if (/[\\#\s]/.test(path)) throw new UsageError('The path of a raw request must not contain backslashes, spaces or a #fragment.');
   const queryAt = path.indexOf('?');
   const pathname = queryAt === -1 ? path : path.slice(0, queryAt);
@@ -178,7 +209,8 @@ function rawTarget(path: string, query: RawRequest['query']): { path: string; se
   } catch {
     throw new UsageError('The path of a raw request has a malformed %-escape.');
   }
-  if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) throw new UsageError('The path of a raw request must not have . or .. segments.');
+  if (decoded.split('/').some((segment) => segment === '.' || segment === '..'))
+    throw new UsageError('The path of a raw request must not have . or .. segments.');
   const searchParams = new URLSearchParams(queryAt === -1 ? '' : path.slice(queryAt + 1));
   for (const [name, value] of toSearchParams(query) ?? []) searchParams.append(name, value);
   return { path: pathname, searchParams: searchParams.size === 0 ? undefined : searchParams };

@@ -72,7 +72,13 @@ export function retryDelay(state: RetryState, policy: RetryPolicy): number | und
 /** Runs `attempt` until it succeeds or `retryDelay` gives up; `retryable: false` means exactly one attempt. */
 export async function withRetries<T>(
   attempt: (retry: number) => Promise<T>,
-  options: { retryable: boolean; policy: RetryPolicy; clock: Clock; signal?: AbortSignal | undefined; onWait?: ((reason: 'retry-after' | 'backoff', ms: number) => void) | undefined },
+  options: {
+    retryable: boolean;
+    policy: RetryPolicy;
+    clock: Clock;
+    signal?: AbortSignal | undefined;
+    onWait?: ((reason: 'retry-after' | 'backoff', ms: number) => void) | undefined;
+  },
 ): Promise<T> {
   const { policy, clock, signal } = options;
   const startedAt = clock.now();

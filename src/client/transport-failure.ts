@@ -8,7 +8,10 @@ const CAUSES: readonly [RegExp, string][] = [
   [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET)$/, 'the connection was reset'],
   [/^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)$/, 'the connection timed out'],
   [/^(EHOSTUNREACH|ENETUNREACH|ENETDOWN|EHOSTDOWN)$/, 'the network or host is unreachable'],
-  [/^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|ERR_OSSL_)/, 'TLS: the server\'s certificate was refused'],
+  [
+    /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|ERR_OSSL_)/,
+    "TLS: the server's certificate was refused",
+  ],
 ];
 
 /** The origin of a URL, or a placeholder: a message names where it tried, never the path or query. */
@@ -43,10 +46,18 @@ function reasonOf(error: unknown): string {
  * A request that never got its answer, as one sentence naming the server's origin and the cause (refused, DNS, TLS,
  * reset, timeout). Nothing that might hold the token survives (fetch errors may carry the request).
  */
-export function connectionFailure(error: unknown, url: string, token: string | undefined, during: 'request' | 'body' = 'request'): ConnectionError {
+export function connectionFailure(
+  error: unknown,
+  url: string,
+  token: string | undefined,
+  during: 'request' | 'body' = 'request',
+): ConnectionError {
   const reason = scrub(reasonOf(error), token === undefined ? [] : [token]);
   // Part of the answer had come: the server was reached, and the request may have taken effect.
-  if (during === 'body') return new ConnectionError(`${originOf(url)} closed the connection before its answer was complete (${reason}).`, { cause: new Error(reason) });
+  if (during === 'body')
+    return new ConnectionError(`${originOf(url)} closed the connection before its answer was complete (${reason}).`, {
+      cause: new Error(reason),
+    });
   return new ConnectionError(`Could not reach ${originOf(url)}: ${reason}.`, { cause: new Error(reason) });
 }
 

@@ -40,7 +40,8 @@ export function isFinalStatus(status: { payment_status?: unknown; is_final?: unk
  * `poll_after_seconds` when that is a sensible positive number; at most what is left of the wait.
  */
 export function nextPollDelay(interval: number, pollAfterSeconds: unknown, left: number): number {
-  const asked = typeof pollAfterSeconds === 'number' && Number.isFinite(pollAfterSeconds) && pollAfterSeconds > 0 ? pollAfterSeconds * 1000 : 0;
+  const asked =
+    typeof pollAfterSeconds === 'number' && Number.isFinite(pollAfterSeconds) && pollAfterSeconds > 0 ? pollAfterSeconds * 1000 : 0;
   return Math.min(Math.max(interval, asked), left);
 }
 
@@ -67,7 +68,10 @@ export async function waitForInvoice(
     if (isFinalStatus(status, invoiceCode)) return status;
     const left = deadline - clock.now();
     if (left <= 0) {
-      throw new WaitTimeoutError(`Invoice ${status.invoice_code ?? invoiceCode} was still ${status.payment_status} when the wait timed out.`, status);
+      throw new WaitTimeoutError(
+        `Invoice ${status.invoice_code ?? invoiceCode} was still ${status.payment_status} when the wait timed out.`,
+        status,
+      );
     }
     // The last pause is cut short so the final poll lands on the deadline.
     await clock.sleep(nextPollDelay(interval, status.poll_after_seconds, left), signal);

@@ -17,11 +17,14 @@ export type ArticleSummary = z.infer<typeof ArticleSummary>;
 
 export const ArticleList = component(
   'ArticleList',
-  tolerant(z.object({
-    articles: z.array(ArticleSummary),
-    limit: z.int().min(1).meta({ description: 'Most articles one page returns (10).' }),
-    pagination: Pagination,
-  }), GUARANTEED.ArticleList),
+  tolerant(
+    z.object({
+      articles: z.array(ArticleSummary),
+      limit: z.int().min(1).meta({ description: 'Most articles one page returns (10).' }),
+      pagination: Pagination,
+    }),
+    GUARANTEED.ArticleList,
+  ),
 );
 export type ArticleList = z.infer<typeof ArticleList>;
 
@@ -34,13 +37,15 @@ export type ArticleListQuery = z.input<typeof ArticleListQuery>;
 
 export const ArticleDetail = component(
   'ArticleDetail',
-  tolerant(z.object({
-    ...articleSummaryFields,
-    content: z.string().meta({ description: 'The article body in Markdown.' }),
-    author: z.string(),
-    tags: z.array(z.string()),
-    updated_at: Timestamp,
-  })),
+  tolerant(
+    z.object({
+      ...articleSummaryFields,
+      content: z.string().meta({ description: 'The article body in Markdown.' }),
+      author: z.string(),
+      tags: z.array(z.string()),
+      updated_at: Timestamp,
+    }),
+  ),
 );
 export type ArticleDetail = z.infer<typeof ArticleDetail>;
 

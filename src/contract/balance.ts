@@ -4,12 +4,14 @@ import { PaymentStatus } from './lifecycle.js';
 
 export const Balance = component(
   'Balance',
-  tolerant(z.object({
-    balance: Money,
-    formatted_balance: z.string(),
-    currency: Currency,
-    updated_at: Timestamp,
-  })),
+  tolerant(
+    z.object({
+      balance: Money,
+      formatted_balance: z.string(),
+      currency: Currency,
+      updated_at: Timestamp,
+    }),
+  ),
 );
 export type Balance = z.infer<typeof Balance>;
 
@@ -17,18 +19,20 @@ export const TransactionType = component('TransactionType', z.enum(['credit', 'd
 
 export const BalanceTransaction = component(
   'BalanceTransaction',
-  tolerant(z.object({
-    id: z.string().regex(/^TRX\d+$/),
-    type: openEnum(TransactionType),
-    amount: Money.meta({ description: 'Always positive; `type` says the direction.' }),
-    formatted_amount: z.string(),
-    balance_after: Money,
-    formatted_balance_after: z.string(),
-    currency: Currency,
-    description: z.string(),
-    reference: InvoiceCode.nullable().meta({ description: 'The invoice that caused it.' }),
-    created_at: Timestamp,
-  })),
+  tolerant(
+    z.object({
+      id: z.string().regex(/^TRX\d+$/),
+      type: openEnum(TransactionType),
+      amount: Money.meta({ description: 'Always positive; `type` says the direction.' }),
+      formatted_amount: z.string(),
+      balance_after: Money,
+      formatted_balance_after: z.string(),
+      currency: Currency,
+      description: z.string(),
+      reference: InvoiceCode.nullable().meta({ description: 'The invoice that caused it.' }),
+      created_at: Timestamp,
+    }),
+  ),
 );
 export type BalanceTransaction = z.infer<typeof BalanceTransaction>;
 
@@ -44,18 +48,20 @@ export type TransactionList = z.infer<typeof TransactionList>;
 
 export const Deposit = component(
   'Deposit',
-  tolerant(z.object({
-    invoice_code: InvoiceCode,
-    amount: Money,
-    formatted_amount: z.string(),
-    currency: Currency,
-    payment_method: z.string(),
-    payment_status: openEnum(PaymentStatus),
-    invoice_url: z.url(),
-    created_at: Timestamp,
-    expires_at: Timestamp,
-    paid_at: Timestamp.nullable(),
-  })),
+  tolerant(
+    z.object({
+      invoice_code: InvoiceCode,
+      amount: Money,
+      formatted_amount: z.string(),
+      currency: Currency,
+      payment_method: z.string(),
+      payment_status: openEnum(PaymentStatus),
+      invoice_url: z.url(),
+      created_at: Timestamp,
+      expires_at: Timestamp,
+      paid_at: Timestamp.nullable(),
+    }),
+  ),
   'A top-up of the balance. Paying its invoice credits the balance and records a transaction.',
 );
 export type Deposit = z.infer<typeof Deposit>;

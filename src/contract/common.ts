@@ -14,7 +14,10 @@ export function component<T extends z.ZodType>(id: string, schema: T, descriptio
  * A response record as a tolerant reader takes it: only the `guaranteed` fields (guaranteed.ts, from the document)
  * are required, every other field may be missing, and fields nobody knows pass through. Request bodies stay strict.
  */
-export function tolerant<S extends z.ZodRawShape, K extends keyof S & string = never>(schema: z.ZodObject<S>, guaranteed: readonly K[] = []): z.ZodObject<TolerantShape<S, K>, $loose> {
+export function tolerant<S extends z.ZodRawShape, K extends keyof S & string = never>(
+  schema: z.ZodObject<S>,
+  guaranteed: readonly K[] = [],
+): z.ZodObject<TolerantShape<S, K>, $loose> {
   const shape: Record<string, z.ZodType> = {};
   for (const [key, field] of Object.entries(schema.shape) as [string, z.ZodType][]) {
     if ((guaranteed as readonly string[]).includes(key)) shape[key] = field;
@@ -48,13 +51,12 @@ export const Timestamp = component(
 );
 
 /** Invoice codes are the letters INV followed by digits. */
-export const InvoiceCode = component(
-  'InvoiceCode',
-  z.string().regex(/^INV\d+$/),
-  'The letters `INV` followed by digits.',
-);
+export const InvoiceCode = component('InvoiceCode', z.string().regex(/^INV\d+$/), 'The letters `INV` followed by digits.');
 
-export const Currency = z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 currency code.' });
+export const Currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .meta({ description: 'ISO 4217 currency code.' });
 
 /** Money is an integer in the smallest shown unit; every amount has a `formatted_*` companion. */
 export const Money = z.int().min(0);
@@ -69,13 +71,15 @@ export const PaginationQuery = z.object({
 
 export const Pagination = component(
   'Pagination',
-  tolerant(z.object({
-    page: z.int().min(1),
-    per_page: z.int().min(1),
-    total: z.int().min(0),
-    total_pages: z.int().min(0),
-    has_more: z.boolean(),
-  })),
+  tolerant(
+    z.object({
+      page: z.int().min(1),
+      per_page: z.int().min(1),
+      total: z.int().min(0),
+      total_pages: z.int().min(0),
+      has_more: z.boolean(),
+    }),
+  ),
   'Position of this page in the whole list. Request the next page with `page` + 1 while `has_more` is true.',
 );
 

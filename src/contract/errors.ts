@@ -52,10 +52,19 @@ export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
 /** What each code means, for the OpenAPI document and the README. */
 export const errorCodeCatalog: Record<ErrorCode, { status: number; meaning: string }> = {
-  FORBIDDEN_FIELDS: { status: 422, meaning: 'The body holds fields a client must not send, or properties that are not allowed; `fields` lists all of them.' },
-  VALIDATION_FAILED: { status: 422, meaning: 'A field or query parameter is missing, of the wrong type or out of range; `fields` lists them.' },
+  FORBIDDEN_FIELDS: {
+    status: 422,
+    meaning: 'The body holds fields a client must not send, or properties that are not allowed; `fields` lists all of them.',
+  },
+  VALIDATION_FAILED: {
+    status: 422,
+    meaning: 'A field or query parameter is missing, of the wrong type or out of range; `fields` lists them.',
+  },
   PLATFORM_VALIDATION_FAILED: { status: 422, meaning: 'The game platform rejected the username, place or pass; the message says which.' },
-  CHAT_LINK_REQUIRED: { status: 422, meaning: '`payment_method` is `balance` but X-Chat-User-ID is missing or not the chat id linked to the account.' },
+  CHAT_LINK_REQUIRED: {
+    status: 422,
+    meaning: '`payment_method` is `balance` but X-Chat-User-ID is missing or not the chat id linked to the account.',
+  },
   INSUFFICIENT_BALANCE: { status: 422, meaning: '`payment_method` is `balance` and the balance is lower than the total.' },
   PAYMENT_METHOD_UNAVAILABLE: { status: 422, meaning: '`payment_method` names no active payment method.' },
   PAYMENT_METHOD_NOT_ALLOWED: { status: 422, meaning: 'Sandbox tokens may only use `invoice`.' },
@@ -67,11 +76,15 @@ export const errorCodeCatalog: Record<ErrorCode, { status: number; meaning: stri
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is larger than 64 KiB.' },
   TOKEN_IN_URL: { status: 400, meaning: 'A token was put in the URL. Tokens go only in the Authorization header.' },
   INVALID_HEADER: { status: 400, meaning: 'A header is malformed or sent more than once.' },
-  NOT_FOUND: { status: 404, meaning: 'No such resource for this account (another account\'s resources are not found either).' },
+  NOT_FOUND: { status: 404, meaning: "No such resource for this account (another account's resources are not found either)." },
   ROUTE_NOT_FOUND: { status: 404, meaning: 'No endpoint has this path.' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'The path exists but not with this method; see the Allow header.' },
   INTERNAL_ERROR: { status: 500, meaning: 'Unexpected server error.' },
   BAD_GATEWAY: { status: 502, meaning: 'A gateway in front of the service got no valid answer from it; retry shortly.' },
   SERVICE_UNAVAILABLE: { status: 503, meaning: 'The service is briefly unavailable; retry after Retry-After.' },
-  GATEWAY_TIMEOUT: { status: 504, meaning: 'A gateway in front of the service gave up waiting for it; retry shortly (an order may have been made: repeat it with the same Idempotency-Key).' },
+  GATEWAY_TIMEOUT: {
+    status: 504,
+    meaning:
+      'A gateway in front of the service gave up waiting for it; retry shortly (an order may have been made: repeat it with the same Idempotency-Key).',
+  },
 };

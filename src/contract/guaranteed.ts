@@ -13,7 +13,17 @@ export const GUARANTEED = {
   ArticleList: ['articles', 'limit'],
   /** `invoice.order` is "present in one published response shape", `gateway` and `environment` likewise: not guaranteed. */
   CreateOrderResult: ['invoice', 'idempotent'],
-  CreatedInvoice: ['invoice_code', 'type', 'payment_status', 'amount', 'formatted_amount', 'currency', 'payment_method', 'payment_url', 'invoice_url'],
+  CreatedInvoice: [
+    'invoice_code',
+    'type',
+    'payment_status',
+    'amount',
+    'formatted_amount',
+    'currency',
+    'payment_method',
+    'payment_url',
+    'invoice_url',
+  ],
   /** When `order` is there, the document lists these four. */
   CreatedOrder: ['status', 'order_type', 'platform_username', 'credit_amount'],
 } as const satisfies Record<string, readonly string[]>;
@@ -40,7 +50,18 @@ export const LEAN_KEPT = {
   OrderSummary: ['invoice_code', 'status', 'order_type', 'platform_username', 'credit_amount'],
   Order: ['invoice_code', 'status', 'order_type', 'platform_username', 'credit_amount', 'invoice_url'],
   InvoiceData: ['invoice'],
-  Invoice: ['invoice_code', 'type', 'payment_status', 'amount', 'formatted_amount', 'currency', 'payment_method', 'payment_url', 'invoice_url', 'order'],
+  Invoice: [
+    'invoice_code',
+    'type',
+    'payment_status',
+    'amount',
+    'formatted_amount',
+    'currency',
+    'payment_method',
+    'payment_url',
+    'invoice_url',
+    'order',
+  ],
   InvoiceOrder: ['status', 'order_type', 'platform_username', 'credit_amount'],
   InvoiceStatus: ['invoice_code', 'type', 'payment_status', 'amount', 'formatted_amount'],
 } as const satisfies Record<string, readonly string[]>;

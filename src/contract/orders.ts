@@ -1,14 +1,28 @@
 import { z } from 'zod';
-import { component, Currency, InvoiceCode, Money, openEnum, Pagination, PaginationQuery, Timestamp, TokenMode, tolerant } from './common.js';
+import {
+  component,
+  Currency,
+  InvoiceCode,
+  Money,
+  openEnum,
+  Pagination,
+  PaginationQuery,
+  Timestamp,
+  TokenMode,
+  tolerant,
+} from './common.js';
 import { GUARANTEED } from './guaranteed.js';
 import { OrderStatus, PaymentStatus } from './lifecycle.js';
 
 export const OrderType = component('OrderType', z.enum(['gamepass', 'vip_server']));
 export type OrderType = z.infer<typeof OrderType>;
 
-export const PlatformUsername = z.string().regex(/^[A-Za-z0-9_]{3,20}$/).meta({
-  description: '3 to 20 letters, digits or underscores.',
-});
+export const PlatformUsername = z
+  .string()
+  .regex(/^[A-Za-z0-9_]{3,20}$/)
+  .meta({
+    description: '3 to 20 letters, digits or underscores.',
+  });
 export const PlatformId = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 /** The names a client may send in an order body; everything else is FORBIDDEN_FIELDS. */
@@ -24,8 +38,18 @@ export const ORDER_BODY_FIELDS = [
 
 /** Fields the document names as never client-settable (listed for the README and error messages). */
 export const FORBIDDEN_ORDER_FIELDS = [
-  'user_id', 'email', 'price', 'amount', 'total_amount', 'status', 'payment_status',
-  'paid_at', 'role', 'balance', 'order_id', 'invoice_id',
+  'user_id',
+  'email',
+  'price',
+  'amount',
+  'total_amount',
+  'status',
+  'payment_status',
+  'paid_at',
+  'role',
+  'balance',
+  'order_id',
+  'invoice_id',
 ] as const;
 
 export const CreateOrderRequest = component(
@@ -49,59 +73,79 @@ export const CreateOrderRequest = component(
 export type PaymentMethodCode = 'invoice' | 'balance' | (string & {});
 
 /** The pass, by `platform_pass_id` or its alias `gamepass_id`: at least one of the two. */
-type PassId = { platform_pass_id: number; gamepass_id?: number | undefined } | { platform_pass_id?: number | undefined; gamepass_id: number };
+type PassId =
+  { platform_pass_id: number; gamepass_id?: number | undefined } | { platform_pass_id?: number | undefined; gamepass_id: number };
 
 /** An order body as the schema reads it, with what the schema checks at run time made part of the type. */
 export type CreateOrderRequest = Omit<z.input<typeof CreateOrderRequest>, 'platform_pass_id' | 'gamepass_id' | 'payment_method'> &
   PassId & { payment_method?: PaymentMethodCode | undefined };
 
 /** What the order-creation answer shows of the order (the document's four fields plus the server's pricing). */
-export const CreatedOrder = component('CreatedOrder', tolerant(z.object({
-  status: openEnum(OrderStatus),
-  order_type: openEnum(OrderType),
-  platform_username: z.string(),
-  credit_amount: z.int().min(1),
-  price: Money,
-  discount: Money,
-  total_amount: Money,
-}), GUARANTEED.CreatedOrder));
+export const CreatedOrder = component(
+  'CreatedOrder',
+  tolerant(
+    z.object({
+      status: openEnum(OrderStatus),
+      order_type: openEnum(OrderType),
+      platform_username: z.string(),
+      credit_amount: z.int().min(1),
+      price: Money,
+      discount: Money,
+      total_amount: Money,
+    }),
+    GUARANTEED.CreatedOrder,
+  ),
+);
 
 export const Gateway = component(
   'Gateway',
-  tolerant(z.object({
-    code: z.string(),
-    name: z.string(),
-    payment_url: z.url(),
-    expires_at: Timestamp,
-  })),
+  tolerant(
+    z.object({
+      code: z.string(),
+      name: z.string(),
+      payment_url: z.url(),
+      expires_at: Timestamp,
+    }),
+  ),
   'Present when the order is paid through a payment gateway.',
 );
 
 export const CreatedInvoice = component(
   'CreatedInvoice',
-  tolerant(z.object({
-    invoice_code: InvoiceCode,
-    type: openEnum(z.enum(['order'])).meta({ description: '`order` for invoices of orders.' }),
-    payment_status: openEnum(PaymentStatus).meta({ description: '`pending` right after creation.' }),
-    amount: Money,
-    formatted_amount: z.string(),
-    currency: Currency,
-    payment_method: z.string().meta({ description: 'The chosen method; may be an empty string right after creation with the default method (`invoice`).' }),
-    payment_url: z.string().meta({ description: 'Payment link; may be an empty string (for `invoice` and `balance`).' }),
-    invoice_url: z.string().regex(/^https?:\/\/.+\/user\/invoice\/INV\d+$/).meta({ description: '`{base_url}/user/invoice/<invoice_code>`.' }),
-    expires_at: Timestamp,
-    order: CreatedOrder,
-  }), GUARANTEED.CreatedInvoice),
+  tolerant(
+    z.object({
+      invoice_code: InvoiceCode,
+      type: openEnum(z.enum(['order'])).meta({ description: '`order` for invoices of orders.' }),
+      payment_status: openEnum(PaymentStatus).meta({ description: '`pending` right after creation.' }),
+      amount: Money,
+      formatted_amount: z.string(),
+      currency: Currency,
+      payment_method: z
+        .string()
+        .meta({ description: 'The chosen method; may be an empty string right after creation with the default method (`invoice`).' }),
+      payment_url: z.string().meta({ description: 'Payment link; may be an empty string (for `invoice` and `balance`).' }),
+      invoice_url: z
+        .string()
+        .regex(/^https?:\/\/.+\/user\/invoice\/INV\d+$/)
+        .meta({ description: '`{base_url}/user/invoice/<invoice_code>`.' }),
+      expires_at: Timestamp,
+      order: CreatedOrder,
+    }),
+    GUARANTEED.CreatedInvoice,
+  ),
 );
 
 export const CreateOrderResult = component(
   'CreateOrderResult',
-  tolerant(z.object({
-    invoice: CreatedInvoice,
-    idempotent: z.boolean().meta({ description: 'True when an earlier order was returned for a repeated Idempotency-Key.' }),
-    gateway: Gateway.nullable(),
-    environment: openEnum(TokenMode),
-  }), GUARANTEED.CreateOrderResult),
+  tolerant(
+    z.object({
+      invoice: CreatedInvoice,
+      idempotent: z.boolean().meta({ description: 'True when an earlier order was returned for a repeated Idempotency-Key.' }),
+      gateway: Gateway.nullable(),
+      environment: openEnum(TokenMode),
+    }),
+    GUARANTEED.CreateOrderResult,
+  ),
 );
 export type CreateOrderResult = z.infer<typeof CreateOrderResult>;
 
@@ -123,22 +167,24 @@ export type OrderSummary = z.infer<typeof OrderSummary>;
 
 export const Order = component(
   'Order',
-  tolerant(z.object({
-    ...orderSummaryFields,
-    place_id: PlatformId,
-    platform_pass_id: PlatformId,
-    price: Money,
-    formatted_price: z.string(),
-    discount: Money,
-    formatted_discount: z.string(),
-    payment_method: z.string(),
-    client_reference: z.string().nullable(),
-    environment: openEnum(TokenMode),
-    invoice_url: z.url(),
-    updated_at: Timestamp,
-    paid_at: Timestamp.nullable(),
-    completed_at: Timestamp.nullable(),
-  })),
+  tolerant(
+    z.object({
+      ...orderSummaryFields,
+      place_id: PlatformId,
+      platform_pass_id: PlatformId,
+      price: Money,
+      formatted_price: z.string(),
+      discount: Money,
+      formatted_discount: z.string(),
+      payment_method: z.string(),
+      client_reference: z.string().nullable(),
+      environment: openEnum(TokenMode),
+      invoice_url: z.url(),
+      updated_at: Timestamp,
+      paid_at: Timestamp.nullable(),
+      completed_at: Timestamp.nullable(),
+    }),
+  ),
 );
 export type Order = z.infer<typeof Order>;
 

@@ -9,7 +9,6 @@ useHarness((created) => {
   h = created;
 });
 
-
 describe('argument parsing', () => {
   it.each([
     { args: ['me', 'extra'], err: /too many arguments for 'me'/ },
@@ -28,34 +27,54 @@ describe('topup me', () => {
     const result = await h.runEmbedded(['me']);
     expect(result.code).toBe(0);
     // A lean server shows no profile field: every one is a dash, none is guessed.
-    expect(result.out).toBe((LEAN ? ['id: -', 'username: -', 'name: -', 'email: -', 'token_mode: -', 'chat_linked: -', 'chat_user_id: -', 'created_at: -', ''] : [
-      'id: 1',
-      'username: demo',
-      'name: Demo Shop',
-      'email: demo@sandbox.topup.test',
-      'token_mode: sandbox',
-      'chat_linked: false',
-      'chat_user_id: -',
-      'created_at: 2026-01-15 09:00:00',
-      '',
-    ]).join('\n'));
+    expect(result.out).toBe(
+      (LEAN
+        ? ['id: -', 'username: -', 'name: -', 'email: -', 'token_mode: -', 'chat_linked: -', 'chat_user_id: -', 'created_at: -', '']
+        : [
+            'id: 1',
+            'username: demo',
+            'name: Demo Shop',
+            'email: demo@sandbox.topup.test',
+            'token_mode: sandbox',
+            'chat_linked: false',
+            'chat_user_id: -',
+            'created_at: 2026-01-15 09:00:00',
+            '',
+          ]
+      ).join('\n'),
+    );
     expect(result.err).toMatch(/embedded offline sandbox/);
   });
 
   it('terminal: a title and aligned labels; no ANSI_ESCAPE with --no-color', async () => {
     const result = await h.run(['me', '--no-color'], { tty: true });
     expect(result.code).toBe(0);
-    expect(result.out).toBe((LEAN ? ['Profile', 'id            -', 'username      -', 'name          -', 'email         -', 'token mode    -', 'chat          -', 'member since  -', ''] : [
-      'Profile',
-      'id            2',
-      'username      rich',
-      'name          Rich Reseller',
-      'email         rich@sandbox.topup.test',
-      'token mode    production',
-      'chat          linked (user 700000001)',
-      'member since  2026-01-15 09:00:00',
-      '',
-    ]).join('\n'));
+    expect(result.out).toBe(
+      (LEAN
+        ? [
+            'Profile',
+            'id            -',
+            'username      -',
+            'name          -',
+            'email         -',
+            'token mode    -',
+            'chat          -',
+            'member since  -',
+            '',
+          ]
+        : [
+            'Profile',
+            'id            2',
+            'username      rich',
+            'name          Rich Reseller',
+            'email         rich@sandbox.topup.test',
+            'token mode    production',
+            'chat          linked (user 700000001)',
+            'member since  2026-01-15 09:00:00',
+            '',
+          ]
+      ).join('\n'),
+    );
   });
 
   it('terminal with colour: ANSI_ESCAPE codes; piped never', async () => {
@@ -84,23 +103,35 @@ describe('topup dashboard', () => {
   it('piped: the summary as `key: value`, then one `recent_order:` line per recent order', async () => {
     const result = await h.run(['dashboard']);
     expect(result.code).toBe(0);
-    expect(result.out).toBe((LEAN ? ['balance: -', 'currency: -', 'total_spent: -', 'pending_invoices: -', ...['total', 'pending', 'processing', 'completed', 'failed', 'cancelled'].map((k) => `orders_${k}: -`), ''] : [
-      'balance: 10044000',
-      'currency: IDR',
-      'total_spent: 654000',
-      'pending_invoices: 1',
-      'orders_total: 4',
-      'orders_pending: 1',
-      'orders_processing: 2',
-      'orders_completed: 0',
-      'orders_failed: 0',
-      'orders_cancelled: 1',
-      'recent_order: INV20260302000005\tprocessing\tpaid\tgamepass\tPixelPiper\t50\t6000\t2026-03-02 10:04:00',
-      'recent_order: INV20260302000004\tcancelled\texpired\tvip_server\tBuilderBob\t200\t24000\t2026-03-02 10:03:00',
-      'recent_order: INV20260302000003\tprocessing\tpaid\tgamepass\tBuilderBob\t6000\t648000\t2026-03-02 10:02:00',
-      'recent_order: INV20260302000002\tpending\tpending\tgamepass\tBuilderBob\t100\t12000\t2026-03-02 10:01:00',
-      '',
-    ]).join('\n'));
+    expect(result.out).toBe(
+      (LEAN
+        ? [
+            'balance: -',
+            'currency: -',
+            'total_spent: -',
+            'pending_invoices: -',
+            ...['total', 'pending', 'processing', 'completed', 'failed', 'cancelled'].map((k) => `orders_${k}: -`),
+            '',
+          ]
+        : [
+            'balance: 10044000',
+            'currency: IDR',
+            'total_spent: 654000',
+            'pending_invoices: 1',
+            'orders_total: 4',
+            'orders_pending: 1',
+            'orders_processing: 2',
+            'orders_completed: 0',
+            'orders_failed: 0',
+            'orders_cancelled: 1',
+            'recent_order: INV20260302000005\tprocessing\tpaid\tgamepass\tPixelPiper\t50\t6000\t2026-03-02 10:04:00',
+            'recent_order: INV20260302000004\tcancelled\texpired\tvip_server\tBuilderBob\t200\t24000\t2026-03-02 10:03:00',
+            'recent_order: INV20260302000003\tprocessing\tpaid\tgamepass\tBuilderBob\t6000\t648000\t2026-03-02 10:02:00',
+            'recent_order: INV20260302000002\tpending\tpending\tgamepass\tBuilderBob\t100\t12000\t2026-03-02 10:01:00',
+            '',
+          ]
+      ).join('\n'),
+    );
     expect(result.err).toBe('');
   });
 
@@ -108,21 +139,36 @@ describe('topup dashboard', () => {
     const result = await h.run(['dashboard', '--no-color'], { tty: true });
     expect(result.code).toBe(0);
     // Lean: nothing to show but the frame; the recent orders the server did not send are a dash, not "No orders yet".
-    expect(result.out).toBe((LEAN ? ['Dashboard', 'balance           -', 'total spent       -', 'pending invoices  -', 'orders            -', '', 'Recent orders', '-', ''] : [
-      'Dashboard',
-      'balance           Rp 10.044.000',
-      'total spent       Rp 654.000',
-      'pending invoices  1',
-      'orders            4 (1 pending, 2 processing, 1 cancelled)',
-      '',
-      'Recent orders',
-      'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS       TOTAL  CREATED',
-      'INV20260302000005  processing  paid     gamepass    PixelPiper       50    Rp 6.000  2026-03-02 10:04:00',
-      'INV20260302000004  cancelled   expired  vip_server  BuilderBob      200   Rp 24.000  2026-03-02 10:03:00',
-      'INV20260302000003  processing  paid     gamepass    BuilderBob     6000  Rp 648.000  2026-03-02 10:02:00',
-      'INV20260302000002  pending     pending  gamepass    BuilderBob      100   Rp 12.000  2026-03-02 10:01:00',
-      '',
-    ]).join('\n'));
+    expect(result.out).toBe(
+      (LEAN
+        ? [
+            'Dashboard',
+            'balance           -',
+            'total spent       -',
+            'pending invoices  -',
+            'orders            -',
+            '',
+            'Recent orders',
+            '-',
+            '',
+          ]
+        : [
+            'Dashboard',
+            'balance           Rp 10.044.000',
+            'total spent       Rp 654.000',
+            'pending invoices  1',
+            'orders            4 (1 pending, 2 processing, 1 cancelled)',
+            '',
+            'Recent orders',
+            'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS       TOTAL  CREATED',
+            'INV20260302000005  processing  paid     gamepass    PixelPiper       50    Rp 6.000  2026-03-02 10:04:00',
+            'INV20260302000004  cancelled   expired  vip_server  BuilderBob      200   Rp 24.000  2026-03-02 10:03:00',
+            'INV20260302000003  processing  paid     gamepass    BuilderBob     6000  Rp 648.000  2026-03-02 10:02:00',
+            'INV20260302000002  pending     pending  gamepass    BuilderBob      100   Rp 12.000  2026-03-02 10:01:00',
+            '',
+          ]
+      ).join('\n'),
+    );
     expect((await h.run(['dashboard'], { tty: true })).out).toMatch(ANSI_ESCAPE);
   });
 

@@ -6,13 +6,19 @@ import { LEAN } from '../support/cli-assertions.js';
 import { expectUsageError } from '../support/cli-assertions.js';
 
 let h: Harness;
-useHarness((created) => {
-  h = created;
-}, { seed: seedRichHistory });
+useHarness(
+  (created) => {
+    h = created;
+  },
+  { seed: seedRichHistory },
+);
 
 /** The sandbox's own answer, for comparing the printed envelope. */
 async function direct(path: string, init: RequestInit = {}) {
-  const response = await h.sandbox.fetch(`${h.sandbox.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${h.token('rich')}`, ...init.headers } });
+  const response = await h.sandbox.fetch(`${h.sandbox.baseUrl}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${h.token('rich')}`, ...init.headers },
+  });
   return { status: response.status, body: await response.json() };
 }
 
@@ -35,8 +41,10 @@ function recording(): { fetch: typeof globalThis.fetch; seen: Seen[] } {
   return { fetch, seen };
 }
 
-const answering = (status: number, body: unknown): typeof globalThis.fetch => async () =>
-  new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const answering =
+  (status: number, body: unknown): typeof globalThis.fetch =>
+  async () =>
+    new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('apiPath', () => {
   it.each([
@@ -75,7 +83,10 @@ describe('argument parsing (exit 2, one line, nothing sent)', () => {
     { args: ['api', 'GET', '../../etc'], err: /^Error: PATH must stay under \/api\/v1/ },
     { args: ['api', 'POST', 'me/orders', '--data', '{"platform_username": '], err: /^Error: --data is not valid JSON: / },
     { args: ['api', 'GET', 'me', '--data', '{}'], err: /^Error: --data cannot be sent with GET; use POST\./ },
-    { args: ['api', 'GET', 'me', '-H', 'Authorization: Bearer other'], err: /The authorization header is set by topup and cannot be given\./ },
+    {
+      args: ['api', 'GET', 'me', '-H', 'Authorization: Bearer other'],
+      err: /The authorization header is set by topup and cannot be given\./,
+    },
     { args: ['api', 'GET', 'me', '-H', 'no colon'], err: /A header is `Name: value` in visible ASCII\./ },
   ])('$args', async ({ args, err }) => {
     const { fetch, seen } = recording();
@@ -111,9 +122,15 @@ describe('topup api', () => {
     const body = '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001}';
     const first = await h.run(['api', 'POST', 'me/orders', '--data', body, '-H', 'Idempotency-Key: api-test-1'], { fetch });
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.out)).toMatchObject({ success: true, data: { idempotent: false, invoice: { invoice_code: 'INV20260302000006' } } });
+    expect(JSON.parse(first.out)).toMatchObject({
+      success: true,
+      data: { idempotent: false, invoice: { invoice_code: 'INV20260302000006' } },
+    });
     const again = await h.run(['api', 'POST', 'me/orders', '--data', body, '-H', 'Idempotency-Key: api-test-1'], { fetch });
-    expect(JSON.parse(again.out)).toMatchObject({ success: true, data: { idempotent: true, invoice: { invoice_code: 'INV20260302000006' } } });
+    expect(JSON.parse(again.out)).toMatchObject({
+      success: true,
+      data: { idempotent: true, invoice: { invoice_code: 'INV20260302000006' } },
+    });
 
     expect(seen).toHaveLength(2);
     const token = h.token('rich');
@@ -128,17 +145,58 @@ describe('topup api', () => {
   });
 
   it.each([
-    { name: '401', run: (hh: Harness) => hh.run(['api', 'GET', 'me'], { env: { TOPUP_TOKEN: hh.sandbox.fixtures().revoked_tokens[0]! } }), code: 4 },
-    { name: '422', run: (hh: Harness) => hh.run(['api', 'POST', 'me/orders', '--data', '{"platform_username":"ghost_user_404","place_id":5001,"platform_pass_id":9001}']), code: 5 },
-    { name: '409', run: async (hh: Harness) => {
-      await hh.run(['api', 'POST', 'me/orders', '-H', 'Idempotency-Key: k-409', '--data', '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001}']);
-      return hh.run(['api', 'POST', 'me/orders', '-H', 'Idempotency-Key: k-409', '--data', '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9002}']);
-    }, code: 5 },
+    {
+      name: '401',
+      run: (hh: Harness) => hh.run(['api', 'GET', 'me'], { env: { TOPUP_TOKEN: hh.sandbox.fixtures().revoked_tokens[0]! } }),
+      code: 4,
+    },
+    {
+      name: '422',
+      run: (hh: Harness) =>
+        hh.run(['api', 'POST', 'me/orders', '--data', '{"platform_username":"ghost_user_404","place_id":5001,"platform_pass_id":9001}']),
+      code: 5,
+    },
+    {
+      name: '409',
+      run: async (hh: Harness) => {
+        await hh.run([
+          'api',
+          'POST',
+          'me/orders',
+          '-H',
+          'Idempotency-Key: k-409',
+          '--data',
+          '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001}',
+        ]);
+        return hh.run([
+          'api',
+          'POST',
+          'me/orders',
+          '-H',
+          'Idempotency-Key: k-409',
+          '--data',
+          '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9002}',
+        ]);
+      },
+      code: 5,
+    },
     { name: '404', run: (hh: Harness) => hh.run(['api', 'GET', 'me/orders/INV20260302009999']), code: 1 },
     { name: '405 (another 4xx)', run: (hh: Harness) => hh.run(['api', 'DELETE', 'me/orders']), code: 1 },
-    { name: '429', run: (hh: Harness) => hh.run(['api', 'GET', 'me'], { fetch: answering(429, { success: false, message: 'Too many requests.' }) }), code: 6 },
-    { name: '503', run: (hh: Harness) => hh.run(['api', 'GET', 'me'], { fetch: answering(503, { success: false, message: 'Down for maintenance.' }) }), code: 7 },
-    { name: '500 without JSON', run: (hh: Harness) => hh.run(['api', 'GET', 'me'], { fetch: answering(500, '<html>oops</html>') }), code: 7 },
+    {
+      name: '429',
+      run: (hh: Harness) => hh.run(['api', 'GET', 'me'], { fetch: answering(429, { success: false, message: 'Too many requests.' }) }),
+      code: 6,
+    },
+    {
+      name: '503',
+      run: (hh: Harness) => hh.run(['api', 'GET', 'me'], { fetch: answering(503, { success: false, message: 'Down for maintenance.' }) }),
+      code: 7,
+    },
+    {
+      name: '500 without JSON',
+      run: (hh: Harness) => hh.run(['api', 'GET', 'me'], { fetch: answering(500, '<html>oops</html>') }),
+      code: 7,
+    },
   ])('status $name → exit $code, the body on stdout and one sentence on stderr', async ({ run, code }) => {
     const result = await run(h);
     expect(result.code).toBe(code);
@@ -161,7 +219,9 @@ describe('topup api', () => {
     expect((await h.run(['api', 'POST', 'me/orders', '--data', order], { fetch: unkeyed.fetch })).code).toBe(7);
     expect(unkeyed.calls()).toBe(1);
     const keyed = counted();
-    expect((await h.run(['api', 'POST', 'me/orders', '--data', order, '-H', 'Idempotency-Key: k-retry'], { fetch: keyed.fetch })).code).toBe(7);
+    expect(
+      (await h.run(['api', 'POST', 'me/orders', '--data', order, '-H', 'Idempotency-Key: k-retry'], { fetch: keyed.fetch })).code,
+    ).toBe(7);
     expect(keyed.calls()).toBe(5);
     const read = counted();
     expect((await h.run(['api', 'GET', 'me'], { fetch: read.fetch })).code).toBe(7);
@@ -169,7 +229,14 @@ describe('topup api', () => {
   });
 
   it('a 422 with --json: the body on stdout, the error envelope on stderr', async () => {
-    const result = await h.run(['--json', 'api', 'POST', 'me/orders', '--data', '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001,"price":1}']);
+    const result = await h.run([
+      '--json',
+      'api',
+      'POST',
+      'me/orders',
+      '--data',
+      '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001,"price":1}',
+    ]);
     expect(result.code).toBe(5);
     const body = JSON.parse(result.out);
     expect(body).toMatchObject({ success: false, error: { code: 'FORBIDDEN_FIELDS' } });
@@ -181,7 +248,11 @@ describe('topup api', () => {
       throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
     };
     const result = await h.run(['api', 'GET', 'me?x=1'], { fetch: refused });
-    expect(result).toEqual({ code: 7, out: '', err: 'Error: Could not reach http://sandbox.localhost: connection refused: nothing is listening there (ECONNREFUSED).\n' });
+    expect(result).toEqual({
+      code: 7,
+      out: '',
+      err: 'Error: Could not reach http://sandbox.localhost: connection refused: nothing is listening there (ECONNREFUSED).\n',
+    });
   });
 
   describe('an answer that never finishes', () => {
@@ -194,13 +265,15 @@ describe('topup api', () => {
       let answered!: () => void;
       const fetch: typeof globalThis.fetch = async () => {
         answered();
-        const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"success":true,')) });
+        const body = new ReadableStream<Uint8Array>({
+          start: (controller) => controller.enqueue(new TextEncoder().encode('{"success":true,')),
+        });
         return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
       };
       return { fetch, answered: new Promise((resolve) => (answered = resolve)) };
     }
 
-    it('a GET that times out is retried like the client\'s own, then exit 7 with one sentence', { timeout: 5_000 }, async () => {
+    it("a GET that times out is retried like the client's own, then exit 7 with one sentence", { timeout: 5_000 }, async () => {
       let calls = 0;
       const stalled: typeof globalThis.fetch = async (...args) => {
         calls += 1;
@@ -221,7 +294,11 @@ describe('topup api', () => {
         expect(done).toBe(false);
         vi.advanceTimersByTime(1);
       }
-      expect(await running).toEqual({ code: 7, out: '', err: `Error: http://sandbox.localhost did not answer within ${DEFAULT_TIMEOUT_MS / 1000} s.\n` });
+      expect(await running).toEqual({
+        code: 7,
+        out: '',
+        err: `Error: http://sandbox.localhost did not answer within ${DEFAULT_TIMEOUT_MS / 1000} s.\n`,
+      });
       expect(calls).toBe(5);
     });
 

@@ -71,9 +71,15 @@ describe('topup articles list (embedded sandbox)', () => {
     const page = JSON.parse((await h.runEmbedded(['--json', 'articles', 'list', '--page', '2'])).out);
     expect(page).toEqual(await h.client('demo').articles.list({ page: 2 }));
     const all = await h.runEmbedded(['--json', 'articles', 'list', '--all']);
-    expect(all.err).toBe(LEAN ? `${EMBEDDED_NOTICE}The server does not say whether there are more articles than these (its answer has no pagination); only the first page is shown.\n` : EMBEDDED_NOTICE);
+    expect(all.err).toBe(
+      LEAN
+        ? `${EMBEDDED_NOTICE}The server does not say whether there are more articles than these (its answer has no pagination); only the first page is shown.\n`
+        : EMBEDDED_NOTICE,
+    );
     expect(Object.keys(JSON.parse(all.out))).toEqual(['articles']);
-    expect(JSON.parse(all.out).articles.map((a: { slug: string }) => a.slug)).toEqual((LEAN ? PAGE_1 : [...PAGE_1, ...PAGE_2]).map((r) => r.split('\t')[2]));
+    expect(JSON.parse(all.out).articles.map((a: { slug: string }) => a.slug)).toEqual(
+      (LEAN ? PAGE_1 : [...PAGE_1, ...PAGE_2]).map((r) => r.split('\t')[2]),
+    );
   });
 });
 
@@ -82,22 +88,28 @@ describe('topup articles show', () => {
     const result = await h.runEmbedded(['articles', 'show', 'keeping-your-api-token-safe']);
     expect(result.code).toBe(0);
     // A lean server sends an article's summary fields only: no author, tags, update time or body.
-    expect(result.out).toBe([
-      'title: Keeping your API token safe',
-      'slug: keeping-your-api-token-safe',
-      'category: news',
-      `author: ${LEAN ? '-' : 'Topup Team'}`,
-      `tags: ${LEAN ? '-' : 'news,sandbox'}`,
-      'published_at: 2026-01-08 08:00:00',
-      `updated_at: ${LEAN ? '-' : '2026-01-08 08:00:00'}`,
-      'article_url: http://sandbox.localhost/articles/keeping-your-api-token-safe',
-      ...(LEAN ? [''] : ['', '# Keeping your API token safe', '', 'This sandbox article is a fixed test value.', '']),
-    ].join('\n'));
+    expect(result.out).toBe(
+      [
+        'title: Keeping your API token safe',
+        'slug: keeping-your-api-token-safe',
+        'category: news',
+        `author: ${LEAN ? '-' : 'Topup Team'}`,
+        `tags: ${LEAN ? '-' : 'news,sandbox'}`,
+        'published_at: 2026-01-08 08:00:00',
+        `updated_at: ${LEAN ? '-' : '2026-01-08 08:00:00'}`,
+        'article_url: http://sandbox.localhost/articles/keeping-your-api-token-safe',
+        ...(LEAN ? [''] : ['', '# Keeping your API token safe', '', 'This sandbox article is a fixed test value.', '']),
+      ].join('\n'),
+    );
   });
 
   it('terminal: aligned labels', async () => {
     const result = await h.runEmbedded(['articles', 'show', 'keeping-your-api-token-safe', '--no-color'], { tty: true });
-    expect(result.out.split('\n').slice(0, 3)).toEqual(['title      Keeping your API token safe', 'slug       keeping-your-api-token-safe', 'category   news']);
+    expect(result.out.split('\n').slice(0, 3)).toEqual([
+      'title      Keeping your API token safe',
+      'slug       keeping-your-api-token-safe',
+      'category   news',
+    ]);
     expect(result.out).toMatch(LEAN ? /^tags {7}-$/m : /^tags {7}news, sandbox$/m);
   });
 

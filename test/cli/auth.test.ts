@@ -31,7 +31,10 @@ describe('auth login', () => {
     // A lean server's token check reports the mode only: no username is shown or stored.
     expect(result).toEqual({ code: 0, out: '', err: `✓ Logged in to ${served.url}${as('rich')} (production token), profile default.\n` });
     expect(await login('rich')).toEqual({ code: 0, out: '', err: '' });
-    expect(readJson('config.json')).toEqual({ current_profile: 'default', profiles: { default: { base_url: served.url, mode: 'production', ...named('rich') } } });
+    expect(readJson('config.json')).toEqual({
+      current_profile: 'default',
+      profiles: { default: { base_url: served.url, mode: 'production', ...named('rich') } },
+    });
     expect(readJson('credentials.json')).toEqual({ tokens: { default: served.token('rich') } });
     expect(modeOf('config.json')).toBe(0o600);
     expect(modeOf('credentials.json')).toBe(0o600);
@@ -55,7 +58,10 @@ describe('auth login', () => {
   });
 
   it('takes the base URL from TOPUP_BASE_URL, stored without its trailing slash', async () => {
-    const result = await topup(['auth', 'login', '--with-token'], { stdin: served.token('rich'), env: { TOPUP_BASE_URL: `${served.url}/` } });
+    const result = await topup(['auth', 'login', '--with-token'], {
+      stdin: served.token('rich'),
+      env: { TOPUP_BASE_URL: `${served.url}/` },
+    });
     expect(result.code).toBe(0);
     expect((readJson('config.json').profiles as Record<string, { base_url: string }>).default!.base_url).toBe(served.url);
   });
@@ -64,20 +70,65 @@ describe('auth login', () => {
     ['a token as an argument', ['auth', 'login', 'TOKEN'], {}, 2, /never accepted on the command line/],
     ['a token as a --token option', ['auth', 'login', '--token=TOKEN', '--base-url', 'URL'], {}, 2, /never accepted on the command line/],
     ['an empty stdin', ['auth', 'login', '--with-token', '--base-url', 'URL'], { stdin: '' }, 2, /No token on stdin/],
-    ['a token with inner whitespace', ['auth', 'login', '--with-token', '--base-url', 'URL'], { stdin: 'TOKEN\n\n' }, 2, /token contains whitespace/],
-    ['no base URL and no terminal', ['auth', 'login', '--with-token'], { stdin: 'TOKEN' }, 2, /Pass --base-url URL \(or set TOPUP_BASE_URL\)/],
-    ['plain http:// to a host that is not loopback', ['auth', 'login', '--with-token', '--base-url', 'http://shop.example.com'], { stdin: 'TOKEN' }, 2, /plain http:\/\/ to a host that is not loopback/],
-    ['no terminal and no --with-token', ['auth', 'login', '--base-url', 'URL'], { stdin: 'TOKEN' }, 2, /No terminal to ask for the token on; pipe it in/],
-    ['--with-token on a terminal', ['auth', 'login', '--with-token', '--base-url', 'URL'], { tty: true, stdin: 'TOKEN' }, 2, /reads the token from a pipe, not a terminal/],
-    ['--no-input on a terminal without --with-token', ['--no-input', 'auth', 'login', '--base-url', 'URL'], { tty: true }, 2, /No terminal to ask for the token on/],
+    [
+      'a token with inner whitespace',
+      ['auth', 'login', '--with-token', '--base-url', 'URL'],
+      { stdin: 'TOKEN\n\n' },
+      2,
+      /token contains whitespace/,
+    ],
+    [
+      'no base URL and no terminal',
+      ['auth', 'login', '--with-token'],
+      { stdin: 'TOKEN' },
+      2,
+      /Pass --base-url URL \(or set TOPUP_BASE_URL\)/,
+    ],
+    [
+      'plain http:// to a host that is not loopback',
+      ['auth', 'login', '--with-token', '--base-url', 'http://shop.example.com'],
+      { stdin: 'TOKEN' },
+      2,
+      /plain http:\/\/ to a host that is not loopback/,
+    ],
+    [
+      'no terminal and no --with-token',
+      ['auth', 'login', '--base-url', 'URL'],
+      { stdin: 'TOKEN' },
+      2,
+      /No terminal to ask for the token on; pipe it in/,
+    ],
+    [
+      '--with-token on a terminal',
+      ['auth', 'login', '--with-token', '--base-url', 'URL'],
+      { tty: true, stdin: 'TOKEN' },
+      2,
+      /reads the token from a pipe, not a terminal/,
+    ],
+    [
+      '--no-input on a terminal without --with-token',
+      ['--no-input', 'auth', 'login', '--base-url', 'URL'],
+      { tty: true },
+      2,
+      /No terminal to ask for the token on/,
+    ],
     ['--mock', ['--mock', 'auth', 'login', '--with-token'], { stdin: 'TOKEN' }, 2, /offline sandbox needs no login/],
-    ['a bad profile name', ['auth', 'login', '--with-token', '--base-url', 'URL', '--profile', '../x'], { stdin: 'TOKEN' }, 2, /not a valid profile name/],
+    [
+      'a bad profile name',
+      ['auth', 'login', '--with-token', '--base-url', 'URL', '--profile', '../x'],
+      { stdin: 'TOKEN' },
+      2,
+      /not a valid profile name/,
+    ],
     ['a revoked token', ['auth', 'login', '--with-token', '--base-url', 'URL'], { stdin: REVOKED_TOKEN }, 4, /^Error: /],
     ['a token that is not a token at all', ['auth', 'login', '--with-token', '--base-url', 'URL'], { stdin: 'nonsense' }, 4, /^Error: /],
   ])('refuses %s (exit %i) and stores nothing', async (_name, args, options, code, message) => {
     const token = served.token('rich');
     const stdin = options.stdin?.replace('TOKEN', token);
-    const result = await topup(args.map((a) => a.replace('URL', served.url).replace('TOKEN', token)), { ...options, ...(stdin === undefined ? {} : { stdin }) });
+    const result = await topup(
+      args.map((a) => a.replace('URL', served.url).replace('TOKEN', token)),
+      { ...options, ...(stdin === undefined ? {} : { stdin }) },
+    );
     expect(result.code).toBe(code);
     expect(result.err).toMatch(message);
     expect(result.err.trim().split('\n')).toHaveLength(1);
@@ -118,7 +169,10 @@ describe('auth login', () => {
   });
 
   it('with TOPUP_TOKEN set, warns that the environment wins over the stored token', async () => {
-    const result = await topup(['auth', 'login', '--with-token', '--base-url', served.url], { stdin: served.token('rich'), env: { TOPUP_TOKEN: served.token('demo') } });
+    const result = await topup(['auth', 'login', '--with-token', '--base-url', served.url], {
+      stdin: served.token('rich'),
+      env: { TOPUP_TOKEN: served.token('demo') },
+    });
     expect(result.code).toBe(0);
     expect(result.err).toContain('Note: TOPUP_TOKEN is set and wins over the stored token until you unset it.');
   });
@@ -132,7 +186,11 @@ describe('auth login', () => {
     if (LEAN) expect(kept).toEqual({ base_url: served.url, mode: 'production' });
     else expect(kept).toMatchObject({ chat_user_id: '700000001' });
     await login('unlinked');
-    expect((readJson('config.json').profiles as Record<string, unknown>).default).toEqual({ base_url: served.url, mode: 'production', ...named('unlinked') });
+    expect((readJson('config.json').profiles as Record<string, unknown>).default).toEqual({
+      base_url: served.url,
+      mode: 'production',
+      ...named('unlinked'),
+    });
   });
 });
 
@@ -161,7 +219,10 @@ describe('auth logout', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.out)).toEqual({ profile: 'default', base_url: served.url, logged_out: true });
     expect(result.err).toBe('');
-    expect(readJson('config.json')).toEqual({ current_profile: 'local', profiles: { local: { base_url: served.url, mode: 'sandbox', ...named('demo') } } });
+    expect(readJson('config.json')).toEqual({
+      current_profile: 'local',
+      profiles: { local: { base_url: served.url, mode: 'sandbox', ...named('demo') } },
+    });
   });
 
   it('after logging out of the current one, points to the profiles that are left', async () => {
@@ -172,8 +233,18 @@ describe('auth logout', () => {
   });
 
   it.each<[string, string[], boolean, RegExp]>([
-    ['an unknown profile', ['auth', 'logout', '--profile', 'ghost'], true, /^Error: No profile is named 'ghost', so nothing was logged out \(profiles: default\)\.\n$/],
-    ['no profile at all', ['auth', 'logout'], false, /^Error: Not logged in: no profile is current, and the built-in offline sandbox needs no logout\.\n$/],
+    [
+      'an unknown profile',
+      ['auth', 'logout', '--profile', 'ghost'],
+      true,
+      /^Error: No profile is named 'ghost', so nothing was logged out \(profiles: default\)\.\n$/,
+    ],
+    [
+      'no profile at all',
+      ['auth', 'logout'],
+      false,
+      /^Error: Not logged in: no profile is current, and the built-in offline sandbox needs no logout\.\n$/,
+    ],
   ])('%s is exit 1 with one clear sentence', async (_name, args, loggedIn, message) => {
     if (loggedIn) await login();
     const result = await topup(args);
@@ -184,18 +255,20 @@ describe('auth logout', () => {
 });
 
 describe('auth status', () => {
-  it('embedded: says it is the built-in offline sandbox, with the demo token\'s family only', async () => {
+  it("embedded: says it is the built-in offline sandbox, with the demo token's family only", async () => {
     const result = await topup(['auth', 'status']);
     expect(result.code).toBe(0);
-    expect(result.out).toBe([
-      'profile: built-in offline sandbox',
-      'base_url: http://sandbox.localhost (in-process, offline)',
-      `username: ${LEAN ? '-' : 'demo'}`,
-      'mode: sandbox',
-      'token: topup_test_… (built-in demo token)',
-      `token_name: ${LEAN ? '-' : 'Demo sandbox key'}`,
-      '',
-    ].join('\n'));
+    expect(result.out).toBe(
+      [
+        'profile: built-in offline sandbox',
+        'base_url: http://sandbox.localhost (in-process, offline)',
+        `username: ${LEAN ? '-' : 'demo'}`,
+        'mode: sandbox',
+        'token: topup_test_… (built-in demo token)',
+        `token_name: ${LEAN ? '-' : 'Demo sandbox key'}`,
+        '',
+      ].join('\n'),
+    );
     expect(result.err).toMatch(/embedded offline sandbox/);
     // Success chatter only for a person watching stderr; a script has the exit code.
     expect(result.err).not.toMatch(/valid/);
@@ -204,28 +277,36 @@ describe('auth status', () => {
     expect(watched.err).toMatch(/embedded offline sandbox.*\n✓ The token is valid\.\n$/);
   });
 
-  it('logged in: the profile, its server and its stored token\'s family', async () => {
+  it("logged in: the profile, its server and its stored token's family", async () => {
     await login();
     const result = await topup(['auth', 'status']);
     expect(result.code).toBe(0);
-    expect(result.out).toBe([
-      'profile: default',
-      `base_url: ${served.url}`,
-      `username: ${LEAN ? '-' : 'rich'}`,
-      'mode: production',
-      'token: topup_live_… (stored in the profile)',
-      `token_name: ${LEAN ? '-' : 'Rich bot key'}`,
-      '',
-    ].join('\n'));
+    expect(result.out).toBe(
+      [
+        'profile: default',
+        `base_url: ${served.url}`,
+        `username: ${LEAN ? '-' : 'rich'}`,
+        'mode: production',
+        'token: topup_live_… (stored in the profile)',
+        `token_name: ${LEAN ? '-' : 'Rich bot key'}`,
+        '',
+      ].join('\n'),
+    );
   });
 
-  it('--json: the profile, base URL, token source and the validation\'s facts', async () => {
+  it("--json: the profile, base URL, token source and the validation's facts", async () => {
     const result = await topup(['auth', 'status', '--json', '--base-url', served.url], { env: { TOPUP_TOKEN: served.token('unlinked') } });
     expect(result.code).toBe(0);
     expect(result.err).toBe('');
     expect(JSON.parse(result.out)).toEqual({
-      profile: null, embedded: false, base_url: served.url, token_source: 'environment', mode: 'production',
-      ...(LEAN ? { username: null, token_name: null, last_used_at: null } : { username: 'unlinked', token_name: 'Web store key', last_used_at: expect.any(String) }),
+      profile: null,
+      embedded: false,
+      base_url: served.url,
+      token_source: 'environment',
+      mode: 'production',
+      ...(LEAN
+        ? { username: null, token_name: null, last_used_at: null }
+        : { username: 'unlinked', token_name: 'Web store key', last_used_at: expect.any(String) }),
     });
   });
 
@@ -247,9 +328,17 @@ describe('auth status', () => {
 
   it.each<[string, string[], Record<string, string>, RegExp]>([
     ['a revoked token', ['auth', 'status', '--base-url', 'URL'], { TOPUP_TOKEN: REVOKED_TOKEN }, /^Error: .+\.\n$/],
-    ['no token for the server', ['auth', 'status', '--base-url', 'URL'], {}, /^Error: No token for URL: log in with `topup auth login --base-url URL`, or set TOPUP_TOKEN\.\n$/],
+    [
+      'no token for the server',
+      ['auth', 'status', '--base-url', 'URL'],
+      {},
+      /^Error: No token for URL: log in with `topup auth login --base-url URL`, or set TOPUP_TOKEN\.\n$/,
+    ],
   ])('%s is exit 4', async (_name, args, env, message) => {
-    const result = await topup(args.map((a) => a.replace('URL', served.url)), { env });
+    const result = await topup(
+      args.map((a) => a.replace('URL', served.url)),
+      { env },
+    );
     expect(result.code).toBe(4);
     expect(result.out).toBe('');
     expect(result.err).toMatch(new RegExp(message.source.replaceAll('URL', served.url.replace(/[.]/g, '\\.'))));

@@ -4,16 +4,24 @@ import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { expectUsageError, LEAN, leanLines } from '../support/cli-assertions.js';
 
 let h: Harness;
-useHarness((created) => {
-  h = created;
-}, { seed: seedRichHistory });
+useHarness(
+  (created) => {
+    h = created;
+  },
+  { seed: seedRichHistory },
+);
 
 /** A lean server names no field of a balance or a transaction: every one is a dash. */
 const DASH_ROW = '-\t-\t-\t-\t-\t-\t-\n';
-const TRX2 = LEAN ? DASH_ROW : 'TRX00000002\t2026-03-02 10:04:00\tdebit\t6000\t10044000\tINV20260302000005\tPayment of order INV20260302000005\n';
+const TRX2 = LEAN
+  ? DASH_ROW
+  : 'TRX00000002\t2026-03-02 10:04:00\tdebit\t6000\t10044000\tINV20260302000005\tPayment of order INV20260302000005\n';
 const TRX1 = LEAN ? DASH_ROW : 'TRX00000001\t2026-03-02 10:00:00\tcredit\t50000\t10050000\tINV20260302000001\tDeposit INV20260302000001\n';
 const BALANCE_DROPPED = ['balance', 'currency', 'updated_at', 'updated'];
-const firstPageOnly = (noun: string) => (LEAN ? `The server does not say whether there are more ${noun} than these (its answer has no pagination); only the first page is shown.\n` : '');
+const firstPageOnly = (noun: string) =>
+  LEAN
+    ? `The server does not say whether there are more ${noun} than these (its answer has no pagination); only the first page is shown.\n`
+    : '';
 
 describe('argument parsing', () => {
   it.each([
@@ -38,12 +46,18 @@ describe('argument parsing', () => {
 describe('topup balance', () => {
   it('piped: raw integer amount', async () => {
     const result = await h.run(['balance']);
-    expect(result).toEqual({ code: 0, out: leanLines(['balance: 10044000', 'currency: IDR', 'updated_at: 2026-03-02 10:04:00', ''], BALANCE_DROPPED).join('\n'), err: '' });
+    expect(result).toEqual({
+      code: 0,
+      out: leanLines(['balance: 10044000', 'currency: IDR', 'updated_at: 2026-03-02 10:04:00', ''], BALANCE_DROPPED).join('\n'),
+      err: '',
+    });
   });
 
   it('terminal: the formatted amount; ANSI_ESCAPE only without --no-color', async () => {
     const plain = await h.run(['balance', '--no-color'], { tty: true });
-    expect(plain.out).toBe(leanLines(['Balance', 'balance   Rp 10.044.000', 'currency  IDR', 'updated   2026-03-02 10:04:00', ''], BALANCE_DROPPED).join('\n'));
+    expect(plain.out).toBe(
+      leanLines(['Balance', 'balance   Rp 10.044.000', 'currency  IDR', 'updated   2026-03-02 10:04:00', ''], BALANCE_DROPPED).join('\n'),
+    );
     expect((await h.run(['balance'], { tty: true })).out).toMatch(ANSI_ESCAPE);
   });
 
@@ -68,10 +82,12 @@ describe('topup balance', () => {
     expect(result.code).toBe(130);
     expect(h.time.slept).toEqual([30_000, 30_000]);
     // Lean: the records are dashes, so the deposit cannot show; the refreshes still come every 30 s.
-    expect(result.out).toBe([
-      ...leanLines(['balance: 10044000', 'currency: IDR', 'updated_at: 2026-03-02 10:04:00', ''], BALANCE_DROPPED),
-      ...leanLines(['balance: 10144000', 'currency: IDR', 'updated_at: 2026-03-02 10:05:30', ''], BALANCE_DROPPED),
-    ].join('\n'));
+    expect(result.out).toBe(
+      [
+        ...leanLines(['balance: 10044000', 'currency: IDR', 'updated_at: 2026-03-02 10:04:00', ''], BALANCE_DROPPED),
+        ...leanLines(['balance: 10144000', 'currency: IDR', 'updated_at: 2026-03-02 10:05:30', ''], BALANCE_DROPPED),
+      ].join('\n'),
+    );
     expect(result.err).toBe('');
   });
 
@@ -82,7 +98,12 @@ describe('topup balance', () => {
     expect(result.code).toBe(130);
     expect(h.time.slept).toEqual([45_000, 45_000]);
     const expected = await h.client('rich').balance.get();
-    expect(result.out.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([expected, expected]);
+    expect(
+      result.out
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([expected, expected]);
   });
 });
 
@@ -93,22 +114,27 @@ describe('topup transactions', () => {
 
   it('terminal: aligned, signed formatted amounts', async () => {
     const result = await h.run(['transactions', '--no-color'], { tty: true });
-    expect(result.out).toBe((LEAN ? [
-      'ID  CREATED  TYPE  AMOUNT  BALANCE AFTER  REFERENCE  DESCRIPTION',
-      '-   -        -          -              -  -          -',
-      '-   -        -          -              -  -          -',
-      '',
-    ] : [
-      'ID           CREATED              TYPE        AMOUNT  BALANCE AFTER  REFERENCE          DESCRIPTION',
-      'TRX00000002  2026-03-02 10:04:00  debit    -Rp 6.000  Rp 10.044.000  INV20260302000005  Payment of order INV20260302000005',
-      'TRX00000001  2026-03-02 10:00:00  credit  +Rp 50.000  Rp 10.050.000  INV20260302000001  Deposit INV20260302000001',
-      '',
-    ]).join('\n'));
+    expect(result.out).toBe(
+      (LEAN
+        ? [
+            'ID  CREATED  TYPE  AMOUNT  BALANCE AFTER  REFERENCE  DESCRIPTION',
+            '-   -        -          -              -  -          -',
+            '-   -        -          -              -  -          -',
+            '',
+          ]
+        : [
+            'ID           CREATED              TYPE        AMOUNT  BALANCE AFTER  REFERENCE          DESCRIPTION',
+            'TRX00000002  2026-03-02 10:04:00  debit    -Rp 6.000  Rp 10.044.000  INV20260302000005  Payment of order INV20260302000005',
+            'TRX00000001  2026-03-02 10:00:00  credit  +Rp 50.000  Rp 10.050.000  INV20260302000001  Deposit INV20260302000001',
+            '',
+          ]
+      ).join('\n'),
+    );
     expect(result.err).toBe('');
     expect((await h.run(['transactions'], { tty: true })).out).toMatch(ANSI_ESCAPE);
   });
 
-  it('--json: exactly the page\'s data object', async () => {
+  it("--json: exactly the page's data object", async () => {
     const result = await h.run(['--json', 'transactions', '--per-page', '1']);
     expect(JSON.parse(result.out)).toEqual(await h.client('rich').balance.transactions({ per_page: 1 }));
   });
@@ -152,15 +178,20 @@ describe('topup deposits', () => {
 
   it('list terminal and --json', async () => {
     const tty = await h.run(['deposits', 'list', '--no-color'], { tty: true });
-    expect(tty.out).toBe((LEAN ? [
-      'INVOICE            STATUS     AMOUNT  METHOD         CREATED  PAID',
-      'INV20260302000001  paid    Rp 50.000  bank_transfer  -        -',
-      '',
-    ] : [
-      'INVOICE            STATUS     AMOUNT  METHOD         CREATED              PAID',
-      'INV20260302000001  paid    Rp 50.000  bank_transfer  2026-03-02 10:00:00  2026-03-02 10:00:00',
-      '',
-    ]).join('\n'));
+    expect(tty.out).toBe(
+      (LEAN
+        ? [
+            'INVOICE            STATUS     AMOUNT  METHOD         CREATED  PAID',
+            'INV20260302000001  paid    Rp 50.000  bank_transfer  -        -',
+            '',
+          ]
+        : [
+            'INVOICE            STATUS     AMOUNT  METHOD         CREATED              PAID',
+            'INV20260302000001  paid    Rp 50.000  bank_transfer  2026-03-02 10:00:00  2026-03-02 10:00:00',
+            '',
+          ]
+      ).join('\n'),
+    );
     const json = await h.run(['--json', 'deposits', 'list']);
     expect(JSON.parse(json.out)).toEqual(await h.client('rich').deposits.list());
   });
@@ -168,33 +199,42 @@ describe('topup deposits', () => {
   it('list --all --json', async () => {
     await h.sandbox.control.deposit({ amount: 20_000, account: 'rich' });
     const result = await h.run(['--json', 'deposits', 'list', '--all', '--per-page', '1']);
-    expect(JSON.parse(result.out).deposits.map((d: { invoice_code: string; payment_status: string }) => `${d.invoice_code} ${d.payment_status}`)).toEqual([
-      'INV20260302000006 pending',
-      ...(LEAN ? [] : ['INV20260302000001 paid']),
-    ]);
+    expect(
+      JSON.parse(result.out).deposits.map((d: { invoice_code: string; payment_status: string }) => `${d.invoice_code} ${d.payment_status}`),
+    ).toEqual(['INV20260302000006 pending', ...(LEAN ? [] : ['INV20260302000001 paid'])]);
     expect(result.err).toBe(firstPageOnly('deposits'));
   });
 
   it('show: piped record, terminal record, --json', async () => {
-    expect((await h.run(['deposits', 'show', 'INV20260302000001'])).out).toBe(leanLines([
-      'invoice_code: INV20260302000001',
-      'payment_status: paid',
-      'amount: 50000',
-      'currency: IDR',
-      'payment_method: bank_transfer',
-      'invoice_url: http://sandbox.localhost/user/invoice/INV20260302000001',
-      'created_at: 2026-03-02 10:00:00',
-      'expires_at: 2026-03-02 11:00:00',
-      'paid_at: 2026-03-02 10:00:00',
-      '',
-    ], ['created_at', 'expires_at', 'paid_at']).join('\n'));
+    expect((await h.run(['deposits', 'show', 'INV20260302000001'])).out).toBe(
+      leanLines(
+        [
+          'invoice_code: INV20260302000001',
+          'payment_status: paid',
+          'amount: 50000',
+          'currency: IDR',
+          'payment_method: bank_transfer',
+          'invoice_url: http://sandbox.localhost/user/invoice/INV20260302000001',
+          'created_at: 2026-03-02 10:00:00',
+          'expires_at: 2026-03-02 11:00:00',
+          'paid_at: 2026-03-02 10:00:00',
+          '',
+        ],
+        ['created_at', 'expires_at', 'paid_at'],
+      ).join('\n'),
+    );
     const tty = await h.run(['deposits', 'show', 'inv20260302000001', '--no-color'], { tty: true });
-    expect(tty.out.split('\n').slice(0, 4)).toEqual(['Deposit INV20260302000001', 'invoice      INV20260302000001', 'status       paid', 'amount       Rp 50.000']);
+    expect(tty.out.split('\n').slice(0, 4)).toEqual([
+      'Deposit INV20260302000001',
+      'invoice      INV20260302000001',
+      'status       paid',
+      'amount       Rp 50.000',
+    ]);
     const json = await h.run(['--json', 'deposits', 'show', 'INV20260302000001']);
     expect(JSON.parse(json.out)).toEqual(await h.client('rich').deposits.get('INV20260302000001'));
   });
 
-  it('show: another account\'s deposit is not found (exit 1)', async () => {
+  it("show: another account's deposit is not found (exit 1)", async () => {
     const result = await h.run(['deposits', 'show', 'INV20260302000001'], { account: 'unlinked' });
     expect(result.code).toBe(1);
     expect(result.out).toBe('');

@@ -10,11 +10,18 @@ const RETRY_AFTER = LONG_WAIT_MS / 1000 + 1;
 
 /** A sandbox that answers every balance read with 429 and Retry-After, and the CLI pointed at it. */
 async function rateLimitedBalance(args: string[], tty: boolean) {
-  const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: RETRY_AFTER, routes: ['getBalance'] }] } });
+  const sandbox = await createSandbox({
+    faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: RETRY_AFTER, routes: ['getBalance'] }] },
+  });
   const token = sandbox.account('demo').token;
   const config = tempConfigDir();
   try {
-    return await runCli(config.dir, args, { tty, fetch: sandbox.fetch, clock: fakeClock(), env: { TOPUP_BASE_URL: sandbox.baseUrl, TOPUP_TOKEN: token } });
+    return await runCli(config.dir, args, {
+      tty,
+      fetch: sandbox.fetch,
+      clock: fakeClock(),
+      env: { TOPUP_BASE_URL: sandbox.baseUrl, TOPUP_TOKEN: token },
+    });
   } finally {
     config.cleanup();
   }
@@ -29,18 +36,20 @@ describe('waits the client makes are never silent', () => {
     expect(new Set(notices)).toEqual(new Set([`Rate limited; retrying in ${RETRY_AFTER} s, as the server asked.`]));
   });
 
-  it('piped, stderr has only the error: a script\'s log is not filled with progress', async () => {
+  it("piped, stderr has only the error: a script's log is not filled with progress", async () => {
     const result = await rateLimitedBalance(['balance'], false);
     expect(result.code).toBe(6);
     expect(result.err).not.toContain('Rate limited; retrying');
     expect(result.err.trim().split('\n')).toHaveLength(1);
   });
 
-  it('--debug shows each request, each answer\'s status and time, and each wait', async () => {
+  it("--debug shows each request, each answer's status and time, and each wait", async () => {
     const result = await rateLimitedBalance(['balance', '--debug'], false);
     const lines = result.err.split('\n');
     expect(lines.filter((l) => l.startsWith('> GET http://sandbox.localhost/api/v1/me/balance ')).length).toBeGreaterThan(1);
-    expect(lines.filter((l) => /^< 429 GET http:\/\/sandbox\.localhost\/api\/v1\/me\/balance \(\d+ ms\)$/.test(l)).length).toBeGreaterThan(1);
+    expect(lines.filter((l) => /^< 429 GET http:\/\/sandbox\.localhost\/api\/v1\/me\/balance \(\d+ ms\)$/.test(l)).length).toBeGreaterThan(
+      1,
+    );
     expect(lines).toContain(`… waiting ${RETRY_AFTER * 1000} ms (retry-after) before GET /api/v1/me/balance`);
   });
 });

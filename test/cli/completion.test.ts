@@ -30,7 +30,11 @@ function bashComplete(script: string, words: string[]): string[] {
   const file = join(config.dir, 'topup.bash');
   writeFileSync(file, script);
   const quoted = words.map((w) => `'${w}'`).join(' ');
-  const run = spawnSync('bash', ['-c', `source "$1"; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _topup; printf '%s\\n' "\${COMPREPLY[@]}"`, 'bash', file], { encoding: 'utf8' });
+  const run = spawnSync(
+    'bash',
+    ['-c', `source "$1"; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _topup; printf '%s\\n' "\${COMPREPLY[@]}"`, 'bash', file],
+    { encoding: 'utf8' },
+  );
   expect(run.stderr).toBe('');
   return run.stdout.split('\n').filter((w) => w !== '');
 }
@@ -60,7 +64,11 @@ describe('topup completion', () => {
   });
 
   it.each([
-    { words: ['topup', ''], includes: ['health', 'orders', 'invoices', 'balance', 'dashboard', 'api', 'completion', 'mock', '--json', '--base-url', '--help'], excludes: ['list', '--status'] },
+    {
+      words: ['topup', ''],
+      includes: ['health', 'orders', 'invoices', 'balance', 'dashboard', 'api', 'completion', 'mock', '--json', '--base-url', '--help'],
+      excludes: ['list', '--status'],
+    },
     { words: ['topup', 'or'], exactly: ['orders'] },
     { words: ['topup', 'orders', ''], includes: ['list', 'show', '--json'], excludes: ['health'] },
     { words: ['topup', 'orders', 'list', '--st'], exactly: ['--status'] },
@@ -68,7 +76,11 @@ describe('topup completion', () => {
     { words: ['topup', 'orders', 'list', '--type', 'v'], exactly: ['vip_server'] },
     { words: ['topup', 'orders', 'list', '--page', ''], exactly: [] },
     { words: ['topup', 'deposits', 'list', '--status', 'p'], exactly: ['pending', 'paid'] },
-    { words: ['topup', 'invoices', 'status', 'INV1', '--'], includes: ['--wait', '--interval', '--timeout', '--json', '--no-color', '--help'], excludes: ['--status'] },
+    {
+      words: ['topup', 'invoices', 'status', 'INV1', '--'],
+      includes: ['--wait', '--interval', '--timeout', '--json', '--no-color', '--help'],
+      excludes: ['--status'],
+    },
     { words: ['topup', 'completion', ''], includes: ['bash', 'zsh', 'fish'] },
     { words: ['topup', 'mock', 'p'], exactly: ['pay'] },
     // The value of --profile is not a command, even when it is named like one.
@@ -86,7 +98,9 @@ describe('topup completion', () => {
     expect(script.startsWith('#compdef topup\n')).toBe(true);
     expect(script).toContain(`('topup orders list') candidates=(`);
     expect(script).toContain(`'--status:only orders in this status'`);
-    expect(script).toContain(`('topup orders list --status') compadd -- 'pending' 'processing' 'completed' 'failed' 'cancelled'; return ;;`);
+    expect(script).toContain(
+      `('topup orders list --status') compadd -- 'pending' 'processing' 'completed' 'failed' 'cancelled'; return ;;`,
+    );
     expect(script).toContain(`'dashboard:Show balance, order counts, pending invoices and recent orders'`);
     expect(script).not.toMatch(/local [^\n]*\bpath\b/);
     expect(script.trimEnd().endsWith('compdef _topup topup; fi')).toBe(true);
@@ -99,7 +113,9 @@ describe('topup completion', () => {
     const offer = (words: string[]) => {
       const quoted = words.map((w) => `'${w}'`).join(' ');
       const stubs = 'compdef() { :; }; _describe() { print -l -- "${(@P)4}"; }; compadd() { shift; print -l -- "$@"; }';
-      const run = spawnSync('zsh', ['-f', '-c', `${stubs}; source "$1"; words=(${quoted}); CURRENT=${words.length}; _topup`, 'zsh', file], { encoding: 'utf8' });
+      const run = spawnSync('zsh', ['-f', '-c', `${stubs}; source "$1"; words=(${quoted}); CURRENT=${words.length}; _topup`, 'zsh', file], {
+        encoding: 'utf8',
+      });
       expect(run.stderr).toBe('');
       return run.stdout.split('\n').filter((w) => w !== '');
     };
@@ -114,7 +130,9 @@ describe('topup completion', () => {
     expect(script).toContain('complete -c topup -f\n');
     expect(script).toContain(`complete -c topup -l json -d 'print the response data as JSON on stdout, and nothing else'\n`);
     expect(script).toContain(`complete -c topup -n '__topup_at topup' -a 'orders' -d 'List, show and create orders'\n`);
-    expect(script).toContain(`complete -c topup -n '__topup_at topup orders list' -l status -x -a 'pending processing completed failed cancelled' -d 'only orders in this status'\n`);
+    expect(script).toContain(
+      `complete -c topup -n '__topup_at topup orders list' -l status -x -a 'pending processing completed failed cancelled' -d 'only orders in this status'\n`,
+    );
     expect(script).toContain(`complete -c topup -n '__topup_at topup completion' -a 'bash zsh fish'\n`);
     expect(script).toContain(`complete -c topup -n '__topup_at topup api' -s H -l header -x -d`);
   });
@@ -124,9 +142,14 @@ describe('topup completion', () => {
     writeFileSync(file, (await topup(['completion', 'fish'])).out);
     expect(spawnSync('fish', ['--no-execute', file], { encoding: 'utf8' }).stderr).toBe('');
     const offer = (line: string) => {
-      const run = spawnSync('fish', ['--no-config', '-c', `function topup; end; source $argv[1]; complete -C '${line}'`, file], { encoding: 'utf8' });
+      const run = spawnSync('fish', ['--no-config', '-c', `function topup; end; source $argv[1]; complete -C '${line}'`, file], {
+        encoding: 'utf8',
+      });
       expect(run.stderr).toBe('');
-      return run.stdout.split('\n').filter((w) => w !== '').map((w) => w.split('\t')[0]);
+      return run.stdout
+        .split('\n')
+        .filter((w) => w !== '')
+        .map((w) => w.split('\t')[0]);
     };
     expect(offer('topup orders list --status ').sort()).toEqual(['cancelled', 'completed', 'failed', 'pending', 'processing']);
     expect(offer('topup --profile mock p')).toEqual(['packages', 'payment-methods']);
@@ -150,9 +173,16 @@ describe('completionSpec', () => {
 
   it('a command added to the tree appears in every script, with its options and quoting intact', () => {
     const program = new Command('topup').option('--json', 'as JSON');
-    program.command('refunds').description('Money\'s way back: list it').command('list').option('--since <date>', 'from "date"').addOption(new Command().createOption('--kind <kind>', 'kind').choices(['full', 'part']));
+    program
+      .command('refunds')
+      .description("Money's way back: list it")
+      .command('list')
+      .option('--since <date>', 'from "date"')
+      .addOption(new Command().createOption('--kind <kind>', 'kind').choices(['full', 'part']));
     const spec = completionSpec(program);
-    expect(renderCompletion('bash', spec)).toContain(`'topup refunds list --kind') COMPREPLY=($(compgen -W 'full part' -- "$cur")); return ;;`);
+    expect(renderCompletion('bash', spec)).toContain(
+      `'topup refunds list --kind') COMPREPLY=($(compgen -W 'full part' -- "$cur")); return ;;`,
+    );
     expect(renderCompletion('zsh', spec)).toContain(`'refunds:Money'\\''s way back: list it'`);
     expect(renderCompletion('fish', spec)).toContain(`-a 'refunds' -d 'Money\\'s way back: list it'`);
     const bash = renderCompletion('bash', spec);
@@ -163,9 +193,24 @@ describe('completionSpec', () => {
 
 describe('help of the read commands', () => {
   it.each([
-    ['me'], ['dashboard'], ['balance'], ['transactions'], ['deposits'], ['deposits', 'list'], ['deposits', 'show'],
-    ['orders'], ['orders', 'list'], ['orders', 'show'], ['invoices'], ['invoices', 'show'], ['invoices', 'status'],
-    ['articles'], ['articles', 'list'], ['articles', 'show'], ['api'], ['completion'],
+    ['me'],
+    ['dashboard'],
+    ['balance'],
+    ['transactions'],
+    ['deposits'],
+    ['deposits', 'list'],
+    ['deposits', 'show'],
+    ['orders'],
+    ['orders', 'list'],
+    ['orders', 'show'],
+    ['invoices'],
+    ['invoices', 'show'],
+    ['invoices', 'status'],
+    ['articles'],
+    ['articles', 'list'],
+    ['articles', 'show'],
+    ['api'],
+    ['completion'],
   ])('topup %s --help: usage, a description and at least one example', async (...path) => {
     const result = await topup([...path, '--help']);
     expect(result.code).toBe(0);

@@ -83,7 +83,9 @@ describe('topup doctor', () => {
     const findings = result.out.split('\n').filter((l) => l.startsWith('- '));
     expect(findings).toContain('- GET /api/v1/catalog/credit-packages: data.packages[0].price: a guaranteed field is missing.');
     expect(findings).toContain('- GET /api/v1/catalog/credit-packages: data.packages[1].credit_amount: expected number, got a string.');
-    expect(findings.some((f) => f.startsWith('- GET /api/v1/me/invoices/{invoice}/status: data.payment_status: unknown value "on_hold"'))).toBe(true);
+    expect(
+      findings.some((f) => f.startsWith('- GET /api/v1/me/invoices/{invoice}/status: data.payment_status: unknown value "on_hold"')),
+    ).toBe(true);
     expect(result.err).toBe('Error: topup doctor found 3 problems.\n');
   });
 
@@ -96,7 +98,9 @@ describe('topup doctor', () => {
   it('a server clock far off is a finding', async () => {
     const result = await doctor([], { fetch: rewritten((_p, b) => b, { date: new Date(Date.now() + 3_600_000).toUTCString() }) });
     expect(result.code).toBe(1);
-    expect(result.out).toMatch(/^- clock: The server's clock is 3\d{3} s ahead of this machine's; rate-limit reset times and invoice expiry will be misread\.$/m);
+    expect(result.out).toMatch(
+      /^- clock: The server's clock is 3\d{3} s ahead of this machine's; rate-limit reset times and invoice expiry will be misread\.$/m,
+    );
   });
 
   it('a target that cannot be resolved is reported, not replaced by the embedded sandbox', async () => {
@@ -110,7 +114,13 @@ describe('topup doctor', () => {
     const result = await doctor(['--json']);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.out);
-    expect(report.target).toEqual({ description: 'http://sandbox.localhost (from TOPUP_BASE_URL)', kind: 'remote', base_url: 'http://sandbox.localhost', source: 'TOPUP_BASE_URL', profile: null });
+    expect(report.target).toEqual({
+      description: 'http://sandbox.localhost (from TOPUP_BASE_URL)',
+      kind: 'remote',
+      base_url: 'http://sandbox.localhost',
+      source: 'TOPUP_BASE_URL',
+      profile: null,
+    });
     expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['target', 'server', 'clock', 'rate limits', 'token']);
     expect(report.findings).toEqual([]);
   });

@@ -4,9 +4,12 @@ import { LEAN } from '../support/cli-assertions.js';
 import { seedRichHistory, useHarness, type Harness } from './read-harness.js';
 
 let h: Harness;
-useHarness((created) => {
-  h = created;
-}, { seed: seedRichHistory });
+useHarness(
+  (created) => {
+    h = created;
+  },
+  { seed: seedRichHistory },
+);
 
 /** What a hostile server adds to every string it sends: a title change, a screen clear, a C1 CSI, an OSC 8 link, a BiDi override. */
 const HOSTILE = '\u001b]0;pwned\u0007\u001b[2J\u009b31m\u001b]8;;https://evil.example\u001b\\link\u001b]8;;\u001b\\\u202e';
@@ -57,7 +60,12 @@ const commands: string[][] = [
 ];
 
 describe('server text never reaches the output raw', () => {
-  it.each(commands.flatMap((args) => [{ args, tty: true }, { args, tty: false }]))('$args (tty: $tty)', async ({ args, tty }) => {
+  it.each(
+    commands.flatMap((args) => [
+      { args, tty: true },
+      { args, tty: false },
+    ]),
+  )('$args (tty: $tty)', async ({ args, tty }) => {
     const result = await h.run(args, { fetch: hostileFetch(), tty });
     expectOnlyOurColours(result.out, 'stdout');
     expectOnlyOurColours(result.err, 'stderr');
@@ -100,7 +108,12 @@ describe('sanitizeText', () => {
   });
 
   it('sanitises keys and values of a JSON body and keeps it JSON; a body that is not JSON as text', () => {
-    expect(JSON.parse(sanitizeBody(JSON.stringify({ 'a\u001bb': ['x\u0007'], n: 1, t: true, z: null })))).toEqual({ 'a\\x1bb': ['x\\x07'], n: 1, t: true, z: null });
+    expect(JSON.parse(sanitizeBody(JSON.stringify({ 'a\u001bb': ['x\u0007'], n: 1, t: true, z: null })))).toEqual({
+      'a\\x1bb': ['x\\x07'],
+      n: 1,
+      t: true,
+      z: null,
+    });
     expect(sanitizeBody('<html>\u001b[2J')).toBe('<html>\\x1b[2J');
   });
 });

@@ -12,7 +12,9 @@ interface Seen {
 }
 
 /** A loopback server that records what it got and answers by path. */
-async function listen(answer: (req: IncomingMessage, res: ServerResponse, seen: Seen) => void): Promise<{ url: string; seen: Seen[]; server: Server }> {
+async function listen(
+  answer: (req: IncomingMessage, res: ServerResponse, seen: Seen) => void,
+): Promise<{ url: string; seen: Seen[]; server: Server }> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -37,7 +39,11 @@ beforeAll(async () => {
   main = await listen((req, res, seen) => {
     switch (req.url) {
       case '/json':
-        res.writeHead(200, [['Content-Type', 'application/json'], ['X-Two', 'a'], ['X-Two', 'b']]);
+        res.writeHead(200, [
+          ['Content-Type', 'application/json'],
+          ['X-Two', 'a'],
+          ['X-Two', 'b'],
+        ]);
         res.end(JSON.stringify({ got: seen.body }));
         return;
       case '/empty':
@@ -81,7 +87,11 @@ afterAll(async () => {
 
 describe('httpFetch', () => {
   it('sends the method, headers and body, and answers with status, headers and body', async () => {
-    const response = await httpFetch(`${main.url}/json`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"a":1}' });
+    const response = await httpFetch(`${main.url}/json`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-two')).toBe('a, b');
     expect(await response.json()).toEqual({ got: '{"a":1}' });
@@ -113,7 +123,11 @@ describe('httpFetch', () => {
     ['POST', '/see-other', 'GET', ''],
     ['POST', '/temporary', 'POST', 'kept'],
   ])('%s %s is followed as a %s with body %j, keeping the token on the same origin', async (method, path, nextMethod, nextBody) => {
-    const response = await httpFetch(`${main.url}${path}`, { method, headers: { authorization: 'Bearer t' }, ...(method === 'POST' ? { body: 'kept' } : {}) });
+    const response = await httpFetch(`${main.url}${path}`, {
+      method,
+      headers: { authorization: 'Bearer t' },
+      ...(method === 'POST' ? { body: 'kept' } : {}),
+    });
     expect(response.status).toBe(200);
     const seen = main.seen.at(-1)!;
     expect(seen).toMatchObject({ method: nextMethod, url: '/json', body: nextBody });
@@ -141,7 +155,7 @@ describe('httpFetch', () => {
     expect((error as TypeError & { cause: { code: string } }).cause.code).toBe('ECONNREFUSED');
   });
 
-  it('rejects with the signal\'s reason when aborted, before or during the answer', async () => {
+  it("rejects with the signal's reason when aborted, before or during the answer", async () => {
     const reason = new Error('stop');
     await expect(httpFetch(`${main.url}/json`, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
     const controller = new AbortController();

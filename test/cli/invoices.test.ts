@@ -9,9 +9,12 @@ import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { expectUsageError, LEAN, leanLines } from '../support/cli-assertions.js';
 
 let h: Harness;
-useHarness((created) => {
-  h = created;
-}, { seed: seedRichHistory });
+useHarness(
+  (created) => {
+    h = created;
+  },
+  { seed: seedRichHistory },
+);
 
 const PENDING = 'INV20260302000002';
 /** The recommended and the shortest pause between invoice polls, in ms. */
@@ -51,44 +54,52 @@ describe('topup invoices show', () => {
     expect(await h.run(['invoices', 'show', 'INV20260302000004'])).toEqual({
       code: 0,
       err: '',
-      out: leanLines([
-        'invoice_code: INV20260302000004',
-        'type: order',
-        'payment_status: expired',
-        'amount: 24000',
-        'currency: IDR',
-        'payment_method: invoice',
-        'payment_url: -',
-        'invoice_url: http://sandbox.localhost/user/invoice/INV20260302000004',
-        'created_at: 2026-03-02 10:03:00',
-        'expires_at: 2026-03-02 11:03:00',
-        'paid_at: -',
-        'order_status: cancelled',
-        'order_type: vip_server',
-        'platform_username: BuilderBob',
-        'credit_amount: 200',
-        '',
-      ], INVOICE_DROPPED).join('\n'),
+      out: leanLines(
+        [
+          'invoice_code: INV20260302000004',
+          'type: order',
+          'payment_status: expired',
+          'amount: 24000',
+          'currency: IDR',
+          'payment_method: invoice',
+          'payment_url: -',
+          'invoice_url: http://sandbox.localhost/user/invoice/INV20260302000004',
+          'created_at: 2026-03-02 10:03:00',
+          'expires_at: 2026-03-02 11:03:00',
+          'paid_at: -',
+          'order_status: cancelled',
+          'order_type: vip_server',
+          'platform_username: BuilderBob',
+          'credit_amount: 200',
+          '',
+        ],
+        INVOICE_DROPPED,
+      ).join('\n'),
     });
   });
 
   it('a deposit invoice, on a terminal: no order line, formatted amount', async () => {
     const result = await h.run(['invoices', 'show', 'INV20260302000001', '--no-color'], { tty: true });
-    expect(result.out).toBe(leanLines([
-      'Invoice INV20260302000001',
-      'invoice      INV20260302000001',
-      'for          deposit',
-      'status       paid',
-      'amount       Rp 50.000',
-      'currency     IDR',
-      'method       bank_transfer',
-      'payment url  -',
-      'invoice url  http://sandbox.localhost/user/invoice/INV20260302000001',
-      'created      2026-03-02 10:00:00',
-      'expires      2026-03-02 11:00:00',
-      'paid         2026-03-02 10:00:00',
-      '',
-    ], INVOICE_DROPPED).join('\n'));
+    expect(result.out).toBe(
+      leanLines(
+        [
+          'Invoice INV20260302000001',
+          'invoice      INV20260302000001',
+          'for          deposit',
+          'status       paid',
+          'amount       Rp 50.000',
+          'currency     IDR',
+          'method       bank_transfer',
+          'payment url  -',
+          'invoice url  http://sandbox.localhost/user/invoice/INV20260302000001',
+          'created      2026-03-02 10:00:00',
+          'expires      2026-03-02 11:00:00',
+          'paid         2026-03-02 10:00:00',
+          '',
+        ],
+        INVOICE_DROPPED,
+      ).join('\n'),
+    );
   });
 
   it('--json: exactly the data object', async () => {
@@ -103,10 +114,39 @@ describe('topup invoices status', () => {
     expect(await h.run(['invoices', 'status', 'INV20260302000004'])).toEqual({
       code: 0,
       err: '',
-      out: leanLines(['invoice_code: INV20260302000004', 'type: order', 'payment_status: expired', 'order_status: cancelled', 'is_final: true', 'amount: 24000', 'expires_at: 2026-03-02 11:03:00', 'paid_at: -', ''], STATUS_DROPPED).join('\n'),
+      out: leanLines(
+        [
+          'invoice_code: INV20260302000004',
+          'type: order',
+          'payment_status: expired',
+          'order_status: cancelled',
+          'is_final: true',
+          'amount: 24000',
+          'expires_at: 2026-03-02 11:03:00',
+          'paid_at: -',
+          '',
+        ],
+        STATUS_DROPPED,
+      ).join('\n'),
     });
     const tty = await h.run(['invoices', 'status', PENDING, '--no-color'], { tty: true });
-    expect(tty.out).toBe(leanLines(['Invoice INV20260302000002', 'invoice  INV20260302000002', 'for      order', 'status   pending', 'order    pending', 'final    no', 'amount   Rp 12.000', 'expires  2026-03-02 11:01:00', 'paid     -', ''], STATUS_DROPPED).join('\n'));
+    expect(tty.out).toBe(
+      leanLines(
+        [
+          'Invoice INV20260302000002',
+          'invoice  INV20260302000002',
+          'for      order',
+          'status   pending',
+          'order    pending',
+          'final    no',
+          'amount   Rp 12.000',
+          'expires  2026-03-02 11:01:00',
+          'paid     -',
+          '',
+        ],
+        STATUS_DROPPED,
+      ).join('\n'),
+    );
     const json = await h.run(['--json', 'invoices', 'status', PENDING]);
     expect(JSON.parse(json.out)).toEqual(await h.client('rich').invoices.status(PENDING));
   });
@@ -117,7 +157,22 @@ describe('topup invoices status', () => {
     expect(result.code).toBe(0);
     expect(h.time.slept).toEqual([PAUSE, PAUSE]);
     expect(result.err).toBe(`${pendingLine}${pendingLine}${PENDING} paid${orderPart('processing')}\n`);
-    expect(result.out).toBe(leanLines([`invoice_code: ${PENDING}`, 'type: order', 'payment_status: paid', 'order_status: processing', 'is_final: true', 'amount: 12000', 'expires_at: 2026-03-02 11:01:00', 'paid_at: 2026-03-02 10:05:30', ''], STATUS_DROPPED).join('\n'));
+    expect(result.out).toBe(
+      leanLines(
+        [
+          `invoice_code: ${PENDING}`,
+          'type: order',
+          'payment_status: paid',
+          'order_status: processing',
+          'is_final: true',
+          'amount: 12000',
+          'expires_at: 2026-03-02 11:01:00',
+          'paid_at: 2026-03-02 10:05:30',
+          '',
+        ],
+        STATUS_DROPPED,
+      ).join('\n'),
+    );
   });
 
   it('--wait against a server without the invented is_final and poll_after_seconds: 15 s pauses, final by payment_status', async () => {
@@ -169,7 +224,10 @@ describe('topup invoices status', () => {
     const result = await h.run(['--json', 'invoices', 'status', 'INV20260302000003', '--wait']);
     expect(result.code).toBe(5);
     expect(result.out).toBe('');
-    expect(JSON.parse(result.err)).toEqual({ success: false, message: 'Invoice INV20260302000003 was paid, then refunded to the balance because the order failed.' });
+    expect(JSON.parse(result.err)).toEqual({
+      success: false,
+      message: 'Invoice INV20260302000003 was paid, then refunded to the balance because the order failed.',
+    });
   });
 
   it('--wait --timeout: still pending at the deadline → exit 8; the last pause is cut to the deadline', async () => {
@@ -177,7 +235,9 @@ describe('topup invoices status', () => {
     expect(result.code).toBe(8);
     expect(h.time.slept).toEqual([PAUSE, 5_000]);
     expect(result.out).toBe('');
-    expect(result.err).toBe(`${pendingLine}${PENDING} pending${orderPart('pending')}; next check in 5 s\n${PENDING} pending${orderPart('pending')}; giving up\nError: Invoice ${PENDING} was still pending when the wait timed out.\n`);
+    expect(result.err).toBe(
+      `${pendingLine}${PENDING} pending${orderPart('pending')}; next check in 5 s\n${PENDING} pending${orderPart('pending')}; giving up\nError: Invoice ${PENDING} was still pending when the wait timed out.\n`,
+    );
   });
 
   it('--wait on a terminal: a spinner on stderr that ends in a ✓ line; stdout holds the record', async () => {
@@ -226,7 +286,11 @@ describe('waitForInvoice (shared with `orders create`)', () => {
     onPause(1, () => h.sandbox.control.pay(PENDING));
     const { ctx, io } = context();
     const status = await waitForInvoice(ctx, PENDING, { intervalSeconds: 30, timeoutSeconds: 600 });
-    expect(status).toMatchObject(LEAN ? { invoice_code: PENDING, payment_status: 'paid' } : { invoice_code: PENDING, payment_status: 'paid', order_status: 'processing', is_final: true });
+    expect(status).toMatchObject(
+      LEAN
+        ? { invoice_code: PENDING, payment_status: 'paid' }
+        : { invoice_code: PENDING, payment_status: 'paid', order_status: 'processing', is_final: true },
+    );
     expect(h.time.slept).toEqual([30_000]);
     expect(io.out()).toBe('');
     expect(io.err()).toBe(`${PENDING} pending${orderPart('pending')}; next check in 30 s\n${PENDING} paid${orderPart('processing')}\n`);
@@ -234,7 +298,13 @@ describe('waitForInvoice (shared with `orders create`)', () => {
 
   it('throws RejectedError for an expired invoice and a usage error for a too-short interval', async () => {
     onPause(1, () => h.sandbox.control.expire(PENDING));
-    await expect(waitForInvoice(context(true).ctx, PENDING, {})).rejects.toMatchObject({ name: 'RejectedError', message: `Invoice ${PENDING} expired before it was paid.` });
-    await expect(waitForInvoice(context().ctx, PENDING, { intervalSeconds: 5 })).rejects.toMatchObject({ name: 'UsageError', message: 'The wait interval must be at least 10 seconds.' });
+    await expect(waitForInvoice(context(true).ctx, PENDING, {})).rejects.toMatchObject({
+      name: 'RejectedError',
+      message: `Invoice ${PENDING} expired before it was paid.`,
+    });
+    await expect(waitForInvoice(context().ctx, PENDING, { intervalSeconds: 5 })).rejects.toMatchObject({
+      name: 'UsageError',
+      message: 'The wait interval must be at least 10 seconds.',
+    });
   });
 });

@@ -2,8 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { IOStreams } from '../../src/cli/io/io-streams.js';
 import { fakeIO } from '../support/fake-io.js';
 
-function streams(options: { tty?: boolean; stderrTTY?: boolean; json?: boolean; color?: boolean; input?: boolean; env?: Record<string, string> } = {}) {
-  const io = fakeIO({ tty: options.tty ?? false, ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }), env: options.env ?? {} });
+function streams(
+  options: { tty?: boolean; stderrTTY?: boolean; json?: boolean; color?: boolean; input?: boolean; env?: Record<string, string> } = {},
+) {
+  const io = fakeIO({
+    tty: options.tty ?? false,
+    ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }),
+    env: options.env ?? {},
+  });
   const ios = new IOStreams(io);
   ios.setMode({ json: options.json ?? false, color: options.color ?? true, input: options.input ?? true });
   return { io, ios };

@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { orderStatuses, orderTypes, parseInvoiceCode, parseSlug, parseWholeNumber, paymentStatuses, refreshIntervals, DEFAULT_WAIT_TIMEOUT_SECONDS } from '../../src/cli/commands/choices.js';
+import {
+  orderStatuses,
+  orderTypes,
+  parseInvoiceCode,
+  parseSlug,
+  parseWholeNumber,
+  paymentStatuses,
+  refreshIntervals,
+  DEFAULT_WAIT_TIMEOUT_SECONDS,
+} from '../../src/cli/commands/choices.js';
 import { parseWatchSeconds, watchInterval } from '../../src/cli/commands/watch.js';
 import { amountText, clockText, orDash, plainCell, renderRecord, statusText, type RecordField } from '../../src/cli/io/format.js';
 import { createRedraw, rowsOf } from '../../src/cli/io/redraw.js';
@@ -15,7 +24,7 @@ function sink(columns?: number) {
   return { stream: { write: (s: string) => ((text += s), true), isTTY: true, columns }, text: () => text };
 }
 
-describe('the CLI\'s copies of contract values stay equal to the contract', () => {
+describe("the CLI's copies of contract values stay equal to the contract", () => {
   it('status and type choices', () => {
     expect([...orderStatuses]).toEqual(OrderStatus.options);
     expect([...paymentStatuses]).toEqual(PaymentStatus.options);
@@ -23,9 +32,15 @@ describe('the CLI\'s copies of contract values stay equal to the contract', () =
   });
 
   it('refresh intervals and the default wait', () => {
-    expect(refreshIntervals.invoiceStatus).toMatchObject({ min: pollIntervals.invoiceStatus.min, recommended: pollIntervals.invoiceStatus.recommended });
+    expect(refreshIntervals.invoiceStatus).toMatchObject({
+      min: pollIntervals.invoiceStatus.min,
+      recommended: pollIntervals.invoiceStatus.recommended,
+    });
     expect(refreshIntervals.balance).toMatchObject({ min: pollIntervals.balance.min, recommended: pollIntervals.balance.recommended });
-    expect(refreshIntervals.dashboard).toMatchObject({ min: pollIntervals.dashboard.min, recommended: pollIntervals.dashboard.recommended });
+    expect(refreshIntervals.dashboard).toMatchObject({
+      min: pollIntervals.dashboard.min,
+      recommended: pollIntervals.dashboard.recommended,
+    });
     expect(DEFAULT_WAIT_TIMEOUT_SECONDS * 1000).toBe(waitDefaults.timeout);
     expect(DEFAULT_WAIT_TIMEOUT_SECONDS).toBeGreaterThan(INVOICE_TTL_SECONDS);
   });
@@ -84,12 +99,18 @@ describe('renderRecord', () => {
   ];
 
   it('piped: API keys, plain values on one line each, no title, no colour', () => {
-    expect(renderRecord(fieldsIn(colour), { terminal: false, style: colour, title: 'Order' })).toBe('payment_status: paid\ntotal_amount: 12000\nclient_reference: line one line two\n');
+    expect(renderRecord(fieldsIn(colour), { terminal: false, style: colour, title: 'Order' })).toBe(
+      'payment_status: paid\ntotal_amount: 12000\nclient_reference: line one line two\n',
+    );
   });
 
   it('terminal: a bold title, then aligned labels with pretty values', () => {
-    expect(renderRecord(fieldsIn(plainStyle).slice(0, 2), { terminal: true, style: plainStyle, title: 'Order' })).toBe('Order\nstatus  paid\ntotal   Rp 12.000\n');
-    expect(renderRecord(fieldsIn(colour).slice(0, 1), { terminal: true, style: colour, title: 'Order' })).toBe('\u001b[1mOrder\u001b[22m\n\u001b[2mstatus\u001b[22m  \u001b[32mpaid\u001b[39m\n');
+    expect(renderRecord(fieldsIn(plainStyle).slice(0, 2), { terminal: true, style: plainStyle, title: 'Order' })).toBe(
+      'Order\nstatus  paid\ntotal   Rp 12.000\n',
+    );
+    expect(renderRecord(fieldsIn(colour).slice(0, 1), { terminal: true, style: colour, title: 'Order' })).toBe(
+      '\u001b[1mOrder\u001b[22m\n\u001b[2mstatus\u001b[22m  \u001b[32mpaid\u001b[39m\n',
+    );
   });
 });
 
@@ -133,7 +154,9 @@ describe('option parsers', () => {
 
   it('watch seconds: the minimum is enforced, bare --watch means the recommended interval', () => {
     expect(parseWatchSeconds('balance', 30)('30')).toBe(30);
-    expect(() => parseWatchSeconds('balance', 30)('29')).toThrow('The balance may be refreshed at most every 30 seconds; use --watch 30 or more.');
+    expect(() => parseWatchSeconds('balance', 30)('29')).toThrow(
+      'The balance may be refreshed at most every 30 seconds; use --watch 30 or more.',
+    );
     expect(() => parseWatchSeconds('balance', 30)('1.5')).toThrow('--watch takes a whole number of seconds.');
     expect(watchInterval(true, 30)).toBe(30);
     expect(watchInterval(45, 30)).toBe(45);

@@ -27,17 +27,38 @@ afterEach(() => config.cleanup());
 
 const lean = (args: string[], tty: boolean) => {
   const rich = sandbox.account('rich');
-  return runCli(config.dir, [...args, '--base-url', sandbox.baseUrl, ...(tty ? ['--no-color', '--no-input'] : [])], { tty, fetch: sandbox.fetch, clock: fakeClock(), env: { TOPUP_TOKEN: rich.token } });
+  return runCli(config.dir, [...args, '--base-url', sandbox.baseUrl, ...(tty ? ['--no-color', '--no-input'] : [])], {
+    tty,
+    fetch: sandbox.fetch,
+    clock: fakeClock(),
+    env: { TOPUP_TOKEN: rich.token },
+  });
 };
 
 const NOT_SHOWN = /undefined|NaN|\[object Object\]|null(?!\))/;
 
 describe('every command against the lean sandbox', () => {
   const commands = (): string[][] => [
-    ['health'], ['packages'], ['payment-methods'], ['articles', 'list'], ['articles', 'list', '--all'],
-    ['articles', 'show', 'keeping-your-api-token-safe'], ['me'], ['dashboard'], ['balance'], ['transactions'], ['transactions', '--all'],
-    ['deposits', 'list'], ['deposits', 'show', deposit], ['orders', 'list'], ['orders', 'list', '--all'], ['orders', 'show', order],
-    ['invoices', 'show', order], ['invoices', 'status', order], ['auth', 'status'], ['doctor', '--contract'],
+    ['health'],
+    ['packages'],
+    ['payment-methods'],
+    ['articles', 'list'],
+    ['articles', 'list', '--all'],
+    ['articles', 'show', 'keeping-your-api-token-safe'],
+    ['me'],
+    ['dashboard'],
+    ['balance'],
+    ['transactions'],
+    ['transactions', '--all'],
+    ['deposits', 'list'],
+    ['deposits', 'show', deposit],
+    ['orders', 'list'],
+    ['orders', 'list', '--all'],
+    ['orders', 'show', order],
+    ['invoices', 'show', order],
+    ['invoices', 'status', order],
+    ['auth', 'status'],
+    ['doctor', '--contract'],
     ['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9002'],
   ];
   for (const tty of [true, false]) {
@@ -65,7 +86,9 @@ describe('every command against the lean sandbox', () => {
     const result = await lean(['articles', 'list', '--all'], false);
     expect(result.code).toBe(0);
     expect(result.out.trim().split('\n')).toHaveLength(10);
-    expect(result.err).toContain('The server does not say whether there are more articles than these (its answer has no pagination); only the first page is shown.');
+    expect(result.err).toContain(
+      'The server does not say whether there are more articles than these (its answer has no pagination); only the first page is shown.',
+    );
   });
 
   it('orders create: the order is made and reported, without the invoice.order of one published shape', async () => {
@@ -78,11 +101,35 @@ describe('every command against the lean sandbox', () => {
   it('the wizard, when the server lists payment methods without codes, asks for the code (default invoice)', async () => {
     const rich = sandbox.account('rich');
     const prompter = scriptedPrompter([{ input: '9001' }, { input: 'invoice' }, { confirm: true }, { confirm: false }]);
-    const result = await runCli(config.dir, ['--no-color', 'orders', 'create', '--type', 'gamepass', '--username', 'BuilderBob', '--place', '5001', '--base-url', sandbox.baseUrl], {
-      tty: true, prompter, fetch: sandbox.fetch, clock: fakeClock(), env: { TOPUP_TOKEN: rich.token },
-    });
+    const result = await runCli(
+      config.dir,
+      [
+        '--no-color',
+        'orders',
+        'create',
+        '--type',
+        'gamepass',
+        '--username',
+        'BuilderBob',
+        '--place',
+        '5001',
+        '--base-url',
+        sandbox.baseUrl,
+      ],
+      {
+        tty: true,
+        prompter,
+        fetch: sandbox.fetch,
+        clock: fakeClock(),
+        env: { TOPUP_TOKEN: rich.token },
+      },
+    );
     expect(result.code, result.err).toBe(0);
-    expect(prompter.asked[1]).toMatchObject({ kind: 'input', message: 'Payment method code (the server lists its methods without codes; the default is invoice):', default: 'invoice' });
+    expect(prompter.asked[1]).toMatchObject({
+      kind: 'input',
+      message: 'Payment method code (the server lists its methods without codes; the default is invoice):',
+      default: 'invoice',
+    });
     expect(prompter.left()).toBe(0);
   });
 

@@ -35,12 +35,42 @@ describe('offline sandbox through the CLI', () => {
   });
 
   it.each([
-    { name: 'paying an invoice twice is a rejected business rule', setup: true, args: (inv: string) => ['mock', 'pay', inv], code: 5, err: /is paid and cannot become paid/ },
+    {
+      name: 'paying an invoice twice is a rejected business rule',
+      setup: true,
+      args: (inv: string) => ['mock', 'pay', inv],
+      code: 5,
+      err: /is paid and cannot become paid/,
+    },
     { name: 'an unknown invoice is an error', setup: false, args: () => ['mock', 'pay', 'INV999'], code: 1, err: /INV999 was not found/ },
-    { name: 'a deposit amount that is not a number is a usage error', setup: false, args: () => ['mock', 'deposit', 'lots'], code: 2, err: /amount must be a whole number/ },
-    { name: 'a deposit below the minimum is rejected', setup: false, args: () => ['mock', 'deposit', '5'], code: 5, err: /from 10000 to 50000000/ },
-    { name: 'an unknown sandbox account is an error', setup: false, args: () => ['mock', 'deposit', '50000', '--account', 'nobody'], code: 1, err: /No sandbox account is named 'nobody'/ },
-    { name: 'an unknown subcommand is a usage error', setup: false, args: () => ['mock', 'teleport'], code: 2, err: /unknown command 'teleport'/ },
+    {
+      name: 'a deposit amount that is not a number is a usage error',
+      setup: false,
+      args: () => ['mock', 'deposit', 'lots'],
+      code: 2,
+      err: /amount must be a whole number/,
+    },
+    {
+      name: 'a deposit below the minimum is rejected',
+      setup: false,
+      args: () => ['mock', 'deposit', '5'],
+      code: 5,
+      err: /from 10000 to 50000000/,
+    },
+    {
+      name: 'an unknown sandbox account is an error',
+      setup: false,
+      args: () => ['mock', 'deposit', '50000', '--account', 'nobody'],
+      code: 1,
+      err: /No sandbox account is named 'nobody'/,
+    },
+    {
+      name: 'an unknown subcommand is a usage error',
+      setup: false,
+      args: () => ['mock', 'teleport'],
+      code: 2,
+      err: /unknown command 'teleport'/,
+    },
   ])('$name (exit $code)', async ({ setup, args, code, err }) => {
     let invoice = '';
     if (setup) {
@@ -57,7 +87,11 @@ describe('offline sandbox through the CLI', () => {
     const result = await topup(['--json', 'mock', 'pay', 'INV999']);
     expect(result.code).toBe(1);
     expect(result.out).toBe('');
-    expect(embeddedJsonError(result.err)).toEqual({ success: false, error: { code: 'NOT_FOUND' }, message: 'Invoice INV999 was not found.' });
+    expect(embeddedJsonError(result.err)).toEqual({
+      success: false,
+      error: { code: 'NOT_FOUND' },
+      message: 'Invoice INV999 was not found.',
+    });
   });
 
   it('reset returns the sandbox to its seed', async () => {
@@ -69,8 +103,15 @@ describe('offline sandbox through the CLI', () => {
 
   it('fixtures --json has the documented shape', async () => {
     const fixtures = JSON.parse((await topup(['mock', 'fixtures', '--json'])).out);
-    expect(fixtures.accounts.map((a: { name: string; mode: string }) => `${a.name}:${a.mode}`)).toEqual(['demo:sandbox', 'rich:production', 'broke:production', 'unlinked:production']);
-    expect(fixtures.platform.valid_orders.map((o: { order_type?: string }) => o.order_type ?? 'gamepass')).toEqual(expect.arrayContaining(['gamepass', 'vip_server']));
+    expect(fixtures.accounts.map((a: { name: string; mode: string }) => `${a.name}:${a.mode}`)).toEqual([
+      'demo:sandbox',
+      'rich:production',
+      'broke:production',
+      'unlinked:production',
+    ]);
+    expect(fixtures.platform.valid_orders.map((o: { order_type?: string }) => o.order_type ?? 'gamepass')).toEqual(
+      expect.arrayContaining(['gamepass', 'vip_server']),
+    );
     expect(fixtures.platform.invalid_orders.length).toBeGreaterThanOrEqual(3);
   });
 
@@ -155,7 +196,13 @@ describe('topup mock serve', () => {
     const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
     const running = main(['--json', 'mock', 'serve', '--port', '0', ...args], io, { signal: controller.signal });
     const info = await waitForJsonLine(io.out);
-    return { info, stop: async () => { controller.abort(); expect(await running).toBe(0); } };
+    return {
+      info,
+      stop: async () => {
+        controller.abort();
+        expect(await running).toBe(0);
+      },
+    };
   }
 });
 
@@ -206,7 +253,11 @@ describe('mock commands against a served sandbox (--base-url)', () => {
       const signal = new AbortController().signal;
       const created = await topup(['mock', 'deposit', '50000', '--account', 'broke', '--base-url', served.url], { signal });
       expect(created).toMatchObject({ code: 0, err: `Deposit created. Pay it with: topup mock pay ${created.out.trim()}\n` });
-      expect(await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal, stderrTTY: true })).toEqual({ code: 0, out: '', err: `✓ Paid ${created.out.trim()}.\n` });
+      expect(await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal, stderrTTY: true })).toEqual({
+        code: 0,
+        out: '',
+        err: `✓ Paid ${created.out.trim()}.\n`,
+      });
       const fixtures = await topup(['--json', 'mock', 'fixtures', '--base-url', served.url], { signal });
       expect(fixtures.code).toBe(0);
       expect(fixtureAccount(JSON.parse(fixtures.out), 'broke').balance).toBe(50_000);
@@ -226,7 +277,11 @@ describe('mock commands against a served sandbox (--base-url)', () => {
     const stalled = await stallingSandbox('silent');
     await stalled.close();
     const result = await topup(['mock', 'pay', 'INV1', '--base-url', stalled.url]);
-    expect(result).toEqual({ code: 7, out: '', err: `Error: Could not reach ${stalled.url}: connection refused: nothing is listening there (ECONNREFUSED). Is \`topup mock serve\` running there?\n` });
+    expect(result).toEqual({
+      code: 7,
+      out: '',
+      err: `Error: Could not reach ${stalled.url}: connection refused: nothing is listening there (ECONNREFUSED). Is \`topup mock serve\` running there?\n`,
+    });
   });
 
   describe('a sandbox that stalls', () => {
@@ -240,33 +295,62 @@ describe('mock commands against a served sandbox (--base-url)', () => {
     // The global fetch resolves at the headers, so its body is read under the timeout separately;
     // the CLI's own fetch (the default) reads the whole body before it resolves.
     const cases = [
-      { name: 'accepts the connection and never answers', stall: 'silent', fetch: 'cli', args: ['mock', 'pay', 'INV1'], request: 'POST /__sandbox/invoices/INV1/pay' },
-      { name: 'sends its headers, then stalls mid-body', stall: 'mid-body', fetch: 'cli', args: ['mock', 'deposit', '50000'], request: 'POST /__sandbox/deposits' },
-      { name: 'sends its headers, then stalls mid-body (a fetch that resolves at the headers)', stall: 'mid-body', fetch: 'global', args: ['mock', 'fixtures'], request: 'GET /__sandbox/fixtures' },
+      {
+        name: 'accepts the connection and never answers',
+        stall: 'silent',
+        fetch: 'cli',
+        args: ['mock', 'pay', 'INV1'],
+        request: 'POST /__sandbox/invoices/INV1/pay',
+      },
+      {
+        name: 'sends its headers, then stalls mid-body',
+        stall: 'mid-body',
+        fetch: 'cli',
+        args: ['mock', 'deposit', '50000'],
+        request: 'POST /__sandbox/deposits',
+      },
+      {
+        name: 'sends its headers, then stalls mid-body (a fetch that resolves at the headers)',
+        stall: 'mid-body',
+        fetch: 'global',
+        args: ['mock', 'fixtures'],
+        request: 'GET /__sandbox/fixtures',
+      },
     ] as const;
 
-    it.each(cases)('$name: TimeoutError at the client\'s timeout → exit 7, one sentence, sent once', { timeout: 5_000 }, async ({ stall, fetch, args, request }) => {
-      stalled = await stallingSandbox(stall);
-      const answered = fetch === 'global' ? headersSeen() : undefined;
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-      let done = false;
-      const running = topup([...args, '--base-url', stalled.url], answered ? { fetch: answered.fetch } : {}).finally(() => (done = true));
-      await stalled.stalling;
-      await answered?.seen;
-      vi.advanceTimersByTime(defaults.timeout - 1);
-      await settle();
-      expect(done).toBe(false);
-      vi.advanceTimersByTime(1);
-      expect(await running).toEqual({ code: 7, out: '', err: `Error: The sandbox at ${stalled.url} did not answer within ${defaults.timeout / 1000} s.\n` });
-      await stalled.closed;
-      expect(stalled.requests).toEqual([request]);
-    });
+    it.each(cases)(
+      "$name: TimeoutError at the client's timeout → exit 7, one sentence, sent once",
+      { timeout: 5_000 },
+      async ({ stall, fetch, args, request }) => {
+        stalled = await stallingSandbox(stall);
+        const answered = fetch === 'global' ? headersSeen() : undefined;
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+        let done = false;
+        const running = topup([...args, '--base-url', stalled.url], answered ? { fetch: answered.fetch } : {}).finally(() => (done = true));
+        await stalled.stalling;
+        await answered?.seen;
+        vi.advanceTimersByTime(defaults.timeout - 1);
+        await settle();
+        expect(done).toBe(false);
+        vi.advanceTimersByTime(1);
+        expect(await running).toEqual({
+          code: 7,
+          out: '',
+          err: `Error: The sandbox at ${stalled.url} did not answer within ${defaults.timeout / 1000} s.\n`,
+        });
+        await stalled.closed;
+        expect(stalled.requests).toEqual([request]);
+      },
+    );
 
     it.each(cases)('$name: Ctrl-C ends the wait at once → exit 130', { timeout: 5_000 }, async ({ stall, fetch, args }) => {
       stalled = await stallingSandbox(stall);
       const answered = fetch === 'global' ? headersSeen() : undefined;
       const controller = new AbortController();
-      const running = topup([...args, '--base-url', stalled.url], { signal: controller.signal, ...(answered ? { fetch: answered.fetch } : {}) });
+      const running = topup([...args, '--base-url', stalled.url], {
+        signal: controller.signal,
+        ...(answered ? { fetch: answered.fetch } : {}),
+      });
       await stalled.stalling;
       await answered?.seen;
       const abortedAt = performance.now();

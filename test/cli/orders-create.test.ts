@@ -11,9 +11,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const bob9001 = ['--username', 'BuilderBob', '--place', '5001', '--pass', '9001'];
 
 let served: ServedSandbox;
-const topup = useServedCli((context) => {
-  served = context.served;
-}, { reset: true });
+const topup = useServedCli(
+  (context) => {
+    served = context.served;
+  },
+  { reset: true },
+);
 
 /** Runs against the served sandbox as `rich` (production, chat-linked, with balance), by URL and TOPUP_TOKEN. */
 const asRich = (args: string[], options: RunOptions = {}) =>
@@ -47,7 +50,11 @@ describe('orders create, scripted (flags, piped)', () => {
 
     // The order is in the offline sandbox's persisted state.
     const shown = await topup(['orders', 'show', invoice, '--json']);
-    expect(JSON.parse(shown.out).order).toMatchObject(LEAN ? { invoice_code: invoice, platform_username: 'BuilderBob' } : { invoice_code: invoice, platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, environment: 'sandbox' });
+    expect(JSON.parse(shown.out).order).toMatchObject(
+      LEAN
+        ? { invoice_code: invoice, platform_username: 'BuilderBob' }
+        : { invoice_code: invoice, platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, environment: 'sandbox' },
+    );
   });
 
   it('--json: stdout is exactly the response data, stderr only the embedded notice and the key line', async () => {
@@ -56,7 +63,16 @@ describe('orders create, scripted (flags, piped)', () => {
     const data = JSON.parse(result.out);
     // Lean: the document guarantees the invoice and `idempotent`; `order`, `gateway` and `environment` are one shape's.
     expect(Object.keys(data).sort()).toEqual(LEAN ? ['idempotent', 'invoice'] : ['environment', 'gateway', 'idempotent', 'invoice']);
-    expect(data).toMatchObject(LEAN ? { idempotent: false, invoice: { amount: 12_000, payment_status: 'pending' } } : { idempotent: false, gateway: null, environment: 'sandbox', invoice: { amount: 12_000, payment_status: 'pending', order: { platform_username: 'BuilderBob' } } });
+    expect(data).toMatchObject(
+      LEAN
+        ? { idempotent: false, invoice: { amount: 12_000, payment_status: 'pending' } }
+        : {
+            idempotent: false,
+            gateway: null,
+            environment: 'sandbox',
+            invoice: { amount: 12_000, payment_status: 'pending', order: { platform_username: 'BuilderBob' } },
+          },
+    );
     expect(result.err).toBe(`${EMBEDDED_NOTICE}Idempotency key: json-run-1  (repeat safely with --idempotency-key json-run-1)\n`);
   });
 
@@ -71,7 +87,18 @@ describe('orders create, scripted (flags, piped)', () => {
 
   it('the same key with a different body is a conflict (exit 5)', async () => {
     await topup(['orders', 'create', ...bob9001, '--idempotency-key', 'retry-me-2']);
-    const other = await topup(['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9002', '--idempotency-key', 'retry-me-2']);
+    const other = await topup([
+      'orders',
+      'create',
+      '--username',
+      'BuilderBob',
+      '--place',
+      '5001',
+      '--pass',
+      '9002',
+      '--idempotency-key',
+      'retry-me-2',
+    ]);
     expect(other.code).toBe(5);
     expect(other.out).toBe('');
     expect(other.err).toContain('Error: This Idempotency-Key was already used with a different request.');
@@ -87,10 +114,26 @@ describe('orders create, scripted (flags, piped)', () => {
   });
 
   it('with --json, a refused order is only the error envelope (holding the key) on stderr', async () => {
-    const result = await topup(['--json', 'orders', 'create', '--username', 'ghost_user_404', '--place', '5001', '--pass', '9001', '--idempotency-key', 'k-422']);
+    const result = await topup([
+      '--json',
+      'orders',
+      'create',
+      '--username',
+      'ghost_user_404',
+      '--place',
+      '5001',
+      '--pass',
+      '9001',
+      '--idempotency-key',
+      'k-422',
+    ]);
     expect(result.code).toBe(5);
     expect(result.out).toBe('');
-    expect(embeddedJsonError(result.err)).toMatchObject({ success: false, error: { code: 'PLATFORM_VALIDATION_FAILED' }, idempotency_key: 'k-422' });
+    expect(embeddedJsonError(result.err)).toMatchObject({
+      success: false,
+      error: { code: 'PLATFORM_VALIDATION_FAILED' },
+      idempotency_key: 'k-422',
+    });
   });
 
   it('a sandbox token may not pay by balance (exit 5)', async () => {
@@ -106,12 +149,17 @@ describe('orders create, scripted (flags, piped)', () => {
       controller.abort(Object.assign(new Error('Interrupted.'), { name: 'InterruptedError' }));
       return globalThis.fetch(input, init);
     };
-    const result = await asRich(['--json', 'orders', 'create', ...bob9001, '--idempotency-key', 'ctrl-c-1'], { signal: controller.signal, fetch });
+    const result = await asRich(['--json', 'orders', 'create', ...bob9001, '--idempotency-key', 'ctrl-c-1'], {
+      signal: controller.signal,
+      fetch,
+    });
     expect(result).toEqual({ code: 130, out: '', err: 'Idempotency key: ctrl-c-1  (repeat safely with --idempotency-key ctrl-c-1)\n' });
   });
 
   it('served, production token: pays by balance with --chat-user-id and --yes, at once', async () => {
-    const result = await asRich(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--chat-user-id', '700000001', '--yes'], { stderrTTY: true });
+    const result = await asRich(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--chat-user-id', '700000001', '--yes'], {
+      stderrTTY: true,
+    });
     expect(result.code).toBe(0);
     const invoice = result.out.trim();
     expect(result.err).toContain(`Total Rp 12.000, paid; invoice ${served.url}/user/invoice/${invoice}`);
@@ -124,10 +172,12 @@ describe('orders create, scripted (flags, piped)', () => {
     expect(JSON.parse(result.err)).toMatchObject({ error: { code: 'CHAT_LINK_REQUIRED' } });
   });
 
-  it('the chat user id falls back to the profile\'s chat_user_id', async () => {
+  it("the chat user id falls back to the profile's chat_user_id", async () => {
     expect((await topup(['auth', 'login', '--with-token', '--base-url', served.url], { stdin: served.token('rich') })).code).toBe(0);
     expect((await topup(['config', 'set', 'chat_user_id', '700000001'])).code).toBe(0);
-    const result = await topup(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--type', 'gamepass', '--yes'], { stderrTTY: true });
+    const result = await topup(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--type', 'gamepass', '--yes'], {
+      stderrTTY: true,
+    });
     expect(result.code).toBe(0);
     expect(result.err).toContain('created and paid.');
   });
@@ -143,13 +193,48 @@ describe('orders create, scripted (flags, piped)', () => {
 
 describe('orders create: argument parsing', () => {
   it.each<[string, string[], RunOptions, string]>([
-    ['all required flags missing, piped', [], {}, 'Error: Missing --username, --place, --pass: pass them as flags (there is no terminal to ask on).\n'],
-    ['one required flag missing, piped', ['--place', '5001', '--pass', '9001'], {}, 'Error: Missing --username: pass it as a flag (there is no terminal to ask on).\n'],
-    ['a missing flag with --no-input on a terminal', ['--no-input', '--no-color', '--username', 'BuilderBob'], { tty: true }, 'Error: Missing --place, --pass: pass them as flags (--no-input is set).\n'],
-    ['a place that is not a number', [...bob9001, '--place', 'five'], {}, "error: option '--place <id>' argument 'five' is invalid. --place must be a whole number.\n"],
-    ['a pass of zero', [...bob9001, '--pass', '0'], {}, "error: option '--pass <id>' argument '0' is invalid. --pass must be at least 1.\n"],
-    ['an unknown type', [...bob9001, '--type', 'robux'], {}, "error: option '--type <type>' argument 'robux' is invalid. Allowed choices are gamepass, vip_server.\n"],
-    ['an idempotency key with a space', [...bob9001, '--idempotency-key', 'a b'], {}, "error: option '--idempotency-key <key>' argument 'a b' is invalid. An idempotency key is 1 to 255 visible ASCII characters without spaces.\n"],
+    [
+      'all required flags missing, piped',
+      [],
+      {},
+      'Error: Missing --username, --place, --pass: pass them as flags (there is no terminal to ask on).\n',
+    ],
+    [
+      'one required flag missing, piped',
+      ['--place', '5001', '--pass', '9001'],
+      {},
+      'Error: Missing --username: pass it as a flag (there is no terminal to ask on).\n',
+    ],
+    [
+      'a missing flag with --no-input on a terminal',
+      ['--no-input', '--no-color', '--username', 'BuilderBob'],
+      { tty: true },
+      'Error: Missing --place, --pass: pass them as flags (--no-input is set).\n',
+    ],
+    [
+      'a place that is not a number',
+      [...bob9001, '--place', 'five'],
+      {},
+      "error: option '--place <id>' argument 'five' is invalid. --place must be a whole number.\n",
+    ],
+    [
+      'a pass of zero',
+      [...bob9001, '--pass', '0'],
+      {},
+      "error: option '--pass <id>' argument '0' is invalid. --pass must be at least 1.\n",
+    ],
+    [
+      'an unknown type',
+      [...bob9001, '--type', 'robux'],
+      {},
+      "error: option '--type <type>' argument 'robux' is invalid. Allowed choices are gamepass, vip_server.\n",
+    ],
+    [
+      'an idempotency key with a space',
+      [...bob9001, '--idempotency-key', 'a b'],
+      {},
+      "error: option '--idempotency-key <key>' argument 'a b' is invalid. An idempotency key is 1 to 255 visible ASCII characters without spaces.\n",
+    ],
     ['an unknown option', [...bob9001, '--price', '1'], {}, "error: unknown option '--price'\n(Did you mean --place?)\n"],
   ])('%s is a usage error (exit 2) with one clear line, before anything is sent', async (_name, args, options, err) => {
     const result = await topup(['orders', 'create', ...args], options);
@@ -164,14 +249,27 @@ describe('orders create: argument parsing', () => {
 
   it('orderBody sends only what was chosen, with the type made explicit', () => {
     const base = { username: 'BuilderBob', place: 5001, pass: 9001, paymentMethod: undefined, reference: undefined, chatUserId: '7' };
-    expect(orderBody({ ...base, type: undefined })).toEqual({ order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 });
+    expect(orderBody({ ...base, type: undefined })).toEqual({
+      order_type: 'gamepass',
+      platform_username: 'BuilderBob',
+      place_id: 5001,
+      platform_pass_id: 9001,
+    });
     expect(orderBody({ ...base, type: 'vip_server', paymentMethod: 'qris', reference: 'r1' })).toEqual({
-      order_type: 'vip_server', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, payment_method: 'qris', client_reference: 'r1',
+      order_type: 'vip_server',
+      platform_username: 'BuilderBob',
+      place_id: 5001,
+      platform_pass_id: 9001,
+      payment_method: 'qris',
+      client_reference: 'r1',
     });
   });
 
   it('usableMethods keeps only sandbox-allowed methods for sandbox tokens', () => {
-    const methods = [{ code: 'invoice', sandbox_allowed: true }, { code: 'balance', sandbox_allowed: false }] as PaymentMethod[];
+    const methods = [
+      { code: 'invoice', sandbox_allowed: true },
+      { code: 'balance', sandbox_allowed: false },
+    ] as PaymentMethod[];
     expect(usableMethods(methods, 'sandbox').map((m) => m.code)).toEqual(['invoice']);
     expect(usableMethods(methods, 'production').map((m) => m.code)).toEqual(['invoice', 'balance']);
     expect(usableMethods(methods, undefined).map((m) => m.code)).toEqual(['invoice', 'balance']);
@@ -193,15 +291,18 @@ describe('orders create on a terminal', () => {
 
   // The payment-method list of a lean server has no codes to choose from (its fallback question is tested in lean-server.test.ts).
   it.skipIf(LEAN)('the wizard asks for every missing value, lists the payment methods, shows a summary and creates on yes', async () => {
-    const { prompter, run } = wizardAsRich([
-      { select: 'vip_server' },
-      { input: 'BuilderBob' },
-      { input: '5001' },
-      { input: '7001' },
-      { select: 'qris' },
-      { confirm: true },
-      { confirm: false },
-    ], ['--reference', 'wiz-1', '--idempotency-key', 'wizard-1']);
+    const { prompter, run } = wizardAsRich(
+      [
+        { select: 'vip_server' },
+        { input: 'BuilderBob' },
+        { input: '5001' },
+        { input: '7001' },
+        { select: 'qris' },
+        { confirm: true },
+        { confirm: false },
+      ],
+      ['--reference', 'wiz-1', '--idempotency-key', 'wizard-1'],
+    );
     const result = await run;
     expect(result.code).toBe(0);
     expect(prompter.left()).toBe(0);
@@ -216,15 +317,17 @@ describe('orders create on a terminal', () => {
     ]);
     // Every active method a production token may use, from the catalog; the inactive card is not offered.
     expect(prompter.asked[4]!.choices).toEqual(['invoice', 'balance', 'qris', 'bank_transfer']);
-    expect(result.err).toContain([
-      'type             vip_server',
-      'username         BuilderBob',
-      'place            5001',
-      'VIP server       7001',
-      'payment          qris',
-      'reference        wiz-1',
-      'idempotency key  wizard-1',
-    ].join('\n'));
+    expect(result.err).toContain(
+      [
+        'type             vip_server',
+        'username         BuilderBob',
+        'place            5001',
+        'VIP server       7001',
+        'payment          qris',
+        'reference        wiz-1',
+        'idempotency key  wizard-1',
+      ].join('\n'),
+    );
     const orders = await richOrders();
     expect(orders).toHaveLength(1);
     expect(orders[0]).toMatchObject({ order_type: 'vip_server', platform_username: 'BuilderBob', credit_amount: 200 });
@@ -238,7 +341,10 @@ describe('orders create on a terminal', () => {
 
   // The payment-method list of a lean server has no codes to choose from (its fallback question is tested in lean-server.test.ts).
   it.skipIf(LEAN)('asks only for what the flags leave out, and --yes skips the confirmation', async () => {
-    const { prompter, run } = wizardAsRich([{ input: '9001' }, { select: 'invoice' }, { confirm: false }], ['--username', 'BuilderBob', '--place', '5001', '--type', 'gamepass', '--yes']);
+    const { prompter, run } = wizardAsRich(
+      [{ input: '9001' }, { select: 'invoice' }, { confirm: false }],
+      ['--username', 'BuilderBob', '--place', '5001', '--type', 'gamepass', '--yes'],
+    );
     const result = await run;
     expect(result.code).toBe(0);
     expect(prompter.asked.map((q) => q.message)).toEqual(['Game pass id:', 'Payment method:', 'Wait here until the invoice is paid?']);
@@ -247,16 +353,26 @@ describe('orders create on a terminal', () => {
 
   // The payment-method list of a lean server has no codes to choose from (its fallback question is tested in lean-server.test.ts).
   it.skipIf(LEAN)('paying by balance without a chat user id asks for it', async () => {
-    const { prompter, run } = wizardAsRich([{ input: '9001' }, { select: 'balance' }, { input: '700000001' }], ['--type', 'gamepass', '--username', 'BuilderBob', '--place', '5001', '--yes']);
+    const { prompter, run } = wizardAsRich(
+      [{ input: '9001' }, { select: 'balance' }, { input: '700000001' }],
+      ['--type', 'gamepass', '--username', 'BuilderBob', '--place', '5001', '--yes'],
+    );
     const result = await run;
     expect(result.code).toBe(0);
-    expect(prompter.asked.map((q) => q.message)).toEqual(['Game pass id:', 'Payment method:', 'Chat user id linked to this account (paying by balance needs it):']);
+    expect(prompter.asked.map((q) => q.message)).toEqual([
+      'Game pass id:',
+      'Payment method:',
+      'Chat user id linked to this account (paying by balance needs it):',
+    ]);
     expect((await richOrders())[0]).toMatchObject({ payment_status: 'paid' });
   });
 
   // The payment-method list of a lean server has no codes to choose from (its fallback question is tested in lean-server.test.ts).
   it.skipIf(LEAN)('declining the summary is exit 1 and orders nothing', async () => {
-    const { run } = wizardAsRich([{ input: 'BuilderBob' }, { select: 'invoice' }, { confirm: false }], ['--type', 'gamepass', '--place', '5001', '--pass', '9001']);
+    const { run } = wizardAsRich(
+      [{ input: 'BuilderBob' }, { select: 'invoice' }, { confirm: false }],
+      ['--type', 'gamepass', '--place', '5001', '--pass', '9001'],
+    );
     const result = await run;
     expect(result).toMatchObject({ code: 1, out: '' });
     expect(result.err).toMatch(/Error: Cancelled; nothing was ordered\.\n$/);
@@ -266,9 +382,16 @@ describe('orders create on a terminal', () => {
   // The payment-method list of a lean server has no codes to choose from (its fallback question is tested in lean-server.test.ts).
   it.skipIf(LEAN)('embedded (sandbox token): invoice is the only method, so it is named instead of asked', async () => {
     const prompter = scriptedPrompter([{ input: 'PixelPiper' }, { confirm: true }, { confirm: false }]);
-    const result = await topup(['--no-color', 'orders', 'create', '--type', 'gamepass', '--place', '5002', '--pass', '9101'], { tty: true, prompter });
+    const result = await topup(['--no-color', 'orders', 'create', '--type', 'gamepass', '--place', '5002', '--pass', '9101'], {
+      tty: true,
+      prompter,
+    });
     expect(result.code).toBe(0);
-    expect(prompter.asked.map((q) => q.message)).toEqual(['Platform username:', 'Create this order?', 'Wait here until the invoice is paid?']);
+    expect(prompter.asked.map((q) => q.message)).toEqual([
+      'Platform username:',
+      'Create this order?',
+      'Wait here until the invoice is paid?',
+    ]);
     expect(result.err).toContain('Payment method: Invoice (invoice), the only one sandbox tokens may use.');
   });
 
@@ -317,7 +440,9 @@ describe('the live-mode guard: a balance order with a production token spends re
     const result = await asRich(['orders', 'create', ...balanceOrder]);
     expect(result.code).toBe(2);
     expect(result.out).toBe('');
-    expect(result.err).toMatch(/^Error: Paying by balance with a production token spends real money: add --yes to confirm \(there is no terminal to ask on\)\.$/m);
+    expect(result.err).toMatch(
+      /^Error: Paying by balance with a production token spends real money: add --yes to confirm \(there is no terminal to ask on\)\.$/m,
+    );
     expect(await richOrders()).toEqual(before);
   });
 
@@ -349,7 +474,13 @@ describe('the live-mode guard: a balance order with a production token spends re
 
   it.each([
     ['an invoice order with a production token', () => asRich(['orders', 'create', ...bob9001])],
-    ['a balance order with a sandbox token (refused by the server, never asked)', () => topup(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--base-url', served.url], { env: { TOPUP_TOKEN: served.token('demo') } })],
+    [
+      'a balance order with a sandbox token (refused by the server, never asked)',
+      () =>
+        topup(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--base-url', served.url], {
+          env: { TOPUP_TOKEN: served.token('demo') },
+        }),
+    ],
   ])('%s is unchanged: no question, no --yes needed', async (_name, run) => {
     const result = await run();
     expect(result.err).not.toMatch(/LIVE|--yes/);

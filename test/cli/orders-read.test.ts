@@ -8,13 +8,24 @@ import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { expectUsageError, LEAN, leanLines } from '../support/cli-assertions.js';
 
 let h: Harness;
-useHarness((created) => {
-  h = created;
-}, { seed: seedRichHistory });
+useHarness(
+  (created) => {
+    h = created;
+  },
+  { seed: seedRichHistory },
+);
 
 /** An order row; a lean server's order record has no payment status, total or creation time: dashes. */
-const orderRow = (invoice: string, status: string, payment: string, type: string, user: string, credits: number, total: number, created: string) =>
-  `${[invoice, status, LEAN ? '-' : payment, type, user, credits, LEAN ? '-' : total, LEAN ? '-' : created].join('\t')}\n`;
+const orderRow = (
+  invoice: string,
+  status: string,
+  payment: string,
+  type: string,
+  user: string,
+  credits: number,
+  total: number,
+  created: string,
+) => `${[invoice, status, LEAN ? '-' : payment, type, user, credits, LEAN ? '-' : total, LEAN ? '-' : created].join('\t')}\n`;
 const row = {
   5: orderRow('INV20260302000005', 'processing', 'paid', 'gamepass', 'PixelPiper', 50, 6000, '2026-03-02 10:04:00'),
   4: orderRow('INV20260302000004', 'cancelled', 'expired', 'vip_server', 'BuilderBob', 200, 24000, '2026-03-02 10:03:00'),
@@ -22,9 +33,36 @@ const row = {
   2: orderRow('INV20260302000002', 'pending', 'pending', 'gamepass', 'BuilderBob', 100, 12000, '2026-03-02 10:01:00'),
 };
 /** What --all says when the server's answers have no pagination (a lean server): it shows the first page only. */
-const firstPageOnly = LEAN ? 'The server does not say whether there are more orders than these (its answer has no pagination); only the first page is shown.\n' : '';
-const ORDER_DROPPED = ['payment_status', 'place_id', 'platform_pass_id', 'price', 'discount', 'total_amount', 'currency', 'payment_method', 'client_reference', 'environment', 'created_at', 'updated_at', 'paid_at', 'completed_at',
-  'payment', 'place', 'VIP server', 'pass', 'total', 'method', 'reference', 'created', 'updated', 'paid', 'completed'];
+const firstPageOnly = LEAN
+  ? 'The server does not say whether there are more orders than these (its answer has no pagination); only the first page is shown.\n'
+  : '';
+const ORDER_DROPPED = [
+  'payment_status',
+  'place_id',
+  'platform_pass_id',
+  'price',
+  'discount',
+  'total_amount',
+  'currency',
+  'payment_method',
+  'client_reference',
+  'environment',
+  'created_at',
+  'updated_at',
+  'paid_at',
+  'completed_at',
+  'payment',
+  'place',
+  'VIP server',
+  'pass',
+  'total',
+  'method',
+  'reference',
+  'created',
+  'updated',
+  'paid',
+  'completed',
+];
 
 describe('argument parsing', () => {
   it.each([
@@ -51,28 +89,33 @@ describe('topup orders list', () => {
 
   it('terminal: an aligned table with formatted amounts; ANSI_ESCAPE only without --no-color', async () => {
     const result = await h.run(['orders', 'list', '--no-color'], { tty: true });
-    expect(result.out).toBe((LEAN ? [
-      'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS  TOTAL  CREATED',
-      'INV20260302000005  processing  -        gamepass    PixelPiper       50      -  -',
-      'INV20260302000004  cancelled   -        vip_server  BuilderBob      200      -  -',
-      'INV20260302000003  processing  -        gamepass    BuilderBob     6000      -  -',
-      'INV20260302000002  pending     -        gamepass    BuilderBob      100      -  -',
-      '',
-    ] : [
-      'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS       TOTAL  CREATED',
-      'INV20260302000005  processing  paid     gamepass    PixelPiper       50    Rp 6.000  2026-03-02 10:04:00',
-      'INV20260302000004  cancelled   expired  vip_server  BuilderBob      200   Rp 24.000  2026-03-02 10:03:00',
-      'INV20260302000003  processing  paid     gamepass    BuilderBob     6000  Rp 648.000  2026-03-02 10:02:00',
-      'INV20260302000002  pending     pending  gamepass    BuilderBob      100   Rp 12.000  2026-03-02 10:01:00',
-      '',
-    ]).join('\n'));
+    expect(result.out).toBe(
+      (LEAN
+        ? [
+            'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS  TOTAL  CREATED',
+            'INV20260302000005  processing  -        gamepass    PixelPiper       50      -  -',
+            'INV20260302000004  cancelled   -        vip_server  BuilderBob      200      -  -',
+            'INV20260302000003  processing  -        gamepass    BuilderBob     6000      -  -',
+            'INV20260302000002  pending     -        gamepass    BuilderBob      100      -  -',
+            '',
+          ]
+        : [
+            'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS       TOTAL  CREATED',
+            'INV20260302000005  processing  paid     gamepass    PixelPiper       50    Rp 6.000  2026-03-02 10:04:00',
+            'INV20260302000004  cancelled   expired  vip_server  BuilderBob      200   Rp 24.000  2026-03-02 10:03:00',
+            'INV20260302000003  processing  paid     gamepass    BuilderBob     6000  Rp 648.000  2026-03-02 10:02:00',
+            'INV20260302000002  pending     pending  gamepass    BuilderBob      100   Rp 12.000  2026-03-02 10:01:00',
+            '',
+          ]
+      ).join('\n'),
+    );
     expect(result.err).toBe('');
     const coloured = await h.run(['orders', 'list'], { tty: true });
     expect(coloured.out).toMatch(ANSI_ESCAPE);
     expect(coloured.out).toContain(LEAN ? '\u001b[36mprocessing\u001b[39m' : '\u001b[32mpaid\u001b[39m');
   });
 
-  it('--json: exactly the page\'s data object', async () => {
+  it("--json: exactly the page's data object", async () => {
     const result = await h.run(['--json', 'orders', 'list']);
     expect(JSON.parse(result.out)).toEqual(await h.client('rich').orders.list());
     expect(result.err).toBe('');
@@ -94,7 +137,10 @@ describe('topup orders list', () => {
 
   it('--all --json follows every page into { orders: [...] }', async () => {
     const result = await h.run(['--json', 'orders', 'list', '--all', '--per-page', '3', '--payment-status', 'paid']);
-    expect(JSON.parse(result.out).orders.map((o: { invoice_code: string }) => o.invoice_code)).toEqual(['INV20260302000005', 'INV20260302000003']);
+    expect(JSON.parse(result.out).orders.map((o: { invoice_code: string }) => o.invoice_code)).toEqual([
+      'INV20260302000005',
+      'INV20260302000003',
+    ]);
     const run = await h.run(['--json', 'orders', 'list', '--all', '--per-page', '3']);
     const all = JSON.parse(run.out);
     expect(Object.keys(all)).toEqual(['orders']);
@@ -119,48 +165,58 @@ describe('topup orders list', () => {
 
 describe('topup orders show', () => {
   it('piped: every field as `key: value`, raw amounts, - for null', async () => {
-    expect((await h.run(['orders', 'show', 'INV20260302000003'])).out).toBe(leanLines([
-      'invoice_code: INV20260302000003',
-      'status: processing',
-      'payment_status: paid',
-      'order_type: gamepass',
-      'platform_username: BuilderBob',
-      'place_id: 5001',
-      'platform_pass_id: 9004',
-      'credit_amount: 6000',
-      'price: 720000',
-      'discount: 72000',
-      'total_amount: 648000',
-      'currency: IDR',
-      'payment_method: invoice',
-      'client_reference: chat-42',
-      'environment: production',
-      'invoice_url: http://sandbox.localhost/user/invoice/INV20260302000003',
-      'created_at: 2026-03-02 10:02:00',
-      'updated_at: 2026-03-02 10:03:00',
-      'paid_at: 2026-03-02 10:03:00',
-      'completed_at: -',
-      '',
-    ], ORDER_DROPPED).join('\n'));
+    expect((await h.run(['orders', 'show', 'INV20260302000003'])).out).toBe(
+      leanLines(
+        [
+          'invoice_code: INV20260302000003',
+          'status: processing',
+          'payment_status: paid',
+          'order_type: gamepass',
+          'platform_username: BuilderBob',
+          'place_id: 5001',
+          'platform_pass_id: 9004',
+          'credit_amount: 6000',
+          'price: 720000',
+          'discount: 72000',
+          'total_amount: 648000',
+          'currency: IDR',
+          'payment_method: invoice',
+          'client_reference: chat-42',
+          'environment: production',
+          'invoice_url: http://sandbox.localhost/user/invoice/INV20260302000003',
+          'created_at: 2026-03-02 10:02:00',
+          'updated_at: 2026-03-02 10:03:00',
+          'paid_at: 2026-03-02 10:03:00',
+          'completed_at: -',
+          '',
+        ],
+        ORDER_DROPPED,
+      ).join('\n'),
+    );
   });
 
   it('terminal: a title, aligned labels and formatted amounts', async () => {
     const result = await h.run(['orders', 'show', 'INV20260302000004', '--no-color'], { tty: true });
-    expect(result.out.split('\n').slice(0, 13)).toEqual(leanLines([
-      'Order INV20260302000004',
-      'invoice      INV20260302000004',
-      'status       cancelled',
-      'payment      expired',
-      'type         vip_server',
-      'username     BuilderBob',
-      'place        5001',
-      'VIP server   7001',
-      'credits      200',
-      'price        Rp 24.000',
-      'discount     Rp 0',
-      'total        Rp 24.000',
-      'currency     IDR',
-    ], ORDER_DROPPED));
+    expect(result.out.split('\n').slice(0, 13)).toEqual(
+      leanLines(
+        [
+          'Order INV20260302000004',
+          'invoice      INV20260302000004',
+          'status       cancelled',
+          'payment      expired',
+          'type         vip_server',
+          'username     BuilderBob',
+          'place        5001',
+          'VIP server   7001',
+          'credits      200',
+          'price        Rp 24.000',
+          'discount     Rp 0',
+          'total        Rp 24.000',
+          'currency     IDR',
+        ],
+        ORDER_DROPPED,
+      ),
+    );
   });
 
   it('--json: exactly the data object', async () => {
@@ -171,7 +227,7 @@ describe('topup orders show', () => {
 
   it.each([
     { name: 'an unknown invoice', account: 'rich' as const, code: 1, err: 'Error: Order INV20260302009999 was not found.\n' },
-    { name: 'another account\'s order', account: 'broke' as const, code: 1, err: 'Error: Order INV20260302000002 was not found.\n' },
+    { name: "another account's order", account: 'broke' as const, code: 1, err: 'Error: Order INV20260302000002 was not found.\n' },
   ])('$name → exit $code', async ({ account, code, err }) => {
     const invoice = account === 'rich' ? 'INV20260302009999' : 'INV20260302000002';
     const result = await h.run(['orders', 'show', invoice], { account });
@@ -183,7 +239,11 @@ describe('topup orders show', () => {
   it('--json error: the error envelope on stderr', async () => {
     const result = await h.run(['--json', 'orders', 'show', 'INV20260302009999']);
     expect(result.out).toBe('');
-    expect(JSON.parse(result.err)).toEqual({ success: false, message: 'Order INV20260302009999 was not found.', error: { code: 'NOT_FOUND' } });
+    expect(JSON.parse(result.err)).toEqual({
+      success: false,
+      message: 'Order INV20260302009999 was not found.',
+      error: { code: 'NOT_FOUND' },
+    });
   });
 });
 

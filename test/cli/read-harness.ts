@@ -51,7 +51,11 @@ export async function harness(): Promise<Harness> {
   const token = (name: FixtureAccountName) => sandbox.account(name).token;
   const outputs: RunResult[] = [];
   const exec = async (args: string[], env: Record<string, string>, options: RunOptions): Promise<RunResult> => {
-    const io = fakeIO({ tty: options.tty ?? false, ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }), env: { TOPUP_CONFIG_DIR: config.dir, ...env, ...options.env } });
+    const io = fakeIO({
+      tty: options.tty ?? false,
+      ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }),
+      env: { TOPUP_CONFIG_DIR: config.dir, ...env, ...options.env },
+    });
     const fetch = options.fetch ?? (options.baseUrl !== undefined ? undefined : sandbox.fetch);
     const code = await main(args, io, { ...(fetch ? { fetch } : {}), clock: time, ...(options.signal ? { signal: options.signal } : {}) });
     const result = { code, out: io.out(), err: io.err() };
@@ -63,7 +67,8 @@ export async function harness(): Promise<Harness> {
     time,
     token,
     client: (name) => createClient({ baseUrl: sandbox.baseUrl, token: token(name), fetch: sandbox.fetch, pacing: false }),
-    run: (args, options = {}) => exec([...args, '--base-url', options.baseUrl ?? sandbox.baseUrl], { TOPUP_TOKEN: token(options.account ?? 'rich') }, options),
+    run: (args, options = {}) =>
+      exec([...args, '--base-url', options.baseUrl ?? sandbox.baseUrl], { TOPUP_TOKEN: token(options.account ?? 'rich') }, options),
     runEmbedded: (args, options = {}) => exec(args, {}, options),
     outputs,
     cleanup: config.cleanup,
@@ -87,13 +92,26 @@ export async function seedRichHistory(h: Harness): Promise<void> {
   minute();
   await rich.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 });
   minute();
-  const paid = await rich.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9004, client_reference: 'chat-42' });
+  const paid = await rich.orders.create({
+    platform_username: 'BuilderBob',
+    place_id: 5001,
+    platform_pass_id: 9004,
+    client_reference: 'chat-42',
+  });
   minute();
   await h.sandbox.control.pay(paid.invoice.invoice_code);
-  const vip = await rich.orders.create({ order_type: 'vip_server', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 7001 });
+  const vip = await rich.orders.create({
+    order_type: 'vip_server',
+    platform_username: 'BuilderBob',
+    place_id: 5001,
+    platform_pass_id: 7001,
+  });
   minute();
   await h.sandbox.control.expire(vip.invoice.invoice_code);
-  await rich.orders.create({ platform_username: 'PixelPiper', place_id: 5002, platform_pass_id: 9101, payment_method: 'balance' }, { chatUserId: '700000001' });
+  await rich.orders.create(
+    { platform_username: 'PixelPiper', place_id: 5002, platform_pass_id: 9101, payment_method: 'balance' },
+    { chatUserId: '700000001' },
+  );
   minute();
 }
 
@@ -110,10 +128,11 @@ export function useHarness(receive: (h: Harness) => void, options: { seed?: (h: 
   });
   afterEach(() => {
     const h = current!;
-    for (const { out, err } of h.outputs) for (const token of allTokens(h.sandbox)) {
-      expect(out).not.toContain(token);
-      expect(err).not.toContain(token);
-    }
+    for (const { out, err } of h.outputs)
+      for (const token of allTokens(h.sandbox)) {
+        expect(out).not.toContain(token);
+        expect(err).not.toContain(token);
+      }
     h.cleanup();
   });
 }

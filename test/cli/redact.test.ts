@@ -17,11 +17,7 @@ describe('redactSecrets', () => {
 });
 
 describe('a mistyped token on the command line never reaches the terminal', () => {
-  it.each([
-    [['packages', `--tokn=${RICH}`]],
-    [[RICH]],
-    [['orders', 'list', `--sttus=${RICH}`]],
-  ])('%j', async (args) => {
+  it.each([[['packages', `--tokn=${RICH}`]], [[RICH]], [['orders', 'list', `--sttus=${RICH}`]]])('%j', async (args) => {
     const { dir, cleanup } = tempConfigDir();
     try {
       const io = fakeIO({ env: { TOPUP_CONFIG_DIR: dir } });

@@ -29,7 +29,12 @@ export interface RunResult {
 
 /** One CLI run in-process, with the config folder `configDir` and otherwise an empty environment. */
 export async function runCli(configDir: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const io = fakeIO({ tty: options.tty ?? false, ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }), env: { TOPUP_CONFIG_DIR: configDir, ...options.env }, ...(options.stdin === undefined ? {} : { stdin: options.stdin }) });
+  const io = fakeIO({
+    tty: options.tty ?? false,
+    ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }),
+    env: { TOPUP_CONFIG_DIR: configDir, ...options.env },
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+  });
   const code = await main(args, io, {
     ...(options.prompter ? { prompter: options.prompter } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
@@ -68,7 +73,10 @@ export interface ServedCliContext {
  * state), and after each test the check that no token of any fixture account showed in any run's output.
  * Returns the runner; `receive` gets the served sandbox and the test's config folder before each test.
  */
-export function useServedCli(receive: (context: ServedCliContext) => void, options: { reset?: boolean } = {}): (args: string[], options?: RunOptions) => Promise<RunResult> {
+export function useServedCli(
+  receive: (context: ServedCliContext) => void,
+  options: { reset?: boolean } = {},
+): (args: string[], options?: RunOptions) => Promise<RunResult> {
   let served: ServedSandbox;
   let config: { dir: string; cleanup: () => void };
   let outputs: RunResult[] = [];
@@ -84,10 +92,11 @@ export function useServedCli(receive: (context: ServedCliContext) => void, optio
   });
   afterEach(() => {
     const secrets = [...served.sandbox.fixtures().accounts.map((a) => a.token), REVOKED_TOKEN];
-    for (const { out, err } of outputs) for (const secret of secrets) {
-      expect(out).not.toContain(secret);
-      expect(err).not.toContain(secret);
-    }
+    for (const { out, err } of outputs)
+      for (const secret of secrets) {
+        expect(out).not.toContain(secret);
+        expect(err).not.toContain(secret);
+      }
     config.cleanup();
   });
   return async (args, runOptions = {}) => {

@@ -23,7 +23,9 @@ export function scriptedPrompter(script: Answer[]): Prompter & { asked: Question
     const answer = answers.shift();
     if (answer !== undefined && 'cancel' in answer) throw new ExitPromptError('User force closed the prompt with 0 null');
     if (answer === undefined || !(question.kind in answer)) {
-      throw new Error(`unexpected ${question.kind} question "${question.message}"; the script has ${answer === undefined ? 'no answer left' : JSON.stringify(answer)}`);
+      throw new Error(
+        `unexpected ${question.kind} question "${question.message}"; the script has ${answer === undefined ? 'no answer left' : JSON.stringify(answer)}`,
+      );
     }
     const value = (answer as Record<string, unknown>)[question.kind];
     if (validate && typeof value === 'string') {

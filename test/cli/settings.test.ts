@@ -62,7 +62,10 @@ describe('Settings', () => {
     await settings.saveProfile('staging', local, 'topup_test_secret_2', false);
     await settings.setCurrentProfile('staging');
     expect(Settings.load(config.dir).currentProfile()).toBe('staging');
-    await expect(settings.setCurrentProfile('ghost')).rejects.toMatchObject({ name: 'CliError', message: expect.stringContaining("No profile is named 'ghost'") });
+    await expect(settings.setCurrentProfile('ghost')).rejects.toMatchObject({
+      name: 'CliError',
+      message: expect.stringContaining("No profile is named 'ghost'"),
+    });
   });
 
   it('removeProfile forgets the profile, its token and the current pointer; other profiles stay', async () => {
@@ -109,7 +112,9 @@ describe('checkProfileName', () => {
   });
 
   it.each(['', '-lead', '_lead', 'has space', 'dot.ted', 'slash/y', 'x'.repeat(33), '../up'])('refuses %j as a usage error', (name) => {
-    expect(() => checkProfileName(name)).toThrow(expect.objectContaining({ name: 'UsageError', message: expect.stringContaining('is not a valid profile name') }));
+    expect(() => checkProfileName(name)).toThrow(
+      expect.objectContaining({ name: 'UsageError', message: expect.stringContaining('is not a valid profile name') }),
+    );
   });
 
   it('saveProfile refuses a bad name before writing anything', async () => {

@@ -6,9 +6,12 @@ import { EMBEDDED_NOTICE, expectUsageError, LEAN } from '../support/cli-assertio
 import { useServedCli, type ServedSandbox } from './run-cli.js';
 
 let served: ServedSandbox;
-const topup = useServedCli((context) => {
-  served = context.served;
-}, { reset: true });
+const topup = useServedCli(
+  (context) => {
+    served = context.served;
+  },
+  { reset: true },
+);
 
 /** A server that is not a topup sandbox: it answers every path with its own 404 envelope, as a real shop would. */
 let foreign: { server: Server; url: string };
@@ -25,7 +28,7 @@ const login = (profile: string, name: 'rich' | 'demo' = 'demo') =>
   topup(['auth', 'login', '--with-token', '--base-url', served.url, '--profile', profile], { stdin: `${served.token(name)}\n` });
 
 describe('the target rule through the CLI', () => {
-  it('TOPUP_TOKEN without a server is a usage error, never the sandbox\'s fake balance (also with --json)', async () => {
+  it("TOPUP_TOKEN without a server is a usage error, never the sandbox's fake balance (also with --json)", async () => {
     for (const args of [['balance'], ['--json', 'balance'], ['auth', 'status'], ['mock', 'pay', 'INV1']]) {
       const result = await topup(args, { env: { TOPUP_TOKEN: served.token('rich') } });
       expect(result.code).toBe(2);
@@ -38,11 +41,17 @@ describe('the target rule through the CLI', () => {
 
   it('a misspelt TOPUP_PROFILE is a usage error naming it and the profiles there are', async () => {
     await login('staging');
-    expectUsageError(await topup(['balance'], { env: { TOPUP_PROFILE: 'stagign' } }), /^Error: No profile is named 'stagign' \(from TOPUP_PROFILE; profiles: staging\); log in with `topup auth login --profile stagign`\.\n$/);
+    expectUsageError(
+      await topup(['balance'], { env: { TOPUP_PROFILE: 'stagign' } }),
+      /^Error: No profile is named 'stagign' \(from TOPUP_PROFILE; profiles: staging\); log in with `topup auth login --profile stagign`\.\n$/,
+    );
   });
 
   it('an unknown --profile is a usage error even with --base-url', async () => {
-    expectUsageError(await topup(['balance', '--profile', 'ghost', '--base-url', served.url]), /No profile is named 'ghost' \(from --profile; there are no profiles yet\)/);
+    expectUsageError(
+      await topup(['balance', '--profile', 'ghost', '--base-url', served.url]),
+      /No profile is named 'ghost' \(from --profile; there are no profiles yet\)/,
+    );
   });
 
   it('--mock ignores TOPUP_TOKEN and the notice says so, --json included', async () => {
@@ -62,7 +71,10 @@ describe('the target rule through the CLI', () => {
     await login('one');
     await login('two');
     expect((await topup(['auth', 'logout', '--profile', 'two'])).code).toBe(0);
-    expectUsageError(await topup(['balance']), /No profile is current \(profiles: one\): pick one with `topup config set profile NAME` or --profile, or pass --mock/);
+    expectUsageError(
+      await topup(['balance']),
+      /No profile is current \(profiles: one\): pick one with `topup config set profile NAME` or --profile, or pass --mock/,
+    );
   });
 });
 
@@ -99,7 +111,12 @@ describe('topup mock … acts on the same target as every other command', () => 
     ['fail-order', ['mock', 'fail-order', 'INV1']],
   ])('a server that is not a sandbox is refused (exit 2), never replaced by the embedded one: mock %s', async (_name, args) => {
     const result = await topup([...args, '--base-url', foreign.url]);
-    expectUsageError(result, new RegExp(`^Error: http://127\\.0\\.0\\.1:\\d+ is not a topup sandbox \\(no /__sandbox control API answers there\\); \`topup mock\` commands act only on a sandbox`));
+    expectUsageError(
+      result,
+      new RegExp(
+        `^Error: http://127\\.0\\.0\\.1:\\d+ is not a topup sandbox \\(no /__sandbox control API answers there\\); \`topup mock\` commands act only on a sandbox`,
+      ),
+    );
   });
 
   it('--mock drives the embedded sandbox even when a profile is logged in', async () => {
@@ -125,7 +142,11 @@ describe('errors that name their cause', () => {
 
   it('no token at all for a server: says how to log in (exit 4)', async () => {
     const result = await topup(['balance', '--base-url', served.url]);
-    expect(result).toEqual({ code: 4, out: '', err: `Error: No token for ${served.url}: log in with \`topup auth login --base-url ${served.url}\`, or set TOPUP_TOKEN.\n` });
+    expect(result).toEqual({
+      code: 4,
+      out: '',
+      err: `Error: No token for ${served.url}: log in with \`topup auth login --base-url ${served.url}\`, or set TOPUP_TOKEN.\n`,
+    });
   });
 
   it.each([
@@ -139,7 +160,11 @@ describe('errors that name their cause', () => {
 
   it('plain http to a remote host is refused with what to do, not a library option name (exit 2)', async () => {
     const result = await topup(['balance', '--base-url', 'http://shop.example.com'], { env: { TOPUP_TOKEN: 'topup_live_x' } });
-    expect(result).toEqual({ code: 2, out: '', err: 'Error: The base URL uses plain http:// to a host that is not loopback, so the token would travel unencrypted; use https://.\n' });
+    expect(result).toEqual({
+      code: 2,
+      out: '',
+      err: 'Error: The base URL uses plain http:// to a host that is not loopback, so the token would travel unencrypted; use https://.\n',
+    });
   });
 
   it('a refused connection names the origin and the cause (exit 7)', async () => {

@@ -71,11 +71,14 @@ describe('every endpoint', () => {
 describe('requests', () => {
   it('send Accept: application/json, and the token only in Authorization and only to endpoints that need it', async () => {
     const order = await client.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 });
-    for (const call of Object.values(calls)) await call(client, { invoice: order.invoice.invoice_code, deposit: 'INV1', slug: 'x' }).catch(() => undefined);
+    for (const call of Object.values(calls))
+      await call(client, { invoice: order.invoice.invoice_code, deposit: 'INV1', slug: 'x' }).catch(() => undefined);
     expect(exchanges.length).toBeGreaterThanOrEqual(18);
     for (const exchange of exchanges) {
       const path = new URL(exchange.url).pathname;
-      const endpoint = endpoints.find((e) => new RegExp(`^${e.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(path) && e.method === exchange.method)!;
+      const endpoint = endpoints.find(
+        (e) => new RegExp(`^${e.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(path) && e.method === exchange.method,
+      )!;
       expect(exchange.headers.accept).toBe('application/json');
       expect(exchange.url).not.toContain(token);
       expect(exchange.headers.authorization).toBe(endpoint.auth ? `Bearer ${token}` : undefined);
@@ -148,14 +151,18 @@ describe('list methods', () => {
     for await (const order of client.orders.list({ per_page: 10 })) references.push(order.invoice_code!);
     expect(references).toHaveLength(LEAN ? 10 : 23);
     expect(new Set(references).size).toBe(LEAN ? 10 : 23);
-    expect(exchanges.map((e) => new URL(e.url).search)).toEqual(LEAN ? ['?per_page=10'] : ['?per_page=10', '?per_page=10&page=2', '?per_page=10&page=3']);
+    expect(exchanges.map((e) => new URL(e.url).search)).toEqual(
+      LEAN ? ['?per_page=10'] : ['?per_page=10', '?per_page=10&page=2', '?per_page=10&page=3'],
+    );
   });
 
   it('iterate from the requested page on, keeping the filters', async () => {
     const codes: string[] = [];
     for await (const order of client.orders.list({ status: 'pending', per_page: 10, page: 2 })) codes.push(order.invoice_code!);
     expect(codes).toHaveLength(LEAN ? 10 : 13);
-    expect(exchanges.map((e) => new URL(e.url).search)).toEqual(LEAN ? ['?status=pending&per_page=10&page=2'] : ['?status=pending&per_page=10&page=2', '?status=pending&per_page=10&page=3']);
+    expect(exchanges.map((e) => new URL(e.url).search)).toEqual(
+      LEAN ? ['?status=pending&per_page=10&page=2'] : ['?status=pending&per_page=10&page=2', '?status=pending&per_page=10&page=3'],
+    );
   });
 
   it('fetch the first page once when both awaited and iterated', async () => {

@@ -60,17 +60,37 @@ describe('error kinds', () => {
   });
 
   it('errorForStatus gives the class of each status, with the details', () => {
-    const cases: [number, string][] = [[400, 'BadRequestError'], [401, 'AuthError'], [403, 'PermissionError'], [404, 'NotFoundError'], [409, 'ConflictError'], [422, 'ValidationError'], [429, 'RateLimitError'], [500, 'ServerError'], [503, 'ServerError'], [418, 'TopupError']];
+    const cases: [number, string][] = [
+      [400, 'BadRequestError'],
+      [401, 'AuthError'],
+      [403, 'PermissionError'],
+      [404, 'NotFoundError'],
+      [409, 'ConflictError'],
+      [422, 'ValidationError'],
+      [429, 'RateLimitError'],
+      [500, 'ServerError'],
+      [503, 'ServerError'],
+      [418, 'TopupError'],
+    ];
     for (const [status, name] of cases) {
       const error = errorForStatus(status, 'Refused.', { code: 'SOME_CODE', fields: ['a'] });
       expect(error).toBeInstanceOf(classesOf(library).get(name)!);
       expect(error.constructor.name).toBe(name);
-      expect({ status: error.status, code: error.code, fields: error.fields, message: error.message }).toEqual({ status, code: 'SOME_CODE', fields: ['a'], message: 'Refused.' });
+      expect({ status: error.status, code: error.code, fields: error.fields, message: error.message }).toEqual({
+        status,
+        code: 'SOME_CODE',
+        fields: ['a'],
+        message: 'Refused.',
+      });
     }
   });
 
   it('toJSON carries the kind', () => {
-    expect(new library.RateLimitError('Slow down.', { retryAfter: 3 }).toJSON()).toMatchObject({ name: 'RateLimitError', kind: 'rate_limited', retryAfter: 3 });
+    expect(new library.RateLimitError('Slow down.', { retryAfter: 3 }).toJSON()).toMatchObject({
+      name: 'RateLimitError',
+      kind: 'rate_limited',
+      retryAfter: 3,
+    });
   });
 });
 
@@ -83,7 +103,9 @@ describe("the CLI's real bundle", () => {
     // The CommonJS start-up bundle decides exit codes; the client it loads lazily is a separate ES module build
     // with its own copy of every error class. Errors made by that copy must map as the documentation says.
     cli = createRequire(import.meta.url)(join(ROOT, 'dist/cli/main.cjs')) as typeof cli;
-    chunkClasses = classesOf((await import(pathToFileURL(join(ROOT, 'dist/cli/lazy/src/client/index.js')).href)) as Record<string, unknown>);
+    chunkClasses = classesOf(
+      (await import(pathToFileURL(join(ROOT, 'dist/cli/lazy/src/client/index.js')).href)) as Record<string, unknown>,
+    );
   }, 120_000);
 
   it('holds a second copy of the classes (so instanceof across the two cannot work)', () => {

@@ -47,7 +47,13 @@ describe('errors from the sandbox map to their classes, and none is retried', ()
       name: '401 for an unknown token',
       run: (_s: Sandbox) => clientFor('topup_live_not_a_real_token').account.profile(),
       type: AuthError,
-      expected: { name: 'AuthError', status: 401, code: undefined, fields: undefined, message: 'Unauthorized: the API token is missing or invalid.' },
+      expected: {
+        name: 'AuthError',
+        status: 401,
+        code: undefined,
+        fields: undefined,
+        message: 'Unauthorized: the API token is missing or invalid.',
+      },
     },
     {
       name: '401 for a client without a token, which sends no Authorization at all',
@@ -73,7 +79,10 @@ describe('errors from the sandbox map to their classes, and none is retried', ()
     },
     {
       name: '422 FORBIDDEN_FIELDS with the fields',
-      run: (s: Sandbox) => clientFor(s.account('demo').token).orders.create({ ...order, price: 1, status: 'paid' } as never, { idempotencyKey: 'forbidden-1' }),
+      run: (s: Sandbox) =>
+        clientFor(s.account('demo').token).orders.create({ ...order, price: 1, status: 'paid' } as never, {
+          idempotencyKey: 'forbidden-1',
+        }),
       type: ValidationError,
       expected: {
         name: 'ValidationError',
@@ -98,13 +107,17 @@ describe('errors from the sandbox map to their classes, and none is retried', ()
     },
     {
       name: '422 INSUFFICIENT_BALANCE',
-      run: (s: Sandbox) => clientFor(s.account('broke').token).orders.create({ ...order, payment_method: 'balance' }, { chatUserId: '700000002' }),
+      run: (s: Sandbox) =>
+        clientFor(s.account('broke').token).orders.create({ ...order, payment_method: 'balance' }, { chatUserId: '700000002' }),
       type: ValidationError,
       expected: { name: 'ValidationError', status: 422, code: 'INSUFFICIENT_BALANCE' },
     },
     {
       name: '422 for a bad list query',
-      run: (s: Sandbox) => clientFor(s.account('demo').token).orders.list({ per_page: 1000 }).then((page) => page),
+      run: (s: Sandbox) =>
+        clientFor(s.account('demo').token)
+          .orders.list({ per_page: 1000 })
+          .then((page) => page),
       type: ValidationError,
       expected: { name: 'ValidationError', status: 422, code: 'VALIDATION_FAILED', fields: ['per_page'] },
     },
@@ -153,11 +166,11 @@ describe('errors from the sandbox map to their classes, and none is retried', ()
 describe('no error ever contains the token', () => {
   /** A connection that fails with the Authorization header in its messages, as a careless proxy or library might. */
   const hostileTransport: FetchFunction = async (input, init) => {
-      const authorization = new Request(input, init).headers.get('authorization');
-      throw new TypeError(`fetch failed for ${authorization}`, {
-        cause: Object.assign(new Error(`socket hang up (${authorization})`), { code: 'ECONNRESET' }),
-      });
-    };
+    const authorization = new Request(input, init).headers.get('authorization');
+    throw new TypeError(`fetch failed for ${authorization}`, {
+      cause: Object.assign(new Error(`socket hang up (${authorization})`), { code: 'ECONNRESET' }),
+    });
+  };
   const hangingTransport: FetchFunction = (input, init) =>
     new Promise((_, reject) => {
       const signal = new Request(input, init).signal;
@@ -165,24 +178,58 @@ describe('no error ever contains the token', () => {
     });
 
   it.each([
-    { name: 'AuthError', type: AuthError, run: (s: Sandbox, token: string) => createClient({ baseUrl: s.baseUrl, token: `${token}x`, fetch: s.fetch }).account.profile(), leaked: (t: string) => `${t}x` },
+    {
+      name: 'AuthError',
+      type: AuthError,
+      run: (s: Sandbox, token: string) => createClient({ baseUrl: s.baseUrl, token: `${token}x`, fetch: s.fetch }).account.profile(),
+      leaked: (t: string) => `${t}x`,
+    },
     // A token as a path parameter is refused before sending, so no server can echo it into a 404 message.
-    { name: 'UsageError (token as a path parameter)', type: UsageError, run: (s: Sandbox, token: string) => createClient({ baseUrl: s.baseUrl, token, fetch: s.fetch }).orders.get(token) },
-    { name: 'NotFoundError', type: NotFoundError, run: (s: Sandbox, token: string) => createClient({ baseUrl: s.baseUrl, token, fetch: s.fetch }).orders.get('INV99999999') },
-    { name: 'ValidationError', type: ValidationError, run: (s: Sandbox, token: string) => createClient({ baseUrl: s.baseUrl, token, fetch: s.fetch }).orders.create({ ...order, client_reference: token, price: 5 } as never) },
-    { name: 'ConflictError', type: ConflictError, run: async (s: Sandbox, token: string) => {
-      const client = createClient({ baseUrl: s.baseUrl, token, fetch: s.fetch });
-      await client.orders.create(order, { idempotencyKey: 'same' });
-      return client.orders.create({ ...order, client_reference: 'other' }, { idempotencyKey: 'same' });
-    } },
-    { name: 'RateLimitError', type: RateLimitError, run: async (s: Sandbox, token: string) => {
-      const client = createClient({ baseUrl: s.baseUrl, token, fetch: s.fetch, pacing: false, maxRetries: 0 });
-      for (let i = 0; i < 11; i++) await client.orders.create(order);
-    } },
-    { name: 'ConnectionError', type: ConnectionError, run: (s: Sandbox, token: string) =>
-      createClient({ baseUrl: s.baseUrl, token, fetch: hostileTransport, maxRetries: 0 }).account.profile() },
-    { name: 'TimeoutError', type: TimeoutError, run: (s: Sandbox, token: string) =>
-      createClient({ baseUrl: s.baseUrl, token, fetch: hangingTransport, maxRetries: 0, timeout: 20 }).account.profile() },
+    {
+      name: 'UsageError (token as a path parameter)',
+      type: UsageError,
+      run: (s: Sandbox, token: string) => createClient({ baseUrl: s.baseUrl, token, fetch: s.fetch }).orders.get(token),
+    },
+    {
+      name: 'NotFoundError',
+      type: NotFoundError,
+      run: (s: Sandbox, token: string) => createClient({ baseUrl: s.baseUrl, token, fetch: s.fetch }).orders.get('INV99999999'),
+    },
+    {
+      name: 'ValidationError',
+      type: ValidationError,
+      run: (s: Sandbox, token: string) =>
+        createClient({ baseUrl: s.baseUrl, token, fetch: s.fetch }).orders.create({ ...order, client_reference: token, price: 5 } as never),
+    },
+    {
+      name: 'ConflictError',
+      type: ConflictError,
+      run: async (s: Sandbox, token: string) => {
+        const client = createClient({ baseUrl: s.baseUrl, token, fetch: s.fetch });
+        await client.orders.create(order, { idempotencyKey: 'same' });
+        return client.orders.create({ ...order, client_reference: 'other' }, { idempotencyKey: 'same' });
+      },
+    },
+    {
+      name: 'RateLimitError',
+      type: RateLimitError,
+      run: async (s: Sandbox, token: string) => {
+        const client = createClient({ baseUrl: s.baseUrl, token, fetch: s.fetch, pacing: false, maxRetries: 0 });
+        for (let i = 0; i < 11; i++) await client.orders.create(order);
+      },
+    },
+    {
+      name: 'ConnectionError',
+      type: ConnectionError,
+      run: (s: Sandbox, token: string) =>
+        createClient({ baseUrl: s.baseUrl, token, fetch: hostileTransport, maxRetries: 0 }).account.profile(),
+    },
+    {
+      name: 'TimeoutError',
+      type: TimeoutError,
+      run: (s: Sandbox, token: string) =>
+        createClient({ baseUrl: s.baseUrl, token, fetch: hangingTransport, maxRetries: 0, timeout: 20 }).account.profile(),
+    },
   ])('$name', async ({ type, run, leaked }) => {
     const token = sandbox.account('demo').token;
     const secret = leaked?.(token) ?? token;
@@ -203,17 +250,19 @@ describe('no error ever contains the token', () => {
   });
 });
 
-describe('a connection failure names the server\'s origin and the cause', () => {
-  const failWith = (code: string): typeof fetch => async () => {
-    throw new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ${code}`), { code }) });
-  };
+describe("a connection failure names the server's origin and the cause", () => {
+  const failWith =
+    (code: string): typeof fetch =>
+    async () => {
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ${code}`), { code }) });
+    };
   it.each([
     ['ECONNREFUSED', 'connection refused: nothing is listening there (ECONNREFUSED)'],
     ['ENOTFOUND', 'DNS: the host name was not found (ENOTFOUND)'],
     ['EAI_AGAIN', 'DNS: the host name was not found (EAI_AGAIN)'],
-    ['CERT_HAS_EXPIRED', 'TLS: the server\'s certificate was refused (CERT_HAS_EXPIRED)'],
-    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'TLS: the server\'s certificate was refused (DEPTH_ZERO_SELF_SIGNED_CERT)'],
-    ['ERR_TLS_CERT_ALTNAME_INVALID', 'TLS: the server\'s certificate was refused (ERR_TLS_CERT_ALTNAME_INVALID)'],
+    ['CERT_HAS_EXPIRED', "TLS: the server's certificate was refused (CERT_HAS_EXPIRED)"],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', "TLS: the server's certificate was refused (DEPTH_ZERO_SELF_SIGNED_CERT)"],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', "TLS: the server's certificate was refused (ERR_TLS_CERT_ALTNAME_INVALID)"],
     ['ETIMEDOUT', 'the connection timed out (ETIMEDOUT)'],
     ['EHOSTUNREACH', 'the network or host is unreachable (EHOSTUNREACH)'],
     ['EWEIRD', 'fetch failed: connect EWEIRD: EWEIRD'],

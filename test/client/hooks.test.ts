@@ -10,9 +10,19 @@ describe('onWait: no pause the client makes on its own is silent', () => {
   it('a 429 with Retry-After is announced before the wait, with its length', async () => {
     // One clock for both sides: the 429's X-RateLimit-Reset is read against the client's.
     const clock = noJitterClock();
-    const sandbox = await createSandbox({ now: clock.now, faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: 3, routes: ['getBalance'] }] } });
+    const sandbox = await createSandbox({
+      now: clock.now,
+      faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: 3, routes: ['getBalance'] }] },
+    });
     const waits: ClientWait[] = [];
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, clock, maxRetries: 2, onWait: (w) => waits.push(w) });
+    const client = createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.account('demo').token,
+      fetch: sandbox.fetch,
+      clock,
+      maxRetries: 2,
+      onWait: (w) => waits.push(w),
+    });
     await expect(client.balance.get()).rejects.toThrow();
     expect(waits.filter((w) => w.reason === 'retry-after')).toEqual([
       { reason: 'retry-after', ms: 3000, request: 'GET /api/v1/me/balance' },
@@ -25,7 +35,14 @@ describe('onWait: no pause the client makes on its own is silent', () => {
   it('a 502 without Retry-After is backoff', async () => {
     const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'error', rate: 1, status: 502, routes: ['getBalance'] }] } });
     const waits: ClientWait[] = [];
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, clock: noJitterClock(), maxRetries: 1, onWait: (w) => waits.push(w) });
+    const client = createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.account('demo').token,
+      fetch: sandbox.fetch,
+      clock: noJitterClock(),
+      maxRetries: 1,
+      onWait: (w) => waits.push(w),
+    });
     await expect(client.balance.get()).rejects.toThrow();
     expect(waits.map((w) => w.reason)).toEqual(['backoff']);
   });
@@ -34,8 +51,15 @@ describe('onWait: no pause the client makes on its own is silent', () => {
     const sandbox = await createSandbox({ rateLimit: false });
     const waits: ClientWait[] = [];
     const clock = noJitterClock();
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('rich').token, fetch: sandbox.fetch, clock, onWait: (w) => waits.push(w) });
-    for (let i = 0; i < 11; i++) await client.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, client_reference: `p-${i}` });
+    const client = createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.account('rich').token,
+      fetch: sandbox.fetch,
+      clock,
+      onWait: (w) => waits.push(w),
+    });
+    for (let i = 0; i < 11; i++)
+      await client.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, client_reference: `p-${i}` });
     expect(waits).toHaveLength(1);
     expect(waits[0]).toMatchObject({ reason: 'pacing', request: 'POST /api/v1/me/orders' });
     expect(waits[0]!.ms).toBeGreaterThan(50_000);
@@ -43,10 +67,17 @@ describe('onWait: no pause the client makes on its own is silent', () => {
 });
 
 describe('onResponse', () => {
-  it('reports every answer\'s status, URL and time, retried ones included', async () => {
+  it("reports every answer's status, URL and time, retried ones included", async () => {
     const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'error', rate: 1, status: 503, routes: ['getBalance'] }] } });
     const seen: ReceivedResponse[] = [];
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, clock: noJitterClock(), maxRetries: 1, onResponse: (r) => seen.push(r) });
+    const client = createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.account('demo').token,
+      fetch: sandbox.fetch,
+      clock: noJitterClock(),
+      maxRetries: 1,
+      onResponse: (r) => seen.push(r),
+    });
     await client.catalog.creditPackages();
     await expect(client.balance.get()).rejects.toThrow();
     expect(seen.map((r) => `${r.status} ${r.method} ${r.url}`)).toEqual([

@@ -97,7 +97,9 @@ describe('orders.create idempotency', () => {
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     expect(recorder.exchanges.map((e) => e.headers['idempotency-key'])).toEqual([key, key, key]);
 
-    const recovered = await createClient({ baseUrl: sandbox.baseUrl, token, fetch: sandbox.fetch }).orders.create(order, { idempotencyKey: key });
+    const recovered = await createClient({ baseUrl: sandbox.baseUrl, token, fetch: sandbox.fetch }).orders.create(order, {
+      idempotencyKey: key,
+    });
     expect(recovered.idempotent).toBe(true);
     expect(await orderCount()).toBe(1);
   });
@@ -176,8 +178,18 @@ describe('what is retried', () => {
   it('gives up after maxRetries and throws the last error', async () => {
     const recorder = recordingFetch(flakyGateway(sandbox.fetch, 502, 10));
     const { sleep, waits } = slept();
-    const client = createClient({ baseUrl: sandbox.baseUrl, token, fetch: recorder.fetch, maxRetries: 3, clock: { sleep, random: () => 0.5 } });
-    await expect(client.balance.get()).rejects.toMatchObject({ name: 'ServerError', status: 502, message: 'The server answered with status 502.' });
+    const client = createClient({
+      baseUrl: sandbox.baseUrl,
+      token,
+      fetch: recorder.fetch,
+      maxRetries: 3,
+      clock: { sleep, random: () => 0.5 },
+    });
+    await expect(client.balance.get()).rejects.toMatchObject({
+      name: 'ServerError',
+      status: 502,
+      message: 'The server answered with status 502.',
+    });
     expect(recorder.exchanges).toHaveLength(4);
     expect(waits).toEqual([250, 500, 1_000]);
   });

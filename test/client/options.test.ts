@@ -46,7 +46,11 @@ describe('parseBaseUrl refuses', () => {
 
   it('never repeats the refused URL in its message', () => {
     const secret = 'topup_live_Zq81secret';
-    for (const url of [`https://u:${secret}@shop.example.com`, `https://shop.example.com/?token=${secret}`, `http://${secret}.example.com`]) {
+    for (const url of [
+      `https://u:${secret}@shop.example.com`,
+      `https://shop.example.com/?token=${secret}`,
+      `http://${secret}.example.com`,
+    ]) {
       let caught: unknown;
       try {
         parseBaseUrl(url);

@@ -63,7 +63,13 @@ describe('Retry-After', () => {
 
   it('longer than maxRetryTime is not waited: the RateLimitError comes at once', async () => {
     const client = await setup({ pacing: false });
-    const impatient = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, pacing: false, maxRetryTime: 30_000 });
+    const impatient = createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.account('demo').token,
+      fetch: sandbox.fetch,
+      pacing: false,
+      maxRetryTime: 30_000,
+    });
     for (let i = 0; i < 10; i++) await settle(client.orders.create(order));
     const error = await settle(impatient.orders.create(order).catch((e: unknown) => e));
     expect(error).toMatchObject({ name: 'RateLimitError', retryAfter: 60 });

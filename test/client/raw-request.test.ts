@@ -59,7 +59,12 @@ describe('client.request: one raw request, sent as the methods send theirs', () 
       if (drops-- > 0) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
       return response;
     };
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('rich').token, fetch: lossy, clock: { random: () => 0, sleep: async () => undefined } });
+    const client = createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.account('rich').token,
+      fetch: lossy,
+      clock: { random: () => 0, sleep: async () => undefined },
+    });
     const answer = await client.request({ method: 'POST', path: '/api/v1/me/orders', body: ORDER, idempotencyKey: 'raw-1' });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ data: { idempotent: true } });
@@ -82,12 +87,13 @@ describe('client.request: one raw request, sent as the methods send theirs', () 
       clock: { now: () => now, sleep: async (ms: number) => void (now += ms), random: () => 0 },
       onWait: (wait) => waits.push(wait),
     });
-    for (let i = 0; i < 11; i++) await client.request({ method: 'POST', path: '/api/v1/me/orders', body: ORDER, idempotencyKey: `pace-${i}` });
+    for (let i = 0; i < 11; i++)
+      await client.request({ method: 'POST', path: '/api/v1/me/orders', body: ORDER, idempotencyKey: `pace-${i}` });
     expect(waits.map((w) => [w.reason, w.request])).toEqual([['pacing', 'POST /api/v1/me/orders']]);
     expect(waits[0]!.ms).toBeGreaterThan(50_000);
   });
 
-  it('keeps a base URL\'s own path prefix', async () => {
+  it("keeps a base URL's own path prefix", async () => {
     const seen: string[] = [];
     const fetch: FetchFunction = async (input) => {
       seen.push(urlOf(input));

@@ -147,9 +147,9 @@ describe('withRetries', () => {
       controller.abort();
       throw new ConnectionError('down');
     });
-    await expect(withRetries(attempt, { retryable: true, policy: defaultRetryPolicy, clock, signal: controller.signal })).rejects.toBeInstanceOf(
-      ConnectionError,
-    );
+    await expect(
+      withRetries(attempt, { retryable: true, policy: defaultRetryPolicy, clock, signal: controller.signal }),
+    ).rejects.toBeInstanceOf(ConnectionError);
     expect(attempt).toHaveBeenCalledTimes(1);
   });
 });

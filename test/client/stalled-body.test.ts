@@ -41,7 +41,13 @@ async function stallingGateway(sandbox: Sandbox, treat: (index: number) => 'answ
       });
       if ('drop' in reply) throw new Error('the test sandbox has no faults configured');
       const outcome = treatment === 'answer' ? reply.status : treatment === 'stall' ? 'stalled' : 'reset';
-      seen.push({ method: req.method!, path: req.url!, idempotencyKey: req.headers['idempotency-key'] as string | undefined, outcome, closed });
+      seen.push({
+        method: req.method!,
+        path: req.url!,
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        outcome,
+        closed,
+      });
       res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(reply.body) });
       if (treatment === 'answer') {
         res.end(reply.body);
@@ -104,13 +110,29 @@ const transports: [string, FetchFunction][] = [
 
 describe.each(transports)('an answer that stalls mid-body, over %s', (_, fetch) => {
   function clientOn(url: string, options: Partial<Parameters<typeof createClient>[0]> = {}): TopupClient {
-    return createClient({ baseUrl: url, token: sandbox.account('demo').token, fetch, timeout: 200, pacing: false, clock: { random: () => 0 }, ...options });
+    return createClient({
+      baseUrl: url,
+      token: sandbox.account('demo').token,
+      fetch,
+      timeout: 200,
+      pacing: false,
+      clock: { random: () => 0 },
+      ...options,
+    });
   }
 
   it.each([
     { name: 'a GET', call: (c: TopupClient) => c.balance.get(), requests: 'GET /api/v1/me/balance' },
-    { name: 'a keyed POST (orders.create)', call: (c: TopupClient) => c.orders.create(order, { idempotencyKey: 'stall-every' }), requests: 'POST /api/v1/me/orders' },
-    { name: 'an unkeyed POST (token.validate)', call: (c: TopupClient) => c.token.validate(), requests: 'POST /api/v1/auth/token/validate' },
+    {
+      name: 'a keyed POST (orders.create)',
+      call: (c: TopupClient) => c.orders.create(order, { idempotencyKey: 'stall-every' }),
+      requests: 'POST /api/v1/me/orders',
+    },
+    {
+      name: 'an unkeyed POST (token.validate)',
+      call: (c: TopupClient) => c.token.validate(),
+      requests: 'POST /api/v1/auth/token/validate',
+    },
   ])('fails $name with TimeoutError when it never finishes, and closes the connection', GUARD, async ({ call, requests }) => {
     gateway = await stallingGateway(sandbox, () => 'stall');
     const error = await caught(call(clientOn(gateway.url, { maxRetries: 0 })));
@@ -155,7 +177,11 @@ describe.each(transports)('an answer that stalls mid-body, over %s', (_, fetch) 
     // a fetch that reads the whole body before it resolves cannot tell the two apart.
     const origin = gateway.url.replace(/\./g, '\\.');
     const reset = 'the connection was reset \\((ECONNRESET|UND_ERR_SOCKET)\\)';
-    expect((error as ConnectionError).message).toMatch(new RegExp(`^(Could not reach ${origin}: ${reset}|${origin} closed the connection before its answer was complete \\(${reset}\\))\\.$`));
+    expect((error as ConnectionError).message).toMatch(
+      new RegExp(
+        `^(Could not reach ${origin}: ${reset}|${origin} closed the connection before its answer was complete \\(${reset}\\))\\.$`,
+      ),
+    );
     expect(gateway.seen.map((s) => s.outcome)).toEqual(['reset', 'reset']);
   });
 
@@ -170,7 +196,11 @@ describe.each(transports)('an answer that stalls mid-body, over %s', (_, fetch) 
       ['stalled', key],
       ['stalled', key],
     ]);
-    const again = await createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch }).orders.create(order, { idempotencyKey: key });
+    const again = await createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.account('demo').token,
+      fetch: sandbox.fetch,
+    }).orders.create(order, { idempotencyKey: key });
     expect(again.idempotent).toBe(true);
     expect(await orderCount()).toBe(1);
   });
@@ -195,7 +225,9 @@ describe("the caller's abort, over the global fetch", () => {
     const controller = new AbortController();
     const reason = new Error('stop');
     // The default 30 s timeout: only the abort can end this call within the guard.
-    const pending = createClient({ baseUrl: gateway.url, token: sandbox.account('demo').token, fetch: watched, pacing: false }).balance.get({ signal: controller.signal });
+    const pending = createClient({ baseUrl: gateway.url, token: sandbox.account('demo').token, fetch: watched, pacing: false }).balance.get(
+      { signal: controller.signal },
+    );
     await readingBody;
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);

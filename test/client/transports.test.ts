@@ -17,7 +17,10 @@ async function script(client: TopupClient, sandbox: Sandbox): Promise<void> {
   const again = await client.orders.create(order, { idempotencyKey: 'transport-1' });
   expect([first.idempotent, again.idempotent]).toEqual([false, true]);
   await sandbox.control.pay(first.invoice.invoice_code);
-  expect(await client.invoices.wait(first.invoice.invoice_code)).toMatchObject({ payment_status: 'paid', ...(LEAN ? {} : { is_final: true }) });
+  expect(await client.invoices.wait(first.invoice.invoice_code)).toMatchObject({
+    payment_status: 'paid',
+    ...(LEAN ? {} : { is_final: true }),
+  });
   const codes: string[] = [];
   for await (const o of client.orders.list()) codes.push(o.invoice_code!);
   expect(codes).toEqual([first.invoice.invoice_code]);
@@ -68,7 +71,9 @@ describe('over real HTTP on loopback', () => {
     const client = createClient({ baseUrl: url, token: sandbox.account('demo').token, maxRetries: 1, clock: { random: () => 0 } });
     const error = await client.account.profile().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as ConnectionError).message).toBe(`Could not reach ${new URL(url).origin}: connection refused: nothing is listening there (ECONNREFUSED).`);
+    expect((error as ConnectionError).message).toBe(
+      `Could not reach ${new URL(url).origin}: connection refused: nothing is listening there (ECONNREFUSED).`,
+    );
     http = await startHttpSandbox(sandbox, { port: 0 });
   });
 });

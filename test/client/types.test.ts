@@ -1,6 +1,13 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createSandbox, type FixtureAccount } from '../../mocks/index.js';
-import { createClient, TopupError, type CreateOrderRequest, type ErrorCode, type PaymentMethodCode, type TopupErrorCode } from '../../src/index.js';
+import {
+  createClient,
+  TopupError,
+  type CreateOrderRequest,
+  type ErrorCode,
+  type PaymentMethodCode,
+  type TopupErrorCode,
+} from '../../src/index.js';
 
 // These tests are checked by `tsc` (npm test runs it before vitest): each @ts-expect-error must be an error.
 describe('types as strict as the contract', () => {
@@ -13,7 +20,10 @@ describe('types as strict as the contract', () => {
     const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('rich').token, fetch: sandbox.fetch });
     for (const body of [byId, byAlias]) expect((await client.orders.create(body)).invoice.invoice_code).toMatch(/^INV/);
     // The sandbox refuses at run time what the type refuses at compile time.
-    await expect(client.orders.create(withoutPass)).rejects.toMatchObject({ status: 422, fields: expect.arrayContaining(['platform_pass_id']) });
+    await expect(client.orders.create(withoutPass)).rejects.toMatchObject({
+      status: 422,
+      fields: expect.arrayContaining(['platform_pass_id']),
+    });
   });
 
   it('payment methods: the documented codes, and any other string', () => {

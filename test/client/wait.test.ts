@@ -138,15 +138,22 @@ describe('invoices.wait against a server that sends only what the document guara
 
   it('decides finality from payment_status and polls at the documented 15 s, never faster', async () => {
     const lean = withStatusRewrite(withoutInvented);
-    const final = await settle(lean.invoices.wait(invoiceCode, {
-      onPoll: (status) => {
-        onPoll(status);
-        if (polls.length === 3) void sandbox.control.pay(invoiceCode);
-      },
-    }));
+    const final = await settle(
+      lean.invoices.wait(invoiceCode, {
+        onPoll: (status) => {
+          onPoll(status);
+          if (polls.length === 3) void sandbox.control.pay(invoiceCode);
+        },
+      }),
+    );
     expect(final.payment_status).toBe('paid');
     expect(final).not.toHaveProperty('is_final');
-    expect(polls.map((p) => [p.at, p.status.payment_status])).toEqual([[0, 'pending'], [INTERVAL, 'pending'], [2 * INTERVAL, 'pending'], [3 * INTERVAL, 'paid']]);
+    expect(polls.map((p) => [p.at, p.status.payment_status])).toEqual([
+      [0, 'pending'],
+      [INTERVAL, 'pending'],
+      [2 * INTERVAL, 'pending'],
+      [3 * INTERVAL, 'paid'],
+    ]);
   });
 
   it.each(['paid', 'expired', 'failed', 'cancelled', 'refunded'])('%s is final without is_final', async (value) => {
@@ -175,7 +182,9 @@ describe('invoices.wait against a server that sends only what the document guara
       delete data.payment_status;
     });
     const error = await settle(lean.invoices.wait(invoiceCode, { onPoll }).catch((e: unknown) => e));
-    expect((error as Error).message).toBe(`The server's status answer for invoice ${invoiceCode} has no payment_status, so there is nothing to wait for.`);
+    expect((error as Error).message).toBe(
+      `The server's status answer for invoice ${invoiceCode} has no payment_status, so there is nothing to wait for.`,
+    );
     expect(polls).toHaveLength(1);
   });
 

@@ -12,7 +12,10 @@ const run = (name: string, args: string[]) => spawnSync(bin(name), args, { cwd: 
 describe('openapi.json lints clean', () => {
   it('@redocly/cli lint (recommended rules)', () => {
     const result = run('redocly', ['lint', 'openapi.json', '--format=json']);
-    const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
+    const report = JSON.parse(result.stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; message: string }[];
+    };
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });

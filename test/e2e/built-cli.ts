@@ -66,7 +66,11 @@ export interface ServedMock {
 
 /** `topup mock serve --port 0 --json`, spawned; its first stdout line is the JSON that names the URL. */
 export async function serveMock(env: Record<string, string>): Promise<ServedMock> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'mock', 'serve', '--port', '0', '--json'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'mock', 'serve', '--port', '0', '--json'], {
+    cwd: ROOT,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

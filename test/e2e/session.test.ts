@@ -47,7 +47,13 @@ describe.sequential('a scripting session with the built topup against `topup moc
 
     const status = await cli(['auth', 'status', '--json']);
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'default', base_url: server!.url, mode: 'production', username: 'rich', token_source: 'profile' });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      profile: 'default',
+      base_url: server!.url,
+      mode: 'production',
+      username: 'rich',
+      token_source: 'profile',
+    });
   });
 
   it('2. creates an order with flags: exit 0 and only the invoice code on stdout', async () => {
@@ -79,8 +85,20 @@ describe.sequential('a scripting session with the built topup against `topup moc
 
   it.each<[string, string[], Record<string, string>, number, RegExp]>([
     ['a 401 (a bad TOPUP_TOKEN)', ['orders', 'list'], { TOPUP_TOKEN: 'bad' }, 4, /^Error: .+\.\n$/],
-    ['a 422 (an order the platform refuses)', ['orders', 'create', '--username', 'ghost_user_404', '--place', '5001', '--pass', '9001'], {}, 5, /^Error: .*ghost_user_404[^\n]*\n(?![\s\S]*Retry safely)/m],
-    ['a missing flag (no --username)', ['orders', 'create', '--place', '5001', '--pass', '9001'], {}, 2, /^Error: Missing --username: pass it as a flag \(there is no terminal to ask on\)\.\n$/],
+    [
+      'a 422 (an order the platform refuses)',
+      ['orders', 'create', '--username', 'ghost_user_404', '--place', '5001', '--pass', '9001'],
+      {},
+      5,
+      /^Error: .*ghost_user_404[^\n]*\n(?![\s\S]*Retry safely)/m,
+    ],
+    [
+      'a missing flag (no --username)',
+      ['orders', 'create', '--place', '5001', '--pass', '9001'],
+      {},
+      2,
+      /^Error: Missing --username: pass it as a flag \(there is no terminal to ask on\)\.\n$/,
+    ],
   ])('6. exit codes: %s → exit %s', async (_name, args, extraEnv, code, stderr) => {
     const run = await cli(args, { env: extraEnv });
     expect(run.code).toBe(code);

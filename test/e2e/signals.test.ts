@@ -26,7 +26,11 @@ afterAll(async () => {
 function waitThenSignal(invoice: string, signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const token = fixtureAccount(served, 'demo').token;
   const env = { ...baseEnv(configDir), TOPUP_TOKEN: token };
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'topup.js'), 'invoices', 'status', invoice, '--wait', '--base-url', served.url], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'topup.js'), 'invoices', 'status', invoice, '--wait', '--base-url', served.url],
+    { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -36,10 +40,12 @@ function waitThenSignal(invoice: string, signal: NodeJS.Signals): Promise<{ code
   });
   const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
   child.stdin.end();
-  return new Promise((resolve) => child.on('close', (code) => {
-    clearTimeout(guard);
-    resolve({ code, stdout, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
 describe('signals', () => {
@@ -48,7 +54,10 @@ describe('signals', () => {
     ['SIGTERM', 143],
   ])('%s during a wait exits %i, quietly', async (signal, code) => {
     const token = fixtureAccount(served, 'demo').token;
-    const created = await topup(['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001', '--base-url', served.url], { env: { ...baseEnv(configDir), TOPUP_TOKEN: token } });
+    const created = await topup(
+      ['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001', '--base-url', served.url],
+      { env: { ...baseEnv(configDir), TOPUP_TOKEN: token } },
+    );
     expect(created.code).toBe(0);
     const result = await waitThenSignal(created.stdout.trim(), signal);
     expect(result.code).toBe(code);

@@ -23,15 +23,21 @@ describe('two terminals on the embedded sandbox', () => {
     expect(created.code).toBe(0);
     const invoice = created.stdout.trim();
 
-    const waiter = spawn(process.execPath, [join(ROOT, 'bin', 'topup.js'), 'invoices', 'status', invoice, '--wait', '--interval', '10'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const waiter = spawn(process.execPath, [join(ROOT, 'bin', 'topup.js'), 'invoices', 'status', invoice, '--wait', '--interval', '10'], {
+      cwd: ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     waiter.stdin.end();
     let out = '';
     let err = '';
     waiter.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    const firstPoll = new Promise<void>((resolve) => waiter.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      err += chunk;
-      if (/next check in \d+ s/.test(err)) resolve();
-    }));
+    const firstPoll = new Promise<void>((resolve) =>
+      waiter.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        err += chunk;
+        if (/next check in \d+ s/.test(err)) resolve();
+      }),
+    );
     const guard = setTimeout(() => waiter.kill('SIGKILL'), 25_000);
     const waited = new Promise<number | null>((resolve) => waiter.on('close', resolve));
     await firstPoll;

@@ -15,21 +15,36 @@ describe('parseFaultSpec', () => {
     ['429=100%/retry-after=2', [{ kind: 'rate_limit', rate: 1, retry_after: 2 }]],
     ['latency=5-50ms', [{ kind: 'latency', rate: 1, latency_ms: [5, 50] }]],
     ['latency=100ms/25%@createOrder+getOrder', [{ kind: 'latency', rate: 0.25, latency_ms: 100, routes: ['createOrder', 'getOrder'] }]],
-    ['drop-after=20%@createOrder, 429=10%', [{ kind: 'drop_after', rate: 0.2, routes: ['createOrder'] }, { kind: 'rate_limit', rate: 0.1 }]],
+    [
+      'drop-after=20%@createOrder, 429=10%',
+      [
+        { kind: 'drop_after', rate: 0.2, routes: ['createOrder'] },
+        { kind: 'rate_limit', rate: 0.1 },
+      ],
+    ],
   ])('%s', (spec, rules) => {
     expect(parseFaultSpec(spec, 7)).toEqual({ seed: 7, rules });
   });
 
-  it.each(['drop-after', 'drop-after=200%', 'teleport=5%', '418=10%', 'latency=fast', '503=10%/retry-after=-1', 'latency=50-5ms'])('refuses %s with one sentence', (spec) => {
-    expect(() => parseFaultSpec(spec)).toThrow(/^Invalid fault/);
-  });
+  it.each(['drop-after', 'drop-after=200%', 'teleport=5%', '418=10%', 'latency=fast', '503=10%/retry-after=-1', 'latency=50-5ms'])(
+    'refuses %s with one sentence',
+    (spec) => {
+      expect(() => parseFaultSpec(spec)).toThrow(/^Invalid fault/);
+    },
+  );
 });
 
 describe('FaultInjector', () => {
   it('is deterministic for a seed, and different seeds differ', () => {
     const run = (seed: number) => {
       const injector = new FaultInjector();
-      injector.configure({ seed, rules: [{ kind: 'drop_after', rate: 0.3 }, { kind: 'error', rate: 0.2, status: 503 }] });
+      injector.configure({
+        seed,
+        rules: [
+          { kind: 'drop_after', rate: 0.3 },
+          { kind: 'error', rate: 0.2, status: 503 },
+        ],
+      });
       return Array.from({ length: 200 }, () => {
         const d = injector.decide('createOrder');
         return d.dropAfter ? 'A' : d.before ? 'E' : '.';
@@ -60,7 +75,12 @@ describe('faults in the sandbox', () => {
   async function sandboxWith(rules: FaultConfig['rules'], sleep?: (ms: number) => Promise<void>) {
     const sandbox = await createSandbox({ rateLimit: false, faults: { seed: 1, rules }, ...(sleep ? { sleep } : {}) });
     const rich = sandbox.account('rich');
-    const post = () => sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, { method: 'POST', headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' }, body: JSON.stringify(order) });
+    const post = () =>
+      sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(order),
+      });
     return { sandbox, post };
   }
 
@@ -95,7 +115,9 @@ describe('faults in the sandbox', () => {
 
   it('latency waits the injected time before answering', async () => {
     const waits: number[] = [];
-    const { post } = await sandboxWith([{ kind: 'latency', rate: 1, latency_ms: 250 }], async (ms) => { waits.push(ms); });
+    const { post } = await sandboxWith([{ kind: 'latency', rate: 1, latency_ms: 250 }], async (ms) => {
+      waits.push(ms);
+    });
     expect((await post()).status).toBe(201);
     expect(waits).toEqual([250]);
   });
@@ -104,12 +126,22 @@ describe('faults in the sandbox', () => {
     const sandbox = await createSandbox({ rateLimit: false });
     const server = await startHttpSandbox(sandbox, { port: 0 });
     try {
-      const put = await fetch(`${server.url}/__sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seed: 3, rules: [{ kind: 'error', rate: 1, status: 503 }] }) });
+      const put = await fetch(`${server.url}/__sandbox/faults`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ seed: 3, rules: [{ kind: 'error', rate: 1, status: 503 }] }),
+      });
       expect(put.status).toBe(200);
       expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(503);
-      const stats = (await (await fetch(`${server.url}/__sandbox/faults`)).json()) as { data: { stats: { error: number; requests: number } } };
+      const stats = (await (await fetch(`${server.url}/__sandbox/faults`)).json()) as {
+        data: { stats: { error: number; requests: number } };
+      };
       expect(stats.data.stats).toMatchObject({ error: 1, requests: 1 });
-      const bad = await fetch(`${server.url}/__sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules: [{ kind: 'error', rate: 2 }] }) });
+      const bad = await fetch(`${server.url}/__sandbox/faults`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rules: [{ kind: 'error', rate: 2 }] }),
+      });
       expect(bad.status).toBe(422);
       expect(((await bad.json()) as { message: string }).message).toMatch(/rule 1 needs a rate from 0 to 1/);
       expect((await fetch(`${server.url}/__sandbox/faults`, { method: 'DELETE' })).status).toBe(200);
@@ -134,7 +166,14 @@ describe('faults in the sandbox', () => {
 describe('exclusive faults share one draw', () => {
   it('gives each rule its own rate as its real share, not what earlier rules left', () => {
     const injector = new FaultInjector();
-    injector.configure({ seed: 5, rules: [{ kind: 'drop_after', rate: 0.5 }, { kind: 'error', rate: 0.3, status: 503 }, { kind: 'rate_limit', rate: 0.2 }] });
+    injector.configure({
+      seed: 5,
+      rules: [
+        { kind: 'drop_after', rate: 0.5 },
+        { kind: 'error', rate: 0.3, status: 503 },
+        { kind: 'rate_limit', rate: 0.2 },
+      ],
+    });
     for (let i = 0; i < 10_000; i++) injector.decide('createOrder');
     const { drop_after, error, rate_limit } = injector.stats;
     expect(Math.abs(drop_after - 5_000)).toBeLessThan(250);
@@ -145,20 +184,29 @@ describe('exclusive faults share one draw', () => {
 });
 
 describe('injected answers are answers the document declares', () => {
-  it.each(transports)('429, 500, 502, 503 and 504, over %s, pass the OpenAPI check; 429 and 503 carry Retry-After, 429 the X-RateLimit-* headers', async (transport) => {
-    const seen: { status: number; headers: Record<string, string> }[] = [];
-    for (const [kind, status] of [['rate_limit', 429], ['error', 500], ['error', 502], ['error', 503], ['error', 504]] as const) {
-      const t = await open(transport);
-      t.sandbox.faults.configure({ rules: [kind === 'rate_limit' ? { kind, rate: 1, retry_after: 3 } : { kind, rate: 1, status }] });
-      const answer = await t.request('GET', '/api/v1/catalog/credit-packages');
-      expect(answer.status).toBe(status);
-      seen.push({ status, headers: answer.headers });
-      expect(t.problems, `answers that break the OpenAPI document (${status})`).toEqual([]);
-      await t.close();
-    }
-    const by = Object.fromEntries(seen.map((s) => [s.status, s.headers]));
-    expect(by[429]).toMatchObject({ 'retry-after': '3', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0' });
-    expect(Number(by[429]!['x-ratelimit-reset'])).toBeGreaterThan(0);
-    expect(by[503]!['retry-after']).toBe('1');
-  });
+  it.each(transports)(
+    '429, 500, 502, 503 and 504, over %s, pass the OpenAPI check; 429 and 503 carry Retry-After, 429 the X-RateLimit-* headers',
+    async (transport) => {
+      const seen: { status: number; headers: Record<string, string> }[] = [];
+      for (const [kind, status] of [
+        ['rate_limit', 429],
+        ['error', 500],
+        ['error', 502],
+        ['error', 503],
+        ['error', 504],
+      ] as const) {
+        const t = await open(transport);
+        t.sandbox.faults.configure({ rules: [kind === 'rate_limit' ? { kind, rate: 1, retry_after: 3 } : { kind, rate: 1, status }] });
+        const answer = await t.request('GET', '/api/v1/catalog/credit-packages');
+        expect(answer.status).toBe(status);
+        seen.push({ status, headers: answer.headers });
+        expect(t.problems, `answers that break the OpenAPI document (${status})`).toEqual([]);
+        await t.close();
+      }
+      const by = Object.fromEntries(seen.map((s) => [s.status, s.headers]));
+      expect(by[429]).toMatchObject({ 'retry-after': '3', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0' });
+      expect(Number(by[429]!['x-ratelimit-reset'])).toBeGreaterThan(0);
+      expect(by[503]!['retry-after']).toBe('1');
+    },
+  );
 });

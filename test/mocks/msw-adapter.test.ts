@@ -15,7 +15,7 @@ describe('msw handlers (README example)', () => {
   });
   afterAll(() => server.close());
 
-  it('serves the bot\'s real fetch calls from the sandbox state, and control moves show up', async () => {
+  it("serves the bot's real fetch calls from the sandbox state, and control moves show up", async () => {
     const rich = sandbox.account('rich');
     const body = sandbox.fixtures().platform.valid_orders[0]!;
     const created = await fetch(`${base}/api/v1/me/orders`, {
@@ -29,13 +29,20 @@ describe('msw handlers (README example)', () => {
 
     await sandbox.control.pay(code);
     const status = await fetch(`${base}/api/v1/me/invoices/${code}/status`, { headers: { authorization: `Bearer ${rich.token}` } });
-    expect(((await status.json()) as { data: { payment_status: string; is_final: boolean } }).data).toMatchObject({ payment_status: 'paid', is_final: true });
+    expect(((await status.json()) as { data: { payment_status: string; is_final: boolean } }).data).toMatchObject({
+      payment_status: 'paid',
+      is_final: true,
+    });
   });
 
   it('answers unknown paths under the intercepted origin with the 404 envelope, not the network', async () => {
     const response = await fetch(`${base}/api/v1/nothing-here`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ success: false, message: 'No endpoint /api/v1/nothing-here exists.', error: { code: 'ROUTE_NOT_FOUND' } });
+    expect(await response.json()).toEqual({
+      success: false,
+      message: 'No endpoint /api/v1/nothing-here exists.',
+      error: { code: 'ROUTE_NOT_FOUND' },
+    });
   });
 
   it('leaves other origins alone (msw errors on them, as configured)', async () => {
@@ -51,11 +58,15 @@ describe('msw handlers (README example)', () => {
 });
 
 describe('sandbox state through @msw/data queries (README)', () => {
-  it('lets a test query the sandbox\'s collections with @msw/data\'s own API', async () => {
+  it("lets a test query the sandbox's collections with @msw/data's own API", async () => {
     const sandbox = await createSandbox({ rateLimit: false });
     const rich = sandbox.account('rich');
     for (const body of sandbox.fixtures().platform.valid_orders.slice(0, 3)) {
-      const response = await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, { method: 'POST', headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(response.status).toBe(201);
     }
     const first = sandbox.store.db.orders.all()[0]!;
@@ -64,7 +75,12 @@ describe('sandbox state through @msw/data queries (README)', () => {
     const { orders } = sandbox.store.db;
     const pending = orders.collection.findMany((q) => q.where({ status: 'pending' }));
     const big = orders.collection.findMany((q) => q.where({ credit_amount: (n) => n >= 1_000 }));
-    expect(pending.map((o) => o.invoice_code)).toEqual(orders.all().slice(1).map((o) => o.invoice_code));
+    expect(pending.map((o) => o.invoice_code)).toEqual(
+      orders
+        .all()
+        .slice(1)
+        .map((o) => o.invoice_code),
+    );
     expect(orders.collection.findFirst((q) => q.where({ invoice_code: first.invoice_code }))?.status).toBe('processing');
     expect(big.map((o) => o.platform_pass_id)).toEqual([9002, 9004]);
     // Read-only: a write would bypass the indexes and the state journal.

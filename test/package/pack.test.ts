@@ -163,7 +163,11 @@ ${TS_BODY}`;
 
 /** Strict, and skipLibCheck as \`tsc --init\` sets it; one project turns it off to check topup's declarations too. */
 function tsconfig(compilerOptions: Record<string, unknown>): string {
-  return JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', skipLibCheck: true, outDir: 'out', ...compilerOptions }, include: ['*.ts'] }, null, 2);
+  return JSON.stringify(
+    { compilerOptions: { strict: true, target: 'es2022', skipLibCheck: true, outDir: 'out', ...compilerOptions }, include: ['*.ts'] },
+    null,
+    2,
+  );
 }
 
 beforeAll(async () => {
@@ -190,8 +194,22 @@ afterAll(() => {
 
 describe('the packed package', () => {
   it('holds dist/, bin/, openapi.json and every export target, and no sources or tests', () => {
-    expect(packedFiles).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'openapi.json', 'bin/topup.js', 'bin/package.json', 'dist/cli/main.cjs']));
-    expect(packedFiles.filter((f) => /^(src|mocks|test|scripts|bench|\.ci)\//.test(f) || f.startsWith('tsconfig') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+    expect(packedFiles).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'openapi.json',
+        'bin/topup.js',
+        'bin/package.json',
+        'dist/cli/main.cjs',
+      ]),
+    );
+    expect(
+      packedFiles.filter(
+        (f) => /^(src|mocks|test|scripts|bench|\.ci)\//.test(f) || f.startsWith('tsconfig') || (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+      ),
+    ).toEqual([]);
     const targets = Object.values(manifest.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry)));
     expect(targets.length).toBeGreaterThan(5);
     for (const target of targets) expect(packedFiles, target).toContain(target.replace(/^\.\//, ''));
@@ -201,7 +219,10 @@ describe('the packed package', () => {
     for (const [path, entry] of Object.entries(manifest.exports)) {
       if (typeof entry === 'string') continue;
       expect(Object.keys(entry), path).toContain('types');
-      expect(Object.keys(entry).some((condition) => condition === 'default' || condition === 'require'), path).toBe(true);
+      expect(
+        Object.keys(entry).some((condition) => condition === 'default' || condition === 'require'),
+        path,
+      ).toBe(true);
     }
     const scripts = manifest.scripts ?? {};
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts[hook], hook).toBeUndefined();
@@ -246,10 +267,19 @@ describe('the packed package', () => {
 // One tsc at a time: the suite already keeps both cores busy, and its timing-sensitive tests (the state lock's
 // processes racing) must not starve. The declaration check takes about 8 s alone; more under the whole suite.
 describe('strict TypeScript in a fresh project', { timeout: 60_000 }, () => {
-  const expected = () => ({ names: expectedCodes.length, viaMsw: expectedCodes.length, missing: 'NotFoundError', wrong: 'number', neverCalled: 'function' });
+  const expected = () => ({
+    names: expectedCodes.length,
+    viaMsw: expectedCodes.length,
+    missing: 'NotFoundError',
+    wrong: 'number',
+    neverCalled: 'function',
+  });
 
   it('type-checks (declarations included) and runs with module and moduleResolution node16 ("type": "module")', async () => {
-    const dir = await project('ts-node16', 'module', { 'tsconfig.json': tsconfig({ module: 'node16', moduleResolution: 'node16', skipLibCheck: false }), 'main.ts': TS_ESM });
+    const dir = await project('ts-node16', 'module', {
+      'tsconfig.json': tsconfig({ module: 'node16', moduleResolution: 'node16', skipLibCheck: false }),
+      'main.ts': TS_ESM,
+    });
     const compiled = await tsc(dir);
     expect(compiled.stdout + compiled.stderr).toBe('');
     expect(compiled.code).toBe(0);
@@ -259,7 +289,10 @@ describe('strict TypeScript in a fresh project', { timeout: 60_000 }, () => {
   });
 
   it('type-checks with module esnext and moduleResolution bundler', async () => {
-    const dir = await project('ts-bundler', 'module', { 'tsconfig.json': tsconfig({ module: 'esnext', moduleResolution: 'bundler', noEmit: true }), 'main.ts': TS_ESM });
+    const dir = await project('ts-bundler', 'module', {
+      'tsconfig.json': tsconfig({ module: 'esnext', moduleResolution: 'bundler', noEmit: true }),
+      'main.ts': TS_ESM,
+    });
     const compiled = await tsc(dir);
     expect(compiled.stdout + compiled.stderr).toBe('');
     expect(compiled.code).toBe(0);
@@ -288,7 +321,10 @@ async function main(): Promise<void> {
 }
 void main();
 `;
-    const dir = await project('ts-cjs', 'commonjs', { 'tsconfig.json': tsconfig({ module: 'nodenext', moduleResolution: 'nodenext' }), 'main.ts': source });
+    const dir = await project('ts-cjs', 'commonjs', {
+      'tsconfig.json': tsconfig({ module: 'nodenext', moduleResolution: 'nodenext' }),
+      'main.ts': source,
+    });
     const compiled = await tsc(dir);
     expect(compiled.stdout + compiled.stderr).toBe('');
     expect(compiled.code).toBe(0);

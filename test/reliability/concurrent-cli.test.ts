@@ -11,7 +11,8 @@ const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'topup-concurrent-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const topup = (...args: string[]) => run(process.execPath, [BIN, ...args], { env: { ...process.env, TOPUP_CONFIG_DIR: dir, NO_COLOR: '1' } });
+const topup = (...args: string[]) =>
+  run(process.execPath, [BIN, ...args], { env: { ...process.env, TOPUP_CONFIG_DIR: dir, NO_COLOR: '1' } });
 
 describe('two CLI processes on the offline sandbox', () => {
   it('lose no update: every paid deposit of both is in the final balance', async () => {

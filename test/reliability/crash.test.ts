@@ -32,7 +32,8 @@ describe('crash safety of --state', () => {
               headers: { authorization: `Bearer ${RICH}`, 'content-type': 'application/json' },
               body: JSON.stringify({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 }),
             });
-            if (response.status === 201) acknowledged.push(((await response.json()) as { data: { invoice: { invoice_code: string } } }).data.invoice.invoice_code);
+            if (response.status === 201)
+              acknowledged.push(((await response.json()) as { data: { invoice: { invoice_code: string } } }).data.invoice.invoice_code);
           } catch {
             return; // the server is gone
           }
@@ -50,7 +51,9 @@ describe('crash safety of --state', () => {
     }
     const final = await spawnServe(['--state', file, '--no-rate-limit']);
     try {
-      const list = (await (await fetch(`${final.url}/api/v1/me/orders?per_page=1`, { headers: { authorization: `Bearer ${RICH}` } })).json()) as { data: { pagination: { total: number } } };
+      const list = (await (
+        await fetch(`${final.url}/api/v1/me/orders?per_page=1`, { headers: { authorization: `Bearer ${RICH}` } })
+      ).json()) as { data: { pagination: { total: number } } };
       expect(list.data.pagination.total).toBeGreaterThanOrEqual(acknowledged.length);
       for (const code of acknowledged) {
         const response = await fetch(`${final.url}/api/v1/me/orders/${code}`, { headers: { authorization: `Bearer ${RICH}` } });

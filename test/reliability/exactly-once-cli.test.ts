@@ -15,7 +15,12 @@ describe('exactly-once through the CLI', () => {
   let server: HttpSandbox;
   let config: { dir: string; cleanup: () => void };
   let now = Date.parse('2026-04-01T00:00:00Z');
-  const clock = { now: () => now, sleep: async (ms: number) => { now += ms; } };
+  const clock = {
+    now: () => now,
+    sleep: async (ms: number) => {
+      now += ms;
+    },
+  };
 
   beforeAll(async () => {
     sandbox = await createSandbox({
@@ -47,7 +52,23 @@ describe('exactly-once through the CLI', () => {
   it('30 orders: the server holds exactly the orders the runs reported, each once', async () => {
     const reported: string[] = [];
     for (let i = 0; i < 30; i++) {
-      const args = ['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001', '--payment-method', 'balance', '--chat-user-id', '700000001', '--reference', `script-${i}`, '--yes'];
+      const args = [
+        'orders',
+        'create',
+        '--username',
+        'BuilderBob',
+        '--place',
+        '5001',
+        '--pass',
+        '9001',
+        '--payment-method',
+        'balance',
+        '--chat-user-id',
+        '700000001',
+        '--reference',
+        `script-${i}`,
+        '--yes',
+      ];
       let run = await topup(args);
       for (let attempt = 0; run.code !== 0; attempt++) {
         expect(attempt, run.err).toBeLessThan(10);
@@ -64,7 +85,13 @@ describe('exactly-once through the CLI', () => {
     expect(new Set(orders.map((o) => o.client_reference)).size).toBe(30);
     expect(10_000_000 - sandbox.store.db.accounts.get('2')!.balance).toBe(30 * 12_000);
     expect(sandbox.faults.stats.drop_after).toBeGreaterThan(0);
-    report('cli', { orders: 30, server_orders: orders.length, duplicates: orders.length - new Set(orders.map((o) => o.invoice_code)).size, lost: 30 - orders.length, faults: sandbox.faults.stats });
+    report('cli', {
+      orders: 30,
+      server_orders: orders.length,
+      duplicates: orders.length - new Set(orders.map((o) => o.invoice_code)).size,
+      lost: 30 - orders.length,
+      faults: sandbox.faults.stats,
+    });
   });
 
   it('a run whose every answer was lost fails with its key, and the re-run with that key returns the one order it made', async () => {

@@ -12,7 +12,13 @@ import { report } from './report.js';
 describe('exactly-once order creation under faults', () => {
   it('500 orders paid by balance: as many orders and charges as the client reports, no duplicates, no losses', async () => {
     let now = Date.parse('2026-03-01T00:00:00Z');
-    const clock = { now: () => now, sleep: async (ms: number) => { now += ms; }, random: () => 0.5 };
+    const clock = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        now += ms;
+      },
+      random: () => 0.5,
+    };
     const sandbox = await createSandbox({
       now: clock.now,
       rateLimit: false,
@@ -54,7 +60,13 @@ describe('exactly-once order creation under faults', () => {
     expect(sandbox.store.db.transactions.ownedBy(2).filter((t) => t.type === 'debit')).toHaveLength(500);
 
     const stats = sandbox.faults.stats;
-    report('client', { orders: 500, server_orders: orders.length, duplicates: orders.length - codes.size, lost: 500 - codes.size, faults: stats });
+    report('client', {
+      orders: 500,
+      server_orders: orders.length,
+      duplicates: orders.length - codes.size,
+      lost: 500 - codes.size,
+      faults: stats,
+    });
     // The faults really happened, at the rates the issue asks for: at least 20 % dropped after commit, 10 % 503, 10 % 429.
     expect(stats.drop_after / stats.requests).toBeGreaterThanOrEqual(0.2);
     expect(stats.error / stats.requests).toBeGreaterThanOrEqual(0.1);

@@ -34,7 +34,9 @@ function checkAnswer(request: FuzzRequest, answer: Answer, before: string, after
     else expect(body.success).toBe(true);
   }
   // Only a created order or a token check may change anything; a refusal never does.
-  const mayChange = (answer.status === 201 && request.method === 'POST') || (answer.status === 200 && request.path.startsWith('/api/v1/auth/token/validate'));
+  const mayChange =
+    (answer.status === 201 && request.method === 'POST') ||
+    (answer.status === 200 && request.path.startsWith('/api/v1/auth/token/validate'));
   if (!mayChange) expect(after === before, `state changed by ${request.method} ${request.path.slice(0, 80)} → ${answer.status}`).toBe(true);
 }
 
@@ -63,10 +65,21 @@ describe('fuzzed requests', () => {
     await fc.assert(
       fc.asyncProperty(fuzzRequest, async (request) => {
         const before = state(sandbox);
-        const response = await sandbox.handle({ method: request.method, url: `${sandbox.baseUrl}${request.path}`, headers: headerRecord(request.headers), body: request.body, clientAddress: '127.0.0.1' });
+        const response = await sandbox.handle({
+          method: request.method,
+          url: `${sandbox.baseUrl}${request.path}`,
+          headers: headerRecord(request.headers),
+          body: request.body,
+          clientAddress: '127.0.0.1',
+        });
         expect(isDropped(response)).toBe(false);
         if (isDropped(response)) return;
-        checkAnswer(request, { status: response.status, contentType: response.headers['content-type'] ?? '', body: response.body }, before, state(sandbox));
+        checkAnswer(
+          request,
+          { status: response.status, contentType: response.headers['content-type'] ?? '', body: response.body },
+          before,
+          state(sandbox),
+        );
       }),
       { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
     );
@@ -90,7 +103,11 @@ function rawExchange(base: string, request: FuzzRequest): Promise<Answer> {
   // CR, LF and NUL would split the request into others; framing attacks are node's parser's job, tested apart.
   const clean = (s: string) => s.replace(/[\r\n\0]/g, '');
   const body = request.body === null ? Buffer.alloc(0) : Buffer.from(request.body, 'utf8');
-  const lines = [`${clean(request.method)} ${clean(request.path).replace(/ /g, '%20') || '/'} HTTP/1.1`, `host: ${hostname}:${port}`, 'connection: close'];
+  const lines = [
+    `${clean(request.method)} ${clean(request.path).replace(/ /g, '%20') || '/'} HTTP/1.1`,
+    `host: ${hostname}:${port}`,
+    'connection: close',
+  ];
   for (const [name, value] of request.headers) lines.push(`${name}: ${clean(value)}`);
   if (request.body !== null) lines.push(`content-length: ${body.length}`);
   const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
@@ -107,7 +124,12 @@ function rawExchange(base: string, request: FuzzRequest): Promise<Answer> {
       clearTimeout(timer);
       const raw = Buffer.concat(chunks);
       const split = raw.indexOf('\r\n\r\n');
-      if (split < 0) return reject(new Error(`no HTTP answer to ${request.method} ${request.path.slice(0, 80)}: ${JSON.stringify(raw.toString('latin1').slice(0, 100))}`));
+      if (split < 0)
+        return reject(
+          new Error(
+            `no HTTP answer to ${request.method} ${request.path.slice(0, 80)}: ${JSON.stringify(raw.toString('latin1').slice(0, 100))}`,
+          ),
+        );
       const headText = raw.subarray(0, split).toString('latin1');
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(headText)?.[1]);
       const contentType = /\r\ncontent-type: ([^\r]*)/i.exec(headText)?.[1] ?? '';

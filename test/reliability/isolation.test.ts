@@ -34,9 +34,21 @@ describe('account isolation', () => {
     sandbox = await createSandbox({ rateLimit: false });
     for (const fixture of sandbox.fixtures().accounts) {
       const account = sandbox.store.db.accounts.all().find((a) => a.name === fixture.name)!;
-      const owned: Owned = { name: fixture.name, token: fixture.token, id: account.id, username: account.username, email: account.email, invoices: [], transactions: [] };
+      const owned: Owned = {
+        name: fixture.name,
+        token: fixture.token,
+        id: account.id,
+        username: account.username,
+        email: account.email,
+        invoices: [],
+        transactions: [],
+      };
       for (const body of sandbox.fixtures().platform.valid_orders.slice(0, 2)) {
-        const response = await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, { method: 'POST', headers: { authorization: `Bearer ${fixture.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const response = await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${fixture.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         expect(response.status).toBe(201);
         owned.invoices.push(((await response.json()) as { data: { invoice: { invoice_code: string } } }).data.invoice.invoice_code);
       }
@@ -87,14 +99,21 @@ describe('account isolation', () => {
     }
   });
 
-  it('token validation and order creation act only as the token\'s own account', async () => {
+  it("token validation and order creation act only as the token's own account", async () => {
     for (const viewer of accounts) {
-      const validation = JSON.parse((await call('POST', '/api/v1/auth/token/validate', viewer.token)).text) as { data: { user: { id: number } } };
+      const validation = JSON.parse((await call('POST', '/api/v1/auth/token/validate', viewer.token)).text) as {
+        data: { user: { id: number } };
+      };
       expect(validation.data.user.id).toBe(viewer.id);
     }
     const before = new Map(accounts.map((a) => [a.id, sandbox.store.db.orders.ownedBy(a.id).length]));
     const rich = fixtureAccount({ accounts }, 'rich');
-    await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, { method: 'POST', headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' }, body: JSON.stringify(sandbox.fixtures().platform.valid_orders[0]) });
-    for (const account of accounts) expect(sandbox.store.db.orders.ownedBy(account.id).length).toBe(before.get(account.id)! + (account === rich ? 1 : 0));
+    await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(sandbox.fixtures().platform.valid_orders[0]),
+    });
+    for (const account of accounts)
+      expect(sandbox.store.db.orders.ownedBy(account.id).length).toBe(before.get(account.id)! + (account === rich ? 1 : 0));
   });
 });

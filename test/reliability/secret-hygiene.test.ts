@@ -40,14 +40,21 @@ describe('secret hygiene', () => {
       expect(await run(['--debug', 'auth', 'status'])).toBe(0);
       expect(await run(['--debug', 'orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001'])).toBe(0);
       expect(await run(['--debug', 'orders', 'list'])).toBe(0);
-      expect(await run(['--debug', '--json', 'orders', 'create', '--username', 'ghost_user_404', '--place', '5001', '--pass', '9001'])).toBe(5);
+      expect(
+        await run(['--debug', '--json', 'orders', 'create', '--username', 'ghost_user_404', '--place', '5001', '--pass', '9001']),
+      ).toBe(5);
       expect(await run(['--debug', 'api', 'GET', '/me'])).toBe(0);
       expect(await run(['--debug', 'balance'], undefined, { TOPUP_TOKEN: `${RICH}x` })).toBe(4);
       expect(await run(['--mock', 'mock', 'deposit', '50000', '--paid'])).toBe(0);
 
       for (const text of outputs) expect(text).not.toContain(RICH);
       const files = filesUnder(dir);
-      expect(files.map((f) => f.path.slice(dir.length + 1)).sort()).toEqual(['config.json', 'credentials.json', 'sandbox-state.json', 'sandbox-state.json.journal']);
+      expect(files.map((f) => f.path.slice(dir.length + 1)).sort()).toEqual([
+        'config.json',
+        'credentials.json',
+        'sandbox-state.json',
+        'sandbox-state.json.journal',
+      ]);
       for (const file of files) {
         expect(file.mode, file.path).toBe(0o600);
         if (!file.path.endsWith('credentials.json')) expect(file.text, file.path).not.toContain(RICH);
@@ -69,12 +76,22 @@ describe('secret hygiene', () => {
     ['an article slug', (c: ReturnType<typeof createClient>) => c.articles.get(`x-${RICH}`)],
   ])('the client refuses the token in %s before anything is sent', async (_where, call) => {
     const sent: string[] = [];
-    const client = createClient({ baseUrl: server.url, token: RICH, fetch: async (input, init) => { sent.push(String(input instanceof Request ? input.url : input)); return fetch(input, init); } });
+    const client = createClient({
+      baseUrl: server.url,
+      token: RICH,
+      fetch: async (input, init) => {
+        sent.push(String(input instanceof Request ? input.url : input));
+        return fetch(input, init);
+      },
+    });
     await expect(call(client)).rejects.toBeInstanceOf(UsageError);
     expect(sent).toEqual([]);
   });
 
-  it.each(['http://shop.example.com', 'http://10.0.0.5:8080', `${'http'}://example.com/?token=${RICH}`])('the client refuses %s before anything is sent', (baseUrl) => {
-    expect(() => createClient({ baseUrl, token: RICH })).toThrow(UsageError);
-  });
+  it.each(['http://shop.example.com', 'http://10.0.0.5:8080', `${'http'}://example.com/?token=${RICH}`])(
+    'the client refuses %s before anything is sent',
+    (baseUrl) => {
+      expect(() => createClient({ baseUrl, token: RICH })).toThrow(UsageError);
+    },
+  );
 });

@@ -45,14 +45,26 @@ describe('the state file lock', () => {
       writeFileSync(`${file}.lock`, String(deadPid()));
       writeFileSync(log, '');
       const go = join(dir, `go-${round}`);
-      const exits = Array.from({ length: processes }, () => new Promise<number | null>((resolve) => {
-        spawn(process.execPath, ['--input-type=module', '-e', WORKER, file, log, go], { stdio: 'inherit' }).on('exit', resolve);
-      }));
-      while (readFileSync(log, 'utf8').split('\n').filter((line) => line === 'ready').length < processes) await new Promise((resolve) => setTimeout(resolve, 10));
+      const exits = Array.from(
+        { length: processes },
+        () =>
+          new Promise<number | null>((resolve) => {
+            spawn(process.execPath, ['--input-type=module', '-e', WORKER, file, log, go], { stdio: 'inherit' }).on('exit', resolve);
+          }),
+      );
+      while (
+        readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((line) => line === 'ready').length < processes
+      )
+        await new Promise((resolve) => setTimeout(resolve, 10));
       writeFileSync(go, String(Date.now() + 300));
       const codes = await Promise.all(exits);
       expect(codes).toEqual(Array(processes).fill(0));
-      const events = readFileSync(log, 'utf8').trim().split('\n').filter((line) => line !== 'ready');
+      const events = readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .filter((line) => line !== 'ready');
       expect(events).toHaveLength(2 * processes);
       // Inside one at a time: in, out, in, out…
       expect(events).toEqual(Array.from({ length: 2 * processes }, (_, i) => (i % 2 === 0 ? 'in' : 'out')));

@@ -56,7 +56,12 @@ describe.each(transports)('articles (%s)', (transport) => {
   it('filters by category', async () => {
     const t = await sandbox(transport);
     const guides = dataOf(await t.request('GET', '/api/v1/articles?category=guide'));
-    expect(slugs(guides.articles)).toEqual([...published].reverse().filter(([, c]) => c === 'guide').map(([slug]) => slug));
+    expect(slugs(guides.articles)).toEqual(
+      [...published]
+        .reverse()
+        .filter(([, c]) => c === 'guide')
+        .map(([slug]) => slug),
+    );
     expect(guides.pagination).toEqual({ page: 1, per_page: 10, total: 4, total_pages: 1, has_more: false });
     expect(dataOf(await t.request('GET', '/api/v1/articles?category=nothing')).articles).toEqual([]);
   });
@@ -64,14 +69,24 @@ describe.each(transports)('articles (%s)', (transport) => {
   it('hides articles whose publication time has not come', async () => {
     const t = await sandbox(transport, { now: () => Date.UTC(2026, 0, 5, 8, 0, 0) });
     const list = dataOf(await t.request('GET', '/api/v1/articles'));
-    expect(slugs(list.articles)).toEqual(published.slice(0, 5).map(([slug]) => slug).reverse());
+    expect(slugs(list.articles)).toEqual(
+      published
+        .slice(0, 5)
+        .map(([slug]) => slug)
+        .reverse(),
+    );
     expectError(await t.request('GET', `/api/v1/articles/${published[5][0]}`), 404, 'NOT_FOUND');
   });
 
   it('shows a published article in full', async () => {
     const t = await sandbox(transport);
     const article = dataOf(await t.request('GET', '/api/v1/articles/paying-an-invoice-step-by-step')).article;
-    expect(article).toMatchObject({ slug: 'paying-an-invoice-step-by-step', title: 'Paying an invoice step by step', category: 'news', published_at: '2026-01-02 08:00:00' });
+    expect(article).toMatchObject({
+      slug: 'paying-an-invoice-step-by-step',
+      title: 'Paying an invoice step by step',
+      category: 'news',
+      published_at: '2026-01-02 08:00:00',
+    });
     expect(article.content.length).toBeGreaterThan(0);
     expect(article.tags).toContain('news');
   });

@@ -81,7 +81,10 @@ describe.each(transports)('auth (%s)', (transport) => {
     it('is refused even beside a valid Authorization header, and creates no order', async () => {
       const t = await sandbox(transport);
       const before = t.state();
-      const answer = await t.request('POST', `/api/v1/me/orders?${param}=${encodeURIComponent(rich.token)}`, { token: demo.token, body: SIMPLE_ORDER });
+      const answer = await t.request('POST', `/api/v1/me/orders?${param}=${encodeURIComponent(rich.token)}`, {
+        token: demo.token,
+        body: SIMPLE_ORDER,
+      });
       expectError(answer, 400, 'TOKEN_IN_URL', [param]);
       expect(t.state()).toEqual(before);
     });

@@ -26,16 +26,34 @@ describe('cached catalog answers', () => {
     const sandbox = await createSandbox({ rateLimit: false });
     const codes = async () => (JSON.parse((await get(sandbox, PACKAGES)).body).data.packages as { code: string }[]).map((p) => p.code);
     const before = await codes();
-    await sandbox.store.db.creditPackages.insert({ code: 'CR1', name: '1 Credit', credit_amount: 1, price: 125, currency: 'IDR', description: 'One.', sort_order: 1, active: true });
+    await sandbox.store.db.creditPackages.insert({
+      code: 'CR1',
+      name: '1 Credit',
+      credit_amount: 1,
+      price: 125,
+      currency: 'IDR',
+      description: 'One.',
+      sort_order: 1,
+      active: true,
+    });
     expect(await codes()).toEqual(['CR1', ...before]);
     sandbox.store.db.creditPackages.remove('CR1');
     expect(await codes()).toEqual(before);
   });
 
-  it('shows the seed again after a reset, and a restored state\'s own catalog', async () => {
+  it("shows the seed again after a reset, and a restored state's own catalog", async () => {
     const sandbox = await createSandbox({ rateLimit: false });
     const seeded = (await get(sandbox, PACKAGES)).body;
-    await sandbox.store.db.creditPackages.insert({ code: 'CR1', name: '1 Credit', credit_amount: 1, price: 125, currency: 'IDR', description: 'One.', sort_order: 1, active: true });
+    await sandbox.store.db.creditPackages.insert({
+      code: 'CR1',
+      name: '1 Credit',
+      credit_amount: 1,
+      price: 125,
+      currency: 'IDR',
+      description: 'One.',
+      sort_order: 1,
+      active: true,
+    });
     const snapshot = sandbox.snapshot();
     expect((await get(sandbox, PACKAGES)).body).not.toBe(seeded);
     await sandbox.control.reset();

@@ -76,7 +76,12 @@ describe.each(transports)('envelopes (%s)', (transport) => {
     const answer = await t.request(method, path, { token: demo.token });
     expectEnvelope(answer);
     expectError(answer, 405, 'METHOD_NOT_ALLOWED');
-    expect(answer.headers.allow?.split(',').map((m) => m.trim()).sort()).toEqual([...allow].sort());
+    expect(
+      answer.headers.allow
+        ?.split(',')
+        .map((m) => m.trim())
+        .sort(),
+    ).toEqual([...allow].sort());
   });
 
   it('serves the OpenAPI document at /openapi.json', async () => {
@@ -96,7 +101,9 @@ describe('envelopes over HTTP only', () => {
     try {
       const { port, hostname } = new URL(t.baseUrl);
       const raw = await new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(port), hostname, () => socket.end('GET /api/v1/health HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n'));
+        const socket = connect(Number(port), hostname, () =>
+          socket.end('GET /api/v1/health HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n'),
+        );
         let received = '';
         socket.on('data', (chunk) => (received += chunk.toString('utf8')));
         socket.on('end', () => resolve(received));

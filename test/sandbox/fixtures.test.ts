@@ -12,16 +12,27 @@ const { valid_orders: validOrders, invalid_orders: invalidOrders } = fixtures.pl
 /** What one valid order costs, from the platform seed and the pricing model. */
 function totalOf(body: (typeof validOrders)[number]): number {
   const id = body.platform_pass_id ?? body.gamepass_id;
-  const item = body.order_type === 'vip_server' ? platformSeed.vipServers.find((v) => v.id === id) : platformSeed.passes.find((p) => p.id === id);
+  const item =
+    body.order_type === 'vip_server' ? platformSeed.vipServers.find((v) => v.id === id) : platformSeed.passes.find((p) => p.id === id);
   if (item === undefined) throw new Error(`fixture order names no known pass or VIP server: ${JSON.stringify(body)}`);
   return quote(item.price).total_amount;
 }
 
 describe('fixtures()', () => {
   it('has the documented shape', () => {
-    expect(fixtures).toMatchObject({ accounts: expect.any(Array), platform: { valid_orders: expect.any(Array), invalid_orders: expect.any(Array) } });
+    expect(fixtures).toMatchObject({
+      accounts: expect.any(Array),
+      platform: { valid_orders: expect.any(Array), invalid_orders: expect.any(Array) },
+    });
     for (const account of fixtures.accounts) {
-      expect(account).toEqual(expect.objectContaining({ name: expect.any(String), mode: expect.stringMatching(/^(sandbox|production)$/), token: expect.any(String), balance: expect.any(Number) }));
+      expect(account).toEqual(
+        expect.objectContaining({
+          name: expect.any(String),
+          mode: expect.stringMatching(/^(sandbox|production)$/),
+          token: expect.any(String),
+          balance: expect.any(Number),
+        }),
+      );
       expect(account.chat_user_id === null || typeof account.chat_user_id === 'string').toBe(true);
       expect(Number.isSafeInteger(account.balance) && account.balance >= 0).toBe(true);
       expect(account.token.startsWith(TOKEN_PREFIXES[account.mode])).toBe(true);
@@ -48,7 +59,11 @@ describe('fixtures()', () => {
   });
 
   it.each([
-    { name: 'an unknown username', match: (o: (typeof invalidOrders)[number]) => !platformSeed.users.some((u) => u.username.toLowerCase() === o.platform_username.toLowerCase()) },
+    {
+      name: 'an unknown username',
+      match: (o: (typeof invalidOrders)[number]) =>
+        !platformSeed.users.some((u) => u.username.toLowerCase() === o.platform_username.toLowerCase()),
+    },
     {
       name: 'a place the user does not own',
       match: (o: (typeof invalidOrders)[number]) => {
@@ -79,12 +94,16 @@ describe('fixtures()', () => {
 describe.each(transports)('fixture values really work (%s)', (transport) => {
   const sandbox = useSandboxes();
 
-  it('every account\'s token authenticates with its mode, balance and chat id', async () => {
+  it("every account's token authenticates with its mode, balance and chat id", async () => {
     const t = await sandbox(transport);
     for (const account of fixtures.accounts) {
-      expect(dataOf(await t.request('POST', '/api/v1/auth/token/validate', { token: account.token })).mode, account.name).toBe(account.mode);
+      expect(dataOf(await t.request('POST', '/api/v1/auth/token/validate', { token: account.token })).mode, account.name).toBe(
+        account.mode,
+      );
       expect(dataOf(await t.request('GET', '/api/v1/me/balance', { token: account.token })).balance, account.name).toBe(account.balance);
-      expect(dataOf(await t.request('GET', '/api/v1/me', { token: account.token })).user.chat_user_id, account.name).toBe(account.chat_user_id);
+      expect(dataOf(await t.request('GET', '/api/v1/me', { token: account.token })).user.chat_user_id, account.name).toBe(
+        account.chat_user_id,
+      );
     }
   });
 
@@ -94,14 +113,21 @@ describe.each(transports)('fixture values really work (%s)', (transport) => {
     const headers = { 'x-chat-user-id': rich.chat_user_id! };
     let balance = rich.balance;
     for (const body of validOrders) {
-      const created = dataOf(await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...body, payment_method: 'balance' }, headers }), 201);
+      const created = dataOf(
+        await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...body, payment_method: 'balance' }, headers }),
+        201,
+      );
       expect(created.invoice, JSON.stringify(body)).toMatchObject({ payment_status: 'paid', amount: totalOf(body) });
       balance -= totalOf(body);
       expect(dataOf(await t.request('GET', '/api/v1/me/balance', { token: rich.token })).balance).toBe(balance);
     }
     const before = t.state();
     for (const body of invalidOrders) {
-      expectError(await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...body, payment_method: 'balance' }, headers }), 422, 'PLATFORM_VALIDATION_FAILED');
+      expectError(
+        await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...body, payment_method: 'balance' }, headers }),
+        422,
+        'PLATFORM_VALIDATION_FAILED',
+      );
     }
     expect(t.state()).toEqual(before);
   });
@@ -122,7 +148,11 @@ describe.each(transports)('fixture values really work (%s)', (transport) => {
     const t = await sandbox(transport, { rateLimit: false });
     const broke = fixtures.accounts.find((a) => a.mode === 'production' && a.chat_user_id !== null && a.balance === 0)!;
     for (const body of validOrders) {
-      const answer = await t.request('POST', '/api/v1/me/orders', { token: broke.token, body: { ...body, payment_method: 'balance' }, headers: { 'x-chat-user-id': broke.chat_user_id! } });
+      const answer = await t.request('POST', '/api/v1/me/orders', {
+        token: broke.token,
+        body: { ...body, payment_method: 'balance' },
+        headers: { 'x-chat-user-id': broke.chat_user_id! },
+      });
       expectError(answer, 422, 'INSUFFICIENT_BALANCE');
     }
   });

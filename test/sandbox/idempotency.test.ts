@@ -31,13 +31,26 @@ describe.each(transports)('idempotency (%s)', (transport) => {
     const first = dataOf(await order(t, 'order-1'), 201);
     await t.sandbox.control.pay(first.invoice.invoice_code);
     const again = dataOf(await order(t, 'order-1'), 200);
-    expect(again.invoice).toMatchObject({ invoice_code: first.invoice.invoice_code, payment_status: 'paid', order: { status: 'processing' } });
+    expect(again.invoice).toMatchObject({
+      invoice_code: first.invoice.invoice_code,
+      payment_status: 'paid',
+      order: { status: 'processing' },
+    });
   });
 
   it('the same body with the alias counts as the same request', async () => {
     const t = await sandbox(transport);
     const first = dataOf(await order(t, 'order-1', { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 }), 201);
-    const again = dataOf(await order(t, 'order-1', { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, gamepass_id: 9001, payment_method: 'invoice' }), 200);
+    const again = dataOf(
+      await order(t, 'order-1', {
+        order_type: 'gamepass',
+        platform_username: 'BuilderBob',
+        place_id: 5001,
+        gamepass_id: 9001,
+        payment_method: 'invoice',
+      }),
+      200,
+    );
     expect(again.invoice.invoice_code).toBe(first.invoice.invoice_code);
   });
 

@@ -4,7 +4,17 @@ import { accounts, dataOf, SIMPLE_ORDER, transports, useSandboxes } from '../sup
 /** The keys of an object, sorted; of an array, the keys of each element. */
 const keys = (value: unknown): any => (Array.isArray(value) ? value.map(keys) : Object.keys(value as object).sort());
 
-const INVOICE = ['amount', 'currency', 'formatted_amount', 'invoice_code', 'invoice_url', 'payment_method', 'payment_status', 'payment_url', 'type'];
+const INVOICE = [
+  'amount',
+  'currency',
+  'formatted_amount',
+  'invoice_code',
+  'invoice_url',
+  'payment_method',
+  'payment_status',
+  'payment_url',
+  'type',
+];
 const ARTICLE = ['article_url', 'category', 'cover_image', 'excerpt', 'published_at', 'slug', 'title'];
 const PACKAGE = ['code', 'credit_amount', 'currency', 'description', 'formatted_price', 'name', 'price', 'sort_order'];
 
@@ -33,13 +43,54 @@ describe.each(transports)('the lean sandbox answers only what the document guara
       ['GET', '/api/v1/me', (d) => d, { user: {} }],
       ['GET', '/api/v1/me/dashboard-summary', (d) => d, {}],
       ['GET', '/api/v1/me/balance', (d) => d, {}],
-      ['GET', '/api/v1/me/balance/transactions', (d) => [keys(d), d.transactions.length > 0 && d.transactions.every((x: object) => Object.keys(x).length === 0)], [['transactions'], true]],
-      ['GET', '/api/v1/me/deposits', (d) => keys(d.deposits)[0], ['amount', 'currency', 'formatted_amount', 'invoice_code', 'invoice_url', 'payment_method', 'payment_status']],
-      ['GET', `/api/v1/me/deposits/${deposit.invoice_code}`, (d) => keys(d.deposit), ['amount', 'currency', 'formatted_amount', 'invoice_code', 'invoice_url', 'payment_method', 'payment_status']],
-      ['GET', '/api/v1/me/orders', (d) => [keys(d), keys(d.orders)[0]], [['orders'], ['credit_amount', 'invoice_code', 'order_type', 'platform_username', 'status']]],
-      ['GET', `/api/v1/me/orders/${code}`, (d) => keys(d.order), ['credit_amount', 'invoice_code', 'invoice_url', 'order_type', 'platform_username', 'status']],
-      ['GET', `/api/v1/me/invoices/${code}`, (d) => [keys(d.invoice), keys(d.invoice.order)], [[...INVOICE, 'order'].sort(), ['credit_amount', 'order_type', 'platform_username', 'status']]],
-      ['GET', `/api/v1/me/invoices/${code}/status`, (d) => d, { invoice_code: code, type: 'order', payment_status: 'pending', amount: created.invoice.amount, formatted_amount: created.invoice.formatted_amount }],
+      [
+        'GET',
+        '/api/v1/me/balance/transactions',
+        (d) => [keys(d), d.transactions.length > 0 && d.transactions.every((x: object) => Object.keys(x).length === 0)],
+        [['transactions'], true],
+      ],
+      [
+        'GET',
+        '/api/v1/me/deposits',
+        (d) => keys(d.deposits)[0],
+        ['amount', 'currency', 'formatted_amount', 'invoice_code', 'invoice_url', 'payment_method', 'payment_status'],
+      ],
+      [
+        'GET',
+        `/api/v1/me/deposits/${deposit.invoice_code}`,
+        (d) => keys(d.deposit),
+        ['amount', 'currency', 'formatted_amount', 'invoice_code', 'invoice_url', 'payment_method', 'payment_status'],
+      ],
+      [
+        'GET',
+        '/api/v1/me/orders',
+        (d) => [keys(d), keys(d.orders)[0]],
+        [['orders'], ['credit_amount', 'invoice_code', 'order_type', 'platform_username', 'status']],
+      ],
+      [
+        'GET',
+        `/api/v1/me/orders/${code}`,
+        (d) => keys(d.order),
+        ['credit_amount', 'invoice_code', 'invoice_url', 'order_type', 'platform_username', 'status'],
+      ],
+      [
+        'GET',
+        `/api/v1/me/invoices/${code}`,
+        (d) => [keys(d.invoice), keys(d.invoice.order)],
+        [[...INVOICE, 'order'].sort(), ['credit_amount', 'order_type', 'platform_username', 'status']],
+      ],
+      [
+        'GET',
+        `/api/v1/me/invoices/${code}/status`,
+        (d) => d,
+        {
+          invoice_code: code,
+          type: 'order',
+          payment_status: 'pending',
+          amount: created.invoice.amount,
+          formatted_amount: created.invoice.formatted_amount,
+        },
+      ],
     ];
     for (const [method, path, view, expected] of table) {
       const answer = await t.request(method, path, { token });
@@ -51,7 +102,10 @@ describe.each(transports)('the lean sandbox answers only what the document guara
 
   it('errors keep their envelope and codes: lean changes only what success answers carry', async () => {
     const t = await open(transport, { lean: true });
-    const answer = await t.request('POST', '/api/v1/me/orders', { token: (await accounts()).demo.token, body: { ...SIMPLE_ORDER, price: 1 } });
+    const answer = await t.request('POST', '/api/v1/me/orders', {
+      token: (await accounts()).demo.token,
+      body: { ...SIMPLE_ORDER, price: 1 },
+    });
     expect(answer.status).toBe(422);
     expect(answer.json).toMatchObject({ success: false, error: { code: 'FORBIDDEN_FIELDS', fields: ['price'] } });
   });

@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '../../mocks/index.js';
 import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
-import { accounts, CLOCK_START, dataOf, expectError, SIMPLE_ORDER, transports, useSandboxes, type TestSandbox } from '../support/sandbox-harness.js';
+import {
+  accounts,
+  CLOCK_START,
+  dataOf,
+  expectError,
+  SIMPLE_ORDER,
+  transports,
+  useSandboxes,
+  type TestSandbox,
+} from '../support/sandbox-harness.js';
 
 const { demo, rich } = await accounts();
 const TTL_MS = INVOICE_TTL_SECONDS * 1000;
 
-async function newOrder(t: TestSandbox, token = rich.token, body: object = SIMPLE_ORDER, headers: Record<string, string> = {}): Promise<string> {
+async function newOrder(
+  t: TestSandbox,
+  token = rich.token,
+  body: object = SIMPLE_ORDER,
+  headers: Record<string, string> = {},
+): Promise<string> {
   return dataOf(await t.request('POST', '/api/v1/me/orders', { token, body, headers }), 201).invoice.invoice_code;
 }
 
@@ -22,7 +36,14 @@ async function statusOf(t: TestSandbox, code: string, token = rich.token) {
   expect(invoice.payment_status).toBe(status.payment_status);
   expect(invoice.order.status).toBe(order.status);
   expect(status.order_status).toBe(order.status);
-  return { payment: status.payment_status as string, order: order.status as string, final: status.is_final as boolean, status, orderRecord: order, invoice };
+  return {
+    payment: status.payment_status as string,
+    order: order.status as string,
+    final: status.is_final as boolean,
+    status,
+    orderRecord: order,
+    invoice,
+  };
 }
 
 async function balanceOf(t: TestSandbox, token = rich.token): Promise<number> {
@@ -118,9 +139,14 @@ describe.each(transports)('lifecycle (%s)', (transport) => {
     expect(status).toMatchObject({ type: 'deposit', payment_status: 'pending', order_status: null, is_final: false });
 
     await t.sandbox.control.pay(code);
-    expect(dataOf(await t.request('GET', `/api/v1/me/deposits/${code}`, { token: demo.token })).deposit).toMatchObject({ payment_status: 'paid', paid_at: '2026-03-02 10:00:00' });
+    expect(dataOf(await t.request('GET', `/api/v1/me/deposits/${code}`, { token: demo.token })).deposit).toMatchObject({
+      payment_status: 'paid',
+      paid_at: '2026-03-02 10:00:00',
+    });
     expect(await balanceOf(t, demo.token)).toBe(50_000);
-    expect(await transactionsOf(t, demo.token)).toEqual([expect.objectContaining({ type: 'credit', amount: 50_000, balance_after: 50_000, reference: code })]);
+    expect(await transactionsOf(t, demo.token)).toEqual([
+      expect.objectContaining({ type: 'credit', amount: 50_000, balance_after: 50_000, reference: code }),
+    ]);
     await expect(t.sandbox.control.pay(code)).rejects.toMatchObject({ status: 409, code: 'INVALID_STATE' });
     expect(await balanceOf(t, demo.token)).toBe(50_000);
   });
@@ -204,7 +230,7 @@ describe.each(transports)('the control API under /__sandbox (%s)', (transport) =
     expectError(await t.request('POST', '/__sandbox/invoices/INV20260302999999/pay'), 404, 'NOT_FOUND');
   });
 
-  it('POST /__sandbox/deposits creates a deposit for a named account or a token\'s, paid or not', async () => {
+  it("POST /__sandbox/deposits creates a deposit for a named account or a token's, paid or not", async () => {
     const t = await sandbox(transport);
     const created = await t.request('POST', '/__sandbox/deposits', { body: { account: 'demo', amount: 50_000 } });
     const code = dataOf(created, 201).invoice_code;
@@ -212,7 +238,10 @@ describe.each(transports)('the control API under /__sandbox (%s)', (transport) =
     dataOf(await t.request('POST', `/__sandbox/invoices/${code}/pay`));
     expect(await balanceOf(t, demo.token)).toBe(50_000);
 
-    const byToken = dataOf(await t.request('POST', '/__sandbox/deposits', { token: rich.token, body: { amount: 20_000, paid: true } }), 201).invoice_code;
+    const byToken = dataOf(
+      await t.request('POST', '/__sandbox/deposits', { token: rich.token, body: { amount: 20_000, paid: true } }),
+      201,
+    ).invoice_code;
     expect(dataOf(await t.request('GET', `/api/v1/me/deposits/${byToken}`, { token: rich.token })).deposit.payment_status).toBe('paid');
     expect(await balanceOf(t)).toBe(rich.balance + 20_000);
   });
@@ -222,7 +251,12 @@ describe.each(transports)('the control API under /__sandbox (%s)', (transport) =
     { name: 'an amount below the minimum', body: { account: 'demo', amount: 9_999 }, status: 422, code: 'VALIDATION_FAILED' },
     { name: 'a fractional amount', body: { account: 'demo', amount: 10_000.5 }, status: 422, code: 'VALIDATION_FAILED' },
     { name: 'an unknown account', body: { account: 'nobody', amount: 50_000 }, status: 404, code: 'NOT_FOUND' },
-    { name: 'a non-gateway method', body: { account: 'demo', amount: 50_000, payment_method: 'balance' }, status: 422, code: 'PAYMENT_METHOD_UNAVAILABLE' },
+    {
+      name: 'a non-gateway method',
+      body: { account: 'demo', amount: 50_000, payment_method: 'balance' },
+      status: 422,
+      code: 'PAYMENT_METHOD_UNAVAILABLE',
+    },
   ])('POST /__sandbox/deposits with $name is $status $code and creates nothing', async ({ body, status, code }) => {
     const t = await sandbox(transport);
     const before = t.state();
@@ -232,8 +266,16 @@ describe.each(transports)('the control API under /__sandbox (%s)', (transport) =
 
   it('POST /__sandbox/deposits refuses a body that is not a JSON object', async () => {
     const t = await sandbox(transport);
-    expectError(await t.request('POST', '/__sandbox/deposits', { rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
-    expectError(await t.request('POST', '/__sandbox/deposits', { rawBody: '[]', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_BODY');
+    expectError(
+      await t.request('POST', '/__sandbox/deposits', { rawBody: '{', headers: { 'content-type': 'application/json' } }),
+      400,
+      'INVALID_JSON',
+    );
+    expectError(
+      await t.request('POST', '/__sandbox/deposits', { rawBody: '[]', headers: { 'content-type': 'application/json' } }),
+      400,
+      'INVALID_BODY',
+    );
   });
 
   it('POST /__sandbox/clock moves time forward, expiring unpaid invoices; never backward', async () => {

@@ -7,11 +7,34 @@ const ORDERS = '/api/v1/me/orders';
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 /** The document's list, spelled out so that a shortened list in the contract cannot go unnoticed. */
-const documentedForbidden = ['user_id', 'email', 'price', 'amount', 'total_amount', 'status', 'payment_status', 'paid_at', 'role', 'balance', 'order_id', 'invoice_id'];
+const documentedForbidden = [
+  'user_id',
+  'email',
+  'price',
+  'amount',
+  'total_amount',
+  'status',
+  'payment_status',
+  'paid_at',
+  'role',
+  'balance',
+  'order_id',
+  'invoice_id',
+];
 
 const sneakyValues: Record<string, unknown> = {
-  user_id: 2, email: 'x@example.com', price: 1, amount: 1, total_amount: 1, status: 'completed', payment_status: 'paid',
-  paid_at: '2026-03-02 10:00:00', role: 'admin', balance: 99_999_999, order_id: 1, invoice_id: 'INV1',
+  user_id: 2,
+  email: 'x@example.com',
+  price: 1,
+  amount: 1,
+  total_amount: 1,
+  status: 'completed',
+  payment_status: 'paid',
+  paid_at: '2026-03-02 10:00:00',
+  role: 'admin',
+  balance: 99_999_999,
+  order_id: 1,
+  invoice_id: 'INV1',
 };
 
 const validationCases: Array<{ name: string; body: Record<string, unknown>; fields: string[] }> = [
@@ -33,23 +56,61 @@ const validationCases: Array<{ name: string; body: Record<string, unknown>; fiel
   { name: 'payment_method as a number', body: { ...SIMPLE_ORDER, payment_method: 1 }, fields: ['payment_method'] },
   { name: 'client_reference of 65 characters', body: { ...SIMPLE_ORDER, client_reference: 'r'.repeat(65) }, fields: ['client_reference'] },
   { name: 'client_reference null', body: { ...SIMPLE_ORDER, client_reference: null }, fields: ['client_reference'] },
-  { name: 'two mistyped fields', body: { ...SIMPLE_ORDER, place_id: 'x', platform_pass_id: 'y' }, fields: ['place_id', 'platform_pass_id'] },
+  {
+    name: 'two mistyped fields',
+    body: { ...SIMPLE_ORDER, place_id: 'x', platform_pass_id: 'y' },
+    fields: ['place_id', 'platform_pass_id'],
+  },
 ];
 
 /** Requests whose body is not a JSON object, or not JSON, or not sent as JSON. */
 const malformedBodies: Array<{ name: string; options: RequestOptions; status: number; code: string }> = [
   ...['{"platform_username":', 'hello', "{'place_id': 5001}", '{"a":1}}', '\u0000'].map((raw) => ({
-    name: `not JSON: ${JSON.stringify(raw)}`, options: { rawBody: raw, headers: JSON_TYPE }, status: 400, code: 'INVALID_JSON',
+    name: `not JSON: ${JSON.stringify(raw)}`,
+    options: { rawBody: raw, headers: JSON_TYPE },
+    status: 400,
+    code: 'INVALID_JSON',
   })),
   ...['[]', JSON.stringify([SIMPLE_ORDER]), '"an order"', '42', 'null', 'true'].map((raw) => ({
-    name: `JSON that is not an object: ${raw.slice(0, 20)}`, options: { rawBody: raw, headers: JSON_TYPE }, status: 400, code: 'INVALID_BODY',
+    name: `JSON that is not an object: ${raw.slice(0, 20)}`,
+    options: { rawBody: raw, headers: JSON_TYPE },
+    status: 400,
+    code: 'INVALID_BODY',
   })),
   { name: 'an empty body', options: { rawBody: '', headers: JSON_TYPE }, status: 400, code: 'INVALID_BODY' },
-  { name: 'JSON sent as text/plain', options: { rawBody: JSON.stringify(SIMPLE_ORDER), headers: { 'content-type': 'text/plain' } }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-  { name: 'a form body', options: { rawBody: 'platform_username=BuilderBob&place_id=5001&platform_pass_id=9001', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-  { name: 'JSON with no Content-Type', options: { rawBody: new TextEncoder().encode(JSON.stringify(SIMPLE_ORDER)) }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-  { name: 'JSON as application/jsonp', options: { rawBody: JSON.stringify(SIMPLE_ORDER), headers: { 'content-type': 'application/jsonp' } }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-  { name: 'a body of 64 KiB + 1 byte', options: { rawBody: paddedOrder(64 * 1024 + 1), headers: JSON_TYPE }, status: 413, code: 'PAYLOAD_TOO_LARGE' },
+  {
+    name: 'JSON sent as text/plain',
+    options: { rawBody: JSON.stringify(SIMPLE_ORDER), headers: { 'content-type': 'text/plain' } },
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
+    name: 'a form body',
+    options: {
+      rawBody: 'platform_username=BuilderBob&place_id=5001&platform_pass_id=9001',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    },
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
+    name: 'JSON with no Content-Type',
+    options: { rawBody: new TextEncoder().encode(JSON.stringify(SIMPLE_ORDER)) },
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
+    name: 'JSON as application/jsonp',
+    options: { rawBody: JSON.stringify(SIMPLE_ORDER), headers: { 'content-type': 'application/jsonp' } },
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
+    name: 'a body of 64 KiB + 1 byte',
+    options: { rawBody: paddedOrder(64 * 1024 + 1), headers: JSON_TYPE },
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+  },
   { name: 'a body of 1 MiB', options: { rawBody: paddedOrder(1024 * 1024), headers: JSON_TYPE }, status: 413, code: 'PAYLOAD_TOO_LARGE' },
 ];
 
@@ -78,14 +139,23 @@ describe.each(transports)('order body rules (%s)', (transport) => {
     expectError(await refused({ body: { ...SIMPLE_ORDER, [field]: sneakyValues[field] } }), 422, 'FORBIDDEN_FIELDS', [field]);
   });
 
-  it.each(['foo', 'gateway_payload', 'callback_url', 'Price', 'discount', 'credit_amount'])('the unknown property %s gets 422 FORBIDDEN_FIELDS naming it', async (field) => {
-    expectError(await refused({ body: { ...SIMPLE_ORDER, [field]: 1 } }), 422, 'FORBIDDEN_FIELDS', [field]);
-  });
+  it.each(['foo', 'gateway_payload', 'callback_url', 'Price', 'discount', 'credit_amount'])(
+    'the unknown property %s gets 422 FORBIDDEN_FIELDS naming it',
+    async (field) => {
+      expectError(await refused({ body: { ...SIMPLE_ORDER, [field]: 1 } }), 422, 'FORBIDDEN_FIELDS', [field]);
+    },
+  );
 
   it.each([
-    [{ a: 1 }, 'Unknown field: a. An order takes only order_type, platform_username, place_id, platform_pass_id, gamepass_id, payment_method, client_reference.'],
+    [
+      { a: 1 },
+      'Unknown field: a. An order takes only order_type, platform_username, place_id, platform_pass_id, gamepass_id, payment_method, client_reference.',
+    ],
     [{ price: 1 }, 'These fields may not be sent: price. The server sets prices, amounts and statuses itself.'],
-    [{ a: 1, b: 2, status: 'paid' }, 'These fields may not be sent: status. The server sets prices, amounts and statuses itself. Unknown fields: a, b. An order takes only order_type, platform_username, place_id, platform_pass_id, gamepass_id, payment_method, client_reference.'],
+    [
+      { a: 1, b: 2, status: 'paid' },
+      'These fields may not be sent: status. The server sets prices, amounts and statuses itself. Unknown fields: a, b. An order takes only order_type, platform_username, place_id, platform_pass_id, gamepass_id, payment_method, client_reference.',
+    ],
   ])('the message says why each field is refused: %j', async (extra, message) => {
     const answer = await refused({ body: { ...SIMPLE_ORDER, ...extra } });
     expect(answer.json.message).toBe(message);
@@ -118,7 +188,11 @@ describe.each(transports)('order body rules (%s)', (transport) => {
     { name: 'upper case', type: 'APPLICATION/JSON' },
   ])('accepts the content type $name', async ({ type }) => {
     const t = await sandbox(transport);
-    const answer = await t.request('POST', ORDERS, { token: rich.token, rawBody: JSON.stringify(SIMPLE_ORDER), headers: { 'content-type': type } });
+    const answer = await t.request('POST', ORDERS, {
+      token: rich.token,
+      rawBody: JSON.stringify(SIMPLE_ORDER),
+      headers: { 'content-type': type },
+    });
     expect(dataOf(answer, 201).idempotent).toBe(false);
   });
 

@@ -20,7 +20,13 @@ async function manyOrders(t: TestSandbox): Promise<Made[]> {
   for (let i = 0; i < 23; i++) {
     const vip = i % 5 === 0;
     const client_reference = `batch-${Math.floor(i / 3)}`;
-    const body = { order_type: vip ? 'vip_server' : 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: vip ? 7001 : 9001, client_reference };
+    const body = {
+      order_type: vip ? 'vip_server' : 'gamepass',
+      platform_username: 'BuilderBob',
+      place_id: 5001,
+      platform_pass_id: vip ? 7001 : 9001,
+      client_reference,
+    };
     const code = dataOf(await t.request('POST', '/api/v1/me/orders', { token: rich.token, body }), 201).invoice.invoice_code;
     let status = 'pending';
     let payment_status = 'pending';
@@ -42,7 +48,10 @@ const newestFirst = (made: Made[]) => [...made].reverse().map((m) => m.code);
 function expectedPage(all: string[], page: number, perPage: number) {
   const total = all.length;
   const totalPages = Math.ceil(total / perPage);
-  return { items: all.slice((page - 1) * perPage, page * perPage), pagination: { page, per_page: perPage, total, total_pages: totalPages, has_more: page < totalPages } };
+  return {
+    items: all.slice((page - 1) * perPage, page * perPage),
+    pagination: { page, per_page: perPage, total, total_pages: totalPages, has_more: page < totalPages },
+  };
 }
 
 const badPaging = [
@@ -65,9 +74,20 @@ describe.each(transports)('pagination and filters (%s)', (transport) => {
     const all = newestFirst(await manyOrders(t));
     const byDefault = dataOf(await t.request('GET', '/api/v1/me/orders', { token: rich.token }));
     expect({ items: codes(byDefault.orders), pagination: byDefault.pagination }).toEqual(expectedPage(all, 1, 20));
-    for (const [page, perPage] of [[1, 10], [2, 10], [3, 10], [4, 10], [1, 23], [1, 100], [12, 2], [5, 5]] as const) {
+    for (const [page, perPage] of [
+      [1, 10],
+      [2, 10],
+      [3, 10],
+      [4, 10],
+      [1, 23],
+      [1, 100],
+      [12, 2],
+      [5, 5],
+    ] as const) {
       const data = dataOf(await t.request('GET', `/api/v1/me/orders?page=${page}&per_page=${perPage}`, { token: rich.token }));
-      expect({ items: codes(data.orders), pagination: data.pagination }, `page ${page} of ${perPage}`).toEqual(expectedPage(all, page, perPage));
+      expect({ items: codes(data.orders), pagination: data.pagination }, `page ${page} of ${perPage}`).toEqual(
+        expectedPage(all, page, perPage),
+      );
     }
   });
 
@@ -79,15 +99,35 @@ describe.each(transports)('pagination and filters (%s)', (transport) => {
     { name: 'payment_status=expired', query: 'payment_status=expired', keep: (m: Made) => m.payment_status === 'expired' },
     { name: 'order_type=vip_server', query: 'order_type=vip_server', keep: (m: Made) => m.order_type === 'vip_server' },
     { name: 'client_reference=batch-2', query: 'client_reference=batch-2', keep: (m: Made) => m.client_reference === 'batch-2' },
-    { name: 'two filters', query: 'order_type=gamepass&status=pending', keep: (m: Made) => m.order_type === 'gamepass' && m.status === 'pending' },
+    {
+      name: 'two filters',
+      query: 'order_type=gamepass&status=pending',
+      keep: (m: Made) => m.order_type === 'gamepass' && m.status === 'pending',
+    },
   ])('filters orders by $name, paging the filtered list', async ({ query, keep }) => {
     const t = await sandbox(transport, { rateLimit: false });
     const made = await manyOrders(t);
     const all = newestFirst(made.filter(keep));
-    for (const [page, perPage] of [[1, 20], [1, 3], [2, 3], [3, 3]] as const) {
+    for (const [page, perPage] of [
+      [1, 20],
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ] as const) {
       const data = dataOf(await t.request('GET', `/api/v1/me/orders?${query}&page=${page}&per_page=${perPage}`, { token: rich.token }));
-      expect({ items: codes(data.orders), pagination: data.pagination }, `page ${page} of ${perPage}`).toEqual(expectedPage(all, page, perPage));
-      for (const order of data.orders) expect(keep({ code: order.invoice_code, order_type: order.order_type, status: order.status, payment_status: order.payment_status, client_reference: made.find((m) => m.code === order.invoice_code)!.client_reference })).toBe(true);
+      expect({ items: codes(data.orders), pagination: data.pagination }, `page ${page} of ${perPage}`).toEqual(
+        expectedPage(all, page, perPage),
+      );
+      for (const order of data.orders)
+        expect(
+          keep({
+            code: order.invoice_code,
+            order_type: order.order_type,
+            status: order.status,
+            payment_status: order.payment_status,
+            client_reference: made.find((m) => m.code === order.invoice_code)!.client_reference,
+          }),
+        ).toBe(true);
     }
   });
 
@@ -100,18 +140,38 @@ describe.each(transports)('pagination and filters (%s)', (transport) => {
       made.push({ code: invoice_code, type: 'credit' });
       if (i % 2 === 0) {
         const body = { platform_username: 'PixelPiper', place_id: 5002, platform_pass_id: 9101, payment_method: 'balance' };
-        const order = dataOf(await t.request('POST', '/api/v1/me/orders', { token: broke.token, body, headers: { 'x-chat-user-id': broke.chat_user_id! } }), 201);
+        const order = dataOf(
+          await t.request('POST', '/api/v1/me/orders', { token: broke.token, body, headers: { 'x-chat-user-id': broke.chat_user_id! } }),
+          201,
+        );
         made.push({ code: order.invoice.invoice_code, type: 'debit' });
       }
     }
     // Another account's transactions stay out of broke's list.
     await t.sandbox.control.deposit({ account: 'rich', amount: 10_000, paid: true });
-    for (const [filter, keep] of [['', () => true], ['&type=credit', (m: { type: string }) => m.type === 'credit'], ['&type=debit', (m: { type: string }) => m.type === 'debit']] as const) {
-      const all = [...made].reverse().filter(keep).map((m) => m.code);
-      for (const [page, perPage] of [[1, 3], [2, 3], [3, 3], [4, 3], [1, 20]] as const) {
-        const data = dataOf(await t.request('GET', `/api/v1/me/balance/transactions?page=${page}&per_page=${perPage}${filter}`, { token: broke.token }));
+    for (const [filter, keep] of [
+      ['', () => true],
+      ['&type=credit', (m: { type: string }) => m.type === 'credit'],
+      ['&type=debit', (m: { type: string }) => m.type === 'debit'],
+    ] as const) {
+      const all = [...made]
+        .reverse()
+        .filter(keep)
+        .map((m) => m.code);
+      for (const [page, perPage] of [
+        [1, 3],
+        [2, 3],
+        [3, 3],
+        [4, 3],
+        [1, 20],
+      ] as const) {
+        const data = dataOf(
+          await t.request('GET', `/api/v1/me/balance/transactions?page=${page}&per_page=${perPage}${filter}`, { token: broke.token }),
+        );
         const refs = data.transactions.map((x: { reference: string }) => x.reference);
-        expect({ items: refs, pagination: data.pagination }, `${filter} page ${page} of ${perPage}`).toEqual(expectedPage(all, page, perPage));
+        expect({ items: refs, pagination: data.pagination }, `${filter} page ${page} of ${perPage}`).toEqual(
+          expectedPage(all, page, perPage),
+        );
       }
     }
   });
@@ -125,29 +185,42 @@ describe.each(transports)('pagination and filters (%s)', (transport) => {
     }
     await t.sandbox.control.deposit({ account: 'rich', amount: 10_000 });
     const all = [...made].reverse().map((d) => d.code);
-    for (const [page, perPage] of [[1, 4], [2, 4], [3, 4], [4, 4]] as const) {
+    for (const [page, perPage] of [
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ] as const) {
       const data = dataOf(await t.request('GET', `/api/v1/me/deposits?page=${page}&per_page=${perPage}`, { token: demo.token }));
       expect({ items: codes(data.deposits), pagination: data.pagination }).toEqual(expectedPage(all, page, perPage));
     }
     const paid = dataOf(await t.request('GET', '/api/v1/me/deposits?payment_status=paid', { token: demo.token }));
-    expect({ items: codes(paid.deposits), pagination: paid.pagination }).toEqual(expectedPage([...made].reverse().filter((d) => d.paid).map((d) => d.code), 1, 20));
+    expect({ items: codes(paid.deposits), pagination: paid.pagination }).toEqual(
+      expectedPage(
+        [...made]
+          .reverse()
+          .filter((d) => d.paid)
+          .map((d) => d.code),
+        1,
+        20,
+      ),
+    );
   });
 
-  describe.each([
-    '/api/v1/me/orders',
-    '/api/v1/me/balance/transactions',
-    '/api/v1/me/deposits',
-  ])('%s', (path) => {
+  describe.each(['/api/v1/me/orders', '/api/v1/me/balance/transactions', '/api/v1/me/deposits'])('%s', (path) => {
     it.each(badPaging)('refuses $query with 422 VALIDATION_FAILED naming $field', async ({ query, field }) => {
       const t = await sandbox(transport);
       expectError(await t.request('GET', `${path}?${query}`, { token: rich.token }), 422, 'VALIDATION_FAILED', [field]);
     });
   });
 
-  it.each(badPaging.filter((c) => c.field === 'page'))('articles refuse $query with 422 VALIDATION_FAILED naming $field', async ({ query, field }) => {
-    const t = await sandbox(transport);
-    expectError(await t.request('GET', `/api/v1/articles?${query}`), 422, 'VALIDATION_FAILED', [field]);
-  });
+  it.each(badPaging.filter((c) => c.field === 'page'))(
+    'articles refuse $query with 422 VALIDATION_FAILED naming $field',
+    async ({ query, field }) => {
+      const t = await sandbox(transport);
+      expectError(await t.request('GET', `/api/v1/articles?${query}`), 422, 'VALIDATION_FAILED', [field]);
+    },
+  );
 
   it.each([
     { path: '/api/v1/me/orders?status=shipped', field: 'status' },

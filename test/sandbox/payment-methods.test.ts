@@ -5,20 +5,99 @@ const { demo, rich, broke, unlinked } = await accounts();
 const ORDERS = '/api/v1/me/orders';
 const chat = (id: string | null): Record<string, string> => (id === null ? {} : { 'x-chat-user-id': id });
 
-const refusals: Array<{ name: string; token: string; payment_method: string; headers?: Record<string, string>; code: string; fields?: string[] }> = [
-  { name: 'a sandbox token paying by balance', token: demo.token, payment_method: 'balance', headers: { 'x-chat-user-id': '700000001' }, code: 'PAYMENT_METHOD_NOT_ALLOWED', fields: ['payment_method'] },
-  { name: 'a sandbox token paying by qris', token: demo.token, payment_method: 'qris', code: 'PAYMENT_METHOD_NOT_ALLOWED', fields: ['payment_method'] },
-  { name: 'a sandbox token paying by bank_transfer', token: demo.token, payment_method: 'bank_transfer', code: 'PAYMENT_METHOD_NOT_ALLOWED', fields: ['payment_method'] },
-  { name: 'an unknown method', token: rich.token, payment_method: 'bitcoin', code: 'PAYMENT_METHOD_UNAVAILABLE', fields: ['payment_method'] },
-  { name: 'an inactive method (card)', token: rich.token, payment_method: 'card', code: 'PAYMENT_METHOD_UNAVAILABLE', fields: ['payment_method'] },
-  { name: 'an inactive method with a sandbox token', token: demo.token, payment_method: 'card', code: 'PAYMENT_METHOD_UNAVAILABLE', fields: ['payment_method'] },
+const refusals: Array<{
+  name: string;
+  token: string;
+  payment_method: string;
+  headers?: Record<string, string>;
+  code: string;
+  fields?: string[];
+}> = [
+  {
+    name: 'a sandbox token paying by balance',
+    token: demo.token,
+    payment_method: 'balance',
+    headers: { 'x-chat-user-id': '700000001' },
+    code: 'PAYMENT_METHOD_NOT_ALLOWED',
+    fields: ['payment_method'],
+  },
+  {
+    name: 'a sandbox token paying by qris',
+    token: demo.token,
+    payment_method: 'qris',
+    code: 'PAYMENT_METHOD_NOT_ALLOWED',
+    fields: ['payment_method'],
+  },
+  {
+    name: 'a sandbox token paying by bank_transfer',
+    token: demo.token,
+    payment_method: 'bank_transfer',
+    code: 'PAYMENT_METHOD_NOT_ALLOWED',
+    fields: ['payment_method'],
+  },
+  {
+    name: 'an unknown method',
+    token: rich.token,
+    payment_method: 'bitcoin',
+    code: 'PAYMENT_METHOD_UNAVAILABLE',
+    fields: ['payment_method'],
+  },
+  {
+    name: 'an inactive method (card)',
+    token: rich.token,
+    payment_method: 'card',
+    code: 'PAYMENT_METHOD_UNAVAILABLE',
+    fields: ['payment_method'],
+  },
+  {
+    name: 'an inactive method with a sandbox token',
+    token: demo.token,
+    payment_method: 'card',
+    code: 'PAYMENT_METHOD_UNAVAILABLE',
+    fields: ['payment_method'],
+  },
   { name: 'balance without X-Chat-User-ID', token: rich.token, payment_method: 'balance', code: 'CHAT_LINK_REQUIRED' },
-  { name: 'balance with another account\'s chat id', token: rich.token, payment_method: 'balance', headers: chat(broke.chat_user_id), code: 'CHAT_LINK_REQUIRED' },
-  { name: 'balance with an unknown chat id', token: rich.token, payment_method: 'balance', headers: { 'x-chat-user-id': '123' }, code: 'CHAT_LINK_REQUIRED' },
-  { name: 'balance with an empty chat id', token: rich.token, payment_method: 'balance', headers: { 'x-chat-user-id': '' }, code: 'CHAT_LINK_REQUIRED' },
-  { name: 'balance from an account without a chat link', token: unlinked.token, payment_method: 'balance', headers: { 'x-chat-user-id': '700000001' }, code: 'CHAT_LINK_REQUIRED' },
-  { name: 'balance from an unlinked account without the header', token: unlinked.token, payment_method: 'balance', code: 'CHAT_LINK_REQUIRED' },
-  { name: 'balance too low', token: broke.token, payment_method: 'balance', headers: chat(broke.chat_user_id), code: 'INSUFFICIENT_BALANCE' },
+  {
+    name: "balance with another account's chat id",
+    token: rich.token,
+    payment_method: 'balance',
+    headers: chat(broke.chat_user_id),
+    code: 'CHAT_LINK_REQUIRED',
+  },
+  {
+    name: 'balance with an unknown chat id',
+    token: rich.token,
+    payment_method: 'balance',
+    headers: { 'x-chat-user-id': '123' },
+    code: 'CHAT_LINK_REQUIRED',
+  },
+  {
+    name: 'balance with an empty chat id',
+    token: rich.token,
+    payment_method: 'balance',
+    headers: { 'x-chat-user-id': '' },
+    code: 'CHAT_LINK_REQUIRED',
+  },
+  {
+    name: 'balance from an account without a chat link',
+    token: unlinked.token,
+    payment_method: 'balance',
+    headers: { 'x-chat-user-id': '700000001' },
+    code: 'CHAT_LINK_REQUIRED',
+  },
+  {
+    name: 'balance from an unlinked account without the header',
+    token: unlinked.token,
+    payment_method: 'balance',
+    code: 'CHAT_LINK_REQUIRED',
+  },
+  {
+    name: 'balance too low',
+    token: broke.token,
+    payment_method: 'balance',
+    headers: chat(broke.chat_user_id),
+    code: 'INSUFFICIENT_BALANCE',
+  },
 ];
 
 describe.each(transports)('payment methods (%s)', (transport) => {
@@ -41,7 +120,10 @@ describe.each(transports)('payment methods (%s)', (transport) => {
 
   it('a sandbox token may pay by invoice explicitly', async () => {
     const t = await sandbox(transport);
-    const created = dataOf(await t.request('POST', ORDERS, { token: demo.token, body: { ...SIMPLE_ORDER, payment_method: 'invoice' } }), 201);
+    const created = dataOf(
+      await t.request('POST', ORDERS, { token: demo.token, body: { ...SIMPLE_ORDER, payment_method: 'invoice' } }),
+      201,
+    );
     expect(created).toMatchObject({ environment: 'sandbox', invoice: { payment_method: 'invoice' } });
   });
 
@@ -55,7 +137,14 @@ describe.each(transports)('payment methods (%s)', (transport) => {
 
   it('balance with the linked chat id pays at once, debits the balance and records the transaction', async () => {
     const t = await sandbox(transport);
-    const created = dataOf(await t.request('POST', ORDERS, { token: rich.token, body: { ...SIMPLE_ORDER, payment_method: 'balance' }, headers: chat(rich.chat_user_id) }), 201);
+    const created = dataOf(
+      await t.request('POST', ORDERS, {
+        token: rich.token,
+        body: { ...SIMPLE_ORDER, payment_method: 'balance' },
+        headers: chat(rich.chat_user_id),
+      }),
+      201,
+    );
     const code = created.invoice.invoice_code;
     expect(created).toMatchObject({ environment: 'production', gateway: null });
     expect(created.invoice).toMatchObject({ payment_method: 'balance', payment_status: 'paid', amount: 12_000, payment_url: '' });
@@ -65,30 +154,56 @@ describe.each(transports)('payment methods (%s)', (transport) => {
     const { transactions, pagination } = dataOf(await t.request('GET', '/api/v1/me/balance/transactions', { token: rich.token }));
     expect(pagination.total).toBe(1);
     expect(transactions[0]).toMatchObject({ type: 'debit', amount: 12_000, balance_after: rich.balance - 12_000, reference: code });
-    expect(dataOf(await t.request('GET', `/api/v1/me/invoices/${code}/status`, { token: rich.token }))).toMatchObject({ payment_status: 'paid', order_status: 'processing', is_final: true });
+    expect(dataOf(await t.request('GET', `/api/v1/me/invoices/${code}/status`, { token: rich.token }))).toMatchObject({
+      payment_status: 'paid',
+      order_status: 'processing',
+      is_final: true,
+    });
   });
 
   it('balance accepts the chat id with surrounding spaces', async () => {
     const t = await sandbox(transport);
-    const answer = await t.request('POST', ORDERS, { token: rich.token, body: { ...SIMPLE_ORDER, payment_method: 'balance' }, headers: { 'x-chat-user-id': ` ${rich.chat_user_id} ` } });
+    const answer = await t.request('POST', ORDERS, {
+      token: rich.token,
+      body: { ...SIMPLE_ORDER, payment_method: 'balance' },
+      headers: { 'x-chat-user-id': ` ${rich.chat_user_id} ` },
+    });
     expect(dataOf(answer, 201).invoice.payment_status).toBe('paid');
   });
 
   it('balance may use the whole balance, to the last unit', async () => {
     const t = await sandbox(transport);
     await t.sandbox.control.deposit({ account: 'broke', amount: 12_000, paid: true });
-    const created = dataOf(await t.request('POST', ORDERS, { token: broke.token, body: { ...SIMPLE_ORDER, payment_method: 'balance' }, headers: chat(broke.chat_user_id) }), 201);
+    const created = dataOf(
+      await t.request('POST', ORDERS, {
+        token: broke.token,
+        body: { ...SIMPLE_ORDER, payment_method: 'balance' },
+        headers: chat(broke.chat_user_id),
+      }),
+      201,
+    );
     expect(created.invoice.payment_status).toBe('paid');
     expect(dataOf(await t.request('GET', '/api/v1/me/balance', { token: broke.token })).balance).toBe(0);
-    const refused = await t.request('POST', ORDERS, { token: broke.token, body: { ...SIMPLE_ORDER, payment_method: 'balance' }, headers: chat(broke.chat_user_id) });
+    const refused = await t.request('POST', ORDERS, {
+      token: broke.token,
+      body: { ...SIMPLE_ORDER, payment_method: 'balance' },
+      headers: chat(broke.chat_user_id),
+    });
     expectError(refused, 422, 'INSUFFICIENT_BALANCE');
   });
 
   it('concurrent balance orders never overdraw: one balance for one order pays exactly one', async () => {
     const t = await sandbox(transport, { rateLimit: false });
     await t.sandbox.control.deposit({ account: 'broke', amount: 20_000, paid: true });
-    const answers = await Promise.all(Array.from({ length: 5 }, () =>
-      t.request('POST', ORDERS, { token: broke.token, body: { ...SIMPLE_ORDER, payment_method: 'balance' }, headers: chat(broke.chat_user_id) })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        t.request('POST', ORDERS, {
+          token: broke.token,
+          body: { ...SIMPLE_ORDER, payment_method: 'balance' },
+          headers: chat(broke.chat_user_id),
+        }),
+      ),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 422, 422, 422, 422]);
     for (const refused of answers.filter((a) => a.status === 422)) expectError(refused, 422, 'INSUFFICIENT_BALANCE');
     expect(dataOf(await t.request('GET', '/api/v1/me/balance', { token: broke.token })).balance).toBe(8_000);
@@ -100,7 +215,12 @@ describe.each(transports)('payment methods (%s)', (transport) => {
     expect(created.environment).toBe('production');
     expect(created.invoice).toMatchObject({ payment_method: method, payment_status: 'pending' });
     expect(created.invoice.payment_url).toMatch(/^https?:\/\/\S+$/);
-    expect(created.gateway).toEqual({ code: method, name: expect.any(String), payment_url: created.invoice.payment_url, expires_at: created.invoice.expires_at });
+    expect(created.gateway).toEqual({
+      code: method,
+      name: expect.any(String),
+      payment_url: created.invoice.payment_url,
+      expires_at: created.invoice.expires_at,
+    });
     expect(dataOf(await t.request('GET', '/api/v1/me/balance', { token: rich.token })).balance).toBe(rich.balance);
   });
 

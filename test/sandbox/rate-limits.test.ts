@@ -1,13 +1,30 @@
 import { snapshotWriter } from '../../mocks/state/flush.js';
 import { describe, expect, it } from 'vitest';
 import { rateClasses } from '../../src/contract/index.js';
-import { accounts, CLOCK_START, dataOf, expectError, SIMPLE_ORDER, transports, useSandboxes, type Answer, type RequestOptions, type TestSandbox } from '../support/sandbox-harness.js';
+import {
+  accounts,
+  CLOCK_START,
+  dataOf,
+  expectError,
+  SIMPLE_ORDER,
+  transports,
+  useSandboxes,
+  type Answer,
+  type RequestOptions,
+  type TestSandbox,
+} from '../support/sandbox-harness.js';
 
 const { demo, rich } = await accounts();
 const WINDOW_END = String(CLOCK_START / 1000 + 60);
 
 /** One request of each rate class; each is made with a fresh sandbox so windows start empty. */
-const classes: Array<{ rateClass: keyof typeof rateClasses; limit: number; method: string; path: string; options: (token: string) => RequestOptions }> = [
+const classes: Array<{
+  rateClass: keyof typeof rateClasses;
+  limit: number;
+  method: string;
+  path: string;
+  options: (token: string) => RequestOptions;
+}> = [
   { rateClass: 'public-read', limit: 60, method: 'GET', path: '/api/v1/health', options: () => ({}) },
   { rateClass: 'user-read', limit: 60, method: 'GET', path: '/api/v1/me', options: (token) => ({ token }) },
   { rateClass: 'create-order', limit: 10, method: 'POST', path: '/api/v1/me/orders', options: (token) => ({ token, body: SIMPLE_ORDER }) },
@@ -40,8 +57,13 @@ const slowPersist = () => new Promise<void>((resolve) => setTimeout(resolve, 50)
 describe.each(transports)('rate limits (%s)', (transport) => {
   const sandbox = useSandboxes();
 
-  it('the classes are the document\'s', () => {
-    expect(Object.fromEntries(Object.entries(rateClasses).map(([name, c]) => [name, c.limit]))).toEqual({ 'public-read': 60, 'user-read': 60, 'create-order': 10, 'token-validate': 30 });
+  it("the classes are the document's", () => {
+    expect(Object.fromEntries(Object.entries(rateClasses).map(([name, c]) => [name, c.limit]))).toEqual({
+      'public-read': 60,
+      'user-read': 60,
+      'create-order': 10,
+      'token-validate': 30,
+    });
   });
 
   describe.each(classes)('$rateClass ($limit a minute)', (c) => {
@@ -55,13 +77,14 @@ describe.each(transports)('rate limits (%s)', (transport) => {
 
     it('sends them on refusals of the class too', async () => {
       const t = await sandbox(transport);
-      const refused = c.rateClass === 'public-read'
-        ? await t.request('GET', '/api/v1/articles/no-such-article')
-        : c.rateClass === 'create-order'
-          ? await t.request(c.method, c.path, { token: rich.token, body: { ...SIMPLE_ORDER, price: 1 } })
-          : c.rateClass === 'user-read'
-            ? await t.request('GET', '/api/v1/me/orders/INV20260302999999', { token: rich.token })
-            : await t.request(c.method, c.path, { token: `${rich.token}x` });
+      const refused =
+        c.rateClass === 'public-read'
+          ? await t.request('GET', '/api/v1/articles/no-such-article')
+          : c.rateClass === 'create-order'
+            ? await t.request(c.method, c.path, { token: rich.token, body: { ...SIMPLE_ORDER, price: 1 } })
+            : c.rateClass === 'user-read'
+              ? await t.request('GET', '/api/v1/me/orders/INV20260302999999', { token: rich.token })
+              : await t.request(c.method, c.path, { token: `${rich.token}x` });
       expect(refused.status).toBeGreaterThanOrEqual(400);
       expectLimitHeaders(refused, c.limit, c.limit - 1);
     });
@@ -117,9 +140,11 @@ describe.each(transports)('rate limits (%s)', (transport) => {
     expect((await t.request('GET', '/api/v1/health')).status).toBe(200);
   });
 
-  it('refuses a token\'s 4th request in flight with 429, and serves other tokens meanwhile', async () => {
+  it("refuses a token's 4th request in flight with 429, and serves other tokens meanwhile", async () => {
     const t = await sandbox(transport, { stateWriter: snapshotWriter(slowPersist) });
-    const burst = Array.from({ length: 6 }, (_, i) => t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, client_reference: `burst-${i}` } }));
+    const burst = Array.from({ length: 6 }, (_, i) =>
+      t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, client_reference: `burst-${i}` } }),
+    );
     const meanwhile = await t.request('GET', '/api/v1/me', { token: demo.token });
     const answers = await Promise.all(burst);
     expect(meanwhile.status).toBe(200);
@@ -135,14 +160,21 @@ describe.each(transports)('rate limits (%s)', (transport) => {
 
   it('a request the in-flight cap refuses does not use up the per-minute quota, and its 429 says where the quota stands', async () => {
     const t = await sandbox(transport, { stateWriter: snapshotWriter(slowPersist) });
-    const burst = Array.from({ length: 6 }, (_, i) => t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, client_reference: `cap-${i}` } }));
+    const burst = Array.from({ length: 6 }, (_, i) =>
+      t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, client_reference: `cap-${i}` } }),
+    );
     const answers = await Promise.all(burst);
     for (const refused of answers.filter((a) => a.status === 429)) {
       expect(refused.headers['x-ratelimit-limit']).toBe('10');
       expect(Number(refused.headers['x-ratelimit-remaining'])).toBeGreaterThanOrEqual(7);
     }
     // 3 created, 3 refused by the cap: 7 of the 10 a minute are left, not 4.
-    for (let i = 0; i < 7; i++) expect((await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, client_reference: `after-${i}` } })).status, `order ${i + 1} after the burst`).toBe(201);
+    for (let i = 0; i < 7; i++)
+      expect(
+        (await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, client_reference: `after-${i}` } }))
+          .status,
+        `order ${i + 1} after the burst`,
+      ).toBe(201);
     expect((await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER })).status).toBe(429);
   });
 
@@ -159,7 +191,9 @@ describe.each(transports)('rate limits (%s)', (transport) => {
 
     it('has no in-flight cap', async () => {
       const t = await sandbox(transport, { rateLimit: false, stateWriter: snapshotWriter(slowPersist) });
-      const answers = await Promise.all(Array.from({ length: 6 }, () => t.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER })));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => t.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER })),
+      );
       expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201, 201]);
     });
   });

@@ -25,7 +25,10 @@ afterEach(async () => {
 const sandboxes = useSandboxes();
 
 /** Opens the state file (taking its lock, as `mock serve --state` does) and a sandbox on it. */
-async function openOn(transport: Transport, options: OpenStateFileOptions & { rateLimit?: boolean } = {}): Promise<{ t: TestSandbox; state: StateFile }> {
+async function openOn(
+  transport: Transport,
+  options: OpenStateFileOptions & { rateLimit?: boolean } = {},
+): Promise<{ t: TestSandbox; state: StateFile }> {
   const { rateLimit = true, ...fileOptions } = options;
   const state = await openStateFile(file, fileOptions);
   opened.push(state);
@@ -44,12 +47,20 @@ async function restart(transport: Transport, state: StateFile): Promise<TestSand
 }
 
 const journalLines = async () => (await readFile(`${file}.journal`, 'utf8')).split('\n').filter((l) => l !== '');
-const order = (t: TestSandbox, token: string, headers: Record<string, string> = {}) => t.request('POST', '/api/v1/me/orders', { token, body: SIMPLE_ORDER, headers });
+const order = (t: TestSandbox, token: string, headers: Record<string, string> = {}) =>
+  t.request('POST', '/api/v1/me/orders', { token, body: SIMPLE_ORDER, headers });
 
 describe.each(transports)('state file journal (%s)', (transport) => {
   it('a restart gives back exactly the state every kind of change left', async () => {
     const { t, state } = await openOn(transport);
-    const balanceOrder = dataOf(await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, payment_method: 'balance' }, headers: { 'x-chat-user-id': rich.chat_user_id! } }), 201);
+    const balanceOrder = dataOf(
+      await t.request('POST', '/api/v1/me/orders', {
+        token: rich.token,
+        body: { ...SIMPLE_ORDER, payment_method: 'balance' },
+        headers: { 'x-chat-user-id': rich.chat_user_id! },
+      }),
+      201,
+    );
     const toPay = dataOf(await order(t, demo.token), 201).invoice.invoice_code;
     const toFail = dataOf(await order(t, demo.token), 201).invoice.invoice_code;
     const toExpire = dataOf(await order(t, demo.token), 201).invoice.invoice_code;
@@ -74,8 +85,15 @@ describe.each(transports)('state file journal (%s)', (transport) => {
     const again = await restart(transport, state);
     expect(again.state()).toEqual(before);
     expect(dataOf(await again.request('GET', '/api/v1/me/orders', { token: demo.token }))).toEqual(ordersBefore);
-    const statuses = Object.fromEntries((before.tables.invoices as Array<{ invoice_code: string; payment_status: string }>).map((i) => [i.invoice_code, i.payment_status]));
-    expect({ toPay: statuses[toPay], toFail: statuses[toFail], toExpire: statuses[toExpire], balanceOrder: statuses[balanceOrder.invoice.invoice_code] }).toEqual({ toPay: 'paid', toFail: 'refunded', toExpire: 'expired', balanceOrder: 'paid' });
+    const statuses = Object.fromEntries(
+      (before.tables.invoices as Array<{ invoice_code: string; payment_status: string }>).map((i) => [i.invoice_code, i.payment_status]),
+    );
+    expect({
+      toPay: statuses[toPay],
+      toFail: statuses[toFail],
+      toExpire: statuses[toExpire],
+      balanceOrder: statuses[balanceOrder.invoice.invoice_code],
+    }).toEqual({ toPay: 'paid', toFail: 'refunded', toExpire: 'expired', balanceOrder: 'paid' });
     // The new key's record is the one that answers.
     expect(dataOf(await order(again, demo.token, { 'idempotency-key': 'reused-key' }), 200).invoice.invoice_code).toBe(reused);
   });
@@ -91,7 +109,11 @@ describe('state file journal', () => {
     const linesBefore = await journalLines();
     const code = dataOf(await order(t, demo.token), 201).invoice.invoice_code;
     const snapshotAfter = await stat(file);
-    expect({ ino: snapshotAfter.ino, mtime: snapshotAfter.mtimeMs, size: snapshotAfter.size }).toEqual({ ino: snapshotBefore.ino, mtime: snapshotBefore.mtimeMs, size: snapshotBefore.size });
+    expect({ ino: snapshotAfter.ino, mtime: snapshotAfter.mtimeMs, size: snapshotAfter.size }).toEqual({
+      ino: snapshotBefore.ino,
+      mtime: snapshotBefore.mtimeMs,
+      size: snapshotBefore.size,
+    });
     const lines = await journalLines();
     expect(lines.length).toBe(linesBefore.length + 1);
     const line = JSON.parse(lines.at(-1)!) as SandboxChanges & { seq: number };

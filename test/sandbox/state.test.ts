@@ -31,7 +31,14 @@ describe.each(transports)('state file (%s)', (transport) => {
   it('a restart from the state file keeps orders, balances, transactions and counters', async () => {
     const file = join(dir, 'state.json');
     const first = await sandbox(transport, { stateWriter: snapshotWriter((s) => writeStateFile(file, s)) });
-    const paid = dataOf(await first.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, payment_method: 'balance' }, headers: { 'x-chat-user-id': rich.chat_user_id! } }), 201);
+    const paid = dataOf(
+      await first.request('POST', '/api/v1/me/orders', {
+        token: rich.token,
+        body: { ...SIMPLE_ORDER, payment_method: 'balance' },
+        headers: { 'x-chat-user-id': rich.chat_user_id! },
+      }),
+      201,
+    );
     const pending = dataOf(await first.request('POST', '/api/v1/me/orders', { token: demo.token, body: SIMPLE_ORDER }), 201);
     const { invoice_code: deposit } = await first.sandbox.control.deposit({ account: 'demo', amount: 50_000, paid: true });
     const ordersBefore = dataOf(await first.request('GET', '/api/v1/me/orders', { token: rich.token }));
@@ -44,8 +51,12 @@ describe.each(transports)('state file (%s)', (transport) => {
     expect(dataOf(await second.request('GET', '/api/v1/me/balance/transactions', { token: rich.token }))).toEqual(transactionsBefore);
     expect(await balanceOf(second, rich.token)).toBe(rich.balance - 12_000);
     expect(await balanceOf(second, demo.token)).toBe(50_000);
-    expect(dataOf(await second.request('GET', `/api/v1/me/orders/${pending.invoice.invoice_code}`, { token: demo.token })).order.status).toBe('pending');
-    expect(dataOf(await second.request('GET', `/api/v1/me/deposits/${deposit}`, { token: demo.token })).deposit.payment_status).toBe('paid');
+    expect(
+      dataOf(await second.request('GET', `/api/v1/me/orders/${pending.invoice.invoice_code}`, { token: demo.token })).order.status,
+    ).toBe('pending');
+    expect(dataOf(await second.request('GET', `/api/v1/me/deposits/${deposit}`, { token: demo.token })).deposit.payment_status).toBe(
+      'paid',
+    );
 
     // The invoice sequence continues where it stopped.
     const codes = [paid.invoice.invoice_code, pending.invoice.invoice_code, deposit];
@@ -54,36 +65,55 @@ describe.each(transports)('state file (%s)', (transport) => {
     expect(next.invoice.invoice_code).toBe('INV20260302000004');
     // So does the transaction sequence.
     await second.sandbox.control.deposit({ account: 'demo', amount: 10_000, paid: true });
-    const ids = dataOf(await second.request('GET', '/api/v1/me/balance/transactions', { token: demo.token })).transactions.map((x: { id: string }) => x.id);
+    const ids = dataOf(await second.request('GET', '/api/v1/me/balance/transactions', { token: demo.token })).transactions.map(
+      (x: { id: string }) => x.id,
+    );
     expect(ids).toEqual(['TRX00000003', 'TRX00000002']);
   });
 
   it('an idempotency key survives a restart', async () => {
     const file = join(dir, 'state.json');
     const first = await sandbox(transport, { stateWriter: snapshotWriter((s) => writeStateFile(file, s)) });
-    const created = dataOf(await first.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER, headers: { 'idempotency-key': 'k-1' } }), 201);
+    const created = dataOf(
+      await first.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER, headers: { 'idempotency-key': 'k-1' } }),
+      201,
+    );
     const second = await sandbox(transport, { snapshot: await readStateFile(file) });
-    const again = dataOf(await second.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER, headers: { 'idempotency-key': 'k-1' } }), 200);
+    const again = dataOf(
+      await second.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER, headers: { 'idempotency-key': 'k-1' } }),
+      200,
+    );
     expect(again.invoice.invoice_code).toBe(created.invoice.invoice_code);
   });
 
   it('a pending invoice restored from the state file still expires on time', async () => {
     const file = join(dir, 'state.json');
     const first = await sandbox(transport, { stateWriter: snapshotWriter((s) => writeStateFile(file, s)) });
-    const code = dataOf(await first.request('POST', '/api/v1/me/orders', { token: demo.token, body: SIMPLE_ORDER }), 201).invoice.invoice_code;
+    const code = dataOf(await first.request('POST', '/api/v1/me/orders', { token: demo.token, body: SIMPLE_ORDER }), 201).invoice
+      .invoice_code;
     const second = await sandbox(transport, { snapshot: await readStateFile(file) });
     second.clock.advance(INVOICE_TTL_SECONDS * 1000);
-    expect(dataOf(await second.request('GET', `/api/v1/me/invoices/${code}/status`, { token: demo.token }))).toMatchObject({ payment_status: 'expired', order_status: 'cancelled' });
+    expect(dataOf(await second.request('GET', `/api/v1/me/invoices/${code}/status`, { token: demo.token }))).toMatchObject({
+      payment_status: 'expired',
+      order_status: 'cancelled',
+    });
   });
 
   it('an order is persisted before it is acknowledged', async () => {
     const persisted: string[] = [];
-    const t = await sandbox(transport, { stateWriter: snapshotWriter(async (s) => { persisted.push(JSON.stringify(s)); }) });
+    const t = await sandbox(transport, {
+      stateWriter: snapshotWriter(async (s) => {
+        persisted.push(JSON.stringify(s));
+      }),
+    });
     const code = dataOf(await t.request('POST', '/api/v1/me/orders', { token: demo.token, body: SIMPLE_ORDER }), 201).invoice.invoice_code;
     expect(persisted.at(-1)).toContain(code);
     await t.sandbox.control.pay(code);
     const last = JSON.parse(persisted.at(-1)!) as SandboxSnapshot;
-    expect((last.tables.invoices as Array<{ invoice_code: string; payment_status: string }>).find((i) => i.invoice_code === code)?.payment_status).toBe('paid');
+    expect(
+      (last.tables.invoices as Array<{ invoice_code: string; payment_status: string }>).find((i) => i.invoice_code === code)
+        ?.payment_status,
+    ).toBe('paid');
   });
 });
 
@@ -113,9 +143,21 @@ describe('state files and snapshots', () => {
     { name: 'null', snapshot: null, message: /not a sandbox state file/i },
     { name: 'an array', snapshot: [], message: /not a sandbox state file/i },
     { name: 'a string', snapshot: 'state', message: /not a sandbox state file/i },
-    { name: 'another version', snapshot: { version: 2, clock_offset_ms: 0, counters: { invoice: 0, transaction: 0 }, tables: {} }, message: /version 1/ },
-    { name: 'no tables', snapshot: { version: 1, clock_offset_ms: 0, counters: { invoice: 0, transaction: 0 } }, message: /not a sandbox state file/i },
-    { name: 'a record of the wrong shape', snapshot: { version: 1, clock_offset_ms: 0, counters: { invoice: 0, transaction: 0 }, tables: { orders: [{ invoice_code: 7 }] } }, message: /invalid record in 'orders'/ },
+    {
+      name: 'another version',
+      snapshot: { version: 2, clock_offset_ms: 0, counters: { invoice: 0, transaction: 0 }, tables: {} },
+      message: /version 1/,
+    },
+    {
+      name: 'no tables',
+      snapshot: { version: 1, clock_offset_ms: 0, counters: { invoice: 0, transaction: 0 } },
+      message: /not a sandbox state file/i,
+    },
+    {
+      name: 'a record of the wrong shape',
+      snapshot: { version: 1, clock_offset_ms: 0, counters: { invoice: 0, transaction: 0 }, tables: { orders: [{ invoice_code: 7 }] } },
+      message: /invalid record in 'orders'/,
+    },
   ])('refuses a snapshot that is $name with a SnapshotError', async ({ snapshot, message }) => {
     const error = await createSandbox({ snapshot }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SnapshotError);
@@ -160,8 +202,12 @@ describe('state files and snapshots', () => {
     expect(written.length).toBeGreaterThan(0);
     for (const snapshot of written) {
       const account = (snapshot.tables.accounts as Array<{ name: string; balance: number; id: number }>).find((a) => a.name === 'rich')!;
-      const credits = (snapshot.tables.transactions as Array<{ account_id: number; amount: number }>).filter((x) => x.account_id === account.id);
-      expect(account.balance, 'the balance is the seed balance plus the credits in the same snapshot').toBe(rich.balance + credits.reduce((sum, x) => sum + x.amount, 0));
+      const credits = (snapshot.tables.transactions as Array<{ account_id: number; amount: number }>).filter(
+        (x) => x.account_id === account.id,
+      );
+      expect(account.balance, 'the balance is the seed balance plus the credits in the same snapshot').toBe(
+        rich.balance + credits.reduce((sum, x) => sum + x.amount, 0),
+      );
       expect(snapshot.counters.transaction).toBe(snapshot.tables.transactions.length);
     }
   });

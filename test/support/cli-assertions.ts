@@ -9,7 +9,8 @@ export function expectUsageError(result: { code: number; out: string; err: strin
 }
 
 /** The one line every run on the embedded sandbox prints on stderr, --json included. */
-export const EMBEDDED_NOTICE = 'Using the embedded offline sandbox (demo sandbox token). Log in to a real server with `topup auth login`.\n';
+export const EMBEDDED_NOTICE =
+  'Using the embedded offline sandbox (demo sandbox token). Log in to a real server with `topup auth login`.\n';
 
 /** stderr of a --json run on the embedded sandbox: the notice, then exactly one JSON error envelope. */
 export function embeddedJsonError(err: string): unknown {

@@ -11,14 +11,29 @@ export interface CapturedIO extends CliIO {
 
 /** Streams for running a command in-process: captured output, a chosen TTY-ness, stdin from a string. */
 /** `tty` sets every stream; `stderrTTY` overrides stderr alone (a person watching a command whose output is piped). */
-export function fakeIO(options: { tty?: boolean; stderrTTY?: boolean; stdin?: string; env?: Record<string, string | undefined> } = {}): CapturedIO {
+export function fakeIO(
+  options: { tty?: boolean; stderrTTY?: boolean; stdin?: string; env?: Record<string, string | undefined> } = {},
+): CapturedIO {
   let out = '';
   let err = '';
   const stdin = Readable.from(options.stdin === undefined ? [] : [options.stdin]) as Readable & { isTTY?: boolean };
   stdin.isTTY = options.tty ?? false;
   return {
-    stdout: { write: (s: string) => { out += s; return true; }, isTTY: options.tty ?? false, columns: 100 },
-    stderr: { write: (s: string) => { err += s; return true; }, isTTY: options.stderrTTY ?? options.tty ?? false },
+    stdout: {
+      write: (s: string) => {
+        out += s;
+        return true;
+      },
+      isTTY: options.tty ?? false,
+      columns: 100,
+    },
+    stderr: {
+      write: (s: string) => {
+        err += s;
+        return true;
+      },
+      isTTY: options.stderrTTY ?? options.tty ?? false,
+    },
     stdin,
     env: { ...options.env },
     out: () => out,

@@ -6,5 +6,8 @@ import { vi } from 'vitest';
  */
 vi.mock('../../mocks/core/sandbox.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../mocks/core/sandbox.js')>();
-  return { ...original, createSandbox: (options: Parameters<typeof original.createSandbox>[0] = {}) => original.createSandbox({ lean: true, ...options }) };
+  return {
+    ...original,
+    createSandbox: (options: Parameters<typeof original.createSandbox>[0] = {}) => original.createSandbox({ lean: true, ...options }),
+  };
 });

@@ -66,7 +66,8 @@ function answerProblems(checker: Checker, exchange: HttpExchange, path: string, 
   const route = checker.routes.find((r) => r.pattern.test(path));
   if (route === undefined) return routelessProblems(exchange, checker.schemas, 404);
   const operation = route.item[exchange.method.toLowerCase() as keyof Route['item']];
-  if (operation === undefined) return [...routelessProblems(exchange, checker.schemas, 405), ...allowProblems(exchange.headers, route.item)];
+  if (operation === undefined)
+    return [...routelessProblems(exchange, checker.schemas, 405), ...allowProblems(exchange.headers, route.item)];
   return operationProblems(exchange, operation, checker, requireRateLimitHeaders);
 }
 
@@ -110,7 +111,12 @@ function allowProblems(headers: Record<string, string>, item: Route['item']): st
   return missing.length === 0 ? [] : [`Allow header ${JSON.stringify(headerValue(headers, 'Allow') ?? null)} lacks ${missing.join(', ')}`];
 }
 
-function operationProblems(exchange: HttpExchange, operation: OpenApiOperation, checker: Checker, requireRateLimitHeaders: boolean): string[] {
+function operationProblems(
+  exchange: HttpExchange,
+  operation: OpenApiOperation,
+  checker: Checker,
+  requireRateLimitHeaders: boolean,
+): string[] {
   const documented = operation.responses[String(exchange.status)];
   if (documented === undefined) {
     const statuses = Object.keys(operation.responses).join(', ');
@@ -147,7 +153,9 @@ function headerProblems(exchange: HttpExchange, response: OpenApiResponse, check
     }
     const header = resolveHeader(checker.doc, documented);
     const validate = checker.schemas.header(name, header.schema);
-    return validate(headerAsJson(value, header.schema)) ? [] : [`header ${name} is ${JSON.stringify(value)}, not ${JSON.stringify(header.schema)}`];
+    return validate(headerAsJson(value, header.schema))
+      ? []
+      : [`header ${name} is ${JSON.stringify(value)}, not ${JSON.stringify(header.schema)}`];
   });
 }
 

@@ -74,18 +74,32 @@ export async function open(transport: Transport, options: OpenOptions = {}): Pro
   if (transport === 'in-process') {
     const fetch = createFetch(handle);
     return {
-      transport, sandbox, baseUrl: sandbox.baseUrl, clock, problems, state,
+      transport,
+      sandbox,
+      baseUrl: sandbox.baseUrl,
+      clock,
+      problems,
+      state,
       request: (method, path, opts = {}) =>
-        opts.from === undefined ? viaFetch(fetch, sandbox.baseUrl, method, path, opts) : viaHandle(handle, sandbox.baseUrl, method, path, opts, opts.from),
+        opts.from === undefined
+          ? viaFetch(fetch, sandbox.baseUrl, method, path, opts)
+          : viaHandle(handle, sandbox.baseUrl, method, path, opts, opts.from),
       close: async () => undefined,
     };
   }
 
   const server = await startHttpSandbox({ ...sandbox, handle }, { port: 0, host: '127.0.0.1' });
   return {
-    transport, sandbox, baseUrl: server.url, clock, problems, state,
+    transport,
+    sandbox,
+    baseUrl: server.url,
+    clock,
+    problems,
+    state,
     request: (method, path, opts = {}) =>
-      opts.from === undefined ? viaFetch(globalThis.fetch, server.url, method, path, opts) : viaSocketFrom(server.url, method, path, opts, opts.from),
+      opts.from === undefined
+        ? viaFetch(globalThis.fetch, server.url, method, path, opts)
+        : viaSocketFrom(server.url, method, path, opts, opts.from),
     close: () => server.close(),
   };
 }
@@ -139,7 +153,9 @@ async function viaHandle(
 ): Promise<Answer> {
   const body = requestBody(opts);
   const response = await handle({
-    method, url: `${base}${path}`, headers: requestHeaders(opts),
+    method,
+    url: `${base}${path}`,
+    headers: requestHeaders(opts),
     body: body === undefined ? null : typeof body === 'string' ? body : Buffer.from(body).toString('utf8'),
     clientAddress: from,
   });
@@ -156,7 +172,8 @@ function viaSocketFrom(base: string, method: string, path: string, opts: Request
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        for (const [name, value] of Object.entries(res.headers))
+          if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
         resolve(answer(res.statusCode ?? 0, headers, Buffer.concat(chunks).toString('utf8')));
       });
       res.on('error', reject);
@@ -183,7 +200,9 @@ function lowerCased(headers: Record<string, string>): Record<string, string> {
 // ---- shared test values ---------------------------------------------------------------------------
 
 /** The fixture accounts by name, read from a fresh sandbox (the seed is deterministic). */
-export async function accounts(): Promise<Record<'demo' | 'rich' | 'broke' | 'unlinked', { token: string; chat_user_id: string | null; balance: number }>> {
+export async function accounts(): Promise<
+  Record<'demo' | 'rich' | 'broke' | 'unlinked', { token: string; chat_user_id: string | null; balance: number }>
+> {
   const sandbox = await createSandbox({ now: fakeClock().now });
   const byName = Object.fromEntries(sandbox.fixtures().accounts.map((a) => [a.name, a]));
   const pick = (name: string) => {

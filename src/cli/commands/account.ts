@@ -17,8 +17,23 @@ export function profileFields(user: Profile, view: View): RecordField[] {
     { key: 'username', label: 'username', plain: user.username, pretty: view.style.bold(orDash(user.username)) },
     { key: 'name', label: 'name', plain: user.name },
     { key: 'email', label: 'email', plain: user.email },
-    { key: 'token_mode', label: 'token mode', plain: user.token_mode, pretty: user.token_mode === 'sandbox' ? view.style.yellow('sandbox') : user.token_mode === 'production' ? view.style.green('production') : orDash(user.token_mode) },
-    { key: 'chat_linked', label: 'chat', plain: flagText(user.chat_linked, false), pretty: user.chat_linked ? `linked (user ${orDash(user.chat_user_id)})` : view.style.dim('not linked') },
+    {
+      key: 'token_mode',
+      label: 'token mode',
+      plain: user.token_mode,
+      pretty:
+        user.token_mode === 'sandbox'
+          ? view.style.yellow('sandbox')
+          : user.token_mode === 'production'
+            ? view.style.green('production')
+            : orDash(user.token_mode),
+    },
+    {
+      key: 'chat_linked',
+      label: 'chat',
+      plain: flagText(user.chat_linked, false),
+      pretty: user.chat_linked ? `linked (user ${orDash(user.chat_user_id)})` : view.style.dim('not linked'),
+    },
     { key: 'chat_user_id', label: 'chat user id', plain: user.chat_user_id },
     { key: 'created_at', label: 'member since', plain: user.created_at },
   ];
@@ -39,7 +54,7 @@ export async function runMe(ctx: CliContext): Promise<void> {
  */
 export function renderDashboard(summary: DashboardSummary, view: View): string {
   // Every part of the dashboard is our design, not the document's: each may be missing and shows as a dash.
-  const counts: Partial<Record<string, unknown>> & NonNullable<DashboardSummary["orders"]> = summary.orders ?? {};
+  const counts: Partial<Record<string, unknown>> & NonNullable<DashboardSummary['orders']> = summary.orders ?? {};
   const recentOrders = summary.recent_orders ?? [];
   if (!view.terminal) {
     const fields: RecordField[] = [
@@ -47,7 +62,11 @@ export function renderDashboard(summary: DashboardSummary, view: View): string {
       { key: 'currency', label: '', plain: summary.currency },
       { key: 'total_spent', label: '', plain: summary.total_spent },
       { key: 'pending_invoices', label: '', plain: summary.pending_invoices },
-      ...(['total', 'pending', 'processing', 'completed', 'failed', 'cancelled'] as const).map((k) => ({ key: `orders_${k}`, label: '', plain: counts[k] })),
+      ...(['total', 'pending', 'processing', 'completed', 'failed', 'cancelled'] as const).map((k) => ({
+        key: `orders_${k}`,
+        label: '',
+        plain: counts[k],
+      })),
     ];
     const columns = orderSummaryColumns(view);
     const rows = recentOrders.map((o) => `recent_order: ${columns.map((c) => c.value(o)).join('\t')}\n`);
@@ -58,17 +77,35 @@ export function renderDashboard(summary: DashboardSummary, view: View): string {
     .filter((k) => (counts[k] ?? 0) > 0)
     .map((k) => `${counts[k]} ${k}`);
   const pending = summary.pending_invoices;
-  const summaryText = renderRecord([
-    { key: 'balance', label: 'balance', plain: summary.formatted_balance ?? summary.balance, pretty: style.bold(orDash(summary.formatted_balance ?? summary.balance)) },
-    { key: 'total_spent', label: 'total spent', plain: summary.formatted_total_spent ?? summary.total_spent },
-    { key: 'pending_invoices', label: 'pending invoices', plain: pending, pretty: pending !== undefined && pending > 0 ? style.yellow(String(pending)) : orDash(pending) },
-    { key: 'orders', label: 'orders', plain: counts.total === undefined ? undefined : `${counts.total}${breakdown.length > 0 ? ` (${breakdown.join(', ')})` : ''}` },
-  ], { ...view, title: 'Dashboard' });
-  const recent = summary.recent_orders === undefined
-    ? style.dim('-') + '\n'
-    : recentOrders.length === 0
-      ? style.dim('No orders yet.') + '\n'
-      : renderTable(recentOrders, orderSummaryColumns(view), view);
+  const summaryText = renderRecord(
+    [
+      {
+        key: 'balance',
+        label: 'balance',
+        plain: summary.formatted_balance ?? summary.balance,
+        pretty: style.bold(orDash(summary.formatted_balance ?? summary.balance)),
+      },
+      { key: 'total_spent', label: 'total spent', plain: summary.formatted_total_spent ?? summary.total_spent },
+      {
+        key: 'pending_invoices',
+        label: 'pending invoices',
+        plain: pending,
+        pretty: pending !== undefined && pending > 0 ? style.yellow(String(pending)) : orDash(pending),
+      },
+      {
+        key: 'orders',
+        label: 'orders',
+        plain: counts.total === undefined ? undefined : `${counts.total}${breakdown.length > 0 ? ` (${breakdown.join(', ')})` : ''}`,
+      },
+    ],
+    { ...view, title: 'Dashboard' },
+  );
+  const recent =
+    summary.recent_orders === undefined
+      ? style.dim('-') + '\n'
+      : recentOrders.length === 0
+        ? style.dim('No orders yet.') + '\n'
+        : renderTable(recentOrders, orderSummaryColumns(view), view);
   return `${summaryText}\n${style.bold('Recent orders')}\n${recent}`;
 }
 
@@ -88,7 +125,7 @@ export async function runDashboard(ctx: CliContext, options: { watch?: number | 
 export function registerAccountCommands(program: Command, ctx: CliContext): void {
   program
     .command('me')
-    .description('Show the profile of the token\'s owner')
+    .description("Show the profile of the token's owner")
     .addHelpText('after', '\nExamples:\n  $ topup me\n  $ topup me --json | jq -r .user.username')
     .action(() => runMe(ctx));
 
@@ -96,11 +133,18 @@ export function registerAccountCommands(program: Command, ctx: CliContext): void
   program
     .command('dashboard')
     .description('Show balance, order counts, pending invoices and recent orders')
-    .option('--watch [seconds]', `refresh until Ctrl-C, every ${recommended} s or the given seconds (at least ${min})`, parseWatchSeconds('dashboard', min))
-    .addHelpText('after', `
+    .option(
+      '--watch [seconds]',
+      `refresh until Ctrl-C, every ${recommended} s or the given seconds (at least ${min})`,
+      parseWatchSeconds('dashboard', min),
+    )
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ topup dashboard
   $ topup dashboard --watch
-  $ topup dashboard --watch 30 --json     one JSON line per refresh`)
+  $ topup dashboard --watch 30 --json     one JSON line per refresh`,
+    )
     .action((options: { watch?: number | boolean }) => runDashboard(ctx, options));
 }

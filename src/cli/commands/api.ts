@@ -16,7 +16,8 @@ export interface ApiFlags {
  * token to another host or to a path outside the API.
  */
 export function apiPath(path: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) throw new UsageError('PATH must be a path under /api/v1, not a URL; the server comes from the profile or --base-url.');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//'))
+    throw new UsageError('PATH must be a path under /api/v1, not a URL; the server comes from the profile or --base-url.');
   if (/[\\#\s]/.test(path)) throw new UsageError('PATH must not contain backslashes, spaces or a #fragment.');
   const queryAt = path.indexOf('?');
   const pathname = queryAt === -1 ? path : path.slice(0, queryAt);
@@ -27,7 +28,8 @@ export function apiPath(path: string): string {
   } catch {
     throw new UsageError('PATH has a malformed %-escape.');
   }
-  if (decoded.split(/[/\\]/).some((segment) => segment === '.' || segment === '..')) throw new UsageError('PATH must stay under /api/v1: . and .. segments are refused.');
+  if (decoded.split(/[/\\]/).some((segment) => segment === '.' || segment === '..'))
+    throw new UsageError('PATH must stay under /api/v1: . and .. segments are refused.');
   const relative = pathname.replace(/^\/?api\/v1(?=\/|$)/, '').replace(/^\/+/, '');
   return `/api/v1/${relative}${query}`;
 }
@@ -37,7 +39,8 @@ export function parseHeader(value: string, previous: string[] = []): string[] {
   const match = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+):\s*([\x20-\x7e]*)$/.exec(value);
   if (match === null) throw new InvalidArgumentError('A header is `Name: value` in visible ASCII.');
   const name = match[1]!.toLowerCase();
-  if (['authorization', 'host', 'content-length', 'cookie'].includes(name)) throw new InvalidArgumentError(`The ${name} header is set by topup and cannot be given.`);
+  if (['authorization', 'host', 'content-length', 'cookie'].includes(name))
+    throw new InvalidArgumentError(`The ${name} header is set by topup and cannot be given.`);
   return [...previous, `${name}:${match[2]!.trim()}`];
 }
 
@@ -102,7 +105,9 @@ export function registerApiCommand(program: Command, ctx: CliContext): void {
     .description('Send one raw authenticated request under /api/v1 and print the response body')
     .option('--data <json>', 'JSON request body')
     .option('-H, --header <name:value>', 'extra request header, e.g. "Idempotency-Key: 7f1c…" (repeatable)', parseHeader)
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 The token goes only in the Authorization header. Requests keep to the published rate limits; GETs, and POSTs
 with an Idempotency-Key, are retried after 429 (as Retry-After asks), 502-504 and dropped connections.
 The whole response envelope is printed, whatever the status; the exit code follows the status:
@@ -111,6 +116,7 @@ The whole response envelope is printed, whatever the status; the exit code follo
 Examples:
   $ topup api GET me/balance
   $ topup api GET '/api/v1/me/orders?status=pending&per_page=5'
-  $ topup api POST me/orders -H 'Idempotency-Key: order-4711' --data '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001}'`)
+  $ topup api POST me/orders -H 'Idempotency-Key: order-4711' --data '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001}'`,
+    )
     .action((method: string, path: string, flags: ApiFlags) => runApi(ctx, method, path, flags));
 }

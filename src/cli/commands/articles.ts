@@ -27,7 +27,11 @@ export async function runArticlesList(ctx: CliContext, flags: PagingFlags & { ca
     key: 'articles',
     columns: articleColumns({ terminal: ctx.io.terminal, style: ctx.io.style }),
     // The page size is fixed by the server (10), so --per-page does not exist here.
-    fetch: (query) => client.articles.list({ ...(flags.category ? { category: flags.category } : {}), ...(query.page === undefined ? {} : { page: query.page }) }, { signal: ctx.signal }),
+    fetch: (query) =>
+      client.articles.list(
+        { ...(flags.category ? { category: flags.category } : {}), ...(query.page === undefined ? {} : { page: query.page }) },
+        { signal: ctx.signal },
+      ),
     itemsOf: (page) => listIn(page, 'articles'),
     commandFor: (page) => ['topup articles list', ...extra, `--page ${page}`].join(' '),
   });
@@ -65,7 +69,7 @@ function parseCategory(value: string): string {
 export function registerArticleCommands(program: Command, ctx: CliContext): void {
   const articles = program
     .command('articles')
-    .description('Read the shop\'s published articles (guides, news, promotions)')
+    .description("Read the shop's published articles (guides, news, promotions)")
     .addHelpText('after', '\nExamples:\n  $ topup articles list\n  $ topup articles show keeping-your-api-token-safe');
 
   const list = articles
@@ -73,19 +77,25 @@ export function registerArticleCommands(program: Command, ctx: CliContext): void
     .description('List published articles, newest first (10 a page)')
     .option('--category <name>', 'only articles of this category, e.g. guide, news, promo', parseCategory);
   addPagingOptions(list, { perPage: false })
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Piped, each article is one tab-separated line: published (UTC), category, slug, title.
 
 Examples:
   $ topup articles list
   $ topup articles list --category guide --page 2
-  $ topup articles list --all | cut -f3`)
+  $ topup articles list --all | cut -f3`,
+    )
     .action((flags: PagingFlags & { category?: string }) => runArticlesList(ctx, flags));
 
   articles
     .command('show')
-    .argument('<slug>', 'the article\'s slug, as `articles list` shows it', parseSlug)
+    .argument('<slug>', "the article's slug, as `articles list` shows it", parseSlug)
     .description('Show one article with its Markdown body')
-    .addHelpText('after', '\nExamples:\n  $ topup articles show keeping-your-api-token-safe\n  $ topup articles show keeping-your-api-token-safe --json | jq -r .article.content')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ topup articles show keeping-your-api-token-safe\n  $ topup articles show keeping-your-api-token-safe --json | jq -r .article.content',
+    )
     .action((slug: string) => runArticlesShow(ctx, slug));
 }

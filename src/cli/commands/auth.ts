@@ -51,11 +51,14 @@ function profileNameFor(ctx: CliContext, fallback: string | undefined): string |
 
 export async function runLogin(ctx: CliContext, options: LoginOptions, stray: readonly string[]): Promise<void> {
   if (options.token !== undefined || stray.length > 0) throw new UsageError(NO_TOKEN_ARGUMENTS);
-  if (ctx.globals.mock) throw new UsageError('The built-in offline sandbox needs no login; drop --mock, or pass --base-url of a served sandbox.');
+  if (ctx.globals.mock)
+    throw new UsageError('The built-in offline sandbox needs no login; drop --mock, or pass --base-url of a served sandbox.');
   const name = profileNameFor(ctx, DEFAULT_PROFILE)!;
   checkProfileName(name);
   const { parseBaseUrl } = await import('../../client/base-url.js');
-  const baseUrl = siteRoot(parseBaseUrl(ctx.globals.baseUrl ?? (ctx.io.env.TOPUP_BASE_URL || undefined) ?? (await askBaseUrl(ctx, parseBaseUrl))));
+  const baseUrl = siteRoot(
+    parseBaseUrl(ctx.globals.baseUrl ?? (ctx.io.env.TOPUP_BASE_URL || undefined) ?? (await askBaseUrl(ctx, parseBaseUrl))),
+  );
   const token = options.withToken ? await tokenFromStdin(ctx) : await askToken(ctx, baseUrl);
 
   const client = await ctx.clientFor(baseUrl, token);
@@ -69,11 +72,19 @@ export async function runLogin(ctx: CliContext, options: LoginOptions, stray: re
   // Without a username from the server the accounts cannot be told apart, so the link is not carried over.
   const sameAccount = earlier !== undefined && earlier.base_url === baseUrl && username !== undefined && earlier.username === username;
   const chatUserId = sameAccount ? earlier.chat_user_id : undefined;
-  await settings.saveProfile(name, { base_url: baseUrl, mode, username, ...(chatUserId === undefined ? {} : { chat_user_id: chatUserId }) }, token, true);
+  await settings.saveProfile(
+    name,
+    { base_url: baseUrl, mode, username, ...(chatUserId === undefined ? {} : { chat_user_id: chatUserId }) },
+    token,
+    true,
+  );
 
   if (ctx.globals.json) ctx.io.writeJson({ profile: name, base_url: baseUrl, mode: validation.mode ?? null, username: username ?? null });
-  ctx.io.success(`Logged in to ${baseUrl}${username === undefined ? '' : ` as ${username}`} (${validation.mode ?? 'mode not reported'}${validation.mode === undefined ? '' : ' token'}), profile ${name}.`);
-  if (ctx.io.env.TOPUP_TOKEN) ctx.io.notice(ctx.io.style.yellow('Note: TOPUP_TOKEN is set and wins over the stored token until you unset it.'));
+  ctx.io.success(
+    `Logged in to ${baseUrl}${username === undefined ? '' : ` as ${username}`} (${validation.mode ?? 'mode not reported'}${validation.mode === undefined ? '' : ' token'}), profile ${name}.`,
+  );
+  if (ctx.io.env.TOPUP_TOKEN)
+    ctx.io.notice(ctx.io.style.yellow('Note: TOPUP_TOKEN is set and wins over the stored token until you unset it.'));
 }
 
 /** The stored form: the normalised URL without its trailing slash. */
@@ -82,7 +93,8 @@ function siteRoot(normalised: string): string {
 }
 
 async function askBaseUrl(ctx: CliContext, parseBaseUrl: (url: unknown) => string): Promise<string> {
-  if (!ctx.io.canPrompt()) throw new UsageError('Which server? Pass --base-url URL (or set TOPUP_BASE_URL); there is no terminal to ask on.');
+  if (!ctx.io.canPrompt())
+    throw new UsageError('Which server? Pass --base-url URL (or set TOPUP_BASE_URL); there is no terminal to ask on.');
   const prompter = await ctx.prompter();
   return prompter.input({
     message: 'Base URL of the shop (e.g. https://shop.example.com):',
@@ -98,7 +110,8 @@ async function askBaseUrl(ctx: CliContext, parseBaseUrl: (url: unknown) => strin
 }
 
 async function askToken(ctx: CliContext, baseUrl: string): Promise<string> {
-  if (!ctx.io.canPrompt()) throw new UsageError('No terminal to ask for the token on; pipe it in: topup auth login --with-token < token.txt');
+  if (!ctx.io.canPrompt())
+    throw new UsageError('No terminal to ask for the token on; pipe it in: topup auth login --with-token < token.txt');
   const prompter = await ctx.prompter();
   const answer = await prompter.password({
     message: `API token (create one at ${baseUrl}/user/api-access):`,
@@ -108,7 +121,10 @@ async function askToken(ctx: CliContext, baseUrl: string): Promise<string> {
 }
 
 async function tokenFromStdin(ctx: CliContext): Promise<string> {
-  if (ctx.io.stdin.isTTY) throw new UsageError('--with-token reads the token from a pipe, not a terminal; drop --with-token to be asked for it with hidden input.');
+  if (ctx.io.stdin.isTTY)
+    throw new UsageError(
+      '--with-token reads the token from a pipe, not a terminal; drop --with-token to be asked for it with hidden input.',
+    );
   // One trailing newline is what `echo` and most files add; anything else is left for the client to refuse.
   const token = (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
   if (token === '') throw new UsageError('No token on stdin; pipe it in: topup auth login --with-token < token.txt');
@@ -122,7 +138,9 @@ export async function runLogout(ctx: CliContext): Promise<void> {
   const profile = settings.profile(name);
   if (!(await settings.removeProfile(name))) {
     const known = settings.profileNames();
-    throw new CliError(`No profile is named '${name}', so nothing was logged out${known.length > 0 ? ` (profiles: ${known.join(', ')})` : ''}.`);
+    throw new CliError(
+      `No profile is named '${name}', so nothing was logged out${known.length > 0 ? ` (profiles: ${known.join(', ')})` : ''}.`,
+    );
   }
   if (ctx.globals.json) return ctx.io.writeJson({ profile: name, base_url: profile?.base_url ?? null, logged_out: true });
   const where = profile === undefined ? '' : ` (${profile.base_url})`;
@@ -130,7 +148,11 @@ export async function runLogout(ctx: CliContext): Promise<void> {
   if (profile !== undefined) ctx.io.notice(`The token itself stays valid until you revoke it at ${profile.base_url}/user/api-access.`);
   if (settings.currentProfile() === undefined) {
     const left = settings.profileNames();
-    ctx.io.notice(left.length > 0 ? `No profile is current now; pick one with: topup config set profile ${left[0]}` : 'Commands use the built-in offline sandbox again.');
+    ctx.io.notice(
+      left.length > 0
+        ? `No profile is current now; pick one with: topup config set profile ${left[0]}`
+        : 'Commands use the built-in offline sandbox again.',
+    );
   }
 }
 
@@ -160,14 +182,19 @@ export async function runStatus(ctx: CliContext): Promise<void> {
   };
   if (ctx.globals.json) return ctx.io.writeJson(status);
   const profileText = embedded ? 'built-in offline sandbox' : (status.profile ?? '(none: --base-url or TOPUP_BASE_URL)');
-  ctx.io.out(renderFields([
-    ['profile', profileText],
-    ['base_url', embedded ? `${status.base_url} (in-process, offline)` : status.base_url],
-    ['username', orDash(status.username)],
-    ['mode', orDash(status.mode)],
-    ['token', `${tokenFamily(target.token!)} (${tokenSourceText[source]})`],
-    ['token_name', orDash(status.token_name)],
-  ], { terminal: ctx.io.terminal, style: ctx.io.style }));
+  ctx.io.out(
+    renderFields(
+      [
+        ['profile', profileText],
+        ['base_url', embedded ? `${status.base_url} (in-process, offline)` : status.base_url],
+        ['username', orDash(status.username)],
+        ['mode', orDash(status.mode)],
+        ['token', `${tokenFamily(target.token!)} (${tokenSourceText[source]})`],
+        ['token_name', orDash(status.token_name)],
+      ],
+      { terminal: ctx.io.terminal, style: ctx.io.style },
+    ),
+  );
   ctx.io.success('The token is valid.');
 }
 
@@ -175,7 +202,9 @@ export function registerAuthCommands(program: Command, ctx: CliContext): void {
   const auth = program
     .command('auth')
     .description('Log in to a server, log out, and check the stored token')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Until you log in, commands use the built-in offline sandbox with a demo token.
 TOPUP_TOKEN, when set, wins over the token stored by \`auth login\`.
 
@@ -183,7 +212,8 @@ Examples:
   $ topup auth login
   $ topup auth login --with-token --base-url https://shop.example.com < token.txt
   $ topup auth status
-  $ topup auth logout --profile staging`);
+  $ topup auth logout --profile staging`,
+    );
 
   auth
     .command('login')
@@ -193,7 +223,9 @@ Examples:
     .addOption(new Option('--token <token>').hideHelp())
     // Stray words are checked in the action, so the refusal can say why a token is never an argument.
     .allowExcessArguments(true)
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 On a terminal it asks for the token with hidden input, and for the base URL when neither --base-url nor
 TOPUP_BASE_URL gives one. The token is checked with the server (token/validate) before anything is stored,
 and the profile (default: 'default') becomes the current one.
@@ -201,19 +233,26 @@ and the profile (default: 'default') becomes the current one.
 Examples:
   $ topup auth login --base-url https://shop.example.com
   $ topup auth login --with-token --base-url https://shop.example.com --profile bot < token.txt
-  $ printf '%s' "$SHOP_TOKEN" | topup auth login --with-token --base-url http://127.0.0.1:4010`)
+  $ printf '%s' "$SHOP_TOKEN" | topup auth login --with-token --base-url http://127.0.0.1:4010`,
+    )
     .action((options: LoginOptions, command: Command) => runLogin(ctx, options, command.args));
 
   auth
     .command('logout')
     .usage('[--profile NAME]')
     .description('Forget a profile and delete its stored token (the current profile unless --profile)')
-    .addHelpText('after', '\nThe token stays valid on the server; revoke it on the web site\'s API-access page.\n\nExamples:\n  $ topup auth logout\n  $ topup auth logout --profile staging')
+    .addHelpText(
+      'after',
+      "\nThe token stays valid on the server; revoke it on the web site's API-access page.\n\nExamples:\n  $ topup auth logout\n  $ topup auth logout --profile staging",
+    )
     .action(() => runLogout(ctx));
 
   auth
     .command('status')
     .description('Check the active token with the server and show its mode, profile and base URL')
-    .addHelpText('after', '\nThe token itself is never shown, only its family (topup_test_… or topup_live_…).\n\nExamples:\n  $ topup auth status\n  $ topup auth status --profile staging --json')
+    .addHelpText(
+      'after',
+      '\nThe token itself is never shown, only its family (topup_test_… or topup_live_…).\n\nExamples:\n  $ topup auth status\n  $ topup auth status --profile staging --json',
+    )
     .action(() => runStatus(ctx));
 }

@@ -13,7 +13,12 @@ type View = { terminal: boolean; style: Style };
 
 export function balanceFields(balance: Balance, view: View): RecordField[] {
   return [
-    { key: 'balance', label: 'balance', plain: amountText(balance.balance, balance.formatted_balance, view.terminal), pretty: view.style.bold(amountText(balance.balance, balance.formatted_balance, true)) },
+    {
+      key: 'balance',
+      label: 'balance',
+      plain: amountText(balance.balance, balance.formatted_balance, view.terminal),
+      pretty: view.style.bold(amountText(balance.balance, balance.formatted_balance, true)),
+    },
     { key: 'currency', label: 'currency', plain: balance.currency },
     { key: 'updated_at', label: 'updated', plain: balance.updated_at },
   ];
@@ -36,7 +41,11 @@ export function transactionColumns(view: View): Column<BalanceTransaction>[] {
     const amount = amountText(t.amount, t.formatted_amount, view.terminal);
     if (!view.terminal || amount === '-') return amount;
     // An unknown type is shown as it is, with no sign that would guess its direction.
-    return t.type === 'credit' ? view.style.green(`+${amount}`) : t.type === 'debit' ? view.style.red(`-${amount}`) : `${amount} (${t.type ?? '?'})`;
+    return t.type === 'credit'
+      ? view.style.green(`+${amount}`)
+      : t.type === 'debit'
+        ? view.style.red(`-${amount}`)
+        : `${amount} (${t.type ?? '?'})`;
   };
   return [
     { header: 'id', value: (t) => t.id },
@@ -90,7 +99,12 @@ export function depositFields(deposit: Deposit, view: View): RecordField[] {
   return [
     { key: 'invoice_code', label: 'invoice', plain: deposit.invoice_code },
     { key: 'payment_status', label: 'status', plain: deposit.payment_status, pretty: statusText(deposit.payment_status, view.style) },
-    { key: 'amount', label: 'amount', plain: amountText(deposit.amount, deposit.formatted_amount, view.terminal), pretty: view.style.bold(amountText(deposit.amount, deposit.formatted_amount, true)) },
+    {
+      key: 'amount',
+      label: 'amount',
+      plain: amountText(deposit.amount, deposit.formatted_amount, view.terminal),
+      pretty: view.style.bold(amountText(deposit.amount, deposit.formatted_amount, true)),
+    },
     { key: 'currency', label: 'currency', plain: deposit.currency },
     { key: 'payment_method', label: 'method', plain: deposit.payment_method },
     { key: 'invoice_url', label: 'invoice url', plain: deposit.invoice_url },
@@ -113,14 +127,21 @@ export function registerBalanceCommands(program: Command, ctx: CliContext): void
   program
     .command('balance')
     .description('Show the account balance')
-    .option('--watch [seconds]', `refresh until Ctrl-C, every ${recommended} s or the given seconds (at least ${min})`, parseWatchSeconds('balance', min))
-    .addHelpText('after', `
+    .option(
+      '--watch [seconds]',
+      `refresh until Ctrl-C, every ${recommended} s or the given seconds (at least ${min})`,
+      parseWatchSeconds('balance', min),
+    )
+    .addHelpText(
+      'after',
+      `
 Piped, prints \`balance: <IDR>\`, \`currency:\` and \`updated_at:\` lines.
 
 Examples:
   $ topup balance
   $ topup balance --watch 60
-  $ topup balance --json | jq .balance`)
+  $ topup balance --json | jq .balance`,
+    )
     .action((options: { watch?: number | boolean }) => runBalance(ctx, options));
 
   const transactions = program
@@ -128,13 +149,16 @@ Examples:
     .description('List balance transactions (credits and debits), newest first')
     .addOption(new Option('--type <type>', 'only credits or only debits').choices(['credit', 'debit']));
   addPagingOptions(transactions)
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Piped, each transaction is one tab-separated line: id, created (UTC), type, amount (IDR), balance after, reference, description.
 
 Examples:
   $ topup transactions
   $ topup transactions --page 2 --per-page 50
-  $ topup transactions --all --json | jq '[.transactions[] | select(.type == "credit") | .amount] | add'`)
+  $ topup transactions --all --json | jq '[.transactions[] | select(.type == "credit") | .amount] | add'`,
+    )
     .action((flags: PagingFlags & { type?: 'credit' | 'debit' }) => runTransactions(ctx, flags));
 
   const deposits = program
@@ -147,17 +171,20 @@ Examples:
     .description('List deposits, newest first')
     .addOption(new Option('--status <status>', 'only deposits in this payment status').choices(paymentStatuses));
   addPagingOptions(list)
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Piped, each deposit is one tab-separated line: invoice, payment status, amount (IDR), method, created (UTC), paid (UTC or -).
 
 Examples:
   $ topup deposits list
-  $ topup deposits list --status paid --all`)
+  $ topup deposits list --status paid --all`,
+    )
     .action((flags: PagingFlags & { status?: PaymentStatus }) => runDepositsList(ctx, flags));
 
   deposits
     .command('show')
-    .argument('<invoice>', 'the deposit\'s invoice code', parseInvoiceCode)
+    .argument('<invoice>', "the deposit's invoice code", parseInvoiceCode)
     .description('Show one deposit')
     .addHelpText('after', '\nExamples:\n  $ topup deposits show INV20261121000001\n  $ topup deposits show INV20261121000001 --json')
     .action((invoice: string) => runDepositsShow(ctx, invoice));

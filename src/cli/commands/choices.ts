@@ -29,7 +29,8 @@ export function parseInvoiceCode(value: string): string {
 }
 
 export function parseSlug(value: string): string {
-  if (!ARTICLE_SLUG.test(value)) throw new InvalidArgumentError('A slug is lower-case letters and digits joined by hyphens, e.g. paying-an-invoice-step-by-step.');
+  if (!ARTICLE_SLUG.test(value))
+    throw new InvalidArgumentError('A slug is lower-case letters and digits joined by hyphens, e.g. paying-an-invoice-step-by-step.');
   return value;
 }
 
@@ -44,7 +45,10 @@ export function parseWholeNumber(name: string, min: number, max = Number.MAX_SAF
   return (value: string): number => {
     const n = wholeNumberOf(value);
     if (n === undefined) throw new InvalidArgumentError(`${name} must be a whole number.`);
-    if (n < min || n > max) throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `${name} must be at least ${min}.` : `${name} must be from ${min} to ${max}.`);
+    if (n < min || n > max)
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER ? `${name} must be at least ${min}.` : `${name} must be from ${min} to ${max}.`,
+      );
     return n;
   };
 }

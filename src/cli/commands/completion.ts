@@ -1,6 +1,13 @@
 import { Argument, type Command, type Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { renderCompletion, shells, type CompletionNode, type CompletionOption, type CompletionSpec, type Shell } from '../io/completion-script.js';
+import {
+  renderCompletion,
+  shells,
+  type CompletionNode,
+  type CompletionOption,
+  type CompletionSpec,
+  type Shell,
+} from '../io/completion-script.js';
 
 const helpOption: CompletionOption = { flags: ['-h', '--help'], description: 'display help for command', takesValue: false, choices: [] };
 
@@ -38,10 +45,13 @@ export function registerCompletionCommand(program: Command, ctx: CliContext): vo
     .command('completion')
     .addArgument(new Argument('<shell>', `the shell: ${shells.join(', ')}`).choices(shells))
     .description('Print a shell completion script for commands, subcommands and options')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ source <(topup completion bash)
   $ topup completion zsh > "\${fpath[1]}/_topup"
-  $ topup completion fish > ~/.config/fish/completions/topup.fish`)
+  $ topup completion fish > ~/.config/fish/completions/topup.fish`,
+    )
     .action((shell: Shell) => runCompletion(ctx, program, shell));
 }

@@ -101,15 +101,31 @@ export async function runDoctor(ctx: CliContext, options: { contract: boolean })
   if (skew === undefined) check('clock', true, 'the server sends no Date header; nothing to compare');
   else if (Math.abs(skew) > SKEW_LIMIT_SECONDS) {
     check('clock', false, `the server's clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead' : 'behind'}`);
-    find('clock', `The server's clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} this machine's; rate-limit reset times and invoice expiry will be misread.`);
+    find(
+      'clock',
+      `The server's clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} this machine's; rate-limit reset times and invoice expiry will be misread.`,
+    );
   } else check('clock', true, `within ${SKEW_LIMIT_SECONDS} s of this machine's (${skew} s)`);
   const limits = rateLimitHeadersOf(health.headers);
-  check('rate limits', true, Object.keys(limits).length === 0
-    ? 'no X-RateLimit-* headers; the client keeps to the published limits'
-    : Object.entries(limits).map(([name, value]) => `${name}: ${value}`).join(', '));
+  check(
+    'rate limits',
+    true,
+    Object.keys(limits).length === 0
+      ? 'no X-RateLimit-* headers; the client keeps to the published limits'
+      : Object.entries(limits)
+          .map(([name, value]) => `${name}: ${value}`)
+          .join(', '),
+  );
 
   // The token: is there one, does the server take it, in which mode.
-  const token = spec.kind === 'embedded' ? 'the built-in demo token' : spec.tokenSource === 'environment' ? 'TOPUP_TOKEN' : spec.tokenSource === 'profile' ? `the token of profile ${spec.profile}` : undefined;
+  const token =
+    spec.kind === 'embedded'
+      ? 'the built-in demo token'
+      : spec.tokenSource === 'environment'
+        ? 'TOPUP_TOKEN'
+        : spec.tokenSource === 'profile'
+          ? `the token of profile ${spec.profile}`
+          : undefined;
   if (token === undefined) {
     const why = ctx.missingTokenReason() ?? 'No token.';
     check('token', false, why.replace(/\.$/, ''));
@@ -120,7 +136,11 @@ export async function runDoctor(ctx: CliContext, options: { contract: boolean })
     else {
       const mode = validation.mode;
       const stored = spec.kind === 'remote' && spec.tokenSource === 'profile' ? spec.mode : undefined;
-      check('token', true, `${token} is valid: ${mode ?? 'mode not reported'}${validation.user?.username ? `, user ${validation.user.username}` : ''}`);
+      check(
+        'token',
+        true,
+        `${token} is valid: ${mode ?? 'mode not reported'}${validation.user?.username ? `, user ${validation.user.username}` : ''}`,
+      );
       if (stored !== undefined && mode !== undefined && stored !== mode) {
         find('token', `The profile remembers a ${stored} token, but the server reports ${mode}; log in again to update it.`);
       }
@@ -140,7 +160,12 @@ export async function runDoctor(ctx: CliContext, options: { contract: boolean })
     const { endpointById, successEnvelope } = await import('../../contract/endpoints.js');
     report.findings.push(...contractFindings(endpointName(answer.probe), successEnvelope(endpointById[answer.probe].data), body));
   }
-  if (options.contract) check('contract', report.findings.length === 0, `${new Set(seen.map((s) => s.probe).filter(Boolean)).size} of 17 endpoints read; order creation is never tried`);
+  if (options.contract)
+    check(
+      'contract',
+      report.findings.length === 0,
+      `${new Set(seen.map((s) => s.probe).filter(Boolean)).size} of 17 endpoints read; order creation is never tried`,
+    );
   return finish(ctx, report);
 }
 
@@ -184,7 +209,12 @@ function finish(ctx: CliContext, report: DoctorReport): void {
   if (ctx.globals.json) ctx.io.writeJson(report);
   else {
     const style = ctx.io.style;
-    ctx.io.out(renderFields(report.checks.map((c) => [c.name, `${c.ok ? style.green('✓') : style.red('✗')} ${c.detail}`]), { terminal: ctx.io.terminal, style }));
+    ctx.io.out(
+      renderFields(
+        report.checks.map((c) => [c.name, `${c.ok ? style.green('✓') : style.red('✗')} ${c.detail}`]),
+        { terminal: ctx.io.terminal, style },
+      ),
+    );
     if (report.findings.length > 0) {
       ctx.io.out(`\n${report.findings.length} ${report.findings.length === 1 ? 'finding' : 'findings'}:\n`);
       for (const f of report.findings) ctx.io.out(`- ${f.where}: ${f.problem}\n`);

@@ -14,7 +14,12 @@ export function invoiceFields(invoice: Invoice, view: View): RecordField[] {
     { key: 'invoice_code', label: 'invoice', plain: invoice.invoice_code },
     { key: 'type', label: 'for', plain: invoice.type },
     { key: 'payment_status', label: 'status', plain: invoice.payment_status, pretty: statusText(invoice.payment_status, view.style) },
-    { key: 'amount', label: 'amount', plain: amountText(invoice.amount, invoice.formatted_amount, view.terminal), pretty: view.style.bold(amountText(invoice.amount, invoice.formatted_amount, true)) },
+    {
+      key: 'amount',
+      label: 'amount',
+      plain: amountText(invoice.amount, invoice.formatted_amount, view.terminal),
+      pretty: view.style.bold(amountText(invoice.amount, invoice.formatted_amount, true)),
+    },
     { key: 'currency', label: 'currency', plain: invoice.currency },
     { key: 'payment_method', label: 'method', plain: invoice.payment_method },
     { key: 'payment_url', label: 'payment url', plain: orDash(invoice.payment_url) },
@@ -28,12 +33,19 @@ export function invoiceFields(invoice: Invoice, view: View): RecordField[] {
   if (order === null || order === undefined) return fields;
   return [
     ...fields,
-    { key: 'order_status', label: 'order', plain: order.status, pretty: `${statusText(order.status, view.style)} · ${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${orDash(order.credit_amount)} credits` },
-    ...(view.terminal ? [] : [
-      { key: 'order_type', label: '', plain: order.order_type },
-      { key: 'platform_username', label: '', plain: order.platform_username },
-      { key: 'credit_amount', label: '', plain: order.credit_amount },
-    ]),
+    {
+      key: 'order_status',
+      label: 'order',
+      plain: order.status,
+      pretty: `${statusText(order.status, view.style)} · ${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${orDash(order.credit_amount)} credits`,
+    },
+    ...(view.terminal
+      ? []
+      : [
+          { key: 'order_type', label: '', plain: order.order_type },
+          { key: 'platform_username', label: '', plain: order.platform_username },
+          { key: 'credit_amount', label: '', plain: order.credit_amount },
+        ]),
   ];
 }
 
@@ -89,7 +101,8 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
   const quiet = ctx.globals.json;
   const spinning = !quiet && ctx.io.stderrTerminal;
   const spinner = ctx.io.progress(`Waiting for ${invoiceCode} to be paid…`);
-  const describe = (s: InvoiceStatus) => `${s.invoice_code ?? invoiceCode} ${orDash(s.payment_status)}${s.order_status == null ? '' : ` (order ${s.order_status})`}`;
+  const describe = (s: InvoiceStatus) =>
+    `${s.invoice_code ?? invoiceCode} ${orDash(s.payment_status)}${s.order_status == null ? '' : ` (order ${s.order_status})`}`;
   const deadline = ctx.clock.now() + timeout * 1000;
   let final: InvoiceStatus;
   try {
@@ -102,7 +115,10 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
         const final = typeof s.payment_status === 'string' && isFinalStatus(s, invoiceCode);
         const next = Math.ceil(nextPollDelay(interval * 1000, s.poll_after_seconds, deadline - ctx.clock.now()) / 1000);
         const plan = final ? '' : next > 0 ? `; next check in ${next} s` : '; giving up';
-        if (spinning) spinner.update(`Waiting for ${invoiceCode} to be paid: ${statusText(s.payment_status, style)} at ${clockText(ctx.clock.now())}${plan}.`);
+        if (spinning)
+          spinner.update(
+            `Waiting for ${invoiceCode} to be paid: ${statusText(s.payment_status, style)} at ${clockText(ctx.clock.now())}${plan}.`,
+          );
         else ctx.io.notice(`${describe(s)}${plan}`);
       },
     });
@@ -110,7 +126,13 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
     spinner.stop();
     throw error;
   }
-  spinner.stop(spinning ? (final.payment_status === 'paid' ? `${style.green('✓')} ${describe(final)}` : `${style.red('✗')} ${describe(final)}`) : undefined);
+  spinner.stop(
+    spinning
+      ? final.payment_status === 'paid'
+        ? `${style.green('✓')} ${describe(final)}`
+        : `${style.red('✗')} ${describe(final)}`
+      : undefined,
+  );
   const ending = Object.hasOwn(unpaidEndings, final.payment_status ?? '') ? unpaidEndings[final.payment_status!] : undefined;
   if (ending !== undefined) throw new RejectedError(ending(final.invoice_code ?? invoiceCode));
   return final;
@@ -144,7 +166,10 @@ export function registerInvoiceCommands(program: Command, ctx: CliContext): void
     .command('show')
     .argument('<invoice>', 'invoice code', parseInvoiceCode)
     .description('Show one invoice: amount, payment method, links, dates and its order')
-    .addHelpText('after', '\nExamples:\n  $ topup invoices show INV20261121000001\n  $ topup invoices show INV20261121000001 --json | jq -r .invoice.invoice_url')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ topup invoices show INV20261121000001\n  $ topup invoices show INV20261121000001 --json | jq -r .invoice.invoice_url',
+    )
     .action((invoice: string) => runInvoicesShow(ctx, invoice));
 
   const { min, recommended } = refreshIntervals.invoiceStatus;
@@ -153,14 +178,25 @@ export function registerInvoiceCommands(program: Command, ctx: CliContext): void
     .argument('<invoice>', 'invoice code', parseInvoiceCode)
     .description('Show the payment status of an invoice, or wait until it is final')
     .option('--wait', 'poll until the invoice is paid, expired, failed or refunded', false)
-    .option('--interval <seconds>', `seconds between polls with --wait (default ${recommended}, at least ${min})`, parseWholeNumber('--interval', min, 3600))
-    .option('--timeout <seconds>', `give up waiting after this many seconds (default ${DEFAULT_WAIT_TIMEOUT_SECONDS}: by then every invoice is final)`, parseWholeNumber('--timeout', 1))
-    .addHelpText('after', `
+    .option(
+      '--interval <seconds>',
+      `seconds between polls with --wait (default ${recommended}, at least ${min})`,
+      parseWholeNumber('--interval', min, 3600),
+    )
+    .option(
+      '--timeout <seconds>',
+      `give up waiting after this many seconds (default ${DEFAULT_WAIT_TIMEOUT_SECONDS}: by then every invoice is final)`,
+      parseWholeNumber('--timeout', 1),
+    )
+    .addHelpText(
+      'after',
+      `
 With --wait the exit code says how it ended: 0 paid, 5 expired, failed or refunded, 8 still pending at --timeout.
 
 Examples:
   $ topup invoices status INV20261121000001
   $ topup invoices status INV20261121000001 --wait --timeout 600
-  $ topup invoices status INV20261121000001 --wait --json | jq -r .payment_status`)
+  $ topup invoices status INV20261121000001 --wait --json | jq -r .payment_status`,
+    )
     .action((invoice: string, flags: StatusFlags) => runInvoiceStatus(ctx, invoice, flags));
 }

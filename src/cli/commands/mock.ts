@@ -20,7 +20,12 @@ export interface ServeOptions {
 
 /** `topup mock serve`: the sandbox over HTTP until Ctrl-C. */
 export async function runServe(ctx: CliContext, options: ServeOptions): Promise<void> {
-  const [{ createSandbox }, { startHttpSandbox }, { openPersistentSandbox, SnapshotError, StateLockedError }, { parseFaultSpec, FaultConfigError }] = await Promise.all([
+  const [
+    { createSandbox },
+    { startHttpSandbox },
+    { openPersistentSandbox, SnapshotError, StateLockedError },
+    { parseFaultSpec, FaultConfigError },
+  ] = await Promise.all([
     import('../../../mocks/core/sandbox.js'),
     import('../../../mocks/adapters/http.js'),
     import('../../../mocks/state/persistent-sandbox.js'),
@@ -72,25 +77,42 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
 function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox): void {
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
-    ctx.io.out(`${JSON.stringify({ url, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, lean: options.lean, state: options.state ?? null, faults: sandbox.faults.config, accounts })}\n`);
+    ctx.io.out(
+      `${JSON.stringify({ url, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, lean: options.lean, state: options.state ?? null, faults: sandbox.faults.config, accounts })}\n`,
+    );
     return;
   }
   const style = ctx.io.style;
   ctx.io.out(`${style.green('Sandbox listening on')} ${style.bold(url)}\n`);
-  ctx.io.out(renderFields([
-    ['openapi', `${url}/openapi.json`],
-    ['rate limits', options.rateLimit ? 'on' : 'off'],
-    ['answers', options.lean ? 'lean: only what the interface document guarantees' : 'full: every field of the sandbox\'s design'],
-    ['state', options.state ?? 'in memory (lost on exit)'],
-    ['faults', options.faults ?? 'none'],
-  ], { terminal: ctx.io.terminal, style }));
+  ctx.io.out(
+    renderFields(
+      [
+        ['openapi', `${url}/openapi.json`],
+        ['rate limits', options.rateLimit ? 'on' : 'off'],
+        ['answers', options.lean ? 'lean: only what the interface document guarantees' : "full: every field of the sandbox's design"],
+        ['state', options.state ?? 'in memory (lost on exit)'],
+        ['faults', options.faults ?? 'none'],
+      ],
+      { terminal: ctx.io.terminal, style },
+    ),
+  );
   ctx.io.out('\nDemo tokens (public test values):\n');
-  ctx.io.out(renderTable(accounts, [
-    { header: 'account', value: (a) => a.name },
-    { header: 'mode', value: (a) => a.mode },
-    { header: 'token', value: (a) => a.token },
-  ], { terminal: ctx.io.terminal, style }));
-  ctx.io.notice(style.dim('\nControl API: POST /__sandbox/invoices/<invoice>/pay|expire|fail, /__sandbox/deposits, /__sandbox/reset; PUT /__sandbox/faults. Press Ctrl-C to stop.'));
+  ctx.io.out(
+    renderTable(
+      accounts,
+      [
+        { header: 'account', value: (a) => a.name },
+        { header: 'mode', value: (a) => a.mode },
+        { header: 'token', value: (a) => a.token },
+      ],
+      { terminal: ctx.io.terminal, style },
+    ),
+  );
+  ctx.io.notice(
+    style.dim(
+      '\nControl API: POST /__sandbox/invoices/<invoice>/pay|expire|fail, /__sandbox/deposits, /__sandbox/reset; PUT /__sandbox/faults. Press Ctrl-C to stop.',
+    ),
+  );
 }
 
 /**
@@ -101,7 +123,10 @@ async function controlFor(ctx: CliContext): Promise<{ control: SandboxControlCli
   const spec = ctx.targetSpec();
   if (spec.kind === 'remote') {
     // The client's own per-attempt timeout: the CLI sets none of its own for client calls.
-    return { control: remoteControl(spec.baseUrl, { fetch: await ctx.remoteFetch(), timeout: DEFAULT_TIMEOUT_MS, signal: ctx.signal }), token: spec.token };
+    return {
+      control: remoteControl(spec.baseUrl, { fetch: await ctx.remoteFetch(), timeout: DEFAULT_TIMEOUT_MS, signal: ctx.signal }),
+      token: spec.token,
+    };
   }
   ctx.io.warn(ctx.io.style.dim(embeddedNotice(spec)));
   return { control: embeddedControl(await ctx.offlineSandbox()), token: undefined };
@@ -113,12 +138,23 @@ export async function runMove(ctx: CliContext, verb: InvoiceMove, invoiceCode: s
   ctx.io.success(`${moveDone[verb]} ${invoiceCode}.`);
 }
 
-const moveDone: Record<InvoiceMove, string> = { pay: 'Paid', expire: 'Expired', fail: 'Failed', complete: 'Completed order', failOrder: 'Failed and refunded order' };
+const moveDone: Record<InvoiceMove, string> = {
+  pay: 'Paid',
+  expire: 'Expired',
+  fail: 'Failed',
+  complete: 'Completed order',
+  failOrder: 'Failed and refunded order',
+};
 
 export async function runDeposit(ctx: CliContext, amount: number, options: { paid: boolean; account?: string }): Promise<void> {
   const { control, token } = await controlFor(ctx);
   // Without --account, the deposit is for the target's own account (its token), else the sandbox's demo account.
-  const created = await control.deposit({ amount, paid: options.paid, account: options.account, token: options.account === undefined ? token : undefined });
+  const created = await control.deposit({
+    amount,
+    paid: options.paid,
+    account: options.account,
+    token: options.account === undefined ? token : undefined,
+  });
   if (ctx.globals.json) return ctx.io.writeJson(created);
   ctx.io.out(`${created.invoice_code}\n`);
   if (options.paid) ctx.io.success('Deposit created and paid; the balance is credited.');
@@ -136,26 +172,40 @@ export async function runFixtures(ctx: CliContext): Promise<void> {
   if (ctx.globals.json) return ctx.io.writeJson(answer);
   // A served sandbox is a server too: its text is made safe like any other (io/sanitize.ts).
   const fixtures = (await import('../io/sanitize.js')).sanitizeDeep(answer) as typeof answer;
-  ctx.io.out(renderTable(fixtures.accounts, [
-    { header: 'account', value: (a) => a.name },
-    { header: 'mode', value: (a) => a.mode },
-    { header: 'chat user', value: (a) => a.chat_user_id ?? '-' },
-    { header: 'balance', value: (a) => String(a.balance), align: 'right' },
-    { header: 'token', value: (a) => a.token },
-  ], { terminal: ctx.io.terminal, style: ctx.io.style }));
+  ctx.io.out(
+    renderTable(
+      fixtures.accounts,
+      [
+        { header: 'account', value: (a) => a.name },
+        { header: 'mode', value: (a) => a.mode },
+        { header: 'chat user', value: (a) => a.chat_user_id ?? '-' },
+        { header: 'balance', value: (a) => String(a.balance), align: 'right' },
+        { header: 'token', value: (a) => a.token },
+      ],
+      { terminal: ctx.io.terminal, style: ctx.io.style },
+    ),
+  );
   ctx.io.out('\n');
-  ctx.io.out(renderTable(fixtures.cases, [
-    { header: 'case', value: (c) => c.name },
-    { header: 'expect', value: (c) => `${c.expect.status}${c.expect.code ? ` ${c.expect.code}` : ''}` },
-    { header: 'body', value: (c) => JSON.stringify(c.body) },
-  ], { terminal: ctx.io.terminal, style: ctx.io.style }));
+  ctx.io.out(
+    renderTable(
+      fixtures.cases,
+      [
+        { header: 'case', value: (c) => c.name },
+        { header: 'expect', value: (c) => `${c.expect.status}${c.expect.code ? ` ${c.expect.code}` : ''}` },
+        { header: 'body', value: (c) => JSON.stringify(c.body) },
+      ],
+      { terminal: ctx.io.terminal, style: ctx.io.style },
+    ),
+  );
 }
 
 export function registerMockCommands(program: Command, ctx: CliContext): void {
   const mock = program
     .command('mock')
     .description('Run and steer the sandbox: serve it over HTTP, pay or expire invoices, add deposits')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 These act on the same server as every other command: a profile logged in to \`topup mock serve\`, --base-url
 or TOPUP_BASE_URL of a served sandbox, or the embedded one (--mock, or when nothing is configured). A server that
 is not a topup sandbox is refused (exit 2).
@@ -164,7 +214,8 @@ Examples:
   $ topup mock serve --port 4010
   $ topup mock pay INV20261121000001
   $ topup mock deposit 50000 --paid
-  $ topup mock fixtures --json`);
+  $ topup mock fixtures --json`,
+    );
 
   mock
     .command('serve')
@@ -176,13 +227,19 @@ Examples:
     .option('--lean', 'answer only what the interface document guarantees, to prove a client tolerates a minimal server', false)
     .option('--faults <spec>', 'inject faults: drop-after=20%,503=10%/retry-after=1,429=10%,drop-before=1%,latency=5-50ms[@route+route]')
     .option('--fault-seed <n>', 'seed for deterministic fault injection', parseWholeNumber('fault seed', 0, 2 ** 31), 0)
-    .addHelpText('after', '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.',
+    )
     .action((options: ServeOptions) => runServe(ctx, options));
 
   mock
     .command('fixtures')
-    .description('Print the sandbox\'s test accounts, tokens and order bodies')
-    .addHelpText('after', '\nExamples:\n  $ topup mock fixtures\n  $ topup mock fixtures --json | jq -r \'.accounts[] | select(.name=="rich") | .token\'')
+    .description("Print the sandbox's test accounts, tokens and order bodies")
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ topup mock fixtures\n  $ topup mock fixtures --json | jq -r \'.accounts[] | select(.name=="rich") | .token\'',
+    )
     .action(() => runFixtures(ctx));
 
   mock
@@ -202,7 +259,10 @@ Examples:
     mock
       .command(`${name} <invoice>`)
       .description(description)
-      .addHelpText('after', `\nExamples:\n  $ topup mock ${name} INV20261121000001\n  $ topup mock ${name} INV20261121000001 --base-url http://127.0.0.1:4010`)
+      .addHelpText(
+        'after',
+        `\nExamples:\n  $ topup mock ${name} INV20261121000001\n  $ topup mock ${name} INV20261121000001 --base-url http://127.0.0.1:4010`,
+      )
       .action((invoice: string) => runMove(ctx, verb, invoice));
   }
 

@@ -69,21 +69,22 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
   // Chosen before anything is sent, so that even an interrupted run can be repeated without a second order.
   const idempotencyKey = flags.idempotencyKey ?? globalThis.crypto.randomUUID();
   const wizard = missing.length > 0;
-  const draft: OrderDraft =
-    wizard
-      ? await runWizard(ctx, flags)
-      : {
-          type: flags.type,
-          username: flags.username!,
-          place: flags.place!,
-          pass: flags.pass!,
-          paymentMethod: flags.paymentMethod,
-          reference: flags.reference,
-          chatUserId: flags.chatUserId ?? (spec.kind === 'remote' ? spec.chatUserId : undefined),
-        };
+  const draft: OrderDraft = wizard
+    ? await runWizard(ctx, flags)
+    : {
+        type: flags.type,
+        username: flags.username!,
+        place: flags.place!,
+        pass: flags.pass!,
+        paymentMethod: flags.paymentMethod,
+        reference: flags.reference,
+        chatUserId: flags.chatUserId ?? (spec.kind === 'remote' ? spec.chatUserId : undefined),
+      };
   const live = draft.paymentMethod === 'balance' && (await spendsRealBalance(ctx));
   if (live && !flags.yes && !ctx.io.canPrompt()) {
-    throw new UsageError('Paying by balance with a production token spends real money: add --yes to confirm (there is no terminal to ask on).');
+    throw new UsageError(
+      'Paying by balance with a production token spends real money: add --yes to confirm (there is no terminal to ask on).',
+    );
   }
   if (!flags.yes && (wizard || live)) await confirmOrder(ctx, draft, idempotencyKey, live);
 
@@ -92,7 +93,11 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
   const client = await ctx.client();
   let created: CreateOrderResult;
   try {
-    const { idempotencyKey: _sent, ...data } = await client.orders.create(orderBody(draft), { idempotencyKey, chatUserId: draft.chatUserId, signal: ctx.signal });
+    const { idempotencyKey: _sent, ...data } = await client.orders.create(orderBody(draft), {
+      idempotencyKey,
+      chatUserId: draft.chatUserId,
+      signal: ctx.signal,
+    });
     created = data;
   } catch (error) {
     // Ctrl-C ends the run without an error report; the key must still reach the user.
@@ -114,22 +119,35 @@ function printCreated(ctx: CliContext, created: CreateOrderResult): void {
   const order = invoice.order ?? undefined;
   const payAt = invoice.payment_url || invoice.invoice_url;
   if (ctx.io.terminal) {
-    ctx.io.out(renderFields([
-      ['invoice', ctx.io.style.bold(orDash(invoice.invoice_code))],
-      // The order is already made: a part the server left out is a dash, never a failed command.
-      ['order', order === undefined ? '-' : `${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${orDash(order.credit_amount)} credits`],
-      ['total', amountText(invoice.amount, invoice.formatted_amount, true)],
-      ['payment', `${invoice.payment_method || 'the default method'} (${orDash(invoice.payment_status)})`],
-      ...(invoice.payment_url ? [['payment_url', invoice.payment_url] as [string, string]] : []),
-      ['invoice_url', orDash(invoice.invoice_url)],
-      ...(invoice.payment_status === 'pending' ? [['expires_at', orDash(invoice.expires_at)] as [string, string]] : []),
-    ], { terminal: true, style: ctx.io.style }));
+    ctx.io.out(
+      renderFields(
+        [
+          ['invoice', ctx.io.style.bold(orDash(invoice.invoice_code))],
+          // The order is already made: a part the server left out is a dash, never a failed command.
+          [
+            'order',
+            order === undefined
+              ? '-'
+              : `${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${orDash(order.credit_amount)} credits`,
+          ],
+          ['total', amountText(invoice.amount, invoice.formatted_amount, true)],
+          ['payment', `${invoice.payment_method || 'the default method'} (${orDash(invoice.payment_status)})`],
+          ...(invoice.payment_url ? [['payment_url', invoice.payment_url] as [string, string]] : []),
+          ['invoice_url', orDash(invoice.invoice_url)],
+          ...(invoice.payment_status === 'pending' ? [['expires_at', orDash(invoice.expires_at)] as [string, string]] : []),
+        ],
+        { terminal: true, style: ctx.io.style },
+      ),
+    );
   } else {
     // Piped, stdout is only the invoice code: inv=$(topup orders create ...) just works.
     ctx.io.out(`${orDash(invoice.invoice_code)}\n`);
-    ctx.io.notice(`Total ${amountText(invoice.amount, invoice.formatted_amount, true)}, ${orDash(invoice.payment_status)}; ${invoice.payment_status === 'pending' ? `pay at ${orDash(payAt)}` : `invoice ${orDash(invoice.invoice_url)}`}`);
+    ctx.io.notice(
+      `Total ${amountText(invoice.amount, invoice.formatted_amount, true)}, ${orDash(invoice.payment_status)}; ${invoice.payment_status === 'pending' ? `pay at ${orDash(payAt)}` : `invoice ${orDash(invoice.invoice_url)}`}`,
+    );
   }
-  if (created.idempotent) ctx.io.notice(ctx.io.style.yellow('This idempotency key was used before: this is the earlier order, and nothing new was ordered.'));
+  if (created.idempotent)
+    ctx.io.notice(ctx.io.style.yellow('This idempotency key was used before: this is the earlier order, and nothing new was ordered.'));
   else ctx.io.success(`Order ${invoice.invoice_code} created${invoice.payment_status === 'paid' ? ' and paid' : ''}.`);
 }
 
@@ -139,7 +157,10 @@ async function offerToWait(ctx: CliContext, invoiceCode: string): Promise<void> 
     ctx.io.notice(`Check it later with: topup invoices status ${invoiceCode} --wait`);
     return;
   }
-  const status = await waitForInvoice(ctx, invoiceCode, { intervalSeconds: refreshIntervals.invoiceStatus.recommended, timeoutSeconds: DEFAULT_WAIT_TIMEOUT_SECONDS });
+  const status = await waitForInvoice(ctx, invoiceCode, {
+    intervalSeconds: refreshIntervals.invoiceStatus.recommended,
+    timeoutSeconds: DEFAULT_WAIT_TIMEOUT_SECONDS,
+  });
   ctx.io.success(`Invoice ${invoiceCode} is ${orDash(status.payment_status)}; the order is ${status.order_status ?? 'not reported'}.`);
 }
 
@@ -147,31 +168,44 @@ async function offerToWait(ctx: CliContext, invoiceCode: string): Promise<void> 
 async function runWizard(ctx: CliContext, flags: CreateOrderFlags): Promise<OrderDraft> {
   const [prompter, { PlatformId, PlatformUsername }] = await Promise.all([ctx.prompter(), import('../../contract/orders.js')]);
   const spec = ctx.targetSpec();
-  const type = flags.type ?? (await prompter.select<OrderType>({
-    message: 'What to order:',
-    choices: [
-      { name: 'Game pass', value: 'gamepass' },
-      { name: 'VIP server', value: 'vip_server' },
-    ],
-    default: 'gamepass',
-  }));
-  const username = flags.username ?? (await prompter.input({
-    message: 'Platform username:',
-    validate: (v) => PlatformUsername.safeParse(v.trim()).success || 'Use 3 to 20 letters, digits or underscores.',
-  })).trim();
-  const askId = async (message: string) => Number((await prompter.input({
-    message,
-    validate: (v) => PlatformId.safeParse(wholeNumberOf(v)).success || 'Use a positive whole number.',
-  })).trim());
+  const type =
+    flags.type ??
+    (await prompter.select<OrderType>({
+      message: 'What to order:',
+      choices: [
+        { name: 'Game pass', value: 'gamepass' },
+        { name: 'VIP server', value: 'vip_server' },
+      ],
+      default: 'gamepass',
+    }));
+  const username =
+    flags.username ??
+    (
+      await prompter.input({
+        message: 'Platform username:',
+        validate: (v) => PlatformUsername.safeParse(v.trim()).success || 'Use 3 to 20 letters, digits or underscores.',
+      })
+    ).trim();
+  const askId = async (message: string) =>
+    Number(
+      (
+        await prompter.input({
+          message,
+          validate: (v) => PlatformId.safeParse(wholeNumberOf(v)).success || 'Use a positive whole number.',
+        })
+      ).trim(),
+    );
   const place = flags.place ?? (await askId('Place id:'));
   const pass = flags.pass ?? (await askId(type === 'vip_server' ? 'VIP server id:' : 'Game pass id:'));
   const paymentMethod = flags.paymentMethod ?? (await askPaymentMethod(ctx, prompter));
   let chatUserId = flags.chatUserId ?? (spec.kind === 'remote' ? spec.chatUserId : undefined);
   if (paymentMethod === 'balance' && chatUserId === undefined) {
-    chatUserId = (await prompter.input({
-      message: 'Chat user id linked to this account (paying by balance needs it):',
-      validate: (v) => isVisibleWord(v.trim(), CHAT_USER_ID_MAX_LENGTH) || 'Use the id without spaces.',
-    })).trim();
+    chatUserId = (
+      await prompter.input({
+        message: 'Chat user id linked to this account (paying by balance needs it):',
+        validate: (v) => isVisibleWord(v.trim(), CHAT_USER_ID_MAX_LENGTH) || 'Use the id without spaces.',
+      })
+    ).trim();
   }
   return { type, username, place, pass, paymentMethod, reference: flags.reference, chatUserId };
 }
@@ -194,13 +228,18 @@ async function confirmOrder(ctx: CliContext, draft: OrderDraft, idempotencyKey: 
   const prompter = await ctx.prompter();
   const fields = summary(draft, idempotencyKey);
   if (live) {
-    const balance = await (await ctx.client()).balance.get({ signal: ctx.signal }).then((b) => b.formatted_balance, () => undefined);
+    const balance = await (await ctx.client()).balance.get({ signal: ctx.signal }).then(
+      (b) => b.formatted_balance,
+      () => undefined,
+    );
     fields.unshift(['mode', ctx.io.style.red(ctx.io.style.bold('LIVE: pays from the real balance of a production account'))]);
     fields.push(['amount', 'computed by the server when the order is made; it is taken from the balance at once']);
     fields.push(['balance now', balance ?? '-']);
   }
   ctx.io.warn(`\n${renderFields(fields, { terminal: true, style: ctx.io.style })}`);
-  const question = live ? { message: 'Spend real balance on this order?', default: false } : { message: 'Create this order?', default: true };
+  const question = live
+    ? { message: 'Spend real balance on this order?', default: false }
+    : { message: 'Create this order?', default: true };
   if (!(await prompter.confirm(question))) throw new CliError('Cancelled; nothing was ordered.');
 }
 
@@ -219,7 +258,10 @@ function summary(draft: OrderDraft, idempotencyKey: string): [string, string][] 
 
 /** The methods this token may use, from the catalog; sandbox tokens may only pay by invoice. A method without a code cannot be chosen. */
 export function usableMethods(methods: readonly PaymentMethod[], mode: TokenMode | undefined): (PaymentMethod & { code: string })[] {
-  return methods.filter((m): m is PaymentMethod & { code: string } => typeof m.code === 'string' && m.code !== '' && (mode !== 'sandbox' || m.sandbox_allowed !== false));
+  return methods.filter(
+    (m): m is PaymentMethod & { code: string } =>
+      typeof m.code === 'string' && m.code !== '' && (mode !== 'sandbox' || m.sandbox_allowed !== false),
+  );
 }
 
 async function askPaymentMethod(ctx: CliContext, prompter: Prompter): Promise<string> {
@@ -228,17 +270,21 @@ async function askPaymentMethod(ctx: CliContext, prompter: Prompter): Promise<st
   const listed = listIn<PaymentMethod>(await client.catalog.paymentMethods({ signal: ctx.signal }), 'payment_methods');
   // The payment-method record is not in the interface document: a server may list methods without their codes.
   if (listed.length > 0 && listed.every((m) => typeof m.code !== 'string' || m.code === '')) {
-    return (await prompter.input({
-      message: 'Payment method code (the server lists its methods without codes; the default is invoice):',
-      default: 'invoice',
-      validate: (v) => isVisibleWord(v.trim(), 32) /* payment_method's limit in the contract */ || 'Use the code without spaces.',
-    })).trim();
+    return (
+      await prompter.input({
+        message: 'Payment method code (the server lists its methods without codes; the default is invoice):',
+        default: 'invoice',
+        validate: (v) => isVisibleWord(v.trim(), 32) /* payment_method's limit in the contract */ || 'Use the code without spaces.',
+      })
+    ).trim();
   }
   const methods = usableMethods(listed, mode);
   if (methods.length === 0) throw new CliError('The shop lists no payment method this token may use.');
   const fallback = methods.find((m) => m.is_default) ?? methods[0]!;
   if (methods.length === 1) {
-    ctx.io.notice(`Payment method: ${fallback.name ?? fallback.code} (${fallback.code})${mode === 'sandbox' ? ', the only one sandbox tokens may use' : ''}.`);
+    ctx.io.notice(
+      `Payment method: ${fallback.name ?? fallback.code} (${fallback.code})${mode === 'sandbox' ? ', the only one sandbox tokens may use' : ''}.`,
+    );
     return fallback.code;
   }
   return prompter.select<string>({
@@ -246,14 +292,21 @@ async function askPaymentMethod(ctx: CliContext, prompter: Prompter): Promise<st
     choices: methods.map((m) => ({
       name: `${m.name ?? m.code} (${m.code})`,
       value: m.code,
-      description: [m.description, m.requires_chat_link ? 'Needs the linked chat user id.' : undefined, m.formatted_min_amount && m.formatted_max_amount ? `${m.formatted_min_amount} to ${m.formatted_max_amount}.` : undefined].filter(Boolean).join(' '),
+      description: [
+        m.description,
+        m.requires_chat_link ? 'Needs the linked chat user id.' : undefined,
+        m.formatted_min_amount && m.formatted_max_amount ? `${m.formatted_min_amount} to ${m.formatted_max_amount}.` : undefined,
+      ]
+        .filter(Boolean)
+        .join(' '),
     })),
     default: fallback.code,
   });
 }
 
 function parseIdempotencyKey(value: string): string {
-  if (!isVisibleWord(value, IDEMPOTENCY_KEY_MAX_LENGTH)) throw new InvalidArgumentError(`An idempotency key is 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters without spaces.`);
+  if (!isVisibleWord(value, IDEMPOTENCY_KEY_MAX_LENGTH))
+    throw new InvalidArgumentError(`An idempotency key is 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters without spaces.`);
   return value;
 }
 
@@ -268,9 +321,11 @@ export function registerOrderCreateCommand(orders: Command, ctx: CliContext): Co
     .option('--payment-method <code>', 'payment method code (default: invoice; see `topup payment-methods`)')
     .option('--reference <text>', 'your own reference, echoed back and usable as a list filter')
     .option('--idempotency-key <key>', 'repeat an earlier run safely: the same key returns the same order', parseIdempotencyKey)
-    .option('--chat-user-id <id>', 'linked chat user id, needed to pay by balance (default: the profile\'s chat_user_id)')
+    .option('--chat-user-id <id>', "linked chat user id, needed to pay by balance (default: the profile's chat_user_id)")
     .option('-y, --yes', 'create without the confirmation question (needed to pay by balance with a production token and no terminal)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 It always sends an Idempotency-Key (yours, or a new one printed on stderr before sending): if a run fails or
 is interrupted, run it again with --idempotency-key KEY and you get the same order, never a second one.
 Piped, stdout is only the invoice code. Without a terminal (or with --no-input), --username, --place and
@@ -282,6 +337,7 @@ Examples:
   $ topup orders create --username BuilderBob --place 5001 --pass 9001
   $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001 --reference chat-4411)
   $ topup orders create --type vip_server --username BuilderBob --place 5001 --pass 7001 --payment-method balance --yes
-  $ topup orders create --username BuilderBob --place 5001 --pass 9001 --idempotency-key 6f1c2a4e-retry-me`)
+  $ topup orders create --username BuilderBob --place 5001 --pass 9001 --idempotency-key 6f1c2a4e-retry-me`,
+    )
     .action((flags: CreateOrderFlags) => runCreateOrder(ctx, flags));
 }

@@ -67,7 +67,12 @@ export function orderFields(order: Order, view: { terminal: boolean; style: Styl
     { key: 'credit_amount', label: 'credits', plain: order.credit_amount },
     { key: 'price', label: 'price', plain: money(order.price, order.formatted_price) },
     { key: 'discount', label: 'discount', plain: money(order.discount, order.formatted_discount) },
-    { key: 'total_amount', label: 'total', plain: money(order.total_amount, order.formatted_total_amount), pretty: view.style.bold(amountText(order.total_amount, order.formatted_total_amount, true)) },
+    {
+      key: 'total_amount',
+      label: 'total',
+      plain: money(order.total_amount, order.formatted_total_amount),
+      pretty: view.style.bold(amountText(order.total_amount, order.formatted_total_amount, true)),
+    },
     { key: 'currency', label: 'currency', plain: order.currency },
     { key: 'payment_method', label: 'method', plain: order.payment_method },
     { key: 'client_reference', label: 'reference', plain: orDash(order.client_reference) },
@@ -106,21 +111,27 @@ export function registerOrderCommands(program: Command, ctx: CliContext): Comman
     .addOption(new Option('--type <type>', 'only orders of this type').choices(orderTypes))
     .addOption(new Option('--reference <text>', 'only orders with this client reference').argParser(parseReference));
   addPagingOptions(list)
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Piped, each order is one tab-separated line: invoice, status, payment status, type, username, credits, total (IDR), created (UTC).
 
 Examples:
   $ topup orders list
   $ topup orders list --status pending --type gamepass
   $ topup orders list --reference chat-4711
-  $ topup orders list --all --json | jq '.orders[].invoice_code'`)
+  $ topup orders list --all --json | jq '.orders[].invoice_code'`,
+    )
     .action((flags: OrderListFlags) => runOrdersList(ctx, flags));
 
   orders
     .command('show')
-    .argument('<invoice>', 'the order\'s invoice code', parseInvoiceCode)
+    .argument('<invoice>', "the order's invoice code", parseInvoiceCode)
     .description('Show one order with its pricing and dates')
-    .addHelpText('after', '\nExamples:\n  $ topup orders show INV20261121000001\n  $ topup orders show INV20261121000001 --json | jq .order.status')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ topup orders show INV20261121000001\n  $ topup orders show INV20261121000001 --json | jq .order.status',
+    )
     .action((invoice: string) => runOrdersShow(ctx, invoice));
 
   return orders;

@@ -14,7 +14,11 @@ export interface PagingFlags {
 export function addPagingOptions(command: Command, options: { perPage?: boolean } = {}): Command {
   command.addOption(new Option('--page <n>', 'page to show, from 1').argParser(parseWholeNumber('--page', 1, 1_000_000)));
   if (options.perPage !== false) {
-    command.addOption(new Option('--per-page <n>', 'items per page, 1 to 100 (default 20; 100 with --all)').argParser(parseWholeNumber('--per-page', 1, 100)));
+    command.addOption(
+      new Option('--per-page <n>', 'items per page, 1 to 100 (default 20; 100 with --all)').argParser(
+        parseWholeNumber('--per-page', 1, 100),
+      ),
+    );
   }
   return command.addOption(new Option('--all', 'follow every page and print every item').conflicts('page'));
 }
@@ -46,7 +50,10 @@ export async function runList<P extends Page, Item>(ctx: CliContext, flags: Pagi
       unpaged ||= page.pagination === undefined;
     }
     // A server that sends no pagination cannot say whether there is more: never pass one page off as all of them.
-    if (unpaged) ctx.io.warn(`The server does not say whether there are more ${plan.noun} than these (its answer has no pagination); only the first page is shown.`);
+    if (unpaged)
+      ctx.io.warn(
+        `The server does not say whether there are more ${plan.noun} than these (its answer has no pagination); only the first page is shown.`,
+      );
     if (ctx.globals.json) return ctx.io.writeJson({ [plan.key]: items });
     if (items.length > 0) ctx.io.out(renderTable(items, plan.columns, view));
     if (ctx.io.terminal) ctx.io.notice(ctx.io.style.dim(items.length === 0 ? `No ${plan.noun}.` : `${items.length} ${plan.noun}.`));
@@ -62,5 +69,10 @@ export async function runList<P extends Page, Item>(ctx: CliContext, flags: Pagi
   const number = pagination?.page ?? flags.page ?? 1;
   const of = pagination?.total_pages === undefined ? '' : ` of ${pagination.total_pages}`;
   if (items.length === 0) ctx.io.notice(ctx.io.style.dim(number > 1 ? `No ${plan.noun} on page ${number}${of}.` : `No ${plan.noun}.`));
-  else if (pagination?.has_more === true) ctx.io.notice(ctx.io.style.dim(`Page ${number}${of}${pagination.total === undefined ? '' : ` (${pagination.total} ${plan.noun})`}. Next: ${plan.commandFor(number + 1)}`));
+  else if (pagination?.has_more === true)
+    ctx.io.notice(
+      ctx.io.style.dim(
+        `Page ${number}${of}${pagination.total === undefined ? '' : ` (${pagination.total} ${plan.noun})`}. Next: ${plan.commandFor(number + 1)}`,
+      ),
+    );
 }

@@ -10,7 +10,8 @@ export function parseWatchSeconds(what: string, min: number) {
   return (value: string): number => {
     const seconds = wholeNumberOf(value);
     if (seconds === undefined) throw new InvalidArgumentError('--watch takes a whole number of seconds.');
-    if (seconds < min) throw new InvalidArgumentError(`The ${what} may be refreshed at most every ${min} seconds; use --watch ${min} or more.`);
+    if (seconds < min)
+      throw new InvalidArgumentError(`The ${what} may be refreshed at most every ${min} seconds; use --watch ${min} or more.`);
     return seconds;
   };
 }
@@ -43,9 +44,15 @@ export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<
     const data = await plan.fetch();
     // A server may lengthen the pause, never shorten it below the document's minimum (plan.seconds is checked).
     const hint: unknown = plan.serverHint?.(data);
-    const seconds = Math.max(plan.seconds, typeof hint === 'number' && Number.isFinite(hint) && hint > 0 ? Math.min(hint, MAX_HINT_SECONDS) : 0);
+    const seconds = Math.max(
+      plan.seconds,
+      typeof hint === 'number' && Number.isFinite(hint) && hint > 0 ? Math.min(hint, MAX_HINT_SECONDS) : 0,
+    );
     if (ctx.globals.json) ctx.io.out(`${jsonText(data)}\n`);
-    else if (redraw) redraw(`${plan.render(data)}\n${ctx.io.style.dim(`Updated ${clockText(ctx.clock.now())}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`);
+    else if (redraw)
+      redraw(
+        `${plan.render(data)}\n${ctx.io.style.dim(`Updated ${clockText(ctx.clock.now())}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`,
+      );
     else ctx.io.out(`${refresh > 0 ? '\n' : ''}${plan.render(data)}`);
     await ctx.clock.sleep(seconds * 1000, ctx.signal);
   }

@@ -34,7 +34,12 @@ export function rateLimitHeadersOf(headers: { get(name: string): string | null }
 }
 
 function pathText(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? '(the body)' : path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path.length === 0
+    ? '(the body)'
+    : path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+        .join('.')
+        .replace(/\.\[/g, '[');
 }
 
 function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
@@ -68,13 +73,21 @@ export function unknownEnumFindings(where: string, schema: z.ZodType, value: unk
   const values = openEnumValues(def);
   if (values !== undefined) {
     return typeof value === 'string' && !values.includes(value)
-      ? [{ where, problem: `${pathText(path)}: unknown value ${JSON.stringify(value)} (the contract knows ${values.map((v) => JSON.stringify(v)).join(', ')}).` }]
+      ? [
+          {
+            where,
+            problem: `${pathText(path)}: unknown value ${JSON.stringify(value)} (the contract knows ${values.map((v) => JSON.stringify(v)).join(', ')}).`,
+          },
+        ]
       : [];
   }
   if ((def.type === 'optional' || def.type === 'nullable') && def.innerType) return unknownEnumFindings(where, def.innerType, value, path);
-  if (def.type === 'array' && def.element && Array.isArray(value)) return value.flatMap((item, i) => unknownEnumFindings(where, def.element!, item, [...path, i]));
+  if (def.type === 'array' && def.element && Array.isArray(value))
+    return value.flatMap((item, i) => unknownEnumFindings(where, def.element!, item, [...path, i]));
   if (def.type === 'object' && def.shape && value !== null && typeof value === 'object') {
-    return Object.entries(def.shape).flatMap(([key, field]) => unknownEnumFindings(where, field, (value as Record<string, unknown>)[key], [...path, key]));
+    return Object.entries(def.shape).flatMap(([key, field]) =>
+      unknownEnumFindings(where, field, (value as Record<string, unknown>)[key], [...path, key]),
+    );
   }
   return [];
 }
@@ -88,14 +101,20 @@ export function contractFindings(where: string, schema: z.ZodType, body: unknown
   const parsed = schema.safeParse(body);
   const unknownValues = unknownEnumFindings(where, schema, body);
   if (parsed.success) return unknownValues;
-  return [...unknownValues, ...parsed.error.issues.map((issue) => {
-    const at = pathText(issue.path);
-    const value = valueAt(body, issue.path);
-    if (issue.code === 'invalid_value' && 'values' in issue) {
-      return { where, problem: `${at}: unknown value ${JSON.stringify(value)} (the contract knows ${issue.values.map((v) => JSON.stringify(v)).join(', ')}).` };
-    }
-    if (issue.code === 'invalid_type' && value === undefined) return { where, problem: `${at}: a guaranteed field is missing.` };
-    if (issue.code === 'invalid_type') return { where, problem: `${at}: expected ${issue.expected}, got ${typeName(value)}.` };
-    return { where, problem: `${at}: ${issue.message.replace(/\.$/, '')}.` };
-  })];
+  return [
+    ...unknownValues,
+    ...parsed.error.issues.map((issue) => {
+      const at = pathText(issue.path);
+      const value = valueAt(body, issue.path);
+      if (issue.code === 'invalid_value' && 'values' in issue) {
+        return {
+          where,
+          problem: `${at}: unknown value ${JSON.stringify(value)} (the contract knows ${issue.values.map((v) => JSON.stringify(v)).join(', ')}).`,
+        };
+      }
+      if (issue.code === 'invalid_type' && value === undefined) return { where, problem: `${at}: a guaranteed field is missing.` };
+      if (issue.code === 'invalid_type') return { where, problem: `${at}: expected ${issue.expected}, got ${typeName(value)}.` };
+      return { where, problem: `${at}: ${issue.message.replace(/\.$/, '')}.` };
+    }),
+  ];
 }

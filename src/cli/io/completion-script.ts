@@ -36,7 +36,8 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function valueOptions(spec: CompletionSpec): string[] {
   const flags = new Set<string>();
-  for (const option of [...spec.globalOptions, ...spec.nodes.flatMap((n) => n.options)]) if (option.takesValue) for (const f of option.flags) flags.add(f);
+  for (const option of [...spec.globalOptions, ...spec.nodes.flatMap((n) => n.options)])
+    if (option.takesValue) for (const f of option.flags) flags.add(f);
   return [...flags].sort();
 }
 
@@ -84,7 +85,11 @@ function bashScript(spec: CompletionSpec): string {
   }
   lines.push('  esac', '  case "$cmdpath" in');
   for (const node of spec.nodes) {
-    const words = [...node.argumentChoices, ...node.subcommands.map((s) => s.name), ...[...node.options, ...spec.globalOptions].flatMap((o) => o.flags)];
+    const words = [
+      ...node.argumentChoices,
+      ...node.subcommands.map((s) => s.name),
+      ...[...node.options, ...spec.globalOptions].flatMap((o) => o.flags),
+    ];
     lines.push(`    ${sq(key(node))}) COMPREPLY=($(compgen -W ${sq(words.join(' '))} -- "$cur")) ;;`);
   }
   lines.push('  esac', '}', `complete -F ${fn} ${spec.program}`, '');
@@ -154,7 +159,15 @@ function fishScript(spec: CompletionSpec): string {
     '            set skip 0',
     '            continue',
     '        end',
-    ...(values.length > 0 ? ['        switch $word', `            case ${values.map(fq).join(' ')}`, '                set skip 1', '                continue', '        end'] : []),
+    ...(values.length > 0
+      ? [
+          '        switch $word',
+          `            case ${values.map(fq).join(' ')}`,
+          '                set skip 1',
+          '                continue',
+          '        end',
+        ]
+      : []),
     '        switch "$cmdpath $word"',
     `            case ${branchPaths(spec).map(fq).join(' ')}`,
     '                set cmdpath "$cmdpath $word"',
@@ -179,8 +192,10 @@ function fishScript(spec: CompletionSpec): string {
   for (const option of spec.globalOptions) lines.push(optionLine(option, undefined));
   for (const node of spec.nodes) {
     const condition = `${prefix}_at ${key(node)}`;
-    for (const sub of node.subcommands) lines.push(`complete -c ${spec.program} -n ${fq(condition)} -a ${fq(sub.name)} -d ${fq(oneLine(sub.description))}`);
-    if (node.argumentChoices.length > 0) lines.push(`complete -c ${spec.program} -n ${fq(condition)} -a ${fq(node.argumentChoices.join(' '))}`);
+    for (const sub of node.subcommands)
+      lines.push(`complete -c ${spec.program} -n ${fq(condition)} -a ${fq(sub.name)} -d ${fq(oneLine(sub.description))}`);
+    if (node.argumentChoices.length > 0)
+      lines.push(`complete -c ${spec.program} -n ${fq(condition)} -a ${fq(node.argumentChoices.join(' '))}`);
     for (const option of node.options) lines.push(optionLine(option, condition));
   }
   lines.push('');

@@ -21,8 +21,15 @@ export function errorEnvelope(parts: ErrorEnvelopeParts): string {
 
 /** commander's own error text ("error: unknown option '--x'\n(Did you mean --json?)") as one sentence. */
 export function commanderSentence(text: string): string {
-  const lines = text.replace(/^error: /, '').split('\n').map((line) => line.trim()).filter(Boolean);
-  const joined = lines.map((line) => line.replace(/^\((.*)\)$/, '$1')).map((line) => (/[.!?]$/.test(line) ? line : `${line}.`)).join(' ');
+  const lines = text
+    .replace(/^error: /, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const joined = lines
+    .map((line) => line.replace(/^\((.*)\)$/, '$1'))
+    .map((line) => (/[.!?]$/.test(line) ? line : `${line}.`))
+    .join(' ');
   return joined.charAt(0).toUpperCase() + joined.slice(1);
 }
 

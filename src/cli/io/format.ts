@@ -76,7 +76,14 @@ export interface RecordField {
 }
 
 export function renderRecord(fields: readonly RecordField[], options: { terminal: boolean; style: Style; title?: string }): string {
-  if (!options.terminal) return renderFields(fields.map((f) => [f.key, plainCell(orDash(f.plain))]), options);
-  const body = renderFields(fields.map((f) => [f.label, orDash(f.plain) === '-' ? '-' : (f.pretty ?? String(f.plain))]), options);
+  if (!options.terminal)
+    return renderFields(
+      fields.map((f) => [f.key, plainCell(orDash(f.plain))]),
+      options,
+    );
+  const body = renderFields(
+    fields.map((f) => [f.label, orDash(f.plain) === '-' ? '-' : (f.pretty ?? String(f.plain))]),
+    options,
+  );
   return options.title === undefined ? body : `${options.style.bold(options.title)}\n${body}`;
 }

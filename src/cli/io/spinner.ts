@@ -15,7 +15,8 @@ const CLEAR_LINE = '\r\u001b[K';
  * pipes never collect carriage returns and escape codes.
  */
 export function startSpinner(stream: OutputStream, text: string, options: { enabled: boolean; frameMs?: number }): Spinner {
-  if (!options.enabled) return { update: () => {}, stop: (finalLine) => void (finalLine === undefined ? undefined : stream.write(`${finalLine}\n`)) };
+  if (!options.enabled)
+    return { update: () => {}, stop: (finalLine) => void (finalLine === undefined ? undefined : stream.write(`${finalLine}\n`)) };
   let frame = 0;
   let current = text;
   const draw = () => stream.write(`${CLEAR_LINE}${FRAMES[frame % FRAMES.length]} ${current}`);

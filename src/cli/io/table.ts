@@ -14,7 +14,8 @@ const pad = (text: string, width: number, align: 'left' | 'right') => {
   return align === 'right' ? fill + text : text + fill;
 };
 
-const cellText = (value: string | number | null | undefined): string => (value === null || value === undefined || value === '' ? '-' : String(value));
+const cellText = (value: string | number | null | undefined): string =>
+  value === null || value === undefined || value === '' ? '-' : String(value);
 
 /**
  * On a terminal: a bold header and aligned columns. Piped: tab-separated values with no header,
@@ -25,7 +26,12 @@ export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]
   if (!options.terminal) return cells.map((line) => line.join('\t')).join('\n') + (cells.length > 0 ? '\n' : '');
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((line) => visibleLength(line[i]!))));
   const header = columns.map((c, i) => options.style.bold(pad(c.header.toUpperCase(), widths[i]!, c.align ?? 'left'))).join('  ');
-  const body = cells.map((line) => line.map((cell, i) => pad(cell, widths[i]!, columns[i]!.align ?? 'left')).join('  ').trimEnd());
+  const body = cells.map((line) =>
+    line
+      .map((cell, i) => pad(cell, widths[i]!, columns[i]!.align ?? 'left'))
+      .join('  ')
+      .trimEnd(),
+  );
   return [header.trimEnd(), ...body].join('\n') + '\n';
 }
 

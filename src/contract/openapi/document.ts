@@ -11,7 +11,12 @@ import type { OpenApiDocument } from './types.js';
 export function buildOpenApiDocument(): OpenApiDocument {
   return {
     openapi: '3.1.0',
-    info: { title: 'Credit top-up shop API', version: INTERFACE_VERSION, description: infoDescription(), license: { name: 'MIT', identifier: 'MIT' } },
+    info: {
+      title: 'Credit top-up shop API',
+      version: INTERFACE_VERSION,
+      description: infoDescription(),
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
     servers: [
       {
         url: 'https://{host}',

@@ -60,7 +60,10 @@ function rateLimitSection(): string {
     markdownTable(['Class', 'Limit', 'Window', 'Counted per', 'Operations'], rows),
     `Public reads are counted per client address, everything else per token. Besides, at most ${MAX_IN_FLIGHT_SERVER} requests of one token may be in flight at once: the server answers a token's ${MAX_IN_FLIGHT_SERVER + 1}th simultaneous request with 429. Clients should keep to ${MAX_IN_FLIGHT_CLIENT}.`,
     'A refused request gets 429 with the error envelope. Wait `Retry-After` seconds, then retry.',
-    markdownTable(['Header', 'Meaning'], Object.values(rateLimitHeaders).map(({ name, description }) => [name, description])),
+    markdownTable(
+      ['Header', 'Meaning'],
+      Object.values(rateLimitHeaders).map(({ name, description }) => [name, description]),
+    ),
     `Every counted request is answered with the three X-RateLimit-* headers. A 400 given before the request is counted (a token in the URL, a malformed header) and 500, 502, 503 or 504 faults may come without them. 429 and 503 answers carry ${RATE_LIMIT_HEADERS.retryAfter}.`,
   ].join('\n\n');
 }
@@ -131,6 +134,9 @@ function errorSection(): string {
   return [
     '## Errors',
     'Every error uses the error envelope. Codes are stable; messages are for people.',
-    markdownTable(['Status', 'error.code', 'Meaning'], [...uncoded, ...coded].sort((a, b) => Number(a[0]) - Number(b[0]))),
+    markdownTable(
+      ['Status', 'error.code', 'Meaning'],
+      [...uncoded, ...coded].sort((a, b) => Number(a[0]) - Number(b[0])),
+    ),
   ].join('\n\n');
 }

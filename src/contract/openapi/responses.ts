@@ -14,7 +14,11 @@ const STATUSES_WITH_RETRY_AFTER: ReadonlySet<number> = new Set([429, 503]);
 
 /** The rate-limit headers, under their component names. */
 export const rateLimitHeaders = {
-  XRateLimitLimit: { name: RATE_LIMIT_HEADERS.limit, minimum: 1, description: 'Requests allowed per window in the rate class of the operation.' },
+  XRateLimitLimit: {
+    name: RATE_LIMIT_HEADERS.limit,
+    minimum: 1,
+    description: 'Requests allowed per window in the rate class of the operation.',
+  },
   XRateLimitRemaining: { name: RATE_LIMIT_HEADERS.remaining, minimum: 0, description: 'Requests left in the current window.' },
   XRateLimitReset: { name: RATE_LIMIT_HEADERS.reset, minimum: 0, description: 'Unix time, in seconds, at which the current window ends.' },
   RetryAfter: { name: RATE_LIMIT_HEADERS.retryAfter, minimum: 0, description: 'Seconds to wait before retrying.' },
@@ -54,14 +58,13 @@ const errorStatuses: Readonly<Record<number, { name: string; meaning: string }>>
 
 function errorResponseName(status: number): string {
   const entry = errorStatuses[status];
-  if (entry === undefined) throw new Error(`No shared error response for status ${status}; add it to errorStatuses in openapi/responses.ts.`);
+  if (entry === undefined)
+    throw new Error(`No shared error response for status ${status}; add it to errorStatuses in openapi/responses.ts.`);
   return entry.name;
 }
 
 export function errorResponses(): Record<string, OpenApiResponse> {
-  return Object.fromEntries(
-    Object.entries(errorStatuses).map(([key, { name, meaning }]) => [name, errorResponse(Number(key), meaning)]),
-  );
+  return Object.fromEntries(Object.entries(errorStatuses).map(([key, { name, meaning }]) => [name, errorResponse(Number(key), meaning)]));
 }
 
 function errorResponse(status: number, meaning: string): OpenApiResponse {

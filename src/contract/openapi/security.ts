@@ -6,6 +6,10 @@ export const SECURITY_SCHEME = 'bearerAuth';
 
 export function securitySchemes(): OpenApiDocument['components']['securitySchemes'] {
   return {
-    [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: 'A User API Token: `topup_test_…` (sandbox) or `topup_live_…` (production).' },
+    [SECURITY_SCHEME]: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'A User API Token: `topup_test_…` (sandbox) or `topup_live_…` (production).',
+    },
   };
 }

@@ -2,8 +2,13 @@
 
 export type JsonSchema = { [keyword: string]: unknown };
 export type OpenApiReference = { $ref: string };
-export interface OpenApiHeader { description: string; schema: JsonSchema }
-export interface OpenApiMediaType { schema: JsonSchema }
+export interface OpenApiHeader {
+  description: string;
+  schema: JsonSchema;
+}
+export interface OpenApiMediaType {
+  schema: JsonSchema;
+}
 export interface OpenApiResponse {
   description: string;
   headers: Record<string, OpenApiHeader | OpenApiReference>;
