@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -29,9 +29,10 @@ export default tseslint.config(
     },
   },
   {
-    // Tests read the answers of a real server as parsed JSON and check their shape with expect(): a wrong shape fails
-    // the assertion at run time, which is what these rules would only approximate at compile time.
-    files: ['test/**'],
+    // Tests read the answers of a real server as parsed JSON and check their shape with expect(), and the benchmarks
+    // read what their child processes print: a wrong shape fails the assertion or the run at once, which is what these
+    // rules would only approximate at compile time.
+    files: ['test/**', 'bench/**'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -1,10 +1,11 @@
+// @ts-check
 // Checks a results file of `npm run bench` (CI runs it after `npm run bench -- --quick`): every row is there,
 // each with a figure or an explicit reason why it was not measured, and no benchmark failed.
 import { readFileSync } from 'node:fs';
 import { EXPECTED_ROWS } from './rows.mjs';
 
 const file = process.argv[2] ?? new URL('results/quick.json', import.meta.url).pathname;
-const results = JSON.parse(readFileSync(file, 'utf8'));
+const results = /** @type {import('./lib/types.js').BenchResults} */ (JSON.parse(readFileSync(file, 'utf8')));
 const problems = [...results.failures.map((failure) => `failed: ${failure.split('\n')[0]}`)];
 for (const id of EXPECTED_ROWS) {
   const row = results.rows.find((r) => r.id === id);

@@ -1,9 +1,11 @@
+// @ts-check
 // Per-call cost of the client (pacing off) against raw fetch, on the same server, in a process of its own.
 // argv[2]: { url, calls, rounds }. Prints { client, raw } in milliseconds per call (medians over rounds).
 import { createClient } from '../dist/index.js';
 import { median } from './lib/stats.mjs';
 
-const { url, calls, rounds } = JSON.parse(process.argv[2]);
+/** @type {{ url: string, calls: number, rounds: number }} */
+const { url, calls, rounds } = JSON.parse(process.argv[2] ?? '{}');
 const client = createClient({ baseUrl: url, pacing: false });
 const target = `${url}/api/v1/catalog/credit-packages`;
 
@@ -11,11 +13,15 @@ const target = `${url}/api/v1/catalog/credit-packages`;
 async function rawCall() {
   const response = await fetch(target, { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`status ${response.status}`);
-  return (await response.json()).data;
+  return /** @type {{ data: unknown }} */ (await response.json()).data;
 }
 
 const clientCall = () => client.catalog.creditPackages();
 
+/**
+ * @param {() => Promise<unknown>} call
+ * @param {number} n
+ */
 async function perCall(call, n) {
   const startedAt = performance.now();
   for (let i = 0; i < n; i++) await call();
@@ -25,7 +31,9 @@ async function perCall(call, n) {
 // Warm both paths (JIT, connection pool) before measuring.
 await perCall(rawCall, Math.min(200, calls));
 await perCall(clientCall, Math.min(200, calls));
+/** @type {number[]} */
 const raw = [];
+/** @type {number[]} */
 const viaClient = [];
 for (let round = 0; round < rounds; round++) {
   raw.push(await perCall(rawCall, calls));

@@ -1,3 +1,4 @@
+// @ts-check
 /** Every row a complete run reports, in table order; run.mjs and the CI smoke check that none is missing. */
 export const EXPECTED_ROWS = [
   'startup.version',

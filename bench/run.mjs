@@ -1,3 +1,4 @@
+// @ts-check
 // npm run bench [-- --quick] [-- --check] [-- --real-time] [-- --only startup,http] [-- --out file.json]
 // Runs the benchmarks against the built dist/ (npm run build first), prints PASS/MISS per budget, writes the
 // results as JSON and, for a complete full run, BENCHMARKS.md. Exits 1 on a miss only with --check; 2 when a
@@ -16,6 +17,7 @@ import { peer } from './suites/peer.mjs';
 import { scale } from './suites/scale.mjs';
 import { startup } from './suites/startup.mjs';
 
+/** @type {Record<string, import('./lib/types.js').Suite>} */
 const suites = { startup, http, peer, scale, client, pacing };
 
 const { values: flags } = parseArgs({
@@ -43,18 +45,29 @@ for (const name of selected) {
   }
 }
 
-const command = ['npm run bench', ...(flags.quick || flags.check || flags['real-time'] || flags.only ? ['--'] : []), ...(flags.quick ? ['--quick'] : []), ...(flags.check ? ['--check'] : []), ...(flags['real-time'] ? ['--real-time'] : []), ...(flags.only ? [`--only ${flags.only}`] : [])].join(' ');
+const command = [
+  'npm run bench',
+  ...(flags.quick || flags.check || flags['real-time'] || flags.only ? ['--'] : []),
+  ...(flags.quick ? ['--quick'] : []),
+  ...(flags.check ? ['--check'] : []),
+  ...(flags['real-time'] ? ['--real-time'] : []),
+  ...(flags.only ? [`--only ${flags.only}`] : []),
+].join(' ');
+/** @param {string} line */
 const log = (line) => console.error(`  ${line}`);
 const startedAt = Date.now();
+/** @type {import('./lib/types.js').Row[]} */
 const rows = [];
+/** @type {string[]} */
 const failures = [];
 for (const name of selected) {
   console.error(`bench: ${name}${flags.quick ? ' (quick)' : ''}`);
   try {
-    rows.push(...(await suites[name]({ quick: flags.quick, realTime: flags['real-time'], log })));
+    const suite = /** @type {import('./lib/types.js').Suite} */ (suites[name]);
+    rows.push(...(await suite({ quick: flags.quick === true, realTime: flags['real-time'] === true, log })));
   } catch (error) {
-    failures.push(`${name}: ${error instanceof Error ? error.stack : error}`);
-    console.error(`bench: ${name} failed: ${error instanceof Error ? error.message : error}`);
+    failures.push(`${name}: ${error instanceof Error ? error.stack : String(error)}`);
+    console.error(`bench: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 for (const row of rows) row.verdict = verdict(row);
@@ -79,10 +92,13 @@ const out = flags.out ?? join(ROOT, 'bench', 'results', flags.quick ? 'quick.jso
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
 // The committed table only comes from a complete, full run; a quick or partial one would overwrite it with less.
-if (!flags.quick && complete && failures.length === 0) writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown({ rows, machine, date, command, durationS }));
+if (!flags.quick && complete && failures.length === 0)
+  writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown({ rows, machine, date, command, durationS }));
 
 console.log(consoleTable(rows));
-console.log(`\n${rows.filter((r) => r.verdict === 'PASS').length} pass, ${rows.filter((r) => r.verdict === 'MISS').length} miss, ${rows.filter((r) => r.verdict === 'INFO').length} info, ${rows.filter((r) => r.verdict === 'NOT MEASURED').length} not measured, in ${Math.round(durationS)} s. Results: ${out}`);
+console.log(
+  `\n${rows.filter((r) => r.verdict === 'PASS').length} pass, ${rows.filter((r) => r.verdict === 'MISS').length} miss, ${rows.filter((r) => r.verdict === 'INFO').length} info, ${rows.filter((r) => r.verdict === 'NOT MEASURED').length} not measured, in ${Math.round(durationS)} s. Results: ${out}`,
+);
 if (failures.length > 0 || missing.length > 0) {
   for (const failure of failures) console.error(`bench: failed: ${failure}`);
   if (missing.length > 0) console.error(`bench: rows missing: ${missing.join(', ')}`);

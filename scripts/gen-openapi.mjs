@@ -1,3 +1,4 @@
+// @ts-check
 // Writes openapi.json from the built contract; `npm run build` runs it after tsup.
 import { writeFileSync } from 'node:fs';
 import { buildOpenApiDocument } from '../dist/contract.js';

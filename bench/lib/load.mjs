@@ -1,3 +1,4 @@
+// @ts-check
 import { connect } from 'node:net';
 import { quantile } from './stats.mjs';
 
@@ -10,7 +11,7 @@ import { quantile } from './stats.mjs';
  * @param {{ url: string, requests: { method: string, path: string, headers?: Record<string, string>, body?: string }[],
  *   connections: number, durationMs: number, warmupMs?: number, maxRequests?: number }} options
  *   `maxRequests` ends the run early once that many answers were measured (for requests that grow the store).
- * @returns {Promise<{ requests: number, rps: number, p50: number, p99: number, mean: number, statuses: Record<string, number>, errors: number }>}
+ * @returns {Promise<import('./types.js').LoadResult>}
  */
 export async function runLoad(options) {
   const target = new URL(options.url);
@@ -18,14 +19,17 @@ export async function runLoad(options) {
   const host = target.hostname;
   const wires = options.requests.map((r) => serialise(r, target.host));
   const warmupMs = options.warmupMs ?? 0;
+  /** @type {number[]} */
   const latencies = [];
+  /** @type {Record<string, number>} */
   const statuses = {};
   let errors = 0;
   let measuring = false;
   let stopping = false;
   const maxRequests = options.maxRequests ?? Number.POSITIVE_INFINITY;
-  let reachedMax;
-  const enough = new Promise((resolve) => (reachedMax = resolve));
+  /** @type {() => void} */
+  let reachedMax = () => {};
+  const enough = new Promise((resolve) => (reachedMax = () => resolve(undefined)));
 
   const connections = Array.from({ length: options.connections }, (_, index) => drive(index));
   await sleep(warmupMs);
@@ -47,7 +51,10 @@ export async function runLoad(options) {
     errors,
   };
 
-  /** One connection's loop; reconnects if the server closes it. */
+  /**
+   * One connection's loop; reconnects if the server closes it.
+   * @param {number} index
+   */
   async function drive(index) {
     let sent = index;
     while (!stopping) {
@@ -59,6 +66,7 @@ export async function runLoad(options) {
       }
     }
 
+    /** @returns {Promise<void>} */
     function session() {
       return new Promise((resolve, reject) => {
         const socket = connect({ port, host, noDelay: true });
@@ -71,7 +79,7 @@ export async function runLoad(options) {
             return;
           }
           sentAt = performance.now();
-          socket.write(wires[sent++ % wires.length]);
+          socket.write(/** @type {Buffer} */ (wires[sent++ % wires.length]));
         };
         socket.once('connect', next);
         socket.on('data', (chunk) => {
@@ -81,7 +89,7 @@ export async function runLoad(options) {
             try {
               answer = parseAnswer(pending);
             } catch (error) {
-              socket.destroy(error);
+              socket.destroy(/** @type {Error} */ (error));
               return;
             }
             if (answer === undefined) return;
@@ -106,17 +114,31 @@ export async function runLoad(options) {
   }
 }
 
-/** The wire bytes of one request. */
+/**
+ * The wire bytes of one request.
+ * @param {import('./types.js').LoadRequest} request
+ * @param {string} host
+ */
 function serialise(request, host) {
   const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body);
-  const headers = { host, connection: 'keep-alive', ...request.headers, ...(body.length > 0 ? { 'content-length': String(body.length) } : {}) };
-  const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  const headers = {
+    host,
+    connection: 'keep-alive',
+    ...request.headers,
+    ...(body.length > 0 ? { 'content-length': String(body.length) } : {}),
+  };
+  const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
   return Buffer.concat([Buffer.from(head), body]);
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 
-/** Status and total length of the first complete answer in `bytes`, or undefined while it is incomplete. */
+/**
+ * Status and total length of the first complete answer in `bytes`, or undefined while it is incomplete.
+ * @param {Buffer} bytes
+ */
 function parseAnswer(bytes) {
   const headEnd = bytes.indexOf(HEAD_END);
   if (headEnd < 0) return undefined;
@@ -129,7 +151,11 @@ function parseAnswer(bytes) {
   return { status, length: total, close: /\r\nconnection:\s*close/i.test(head) };
 }
 
-/** A timer that does not keep the process alive once the run is over. */
+/**
+ * A timer that does not keep the process alive once the run is over.
+ * @param {number} ms
+ * @returns {Promise<void>}
+ */
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,3 +1,4 @@
+// @ts-check
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -8,12 +9,16 @@ const BENCH = fileURLToPath(new URL('../', import.meta.url));
 /**
  * Starts a bench server script (bench/servers/*.mjs) in its own process. The script reports `{ url, ... }`
  * over IPC once it listens, and answers `{ type: 'rss' }` with its resident set size.
+ * @param {string} script
+ * @param {object} options
+ * @returns {Promise<Record<string, any> & { url: string, pid: number | undefined, memory(): Promise<NodeJS.MemoryUsage>, liveMemory(): Promise<NodeJS.MemoryUsage>, stop(): Promise<void> }>}
  */
 export async function startServer(script, options = {}) {
   const child = spawn(process.execPath, ['--expose-gc', `${BENCH}servers/${script}`, JSON.stringify(options)], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
+  /** @type {Record<string, any> & { url: string }} */
   const ready = await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('error', reject);
@@ -24,14 +29,19 @@ export async function startServer(script, options = {}) {
     ...ready,
     pid: child.pid,
     /** process.memoryUsage() of the server: rss, heapUsed, heapTotal… in bytes. */
-    memory: () => ask(child, { type: 'rss' }),
+    memory: () => /** @type {Promise<NodeJS.MemoryUsage>} */ (ask(child, { type: 'rss' })),
     /** process.memoryUsage() after a full garbage collection (sandbox server only). */
-    liveMemory: () => ask(child, { type: 'live' }),
+    liveMemory: () => /** @type {Promise<NodeJS.MemoryUsage>} */ (ask(child, { type: 'live' })),
     stop: () => stopProcess(child),
   };
 }
 
-/** Starts any command that serves HTTP and waits until `probeUrl` answers. */
+/**
+ * Starts any command that serves HTTP and waits until `probeUrl` answers.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {string} probeUrl
+ */
 export async function startCommand(command, args, probeUrl, timeoutMs = 60_000) {
   const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -55,15 +65,27 @@ export async function startCommand(command, args, probeUrl, timeoutMs = 60_000) 
   return { pid: child.pid, stop: () => stopProcess(child) };
 }
 
-/** Runs a load test from a separate process, so that the generator never shares a core's time with the server's event loop. */
+/**
+ * Runs a load test from a separate process, so that the generator never shares a core's time with the server's event loop.
+ * @param {Parameters<typeof import('./load.mjs').runLoad>[0]} options
+ * @returns {Promise<import('./types.js').LoadResult>}
+ */
 export function runLoadProcess(options) {
-  return runWorker('load-worker.mjs', options);
+  return /** @type {Promise<import('./types.js').LoadResult>} */ (runWorker('load-worker.mjs', options));
 }
 
-/** Runs bench/<script> '<options JSON>' and parses its stdout as JSON. */
+/**
+ * Runs bench/<script> '<options JSON>' and parses its stdout as JSON.
+ * @param {string} script
+ * @param {object} options
+ * @returns {Promise<any>} what the worker printed: each caller knows its worker's shape
+ */
 export function runWorker(script, options) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${BENCH}${script}`, JSON.stringify(options)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [`${BENCH}${script}`, JSON.stringify(options)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (text) => (stdout += text));
     child.on('error', reject);
@@ -74,18 +96,25 @@ export function runWorker(script, options) {
   });
 }
 
-/** A port that was free a moment ago, for programs that cannot listen on port 0 and report it. */
+/**
+ * A port that was free a moment ago, for programs that cannot listen on port 0 and report it.
+ * @returns {Promise<number>}
+ */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
 }
 
+/**
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {object} message
+ */
 function ask(child, message) {
   return new Promise((resolve) => {
     child.once('message', resolve);
@@ -93,6 +122,10 @@ function ask(child, message) {
   });
 }
 
+/**
+ * @param {import('node:child_process').ChildProcess} child
+ * @returns {Promise<void>}
+ */
 function stopProcess(child) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {

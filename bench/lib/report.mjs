@@ -1,14 +1,24 @@
+// @ts-check
 /** Budget verdicts, the console table and BENCHMARKS.md. */
 
+/** @typedef {import('./types.js').Row} Row */
+
+/**
+ * @param {Row} row
+ * @returns {NonNullable<Row['verdict']>}
+ */
 export function verdict(row) {
   if (row.status === 'NOT MEASURED') return 'NOT MEASURED';
   if (row.budget === undefined) return 'INFO';
-  const actual = row.budget.of === 'ratio' ? row.ratio : row.value;
-  const { op, limit } = row.budget;
-  const ok = op === '<=' ? actual <= limit : op === '<' ? actual < limit : op === '>=' ? actual >= limit : op === '==' ? actual === limit : false;
+  const actual = /** @type {number} */ (row.budget.of === 'ratio' ? row.ratio : row.value);
+  const { op } = row.budget;
+  const limit = Number(row.budget.limit);
+  const ok =
+    op === '<=' ? actual <= limit : op === '<' ? actual < limit : op === '>=' ? actual >= limit : op === '==' ? actual === limit : false;
   return ok ? 'PASS' : 'MISS';
 }
 
+/** @param {Row['budget']} budget */
 export function budgetText(budget) {
   if (budget === undefined) return '—';
   if (budget.text) return budget.text;
@@ -16,43 +26,65 @@ export function budgetText(budget) {
   return budget.of === 'ratio' ? `${op} ${budget.limit}×` : `${op} ${budget.limit}`;
 }
 
+/**
+ * @param {Row} row
+ * @returns {string}
+ */
 function valueText(row) {
   if (row.status === 'NOT MEASURED') return '—';
   if (row.display !== undefined) return row.display;
-  if (row.unit === 'rps') return `${Math.round(row.value).toLocaleString('en-US')} rps`;
-  if (row.unit === 'ms') return `${row.value.toFixed(1)} ms`;
+  const value = row.value ?? Number.NaN;
+  if (row.unit === 'rps') return `${Math.round(value).toLocaleString('en-US')} rps`;
+  if (row.unit === 'ms') return `${value.toFixed(1)} ms`;
   return String(row.value);
 }
 
+/** @param {Row} row */
 function baselineText(row) {
   if (row.baselineValue === undefined) return row.baseline ?? '—';
   const shown = row.baselineDisplay ?? valueText({ ...row, value: row.baselineValue, display: undefined });
   return `${row.baseline}: ${shown}`;
 }
 
+/** @param {Row} row */
 function ratioText(row) {
   return row.ratio === undefined || !Number.isFinite(row.ratio) ? '—' : `${row.ratio.toFixed(2)}×`;
 }
 
+/** @param {readonly Row[]} rows */
 export function consoleTable(rows) {
   return rows
-    .map((row) => `${row.verdict.padEnd(12)} ${ratioText(row).padStart(7)}  ${budgetText(row.budget).padEnd(12)} ${row.measure.replace(/`/g, '')}  [${valueText(row)}; ${baselineText(row).replace(/`/g, '')}]`)
+    .map(
+      (row) =>
+        `${(row.verdict ?? '').padEnd(12)} ${ratioText(row).padStart(7)}  ${budgetText(row.budget).padEnd(12)} ${row.measure.replace(/`/g, '')}  [${valueText(row)}; ${baselineText(row).replace(/`/g, '')}]`,
+    )
     .join('\n');
 }
 
-const escape = (text) => String(text).replace(/\|/g, '\\|');
+/** @param {string} text */
+const escape = (text) => text.replace(/\|/g, '\\|');
 
+/**
+ * @param {{ rows: readonly Row[], machine: import('./types.js').Machine, date: string, command: string, durationS: number }} report
+ */
 export function markdown({ rows, machine, date, command, durationS }) {
   const table = [
     '| What | Measure | Value | Baseline | Ratio | Budget | Result |',
     '|---|---|---|---|---|---|---|',
-    ...rows.map((row) => `| ${row.group} | ${escape(row.measure)} | ${escape(valueText(row))} | ${escape(baselineText(row))} | ${ratioText(row)} | ${escape(budgetText(row.budget))} | ${row.verdict === 'MISS' ? '**MISS**' : row.verdict} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.group} | ${escape(row.measure)} | ${escape(valueText(row))} | ${escape(baselineText(row))} | ${ratioText(row)} | ${escape(budgetText(row.budget))} | ${row.verdict === 'MISS' ? '**MISS**' : row.verdict} |`,
+    ),
   ].join('\n');
-  const notes = rows.filter((row) => row.note).map((row) => `- **${escape(row.measure.replace(/`/g, ''))}**: ${row.note}`).join('\n');
+  const notes = rows
+    .filter((row) => row.note)
+    .map((row) => `- **${escape(row.measure.replace(/`/g, ''))}**: ${row.note}`)
+    .join('\n');
   const misses = rows.filter((row) => row.verdict === 'MISS');
-  const verdictLine = misses.length === 0
-    ? 'Every budget holds.'
-    : `${misses.length} budget${misses.length === 1 ? '' : 's'} missed: ${misses.map((row) => row.measure.replace(/`/g, '')).join('; ')}.`;
+  const verdictLine =
+    misses.length === 0
+      ? 'Every budget holds.'
+      : `${misses.length} budget${misses.length === 1 ? '' : 's'} missed: ${misses.map((row) => row.measure.replace(/`/g, '')).join('; ')}.`;
   return `# Benchmarks
 
 Written by \`${command}\` on ${date}, in ${Math.round(durationS)} s. Reproduce with:

@@ -1,9 +1,16 @@
+// @ts-check
 // The baseline: a bare node:http server that answers each route with recorded bytes, and nothing else.
 // argv[2]: { routes: { "GET /path": { status, headers, body } } }.
 import { createServer } from 'node:http';
 
-const { routes } = JSON.parse(process.argv[2]);
-const replies = new Map(Object.entries(routes).map(([route, reply]) => [route, { ...reply, headers: { ...reply.headers, 'content-length': Buffer.byteLength(reply.body) } }]));
+/** @type {{ routes: Record<string, { status: number, headers: Record<string, string>, body: string }> }} */
+const { routes } = JSON.parse(process.argv[2] ?? '{}');
+const replies = new Map(
+  Object.entries(routes).map(([route, reply]) => [
+    route,
+    { ...reply, headers: { ...reply.headers, 'content-length': Buffer.byteLength(reply.body) } },
+  ]),
+);
 
 const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
   const reply = replies.get(`${req.method} ${req.url}`);
@@ -16,8 +23,8 @@ const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
 });
 server.listen(0, '127.0.0.1', () => {
   process.on('message', (message) => {
-    if (message.type === 'rss') process.send(process.memoryUsage());
+    if (/** @type {{ type?: string }} */ (message).type === 'rss') process.send?.(process.memoryUsage());
   });
   process.on('SIGTERM', () => process.exit(0));
-  process.send({ url: `http://127.0.0.1:${server.address().port}` });
+  process.send?.({ url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}` });
 });

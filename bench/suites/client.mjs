@@ -1,6 +1,10 @@
+// @ts-check
 import { runWorker, startServer } from '../lib/processes.mjs';
 
-/** The client's per-call cost with pacing off, against raw fetch of the same URL on the same served sandbox. */
+/** The client's per-call cost with pacing off, against raw fetch of the same URL on the same served sandbox.
+ * @param {import('../lib/types.js').SuiteOptions} options
+ * @returns {Promise<import('../lib/types.js').Row[]>}
+ */
 export async function client({ quick, log }) {
   const server = await startServer('sandbox.mjs', { rateLimit: false });
   try {
@@ -19,7 +23,7 @@ export async function client({ quick, log }) {
         baselineDisplay: `${(result.raw * 1000).toFixed(0)} µs`,
         ratio: result.client / result.raw,
         budget: { op: '<=', limit: 1.3, of: 'ratio' },
-        note: 'Sequential calls on one keep-alive connection; both use node\'s global fetch.',
+        note: "Sequential calls on one keep-alive connection; both use node's global fetch.",
       },
     ];
   } finally {

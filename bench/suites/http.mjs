@@ -1,22 +1,50 @@
+// @ts-check
+import { fixtureAccount } from '../../dist/mocks.js';
 import { runLoadProcess, startServer } from '../lib/processes.mjs';
 import { ORDER_BODY } from '../lib/scale-store.mjs';
 import { median } from '../lib/stats.mjs';
 
-/** The three requests of the HTTP suite; `token` is the demo account's. */
+/** @typedef {import('../lib/types.js').LoadRequest} LoadRequest */
+/** @typedef {import('../lib/types.js').LoadResult} LoadResult */
+/** @typedef {{ label: string, status: number, request: LoadRequest }} Endpoint */
+
+/**
+ * The three requests of the HTTP suite; `token` is the demo account's.
+ * @param {string} token
+ * @returns {Record<'catalog' | 'balance' | 'order', Endpoint>}
+ */
 export function sandboxRequests(token) {
   const auth = { authorization: `Bearer ${token}` };
   return {
-    catalog: { label: 'GET /api/v1/catalog/credit-packages', status: 200, request: { method: 'GET', path: '/api/v1/catalog/credit-packages' } },
+    catalog: {
+      label: 'GET /api/v1/catalog/credit-packages',
+      status: 200,
+      request: { method: 'GET', path: '/api/v1/catalog/credit-packages' },
+    },
     balance: { label: 'GET /api/v1/me/balance', status: 200, request: { method: 'GET', path: '/api/v1/me/balance', headers: auth } },
-    order: { label: 'POST /api/v1/me/orders', status: 201, request: { method: 'POST', path: '/api/v1/me/orders', headers: { ...auth, 'content-type': 'application/json' }, body: ORDER_BODY } },
+    order: {
+      label: 'POST /api/v1/me/orders',
+      status: 201,
+      request: { method: 'POST', path: '/api/v1/me/orders', headers: { ...auth, 'content-type': 'application/json' }, body: ORDER_BODY },
+    },
   };
 }
 
-/** Records the sandbox's answer to each request, for the bare server to repeat byte for byte. */
+/**
+ * Records the sandbox's answer to each request, for the bare server to repeat byte for byte.
+ * @param {string} url
+ * @param {Record<string, { request: LoadRequest }>} endpoints
+ */
 export async function recordReplies(url, endpoints) {
+  /** @type {Record<string, { status: number, headers: Record<string, string>, body: string }>} */
   const routes = {};
   for (const { request } of Object.values(endpoints)) {
-    const response = await fetch(`${url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+    const response = await fetch(`${url}${request.path}`, {
+      method: request.method,
+      headers: request.headers ?? {},
+      body: request.body ?? null,
+    });
+    /** @type {Record<string, string>} */
     const headers = {};
     response.headers.forEach((value, name) => {
       if (!['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name)) headers[name] = value;
@@ -26,19 +54,35 @@ export async function recordReplies(url, endpoints) {
   return routes;
 }
 
-/** Runs `load` against each server in turn, `rounds` times, and keeps every result per server. */
+/**
+ * Runs `load` against each server in turn, `rounds` times, and keeps every result per server.
+ * @template {string} Name
+ * @template Server
+ * @param {Record<Name, Server>} servers
+ * @param {number} rounds
+ * @param {(server: Server, name: Name) => Promise<LoadResult>} load
+ * @returns {Promise<Record<Name, LoadResult[]>>}
+ */
 export async function alternate(servers, rounds, load) {
-  const results = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
+  const entries = /** @type {[Name, Server][]} */ (Object.entries(servers));
+  /** @type {Record<string, LoadResult[]>} */
+  const results = Object.fromEntries(entries.map(([name]) => [name, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const [name, server] of Object.entries(servers)) results[name].push(await load(server, name));
+    for (const [name, server] of entries) results[name]?.push(await load(server, name));
   }
-  return results;
+  return /** @type {Record<Name, LoadResult[]>} */ (results);
 }
 
+/** @param {readonly LoadResult[]} results */
 export function summary(results) {
   return { rps: median(results.map((r) => r.rps)), p50: median(results.map((r) => r.p50)), p99: median(results.map((r) => r.p99)) };
 }
 
+/**
+ * @param {LoadResult} result
+ * @param {number} status
+ * @param {string} what
+ */
 export function checkStatuses(result, status, what) {
   const other = Object.keys(result.statuses).filter((s) => Number(s) !== status);
   if (other.length > 0 || result.errors > 0 || result.requests === 0) {
@@ -49,15 +93,17 @@ export function checkStatuses(result, status, what) {
 /**
  * The sandbox over HTTP (`topup mock serve --no-rate-limit`) against a bare node:http server that answers the same
  * bytes, at 2 and 10 connections. Load comes from another process on loopback.
+ * @param {import('../lib/types.js').SuiteOptions} options
+ * @returns {Promise<import('../lib/types.js').Row[]>}
  */
 export async function http({ quick, log }) {
   const durationMs = quick ? 300 : 3_000;
   const warmupMs = quick ? 100 : 500;
   const rounds = quick ? 1 : 3;
   const sandbox = await startServer('sandbox.mjs', { rateLimit: false });
-  const demo = sandbox.fixtures.accounts.find((a) => a.name === 'demo');
-  const endpoints = sandboxRequests(demo.token);
+  const endpoints = sandboxRequests(fixtureAccount(sandbox.fixtures, 'demo').token);
   const bare = await startServer('bare.mjs', { routes: await recordReplies(sandbox.url, endpoints) });
+  /** @type {import('../lib/types.js').Row[]} */
   const rows = [];
   try {
     for (const connections of [2, 10]) {
@@ -69,7 +115,9 @@ export async function http({ quick, log }) {
         });
         const s = summary(results.sandbox);
         const b = summary(results.bare);
-        log(`http: ${endpoint.label} at ${connections} connections: ${Math.round(s.rps)} rps (bare ${Math.round(b.rps)}), p99 ${s.p99.toFixed(2)} ms`);
+        log(
+          `http: ${endpoint.label} at ${connections} connections: ${Math.round(s.rps)} rps (bare ${Math.round(b.rps)}), p99 ${s.p99.toFixed(2)} ms`,
+        );
         rows.push({
           id: `http.${id}.c${connections}.rps`,
           group: 'Sandbox over HTTP',

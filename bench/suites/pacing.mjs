@@ -1,3 +1,5 @@
+// @ts-check
+import { fixtureAccount } from '../../dist/mocks.js';
 import { rateClasses } from '../../dist/contract.js';
 import { runWorker, startServer } from '../lib/processes.mjs';
 
@@ -7,6 +9,8 @@ const READS = 100;
  * 100 concurrent reads (GET /me/balance) through a client with pacing on, against the sandbox with its limits on.
  * The server's windows are fixed and open at a token's first request, so the fastest any client can finish is
  * one window per `limit` requests after the first batch: 60 s for 100 user reads at 60/min.
+ * @param {import('../lib/types.js').SuiteOptions} options
+ * @returns {Promise<import('../lib/types.js').Row[]>}
  */
 export async function pacing({ quick, realTime, log }) {
   const { limit, windowSeconds } = rateClasses['user-read'];
@@ -15,8 +19,12 @@ export async function pacing({ quick, realTime, log }) {
   if (realTime) {
     const server = await startServer('sandbox.mjs', { rateLimit: true });
     try {
-      const demo = server.fixtures.accounts.find((a) => a.name === 'demo');
-      result = await runWorker('pacing-worker.mjs', { reads: READS, realTime: true, url: server.url, token: demo.token });
+      result = await runWorker('pacing-worker.mjs', {
+        reads: READS,
+        realTime: true,
+        url: server.url,
+        token: fixtureAccount(server.fixtures, 'demo').token,
+      });
     } finally {
       await server.stop();
     }

@@ -1,3 +1,4 @@
+// @ts-check
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, ROOT, runLoadProcess, startCommand, startServer } from '../lib/processes.mjs';
@@ -9,11 +10,22 @@ const PRISM_VERSION = '5.14.2';
 /**
  * Prism (a bench-only dev dependency) mocking the same GET from the project's own openapi.json, logging silenced,
  * against the sandbox and the bare server, at 10 connections where a server's throughput shows.
+ * @param {import('../lib/types.js').SuiteOptions} options
+ * @returns {Promise<import('../lib/types.js').Row[]>}
  */
 export async function peer({ quick, log }) {
   const measure = `GET /api/v1/catalog/credit-packages, 10 connections: sandbox ÷ Prism ${PRISM_VERSION} (\`-v silent\`)`;
   if (!existsSync(PRISM)) {
-    return [{ id: 'peer.prism', group: 'Peer', measure, status: 'NOT MEASURED', note: `@stoplight/prism-cli is not installed (node_modules/.bin/prism is missing); run npm install.`, budget: { op: '>=', limit: 3, of: 'ratio' } }];
+    return [
+      {
+        id: 'peer.prism',
+        group: 'Peer',
+        measure,
+        status: 'NOT MEASURED',
+        note: `@stoplight/prism-cli is not installed (node_modules/.bin/prism is missing); run npm install.`,
+        budget: { op: '>=', limit: 3, of: 'ratio' },
+      },
+    ];
   }
   const durationMs = quick ? 300 : 3_000;
   const warmupMs = quick ? 200 : 1_000;
@@ -21,7 +33,11 @@ export async function peer({ quick, log }) {
   const port = await freePort();
   const prismUrl = `http://127.0.0.1:${port}`;
   const endpoint = { request: { method: 'GET', path: '/api/v1/catalog/credit-packages' }, status: 200 };
-  const prism = await startCommand(PRISM, ['mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', 'openapi.json'], `${prismUrl}${endpoint.request.path}`);
+  const prism = await startCommand(
+    PRISM,
+    ['mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', 'openapi.json'],
+    `${prismUrl}${endpoint.request.path}`,
+  );
   const sandbox = await startServer('sandbox.mjs', { rateLimit: false });
   const { catalog } = sandboxRequests(sandbox.fixtures.accounts[0].token);
   const bare = await startServer('bare.mjs', { routes: await recordReplies(sandbox.url, { catalog }) });

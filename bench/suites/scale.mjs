@@ -1,3 +1,4 @@
+// @ts-check
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,65 +15,110 @@ const MB = 1024 * 1024;
 /**
  * Stores of 100, 10k and 100k completed orders over 100 accounts, started from a generated snapshot: latency of
  * one client (1 connection) on three requests of one account, and the server's RSS afterwards.
+ * @param {import('../lib/types.js').SuiteOptions} options
+ * @returns {Promise<import('../lib/types.js').Row[]>}
  */
 export async function scale({ quick, log }) {
   const requestsPerRound = quick ? 200 : 2_000;
   const rounds = quick ? 1 : 3;
-  const measured = {};
+  /**
+   * @typedef {{ label: string, status: number, requests: import('../lib/types.js').LoadRequest[] }} Endpoint
+   * @typedef {{ endpoints: Record<string, Endpoint>, latency: Record<string, { p50: number, p99: number }>, rss: number,
+   *   heapUsed: number, liveHeap: number, restoreMs: number, stateCreate: number }} Measured
+   */
+  /** @type {Map<number, Measured>} */
+  const measured = new Map();
+  /** @param {number} orders */
+  const at = (orders) => /** @type {Measured} */ (measured.get(orders));
   for (const orders of SIZES) {
     const server = await startServer('sandbox.mjs', { rateLimit: false, accounts: ACCOUNTS, orders });
     try {
       const auth = { authorization: `Bearer ${server.probe.token}` };
       const endpoints = {
-        list: { label: 'GET /api/v1/me/orders (first page)', status: 200, requests: [{ method: 'GET', path: '/api/v1/me/orders', headers: auth }] },
-        get: { label: 'GET /api/v1/me/orders/{invoice}', status: 200, requests: server.probe.invoices.map((code) => ({ method: 'GET', path: `/api/v1/me/orders/${code}`, headers: auth })) },
-        create: { label: 'POST /api/v1/me/orders', status: 201, requests: [{ method: 'POST', path: '/api/v1/me/orders', headers: { ...auth, 'content-type': 'application/json' }, body: ORDER_BODY }] },
+        list: {
+          label: 'GET /api/v1/me/orders (first page)',
+          status: 200,
+          requests: [{ method: 'GET', path: '/api/v1/me/orders', headers: auth }],
+        },
+        get: {
+          label: 'GET /api/v1/me/orders/{invoice}',
+          status: 200,
+          requests: server.probe.invoices.map((/** @type {string} */ code) => ({
+            method: 'GET',
+            path: `/api/v1/me/orders/${code}`,
+            headers: auth,
+          })),
+        },
+        create: {
+          label: 'POST /api/v1/me/orders',
+          status: 201,
+          requests: [
+            { method: 'POST', path: '/api/v1/me/orders', headers: { ...auth, 'content-type': 'application/json' }, body: ORDER_BODY },
+          ],
+        },
       };
+      /** @type {Record<string, import('../lib/types.js').LoadResult[]>} */
       const results = Object.fromEntries(Object.keys(endpoints).map((id) => [id, []]));
       for (let round = 0; round < rounds; round++) {
         for (const [id, endpoint] of Object.entries(endpoints)) {
-          const result = await runLoadProcess({ url: server.url, requests: endpoint.requests, connections: 1, durationMs: 10_000, warmupMs: quick ? 50 : 200, maxRequests: requestsPerRound });
+          const result = await runLoadProcess({
+            url: server.url,
+            requests: endpoint.requests,
+            connections: 1,
+            durationMs: 10_000,
+            warmupMs: quick ? 50 : 200,
+            maxRequests: requestsPerRound,
+          });
           checkStatuses(result, endpoint.status, `${orders} orders: ${endpoint.label}`);
-          results[id].push(result);
+          results[id]?.push(result);
         }
       }
       // A moment for the collector, as a server between bursts would have.
       await new Promise((resolve) => setTimeout(resolve, quick ? 100 : 1_000));
       const memory = await server.memory();
       const live = await server.liveMemory();
-      measured[orders] = {
+      measured.set(orders, {
         endpoints,
-        latency: Object.fromEntries(Object.entries(results).map(([id, list]) => [id, { p50: median(list.map((r) => r.p50)), p99: median(list.map((r) => r.p99)) }])),
+        latency: Object.fromEntries(
+          Object.entries(results).map(([id, list]) => [id, { p50: median(list.map((r) => r.p50)), p99: median(list.map((r) => r.p99)) }]),
+        ),
         rss: memory.rss / MB,
         heapUsed: memory.heapUsed / MB,
         liveHeap: live.heapUsed / MB,
         restoreMs: server.restoreMs,
-      };
-      measured[orders].stateCreate = await persistedCreateLatency(orders, quick ? 3 : 20);
-      log(`scale: ${orders} orders with --state: POST p50 ${measured[orders].stateCreate.toFixed(1)} ms`);
-      log(`scale: ${orders} orders: restore ${server.restoreMs.toFixed(0)} ms, RSS ${(memory.rss / MB).toFixed(0)} MB, p50 ${Object.entries(measured[orders].latency).map(([id, l]) => `${id} ${l.p50.toFixed(3)}`).join(', ')} ms`);
+        stateCreate: await persistedCreateLatency(orders, quick ? 3 : 20),
+      });
+      log(`scale: ${orders} orders with --state: POST p50 ${at(orders).stateCreate.toFixed(1)} ms`);
+      log(
+        `scale: ${orders} orders: restore ${server.restoreMs.toFixed(0)} ms, RSS ${(memory.rss / MB).toFixed(0)} MB, p50 ${Object.entries(
+          at(orders).latency,
+        )
+          .map(([id, l]) => `${id} ${l.p50.toFixed(3)}`)
+          .join(', ')} ms`,
+      );
     } finally {
       await server.stop();
     }
   }
 
-  const base = measured[SIZES[0]];
+  const base = at(SIZES[0] ?? 100);
+  /** @type {import('../lib/types.js').Row[]} */
   const rows = [];
   for (const orders of SIZES.slice(1)) {
     for (const [id, endpoint] of Object.entries(base.endpoints)) {
-      const at = measured[orders].latency[id];
-      const from = base.latency[id];
+      const now = /** @type {{ p50: number, p99: number }} */ (at(orders).latency[id]);
+      const from = /** @type {{ p50: number, p99: number }} */ (base.latency[id]);
       rows.push({
         id: `scale.${id}.${orders}`,
         group: 'Scale',
         measure: `${endpoint.label} at ${orders.toLocaleString('en-US')} orders: latency p50 / p99`,
-        value: at.p50,
-        display: `${at.p50.toFixed(3)} / ${at.p99.toFixed(3)} ms`,
+        value: now.p50,
+        display: `${now.p50.toFixed(3)} / ${now.p99.toFixed(3)} ms`,
         unit: 'ms',
         baseline: `${SIZES[0]}-order store`,
         baselineValue: from.p50,
         baselineDisplay: `${from.p50.toFixed(3)} / ${from.p99.toFixed(3)} ms`,
-        ratio: at.p50 / from.p50,
+        ratio: now.p50 / from.p50,
         budget: orders === 100_000 ? { op: '<=', limit: 2, of: 'ratio', text: 'p50 ≤ 2×' } : undefined,
       });
     }
@@ -82,15 +128,15 @@ export async function scale({ quick, log }) {
       id: `scale.rss.${orders}`,
       group: 'Scale',
       measure: `Server RSS with ${orders.toLocaleString('en-US')} orders, after the requests above`,
-      value: measured[orders].rss,
-      display: `${measured[orders].rss.toFixed(0)} MB`,
+      value: at(orders).rss,
+      display: `${at(orders).rss.toFixed(0)} MB`,
       unit: 'MB',
       baseline: `${SIZES[0]}-order store`,
       baselineValue: base.rss,
       baselineDisplay: `${base.rss.toFixed(0)} MB`,
-      ratio: measured[orders].rss / base.rss,
+      ratio: at(orders).rss / base.rss,
       budget: { op: '<', limit: 300, of: 'value', text: '< 300 MB' },
-      note: `JS heap ${measured[orders].heapUsed.toFixed(0)} MB, of which ${measured[orders].liveHeap.toFixed(0)} MB survive a full collection; the rest is garbage V8 had not collected yet, and RSS moves with when it does.`,
+      note: `JS heap ${at(orders).heapUsed.toFixed(0)} MB, of which ${at(orders).liveHeap.toFixed(0)} MB survive a full collection; the rest is garbage V8 had not collected yet, and RSS moves with when it does.`,
     });
   }
   for (const orders of SIZES.slice(1)) {
@@ -98,13 +144,13 @@ export async function scale({ quick, log }) {
       id: `scale.state-create.${orders}`,
       group: 'Scale',
       measure: `POST /api/v1/me/orders at ${orders.toLocaleString('en-US')} orders, \`mock serve --state\`: latency p50`,
-      value: measured[orders].stateCreate,
-      display: `${measured[orders].stateCreate.toFixed(1)} ms`,
+      value: at(orders).stateCreate,
+      display: `${at(orders).stateCreate.toFixed(1)} ms`,
       unit: 'ms',
       baseline: `${SIZES[0]}-order store`,
       baselineValue: base.stateCreate,
       baselineDisplay: `${base.stateCreate.toFixed(1)} ms`,
-      ratio: measured[orders].stateCreate / base.stateCreate,
+      ratio: at(orders).stateCreate / base.stateCreate,
       budget: orders === 100_000 ? { op: '<=', limit: 2, of: 'ratio', text: 'p50 ≤ 2×' } : undefined,
       note: 'With a state file, an order is acknowledged only once what it changed is appended to the journal beside the snapshot and fsynced (mocks/state/), so the cost does not grow with the store; before the journal, the whole state was rewritten for every order (≈0.5 s at 100k). The rows above are the served sandbox without --state.',
     });
@@ -113,8 +159,8 @@ export async function scale({ quick, log }) {
     id: 'scale.restore.100000',
     group: 'Scale',
     measure: 'Restoring the 100,000-order store from a snapshot (`createSandbox({ snapshot })`)',
-    value: measured[100_000].restoreMs,
-    display: `${(measured[100_000].restoreMs / 1000).toFixed(2)} s`,
+    value: at(100_000).restoreMs,
+    display: `${(at(100_000).restoreMs / 1000).toFixed(2)} s`,
     unit: 'ms',
     baseline: `${SIZES[0]}-order store`,
     baselineValue: base.restoreMs,
@@ -128,21 +174,34 @@ export async function scale({ quick, log }) {
  * `topup mock serve --state FILE` started from the same store: each order is saved (a journal line, fsync)
  * before it is acknowledged, so this is the latency of sequential orders, one at a time.
  */
+/**
+ * @param {number} orders
+ * @param {number} count
+ */
 async function persistedCreateLatency(orders, count) {
   const dir = mkdtempSync(join(tmpdir(), 'topup-bench-state-'));
   const built = await buildScaleSnapshot({ accounts: ACCOUNTS, orders });
   const file = join(dir, 'state.json');
   writeFileSync(file, JSON.stringify(built.snapshot));
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'topup.js'), 'mock', 'serve', '--state', file, '--port', '0', '--json', '--no-rate-limit'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, TOPUP_CONFIG_DIR: dir },
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'topup.js'), 'mock', 'serve', '--state', file, '--port', '0', '--json', '--no-rate-limit'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, TOPUP_CONFIG_DIR: dir },
+    },
+  );
   try {
-    const { url } = JSON.parse(await firstLine(child.stdout));
+    const { url } = /** @type {{ url: string }} */ (JSON.parse(await firstLine(child.stdout)));
+    /** @type {number[]} */
     const latencies = [];
     for (let i = 0; i < count; i++) {
       const startedAt = performance.now();
-      const response = await fetch(`${url}/api/v1/me/orders`, { method: 'POST', headers: { authorization: `Bearer ${built.tokens[0]}`, 'content-type': 'application/json' }, body: ORDER_BODY });
+      const response = await fetch(`${url}/api/v1/me/orders`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${built.tokens[0]}`, 'content-type': 'application/json' },
+        body: ORDER_BODY,
+      });
       await response.arrayBuffer();
       if (response.status !== 201) throw new Error(`mock serve --state with ${orders} orders answered ${response.status}`);
       latencies.push(performance.now() - startedAt);
@@ -157,11 +216,15 @@ async function persistedCreateLatency(orders, count) {
   }
 }
 
+/**
+ * @param {import('node:stream').Readable} stream
+ * @returns {Promise<string>}
+ */
 function firstLine(stream) {
   return new Promise((resolve, reject) => {
     let text = '';
     stream.setEncoding('utf8');
-    stream.on('data', (chunk) => {
+    stream.on('data', (/** @type {string} */ chunk) => {
       text += chunk;
       const end = text.indexOf('\n');
       if (end >= 0) resolve(text.slice(0, end));

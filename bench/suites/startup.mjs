@@ -1,3 +1,4 @@
+// @ts-check
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ const TOPUP_VARIABLES = /^(TOPUP_|NO_COLOR$|FORCE_COLOR$)/;
  *
  * Twice: in the caller's environment (the budgets), and in an empty one (for reference). They differ when the
  * environment makes every node start slower, e.g. NODE_EXTRA_CA_CERTS, which node 20 reads at each start.
+ * @param {import('../lib/types.js').SuiteOptions} options
+ * @returns {Promise<import('../lib/types.js').Row[]>}
  */
 export async function startup({ quick, log }) {
   const runs = quick ? 3 : 40;
@@ -28,6 +31,7 @@ export async function startup({ quick, log }) {
     caller: { ...inherited, TOPUP_CONFIG_DIR: configDir },
     empty: { PATH: process.env.PATH ?? '', HOME: configDir, TOPUP_CONFIG_DIR: configDir },
   };
+  /** @type {{ id: string, args: string[], check?: (out: string) => boolean }[]} */
   const commands = [
     { id: 'node', args: ['-e', '0'] },
     { id: 'version', args: [BIN, '--version'], check: (out) => /^\d+\.\d+\.\d+/.test(out) },
@@ -35,7 +39,10 @@ export async function startup({ quick, log }) {
     { id: 'remote', args: [BIN, '--base-url', server.url, 'packages', '--json'], check: (out) => JSON.parse(out).packages.length > 0 },
     { id: 'offline', args: [BIN, '--mock', 'packages', '--json'], check: (out) => JSON.parse(out).packages.length > 0 },
   ];
+  /** @type {Record<string, Record<string, number[]>>} */
   const times = Object.fromEntries(Object.keys(environments).map((env) => [env, Object.fromEntries(commands.map((c) => [c.id, []]))]));
+  /** @param {string} envName @param {string} id */
+  const timesOf = (envName, id) => /** @type {number[]} */ (times[envName]?.[id]);
   try {
     for (let i = 0; i < warmups + runs; i++) {
       for (const [envName, env] of Object.entries(environments)) {
@@ -46,7 +53,7 @@ export async function startup({ quick, log }) {
           if (result.status !== 0 || (command.check && !command.check(result.stdout))) {
             throw new Error(`${command.args.join(' ')} failed (${result.status}): ${result.stderr.slice(0, 300)}`);
           }
-          if (i >= warmups) times[envName][command.id].push(ms);
+          if (i >= warmups) timesOf(envName, command.id).push(ms);
         }
       }
     }
@@ -55,18 +62,23 @@ export async function startup({ quick, log }) {
     rmSync(configDir, { recursive: true, force: true });
   }
 
+  /** @type {import('../lib/types.js').Row[]} */
   const rows = [];
+  /** @type {[string, string, number][]} */
   const commandRows = [
     ['version', '`topup --version`', 1.15],
     ['help', '`topup --help`', 1.3],
     ['remote', '`topup packages --json` against a running HTTP sandbox', 1.8],
     ['offline', '`topup --mock packages --json` (offline)', 2.5],
   ];
-  for (const [envName, label] of [['caller', ''], ['empty', ', empty environment']]) {
-    const base = median(times[envName].node);
+  for (const [envName, label] of /** @type {[string, string][]} */ ([
+    ['caller', ''],
+    ['empty', ', empty environment'],
+  ])) {
+    const base = median(timesOf(envName, 'node'));
     log(`start-up${label}: node -e 0 ${base.toFixed(1)} ms (median of ${runs})`);
     for (const [id, measure, limit] of commandRows) {
-      const value = median(times[envName][id]);
+      const value = median(timesOf(envName, id));
       rows.push({
         id: envName === 'caller' ? `startup.${id}` : `startup.empty.${id}`,
         group: 'CLI start-up',
@@ -85,14 +97,20 @@ export async function startup({ quick, log }) {
   return rows;
 }
 
+/**
+ * @param {string} envName
+ * @param {string} id
+ */
 function noteFor(envName, id) {
   if (envName === 'empty') {
     return id === 'version'
       ? 'These four: the same commands with nothing in the environment but PATH, HOME and TOPUP_CONFIG_DIR. Node starts faster there, so the same milliseconds of topup are a larger share.'
       : undefined;
   }
-  if (id === 'offline') return 'The embedded sandbox as commands find it after the first run: loaded from its state file in the config folder (the first run seeds it and saves it).';
+  if (id === 'offline')
+    return 'The embedded sandbox as commands find it after the first run: loaded from its state file in the config folder (the first run seeds it and saves it).';
   const extraCerts = process.env.NODE_EXTRA_CA_CERTS;
-  if (id === 'version' && extraCerts) return `This environment sets NODE_EXTRA_CA_CERTS (${extraCerts}), which node 20 loads at every start, topup's and the baseline's alike; see the empty-environment rows.`;
+  if (id === 'version' && extraCerts)
+    return `This environment sets NODE_EXTRA_CA_CERTS (${extraCerts}), which node 20 loads at every start, topup's and the baseline's alike; see the empty-environment rows.`;
   return undefined;
 }
