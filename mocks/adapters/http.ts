@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorReply, isDropped } from '../core/exchange.js';
+import { CONTROL_HEADER } from '../../src/contract/sandbox-control.js';
+import { errorReply, isDropped, type SandboxRequest } from '../core/exchange.js';
+import { isControlPath } from '../routes/control.js';
+import { controlRefusal, hostnameOf, type ControlGuard } from '../rules/control-guard.js';
 import { repeatedHeaderError, SINGLE_VALUED_HEADERS } from '../rules/single-headers.js';
 import { MAX_BODY_BYTES } from '../rules/json-body.js';
 import type { Sandbox } from '../core/sandbox.js';
@@ -8,6 +11,11 @@ import type { Sandbox } from '../core/sandbox.js';
 export interface HttpSandboxOptions {
   port?: number;
   host?: string;
+  /**
+   * Host names besides the loopback ones (and the address it listens on) under which the control API answers, e.g.
+   * a container's service name. Everything else is refused, against DNS rebinding (rules/control-guard.ts).
+   */
+  allowedHosts?: readonly string[];
 }
 
 export interface HttpSandbox {
@@ -22,8 +30,16 @@ const READ_LIMIT = MAX_BODY_BYTES + 1;
 
 /** `topup mock serve`: the sandbox core over node:http, with nothing in between. */
 export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions = {}): Promise<HttpSandbox> {
+  const listenHost = options.host ?? '127.0.0.1';
+  const guard: ControlGuard = {
+    allowedHosts: new Set(
+      [...(options.allowedHosts ?? []), ...(WILDCARD_HOSTS.has(listenHost) ? [] : [hostnameOf(listenHost)])].map((name) =>
+        name.toLowerCase(),
+      ),
+    ),
+  };
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
-    serve(sandbox, req, res).catch(() => res.destroy());
+    serve(sandbox, guard, req, res).catch(() => res.destroy());
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -46,7 +62,7 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => {
+    server.listen(options.port ?? 4010, listenHost, () => {
       server.off('error', reject);
       const { address, port, family } = server.address() as AddressInfo;
       const host = family === 'IPv6' ? `[${address}]` : address;
@@ -64,21 +80,26 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
   });
 }
 
-async function serve(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Addresses that mean "every interface": the names a request arrives under are then not known in advance. */
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+async function serve(sandbox: Sandbox, guard: ControlGuard, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = hasBody(req) ? await readBody(req) : NO_BODY;
   const { headers, repeated } = joinedHeaders(req.rawHeaders);
   const host = headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
-  const refusal = repeatedHeaderError(repeated);
+  const request: SandboxRequest = {
+    method: req.method ?? 'GET',
+    url: `http://${host}${req.url ?? '/'}`,
+    headers,
+    body: body.tooLarge ? 'x'.repeat(READ_LIMIT) : body.text,
+    clientAddress: req.socket.remoteAddress ?? 'unknown',
+  };
+  const refusal = repeatedHeaderError(repeated) ?? (isControlPath(req.url ?? '/') ? controlRefusal(request, guard) : undefined);
+  // A refused control call still says it is the sandbox's, so that `topup mock` shows the refusal, not "not a sandbox".
   const response =
     refusal !== undefined
-      ? errorReply(refusal)
-      : await sandbox.handle({
-          method: req.method ?? 'GET',
-          url: `http://${host}${req.url ?? '/'}`,
-          headers,
-          body: body.tooLarge ? 'x'.repeat(READ_LIMIT) : body.text,
-          clientAddress: req.socket.remoteAddress ?? 'unknown',
-        });
+      ? errorReply(refusal, isControlPath(req.url ?? '/') ? { [CONTROL_HEADER]: '1' } : {})
+      : await sandbox.handle(request);
   if (isDropped(response)) {
     req.socket.destroy();
     return;

@@ -62,7 +62,7 @@ export function droppedFetchError(): TypeError {
 
 /** A refusal with an error envelope. Thrown by rules; turned into a reply in one place. */
 /** Codes only the sandbox's control API gives (not part of the interface, so not in its OpenAPI document). */
-export type SandboxErrorCode = 'INVALID_STATE';
+export type SandboxErrorCode = 'INVALID_STATE' | 'HOST_NOT_ALLOWED' | 'CROSS_SITE_REQUEST';
 
 export class ApiError extends Error {
   override name = 'ApiError';

@@ -87,6 +87,8 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
       answer = await client.request({
         method,
         path,
+        // Tells the sandbox this is a tool on this machine, not a cross-site form post (mocks/rules/control-guard.ts).
+        headers: { [CONTROL_HEADER]: '1' },
         ...(body === undefined ? {} : { body }),
         signal: transport.signal,
         throwOnError: false,

@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { runCli, type RunOptions } from './run-cli.js';
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
@@ -151,6 +152,40 @@ describe('topup mock serve', () => {
     controller.abort();
     expect(await running).toBe(0);
     await expect(fetch(`${info.url}/api/v1/health`)).rejects.toThrow();
+  });
+
+  it('--host other than loopback warns that the control API is reachable; --allow-host names get it', async () => {
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const running = main(['--json', 'mock', 'serve', '--port', '0', '--host', '0.0.0.0', '--allow-host', 'sandbox'], io, {
+      signal: controller.signal,
+    });
+    const info = await waitForJsonLine(io.out);
+    expect(io.err()).toMatch(
+      /^Warning: listening on 0\.0\.0\.0, so the sandbox and its control API .* can be reached from that network; the control API answers only to loopback names and sandbox\.\n/,
+    );
+    const port = new URL(info.url).port;
+    const statusUnder = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        httpGet({ host: '127.0.0.1', port, path: '/__sandbox/fixtures', headers: { host }, agent: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }).on('error', reject);
+      });
+    expect(await statusUnder(`sandbox:${port}`)).toBe(200);
+    expect(await statusUnder(`elsewhere.example:${port}`)).toBe(403);
+    controller.abort();
+    expect(await running).toBe(0);
+  });
+
+  it('on loopback (the default) it does not warn', async () => {
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const running = main(['--json', 'mock', 'serve', '--port', '0'], io, { signal: controller.signal });
+    await waitForJsonLine(io.out);
+    controller.abort();
+    expect(await running).toBe(0);
+    expect(io.err()).toBe('');
   });
 
   it('--state keeps orders across a restart', async () => {

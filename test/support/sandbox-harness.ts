@@ -1,3 +1,4 @@
+import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 import { request as httpRequest } from 'node:http';
 import { afterEach, expect } from 'vitest';
 import { createFetch } from '../../mocks/adapters/fetch.js';
@@ -122,8 +123,10 @@ export function useSandboxes(): (transport: Transport, options?: OpenOptions) =>
   };
 }
 
-function requestHeaders(opts: RequestOptions): Record<string, string> {
+/** Control calls go out as topup's own tools send them, with the header a cross-site form cannot send (rules/control-guard.ts). */
+function requestHeaders(opts: RequestOptions, path: string): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
+  if (path.startsWith(`${CONTROL_PREFIX}/`)) headers[CONTROL_HEADER] = '1';
   if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   return { ...headers, ...lowerCased(opts.headers ?? {}) };
@@ -135,7 +138,7 @@ function requestBody(opts: RequestOptions): string | Uint8Array<ArrayBuffer> | u
 
 async function viaFetch(fetch: typeof globalThis.fetch, base: string, method: string, path: string, opts: RequestOptions): Promise<Answer> {
   const body = requestBody(opts);
-  const response = await fetch(`${base}${path}`, { method, headers: requestHeaders(opts), ...(body === undefined ? {} : { body }) });
+  const response = await fetch(`${base}${path}`, { method, headers: requestHeaders(opts, path), ...(body === undefined ? {} : { body }) });
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
@@ -155,7 +158,7 @@ async function viaHandle(
   const response = await handle({
     method,
     url: `${base}${path}`,
-    headers: requestHeaders(opts),
+    headers: requestHeaders(opts, path),
     body: body === undefined ? null : typeof body === 'string' ? body : Buffer.from(body).toString('utf8'),
     clientAddress: from,
   });
@@ -167,7 +170,7 @@ async function viaHandle(
 function viaSocketFrom(base: string, method: string, path: string, opts: RequestOptions, from: string): Promise<Answer> {
   const body = requestBody(opts);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { method, headers: requestHeaders(opts), localAddress: from, agent: false }, (res) => {
+    const req = httpRequest(`${base}${path}`, { method, headers: requestHeaders(opts, path), localAddress: from, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {

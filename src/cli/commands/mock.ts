@@ -16,6 +16,8 @@ export interface ServeOptions {
   lean: boolean;
   faults?: string | undefined;
   faultSeed?: number | undefined;
+  /** Host names besides the loopback ones under which the control API answers (--allow-host, repeatable). */
+  allowHost?: string[] | undefined;
 }
 
 /** `topup mock serve`: the sandbox over HTTP until Ctrl-C. */
@@ -25,11 +27,13 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     { startHttpSandbox },
     { openPersistentSandbox, SnapshotError, StateLockedError },
     { parseFaultSpec, FaultConfigError },
+    { isLoopbackHost },
   ] = await Promise.all([
     import('../../../mocks/core/sandbox.js'),
     import('../../../mocks/adapters/http.js'),
     import('../../../mocks/state/persistent-sandbox.js'),
     import('../../../mocks/core/faults.js'),
+    import('../../../mocks/rules/control-guard.js'),
   ]);
   let faults;
   try {
@@ -53,7 +57,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     const sandbox = persistent?.sandbox ?? (await createSandbox(sandboxOptions));
     let server;
     try {
-      server = await startHttpSandbox(sandbox, { port: options.port, host: options.host });
+      server = await startHttpSandbox(sandbox, { port: options.port, host: options.host, allowedHosts: options.allowHost ?? [] });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new CliError(`Port ${options.port} on ${options.host} is already in use; pick another with --port.`);
@@ -61,6 +65,13 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
       throw error;
     }
     printServing(ctx, options, server.url, sandbox);
+    if (!isLoopbackHost(options.host)) {
+      ctx.io.warn(
+        ctx.io.style.yellow(
+          `Warning: listening on ${options.host}, so the sandbox and its control API (reset, pay, faults) can be reached from that network; the control API answers only to loopback names${options.allowHost?.length ? ` and ${options.allowHost.join(', ')}` : ' (add names with --allow-host)'}.`,
+        ),
+      );
+    }
     await new Promise<void>((resolve) => {
       const signal = ctx.deps.signal;
       if (signal === undefined) return;
@@ -221,7 +232,12 @@ Examples:
     .command('serve')
     .description('Serve the sandbox over HTTP until Ctrl-C')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parseWholeNumber('port', 0, 65535), 4010)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--host <host>', 'address to listen on (anything but loopback makes the sandbox reachable from that network)', '127.0.0.1')
+    .option(
+      '--allow-host <name>',
+      'a host name the control API also answers to, e.g. a container name (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--state <file>', 'keep the state in this file across restarts (written atomically)')
     .option('--no-rate-limit', 'turn off rate limits and the in-flight cap, for load tests')
     .option('--lean', 'answer only what the interface document guarantees, to prove a client tolerates a minimal server', false)
@@ -229,7 +245,7 @@ Examples:
     .option('--fault-seed <n>', 'seed for deterministic fault injection', parseWholeNumber('fault seed', 0, 2 ** 31), 0)
     .addHelpText(
       'after',
-      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.',
+      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.',
     )
     .action((options: ServeOptions) => runServe(ctx, options));
 
