@@ -9,7 +9,9 @@ import {
   type SandboxResponse,
 } from './exchange.js';
 import { leanData } from '../routes/lean.js';
-import type { FaultInjector } from './faults.js';
+import type { FaultDecision, FaultInjector } from './faults.js';
+import type { RequestNotes } from '../inspect/journal.js';
+import { nearestRoute } from '../inspect/near-miss.js';
 import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from '../rules/auth.js';
 import { validationError } from '../rules/order-request.js';
 import { type InFlightLimiter, type RateLimiter } from '../rules/rate-limit.js';
@@ -34,31 +36,58 @@ export interface PipelineEnv {
 
 const DROP = { drop: true } as const;
 
-const apiRouter = new Router<Endpoint>();
+export const apiRouter = new Router<Endpoint>();
 for (const endpoint of endpoints) apiRouter.add(endpoint.method, endpoint.path, endpoint);
 
 /**
  * Serves one /api/v1 request. The layers wrap each other as in the real service:
  * URL hygiene, then rate limits (which also count refused tokens), then auth, then the route.
  */
-export async function handleApiRequest(env: PipelineEnv, request: SandboxRequest, url: URL, now: number): Promise<SandboxResponse> {
+export async function handleApiRequest(
+  env: PipelineEnv,
+  request: SandboxRequest,
+  url: URL,
+  now: number,
+  notes: RequestNotes = {},
+): Promise<SandboxResponse> {
   // HEAD is GET without the body (the adapters leave it out), as HTTP expects wherever GET works.
   const lookup = apiRouter.lookup(request.method === 'HEAD' ? 'GET' : request.method, url.pathname);
-  if (lookup === null) return errorReply(new ApiError(404, `No endpoint ${url.pathname} exists.`, 'ROUTE_NOT_FOUND'));
+  if (lookup === null) {
+    notes.nearMiss = nearestRoute(request.method, url.pathname, apiRouter.routes);
+    return errorReply(new ApiError(404, notFoundMessage(url.pathname, notes.nearMiss), 'ROUTE_NOT_FOUND'));
+  }
   if ('allow' in lookup) {
+    // The path is right; the methods it takes are what was meant.
+    notes.nearMiss = `${[...lookup.allow].sort().join(' or ')} ${url.pathname}`;
     return errorReply(
       new ApiError(405, `${request.method} is not allowed on ${url.pathname}; use ${lookup.allow.join(', ')}.`, 'METHOD_NOT_ALLOWED'),
       { allow: lookup.allow.join(', ') },
     );
   }
   const endpoint = lookup.found.handler;
+  notes.route = endpoint.id;
   // Injected faults act like the network and the gateway in front of the service: before and after it.
   const fault = env.faults.decide(endpoint.id);
+  notes.fault = faultLabel(fault);
   if (fault.latencyMs > 0) await env.sleep(fault.latencyMs);
   if (fault.before === 'drop') return DROP;
   if (fault.before !== undefined) return fault.before.status === 429 ? withLimitHeaders(fault.before, endpoint, now) : fault.before;
-  const reply = await serveEndpoint(env, endpoint, lookup.found.params, request, url, now);
+  const reply = await serveEndpoint(env, endpoint, lookup.found.params, request, url, now, notes);
   return fault.dropAfter ? DROP : reply;
+}
+
+/** "No endpoint X exists", with the route it was probably meant for. */
+export function notFoundMessage(path: string, nearMiss: string | undefined): string {
+  return nearMiss === undefined ? `No endpoint ${path} exists.` : `No endpoint ${path} exists; did you mean ${nearMiss}?`;
+}
+
+function faultLabel(fault: FaultDecision): string | undefined {
+  const parts: string[] = [];
+  if (fault.latencyMs > 0) parts.push(`latency ${fault.latencyMs}ms`);
+  if (fault.before === 'drop') parts.push('drop_before');
+  else if (fault.before !== undefined) parts.push(fault.before.status === 429 ? 'rate_limit 429' : `error ${fault.before.status}`);
+  if (fault.dropAfter) parts.push('drop_after');
+  return parts.length === 0 ? undefined : parts.join(', ');
 }
 
 /** An injected 429 looks like a real one: the class's X-RateLimit-* headers, nothing left, reset when Retry-After ends. */
@@ -79,6 +108,7 @@ async function serveEndpoint(
   request: SandboxRequest,
   url: URL,
   now: number,
+  notes: RequestNotes,
 ): Promise<SandboxReply> {
   let rateHeaders: Record<string, string> = {};
   let leave: (() => void) | undefined;
@@ -86,6 +116,7 @@ async function serveEndpoint(
     refuseTokenInUrl(url.searchParams);
     const token = bearerToken(request.headers.authorization);
     const principal = endpoint.auth ? authenticate(env.store.db, token) : null;
+    if (principal) notes.account = principal.account.username;
     if (env.rateLimit) {
       const key = principal ? `token:${principal.token.token_sha256}` : `address:${request.clientAddress ?? 'local'}`;
       // The in-flight cap first: a request it refuses is not counted against the per-minute quota.
@@ -95,10 +126,20 @@ async function serveEndpoint(
         } catch (error) {
           // Its 429 says where the quota stands, without counting it.
           rateHeaders = env.rateLimiter.peek(endpoint.rateClass, key, now);
+          notes.rateLimit = { class: endpoint.rateClass, refused: true };
           throw error;
         }
       }
-      rateHeaders = env.rateLimiter.take(endpoint.rateClass, key, now);
+      try {
+        rateHeaders = env.rateLimiter.take(endpoint.rateClass, key, now);
+      } finally {
+        notes.rateLimit = {
+          class: endpoint.rateClass,
+          limit: Number(rateHeaders['x-ratelimit-limit'] ?? rateClasses[endpoint.rateClass].limit),
+          ...(rateHeaders['x-ratelimit-remaining'] === undefined ? {} : { remaining: Number(rateHeaders['x-ratelimit-remaining']) }),
+          refused: rateHeaders['x-ratelimit-remaining'] === undefined,
+        };
+      }
     }
     if (endpoint.auth && principal === null) throw unauthorized();
     const ctx: RouteContext = {
@@ -113,6 +154,7 @@ async function serveEndpoint(
       commit: env.commit,
     };
     const result = await routeHandlers[endpoint.id as EndpointId](ctx);
+    if (endpoint.id === 'createOrder') notes.idempotentReplay = (result.data as { idempotent?: unknown } | undefined)?.idempotent === true;
     const data = env.lean
       ? leanData(endpoint.data, result.data instanceof SerializedData ? JSON.parse(result.data.json) : result.data)
       : result.data;

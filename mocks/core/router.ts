@@ -15,8 +15,15 @@ interface Compiled<H> {
 export class Router<H> {
   readonly #static = new Map<string, Map<string, H>>();
   readonly #templated: Compiled<H>[] = [];
+  readonly #listed: { method: string; path: string }[] = [];
+
+  /** Every route as it was added: method and path template. */
+  get routes(): readonly { method: string; path: string }[] {
+    return this.#listed;
+  }
 
   add(method: string, path: string, handler: H): this {
+    this.#listed.push({ method, path });
     if (path.includes('{')) {
       this.#templated.push({ method, segments: path.split('/'), handler });
     } else {

@@ -3,8 +3,10 @@ import { isTopupError } from '../../src/errors.js';
 import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxRequest, type SandboxResponse } from './exchange.js';
 import { createControl, type SandboxControl } from './control.js';
 import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from '../store/fixtures.js';
-import { handleApiRequest, type PipelineEnv } from './pipeline.js';
-import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath } from '../routes/control.js';
+import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from './pipeline.js';
+import { DEFAULT_JOURNAL_SIZE, redactAuthorization, RequestJournal, type RequestNotes } from '../inspect/journal.js';
+import { nearestRoute } from '../inspect/near-miss.js';
+import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath, JOURNAL_PATH } from '../routes/control.js';
 import { expireDue } from '../rules/lifecycle.js';
 import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
 import { seed } from '../store/seed.js';
@@ -41,6 +43,8 @@ export interface SandboxOptions {
   onError?: (error: unknown) => void;
   /** Faults to inject from the start; change them later with `sandbox.faults.configure()`. */
   faults?: FaultConfig;
+  /** Requests kept in `sandbox.requests` (the request journal). Default 1,000; 0 keeps none, for load tests. */
+  journalSize?: number;
   /** How injected latency waits. Default setTimeout. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -61,6 +65,8 @@ export interface Sandbox {
   readonly store: Store;
   /** Fault injection: `configure(config)`, `config`, `stats`. */
   readonly faults: FaultInjector;
+  /** Every request the sandbox answered, newest last: `list(filter)`, `find`, `count`, `clear`, `subscribe`. */
+  readonly requests: RequestJournal;
 }
 
 export type { FaultConfig, FaultStats };
@@ -115,11 +121,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   const fixtures = () => buildFixtures(store);
 
-  async function route(request: SandboxRequest): Promise<SandboxResponse> {
-    const url = new URL(request.url);
-    const at = now();
+  const journal = new RequestJournal({ size: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
+
+  async function route(request: SandboxRequest, url: URL, at: number, notes: RequestNotes): Promise<SandboxResponse> {
     expireDue(store, at);
-    if (url.pathname.startsWith('/api/')) return handleApiRequest(env, request, url, at);
+    if (url.pathname.startsWith('/api/')) return handleApiRequest(env, request, url, at, notes);
     if (url.pathname === OPENAPI_PATH) {
       if (request.method === 'GET' || request.method === 'HEAD') return jsonReply(200, await openApiDocument());
       return errorReply(new ApiError(405, `${request.method} is not allowed on ${OPENAPI_PATH}; use GET.`, 'METHOD_NOT_ALLOWED'), {
@@ -128,26 +134,36 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     }
     if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
       const lookup = controlRouter.lookup(request.method, url.pathname);
-      if (lookup !== null && 'found' in lookup)
-        return lookup.found.handler({ control, fixtures, now, faults }, lookup.found.params, request);
+      if (lookup !== null && 'found' in lookup) {
+        notes.route = 'control';
+        return lookup.found.handler({ control, fixtures, now, faults, journal }, lookup.found.params, request);
+      }
       if (lookup !== null)
         return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}.`, 'METHOD_NOT_ALLOWED'), {
           allow: lookup.allow.join(', '),
         });
     }
-    return errorReply(new ApiError(404, `No endpoint ${url.pathname} exists.`, 'ROUTE_NOT_FOUND'));
+    notes.nearMiss = nearestRoute(request.method, url.pathname, [...apiRouter.routes, ...controlRouter.routes]);
+    return errorReply(new ApiError(404, notFoundMessage(url.pathname, notes.nearMiss), 'ROUTE_NOT_FOUND'));
   }
 
   async function handle(request: SandboxRequest): Promise<SandboxResponse> {
-    const reply = await answer(request);
+    const url = new URL(request.url);
+    const at = now();
+    const startedAt = performance.now();
+    const notes: RequestNotes = {};
+    const reply = await answer(request, url, at, notes);
     // The CLI's `topup mock …` commands act only on a server that says it is a sandbox (see CONTROL_HEADER).
     if (!('drop' in reply) && isControlPath(request.url)) reply.headers[CONTROL_HEADER] = '1';
+    // Reading or clearing the journal is not what a bot did.
+    if (journal.enabled && !url.pathname.startsWith(JOURNAL_PATH))
+      journal.record(journalEntry(request, url, reply, notes, at, performance.now() - startedAt));
     return reply;
   }
 
-  async function answer(request: SandboxRequest): Promise<SandboxResponse> {
+  async function answer(request: SandboxRequest, url: URL, at: number, notes: RequestNotes): Promise<SandboxResponse> {
     try {
-      return await route(request);
+      return await route(request, url, at, notes);
     } catch (error) {
       if (error instanceof ApiError) return errorReply(error);
       // A control move refused: sandbox.control rejects with the client's error classes (control.ts).
@@ -170,6 +186,34 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     now,
     store,
     faults,
+    requests: journal,
+  };
+}
+
+/** The journal's record of one answered request. */
+function journalEntry(request: SandboxRequest, url: URL, reply: SandboxResponse, notes: RequestNotes, at: number, durationMs: number) {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers))
+    headers[name] = name === 'authorization' ? redactAuthorization(value) : value;
+  const dropped = 'drop' in reply;
+  return {
+    at,
+    time: new Date(at).toISOString(),
+    method: request.method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers,
+    idempotency_key: request.headers['idempotency-key'] ?? null,
+    request_body: request.body,
+    status: dropped ? null : reply.status,
+    response_body: dropped ? null : reply.body,
+    duration_ms: Math.round(durationMs * 1000) / 1000,
+    route: notes.route ?? null,
+    account: notes.account ?? null,
+    rate_limit: notes.rateLimit ?? null,
+    idempotent_replay: notes.idempotentReplay ?? false,
+    fault: notes.fault ?? null,
+    near_miss: notes.nearMiss ?? null,
   };
 }
 

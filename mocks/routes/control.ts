@@ -4,10 +4,14 @@ import type { Fixtures } from '../store/fixtures.js';
 import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../core/faults.js';
 import { bearerToken } from '../rules/auth.js';
 import { Router } from '../core/router.js';
+import type { RequestFilter, RequestJournal } from '../inspect/journal.js';
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 
 /** Control operations over HTTP, under a prefix outside /api/v1 (CONTROL_PREFIX). They need no token: the sandbox is local. */
 export { CONTROL_HEADER, CONTROL_PREFIX };
+
+/** The request journal over HTTP: list, one entry, clear; `/stream` is served by the node:http adapter (SSE). */
+export const JOURNAL_PATH = `${CONTROL_PREFIX}/requests`;
 
 export function isControlPath(url: string): boolean {
   const path = url.startsWith('/') ? url : new URL(url).pathname;
@@ -16,6 +20,7 @@ export function isControlPath(url: string): boolean {
 
 interface ControlDeps {
   control: SandboxControl;
+  journal: RequestJournal;
   fixtures(this: void): Fixtures;
   now(this: void): number;
   faults: FaultInjector;
@@ -88,4 +93,50 @@ export const controlRouter = new Router<ControlHandler>()
   .add('POST', `${CONTROL_PREFIX}/reset`, async ({ control }) => {
     await control.reset();
     return ok('Sandbox reset to its seed.');
+  })
+  .add('GET', JOURNAL_PATH, async ({ journal }, _params, request) => {
+    const query = new URL(request.url).searchParams;
+    const entries = journal.list(filterFromQuery(query));
+    const limit = query.has('limit') ? wholeNumber(query.get('limit')!, 'limit') : entries.length;
+    return ok('Requests, oldest first.', { requests: entries.slice(-limit || entries.length), journal_size: journal.size });
+  })
+  .add('DELETE', JOURNAL_PATH, async ({ journal }) => {
+    journal.clear();
+    return ok('Request journal cleared.');
+  })
+  .add('GET', `${JOURNAL_PATH}/{id}`, async ({ journal }, { id }) => {
+    const entry = /^\d+$/.test(id!) ? journal.get(Number(id)) : undefined;
+    if (entry === undefined) throw new ApiError(404, `No request ${id} is in the journal.`, 'NOT_FOUND');
+    return ok(`Request ${id}.`, { request: entry });
   });
+
+/**
+ * The journal's filters as query parameters: method=GET,POST; path=/api/v1/me/orders/* ; status=4xx,429;
+ * account=rich; idempotency_key=k; since=ISO 8601 or epoch ms; after_id=N. The same names the CLI's flags use.
+ */
+export function filterFromQuery(query: URLSearchParams): RequestFilter {
+  const list = (name: string) =>
+    (query.get(name) ?? '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
+  const filter: RequestFilter = {};
+  if (query.has('method')) filter.method = list('method');
+  if (query.has('path')) filter.path = query.get('path')!;
+  if (query.has('status')) filter.status = list('status');
+  if (query.has('account')) filter.account = query.get('account')!;
+  if (query.has('idempotency_key')) filter.idempotencyKey = query.get('idempotency_key')!;
+  if (query.has('since')) {
+    const since = query.get('since')!;
+    const at = /^\d+$/.test(since) ? Number(since) : Date.parse(since);
+    if (!Number.isFinite(at)) throw new ApiError(422, 'since is a time: ISO 8601 or epoch milliseconds.', 'VALIDATION_FAILED', ['since']);
+    filter.since = at;
+  }
+  if (query.has('after_id')) filter.afterId = wholeNumber(query.get('after_id')!, 'after_id');
+  return filter;
+}
+
+function wholeNumber(value: string, name: string): number {
+  if (!/^\d+$/.test(value)) throw new ApiError(422, `${name} is a whole number.`, 'VALIDATION_FAILED', [name]);
+  return Number(value);
+}

@@ -1,0 +1,289 @@
+import { request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
+import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { expectRequests, RequestJournal, VerificationError, type JournalEntry } from '../../mocks/index.js';
+import { createClient, type FetchFunction } from '../../src/index.js';
+
+const ORDER = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
+
+async function call(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const response = await sandbox.fetch(`${sandbox.baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  return response.status;
+}
+
+describe('the request journal (in-process)', () => {
+  it('records each request with its answer, route, account, key and replay, and never the token', async () => {
+    const sandbox = await createSandbox();
+    const rich = sandbox.account('rich');
+    expect(await call(sandbox, 'GET', '/api/v1/catalog/credit-packages?x=1')).toBe(200);
+    const order = { token: rich.token, body: ORDER, headers: { 'idempotency-key': 'bot-order-1' } };
+    expect(await call(sandbox, 'POST', '/api/v1/me/orders', order)).toBe(201);
+    expect(await call(sandbox, 'POST', '/api/v1/me/orders', order)).toBe(200);
+
+    const [catalog, created, replayed] = sandbox.requests.list();
+    expect(catalog).toMatchObject({
+      id: 1,
+      method: 'GET',
+      path: '/api/v1/catalog/credit-packages',
+      query: { x: '1' },
+      status: 200,
+      route: 'listCreditPackages',
+      account: null,
+      idempotent_replay: false,
+      fault: null,
+    });
+    expect(catalog!.rate_limit).toMatchObject({ class: 'public-read', limit: 60, refused: false });
+    expect(created).toMatchObject({
+      id: 2,
+      method: 'POST',
+      status: 201,
+      route: 'createOrder',
+      account: 'rich',
+      idempotency_key: 'bot-order-1',
+      idempotent_replay: false,
+    });
+    expect(JSON.parse(created!.request_body!)).toEqual(ORDER);
+    expect(JSON.parse(created!.response_body!).data.invoice.invoice_code).toMatch(/^INV/);
+    expect(replayed).toMatchObject({ status: 200, idempotent_replay: true });
+    expect(created!.headers.authorization).toBe(`Bearer topup_live_…${rich.token.slice(-4)}`);
+    expect(created!.time).toBe(new Date(created!.at).toISOString());
+    expect(JSON.stringify(sandbox.requests.list())).not.toContain(rich.token);
+  });
+
+  it('filters by method, path pattern, status class, account, key, time and id', async () => {
+    const sandbox = await createSandbox();
+    const rich = sandbox.account('rich');
+    await call(sandbox, 'GET', '/api/v1/health');
+    await call(sandbox, 'POST', '/api/v1/me/orders', { token: rich.token, body: ORDER, headers: { 'idempotency-key': 'k1' } });
+    await call(sandbox, 'GET', '/api/v1/me/orders/INV20990101000001', { token: rich.token });
+    await call(sandbox, 'GET', '/api/v1/me/balance', { token: 'topup_live_not_a_real_token_0000' });
+    const paths = (entries: JournalEntry[]) => entries.map((e) => `${e.method} ${e.path} ${e.status}`);
+    expect(paths(sandbox.requests.list({ method: ['post', 'DELETE'] }))).toEqual(['POST /api/v1/me/orders 201']);
+    expect(paths(sandbox.requests.list({ path: '/api/v1/me/orders/*' }))).toEqual(['GET /api/v1/me/orders/INV20990101000001 404']);
+    expect(paths(sandbox.requests.list({ path: '/api/v1/me/**' }))).toHaveLength(3);
+    expect(paths(sandbox.requests.list({ status: '4xx' }))).toEqual([
+      'GET /api/v1/me/orders/INV20990101000001 404',
+      'GET /api/v1/me/balance 401',
+    ]);
+    expect(paths(sandbox.requests.list({ status: [401, '2xx'] }))).toHaveLength(3);
+    expect(sandbox.requests.count({ account: 'rich' })).toBe(2);
+    expect(sandbox.requests.find({ idempotencyKey: 'k1' })?.route).toBe('createOrder');
+    expect(sandbox.requests.count({ afterId: 2 })).toBe(2);
+    expect(sandbox.requests.count({ since: sandbox.now() + 1 })).toBe(0);
+    expect(sandbox.requests.count({ since: new Date(0).toISOString() })).toBe(4);
+  });
+
+  it('journals unknown routes with the nearest real one, in the answer too', async () => {
+    const sandbox = await createSandbox();
+    const response = await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/order`, { method: 'POST' });
+    expect(((await response.json()) as { message: string }).message).toBe(
+      'No endpoint /api/v1/me/order exists; did you mean POST /api/v1/me/orders?',
+    );
+    await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, { method: 'DELETE' });
+    await sandbox.fetch(`${sandbox.baseUrl}/__sandbox/fixture`);
+    await sandbox.fetch(`${sandbox.baseUrl}/completely/elsewhere/entirely`);
+    expect(sandbox.requests.list().map((e) => [e.status, e.near_miss])).toEqual([
+      [404, 'POST /api/v1/me/orders'],
+      [405, 'GET or POST /api/v1/me/orders'],
+      [404, 'GET /__sandbox/fixtures'],
+      [404, null],
+    ]);
+  });
+
+  it('records injected faults, dropped answers included', async () => {
+    const sandbox = await createSandbox({
+      faults: {
+        seed: 1,
+        rules: [
+          { kind: 'drop_after', rate: 1, routes: ['getHealth'] },
+          { kind: 'error', status: 503, rate: 1, routes: ['listArticles'] },
+        ],
+      },
+    });
+    await expect(sandbox.fetch(`${sandbox.baseUrl}/api/v1/health`)).rejects.toThrow();
+    await sandbox.fetch(`${sandbox.baseUrl}/api/v1/articles`);
+    expect(sandbox.requests.list().map((e) => [e.route, e.status, e.fault, e.response_body === null])).toEqual([
+      ['getHealth', null, 'drop_after', true],
+      ['listArticles', 503, 'error 503', false],
+    ]);
+  });
+
+  it('keeps only the newest journalSize entries; 0 keeps none; ids go on after clear()', async () => {
+    const small = await createSandbox({ journalSize: 3 });
+    for (let i = 0; i < 30; i++) await call(small, 'GET', `/api/v1/articles?page=${i + 1}`);
+    expect(small.requests.list().map((e) => e.id)).toEqual([28, 29, 30]);
+    small.requests.clear();
+    await call(small, 'GET', '/api/v1/health');
+    expect(small.requests.list().map((e) => e.id)).toEqual([31]);
+    const off = await createSandbox({ journalSize: 0 });
+    const heard: JournalEntry[] = [];
+    off.requests.subscribe((e) => heard.push(e));
+    await call(off, 'GET', '/api/v1/health');
+    expect([off.requests.enabled, off.requests.count(), heard.length]).toEqual([false, 0, 0]);
+  });
+
+  it('cuts long bodies with a marker, and tells subscribers of each entry until they stop', () => {
+    const journal = new RequestJournal({ size: 10, bodyLimit: 8 });
+    const heard: number[] = [];
+    const stop = journal.subscribe((e) => heard.push(e.id));
+    const entry = {
+      at: 0,
+      time: '',
+      method: 'POST',
+      path: '/x',
+      query: {},
+      headers: {},
+      idempotency_key: null,
+      status: 200,
+      duration_ms: 1,
+      route: null,
+      account: null,
+      rate_limit: null,
+      idempotent_replay: false,
+      fault: null,
+      near_miss: null,
+    };
+    expect(journal.record({ ...entry, request_body: '0123456789abc', response_body: 'short' })).toMatchObject({
+      request_body: '01234567…[truncated: 13 characters in all]',
+      response_body: 'short',
+    });
+    stop();
+    journal.record({ ...entry, request_body: null, response_body: null });
+    expect(heard).toEqual([1]);
+  });
+});
+
+describe('verification (expectRequests)', () => {
+  it('my bot retries a dropped order exactly once, with the same Idempotency-Key', async () => {
+    const sandbox = await createSandbox({ rateLimit: false });
+    let dropped = false;
+    // The first answer is lost on the way back, after the sandbox made the order: the bot must retry with its key.
+    const lossy: FetchFunction = async (input, init) => {
+      const response = await sandbox.fetch(input, init);
+      if (!dropped) {
+        dropped = true;
+        throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+      }
+      return response;
+    };
+    const client = createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.account('rich').token,
+      fetch: lossy,
+      clock: { sleep: async () => undefined },
+    });
+    await client.orders.create(ORDER);
+    expectRequests(sandbox, { method: 'POST', path: '/api/v1/me/orders' }).toHaveCount(2).toShareIdempotencyKey();
+    expect(sandbox.store.db.orders.all()).toHaveLength(1);
+  });
+
+  it('fails with one clear message that lists what came instead', async () => {
+    const sandbox = await createSandbox();
+    await call(sandbox, 'POST', '/api/v1/me/order', { body: ORDER });
+    const check = () => expectRequests(sandbox, { method: 'POST', path: '/api/v1/me/orders' }).toHaveBeenMade();
+    expect(check).toThrow(VerificationError);
+    expect(check).toThrow(
+      /^Expected a request matching POST \/api\/v1\/me\/orders, got none\.\nRequests it received instead.*:\n {2}#1 POST \/api\/v1\/me\/order → 404; did you mean POST \/api\/v1\/me\/orders\?$/,
+    );
+    const rich = sandbox.account('rich');
+    await call(sandbox, 'POST', '/api/v1/me/orders', { token: rich.token, body: ORDER, headers: { 'idempotency-key': 'a' } });
+    await call(sandbox, 'POST', '/api/v1/me/orders', { token: rich.token, body: ORDER, headers: { 'idempotency-key': 'b' } });
+    expect(() => expectRequests(sandbox, { path: '/api/v1/me/orders' }).toShareIdempotencyKey()).toThrow(
+      'Expected every request matching /api/v1/me/orders to share one Idempotency-Key, got 2: a, b.',
+    );
+    expect(() => expectRequests(sandbox, { path: '/api/v1/me/orders' }).toAllHaveStatus('2xx').toHaveCount(2)).not.toThrow();
+    expect(() => expectRequests(sandbox, { method: 'DELETE' }).notToHaveBeenMade()).not.toThrow();
+  });
+});
+
+describe('the request journal over HTTP', () => {
+  let served: HttpSandbox | undefined;
+  afterEach(async () => {
+    await served?.close();
+    served = undefined;
+  });
+
+  const get = async (url: string) => (await (await fetch(url)).json()) as { data: any };
+
+  it('lists with the same filters as query parameters, shows one entry, clears, and does not journal itself', async () => {
+    const sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    await fetch(`${served.url}/api/v1/health`);
+    await fetch(`${served.url}/api/v1/me/balance`);
+    const all = await get(`${served.url}/__sandbox/requests`);
+    expect(all.data.requests.map((e: JournalEntry) => `${e.path} ${e.status}`)).toEqual(['/api/v1/health 200', '/api/v1/me/balance 401']);
+    expect(all.data.journal_size).toBe(1000);
+    const failed = await get(`${served.url}/__sandbox/requests?status=4xx&method=GET,POST`);
+    expect(failed.data.requests).toHaveLength(1);
+    const one = await get(`${served.url}/__sandbox/requests/${failed.data.requests[0].id}`);
+    expect(one.data.request.path).toBe('/api/v1/me/balance');
+    expect((await fetch(`${served.url}/__sandbox/requests/999`)).status).toBe(404);
+    expect((await fetch(`${served.url}/__sandbox/requests?since=yesterday`)).status).toBe(422);
+    expect((await fetch(`${served.url}/__sandbox/requests`, { method: 'DELETE', headers: { 'x-topup-sandbox': '1' } })).status).toBe(200);
+    expect((await get(`${served.url}/__sandbox/requests`)).data.requests).toEqual([]);
+    // The journal's own calls are not what a bot did: the list above saw none of them.
+    expect(sandbox.requests.count({ path: '/__sandbox/**' })).toBe(0);
+  });
+
+  it('streams each request as a Server-Sent Event, and replays what a reconnecting client missed', async () => {
+    const sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const url = new URL(served.url);
+    await fetch(`${served.url}/api/v1/health`);
+    const events: { id: string; data: JournalEntry }[] = [];
+    let wake: () => void = () => {};
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: '/__sandbox/requests/stream?method=GET',
+        headers: { 'last-event-id': '0' },
+        agent: false,
+      },
+      (res) => {
+        expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+        let buffer = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          buffer += chunk;
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const id = /^id: (.*)$/m.exec(block)?.[1];
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (id !== undefined && data !== undefined) events.push({ id, data: JSON.parse(data) as JournalEntry });
+            wake();
+          }
+        });
+      },
+    );
+    req.end();
+    const until = async (count: number) => {
+      while (events.length < count) await new Promise<void>((resolve) => (wake = resolve));
+    };
+    await until(1); // the request made before the stream opened, replayed from Last-Event-ID 0
+    await fetch(`${served.url}/api/v1/articles`);
+    await fetch(`${served.url}/api/v1/me/orders`, { method: 'POST' }); // filtered out: not a GET
+    await fetch(`${served.url}/api/v1/catalog/payment-methods`);
+    await until(3);
+    expect(events.map((e) => [e.id, e.data.path])).toEqual([
+      ['1', '/api/v1/health'],
+      ['2', '/api/v1/articles'],
+      ['4', '/api/v1/catalog/payment-methods'],
+    ]);
+    req.destroy();
+  });
+});
