@@ -156,7 +156,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     // The CLI's `topup mock …` commands act only on a server that says it is a sandbox (see CONTROL_HEADER).
     if (!('drop' in reply) && isControlPath(request.url)) reply.headers[CONTROL_HEADER] = '1';
     // Reading or clearing the journal is not what a bot did.
-    if (journal.enabled && !url.pathname.startsWith(JOURNAL_PATH))
+    if (journal.active && !url.pathname.startsWith(JOURNAL_PATH))
       journal.record(journalEntry(request, url, reply, notes, at, performance.now() - startedAt));
     return reply;
   }

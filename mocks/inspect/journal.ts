@@ -85,9 +85,14 @@ export class RequestJournal {
     this.#bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   }
 
-  /** False with a size of 0: the sandbox then skips building entries at all. */
+  /** False with a size of 0: nothing is kept. */
   get enabled(): boolean {
     return this.size > 0;
+  }
+
+  /** Whether anyone wants entries: kept ones or a subscriber (`mock serve --log`). When not, the sandbox builds none. */
+  get active(): boolean {
+    return this.size > 0 || this.#listeners.size > 0;
   }
 
   /** Keeps one answered request. Called by the sandbox core; listeners hear of it at once. */

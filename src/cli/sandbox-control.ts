@@ -1,4 +1,5 @@
 import type { Fixtures } from '../../mocks/store/fixtures.js';
+import type { JournalEntry } from '../../mocks/inspect/journal.js';
 import type { EmbeddedSandbox } from './embedded-sandbox.js';
 import { CONTROL_HEADER } from '../contract/sandbox-control.js';
 import { ConnectionError, errorForStatus, isTopupError, TimeoutError } from '../errors.js';
@@ -19,6 +20,8 @@ export interface SandboxControlClient {
   deposit(options: DepositOptions): Promise<{ invoice_code: string }>;
   reset(): Promise<void>;
   fixtures(): Promise<Fixtures>;
+  /** The request journal, filtered by `query` (method, path, status, … as /__sandbox/requests takes them). */
+  requests(query: URLSearchParams): Promise<JournalEntry[]>;
 }
 
 /** Each move loads the embedded sandbox as it is on disk, under its lock, and writes it back (embedded-sandbox.ts). */
@@ -38,6 +41,13 @@ export function embeddedControl(embedded: EmbeddedSandbox): SandboxControlClient
     // From the seed, without reading the file: reset must work when the state is damaged.
     reset: () => embedded.use((sandbox) => sandbox.control.reset(), { fresh: true }),
     fixtures: () => embedded.use(async (sandbox) => sandbox.fixtures()),
+    // Each command loads the embedded sandbox afresh and lets it go: no request outlives the command that made it.
+    requests: () =>
+      Promise.reject(
+        new UsageError(
+          'The embedded sandbox lives only while one command runs, so it keeps no request log; start `topup mock serve`, point your bot at it, and run `topup mock logs --base-url <its URL>`.',
+        ),
+      ),
   };
 }
 
@@ -130,6 +140,7 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
       await call('POST', '/__sandbox/reset');
     },
     fixtures: async () => (await call('GET', '/__sandbox/fixtures')) as Fixtures,
+    requests: async (query) => ((await call('GET', `/__sandbox/requests?${query.toString()}`)) as { requests: JournalEntry[] }).requests,
   };
 }
 

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Sandbox } from '../../../mocks/core/sandbox.js';
 import type { PersistentSandbox } from '../../../mocks/state/persistent-sandbox.js';
+import type { JournalEntry } from '../../../mocks/inspect/journal.js';
 import { DEFAULT_TIMEOUT_MS } from '../../client/options.js';
 import { embeddedNotice, type CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { jsonText } from '../io/sanitize.js';
 import { renderFields, renderTable } from '../io/table.js';
 import { parseWholeNumber } from './choices.js';
 import { embeddedControl, remoteControl, type InvoiceMove, type SandboxControlClient } from '../sandbox-control.js';
@@ -18,6 +20,10 @@ export interface ServeOptions {
   faultSeed?: number | undefined;
   /** Host names besides the loopback ones under which the control API answers (--allow-host, repeatable). */
   allowHost?: string[] | undefined;
+  /** Print each request to stderr as `topup mock logs` does. */
+  log: boolean;
+  /** Requests kept in the journal; 0 keeps none. */
+  journalSize: number;
 }
 
 /** `topup mock serve`: the sandbox over HTTP until Ctrl-C. */
@@ -43,7 +49,12 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     throw error;
   }
   const file = options.state;
-  const sandboxOptions = { rateLimit: options.rateLimit, lean: options.lean, ...(faults === undefined ? {} : { faults }) };
+  const sandboxOptions = {
+    rateLimit: options.rateLimit,
+    lean: options.lean,
+    journalSize: options.journalSize,
+    ...(faults === undefined ? {} : { faults }),
+  };
   // One server per state file (it holds the file's lock): a second one would overwrite the first one's orders.
   let persistent: PersistentSandbox | undefined;
   try {
@@ -65,6 +76,10 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
       throw error;
     }
     printServing(ctx, options, server.url, sandbox);
+    if (options.log) {
+      const { logLine } = await import('../io/log-line.js');
+      sandbox.requests.subscribe((entry) => ctx.io.warn(logLine(entry, { terminal: ctx.io.stderrTerminal, style: ctx.io.style })));
+    }
     if (!isLoopbackHost(options.host)) {
       ctx.io.warn(
         ctx.io.style.yellow(
@@ -178,6 +193,48 @@ export async function runReset(ctx: CliContext): Promise<void> {
   ctx.io.success('Sandbox reset to its seed.');
 }
 
+export interface LogsOptions {
+  follow: boolean;
+  filterMethod?: string | undefined;
+  filterStatus?: string | undefined;
+  filterPath?: string | undefined;
+  filterAccount?: string | undefined;
+  limit: number;
+}
+
+/**
+ * `topup mock logs`: the served sandbox's request journal, like `stripe logs tail`: one line per request on a
+ * terminal, NDJSON with --json; --follow streams new requests until Ctrl-C, through restarts of the sandbox.
+ */
+export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<void> {
+  const query = new URLSearchParams();
+  if (options.filterMethod) query.set('method', options.filterMethod);
+  if (options.filterStatus) query.set('status', options.filterStatus);
+  if (options.filterPath) query.set('path', options.filterPath);
+  if (options.filterAccount) query.set('account', options.filterAccount);
+  const { control } = await controlFor(ctx);
+  const { logLine } = await import('../io/log-line.js');
+  const print = (entry: JournalEntry) =>
+    ctx.io.out(ctx.globals.json ? `${jsonText(entry)}\n` : `${logLine(entry, { terminal: ctx.io.terminal, style: ctx.io.style })}\n`);
+  const earlier = await control.requests(new URLSearchParams([...query, ['limit', String(options.limit)]]));
+  for (const entry of earlier) print(entry);
+  const spec = ctx.targetSpec();
+  if (!options.follow || spec.kind !== 'remote') return;
+  const { followJournal } = await import('../journal-stream.js');
+  const last = earlier.at(-1)?.id;
+  if (last !== undefined) query.set('after_id', String(last));
+  const signal = ctx.signal ?? new AbortController().signal;
+  ctx.io.notice(ctx.io.style.dim("Following the sandbox's requests; press Ctrl-C to stop."));
+  await followJournal({
+    baseUrl: spec.baseUrl,
+    query,
+    signal,
+    onEntry: print,
+    onConnection: (state) =>
+      ctx.io.notice(ctx.io.style.yellow(state === 'lost' ? 'The sandbox went away; reconnecting…' : 'Reconnected to the sandbox.')),
+  });
+}
+
 export async function runFixtures(ctx: CliContext): Promise<void> {
   const answer = await (await controlFor(ctx)).control.fixtures();
   if (ctx.globals.json) return ctx.io.writeJson(answer);
@@ -243,11 +300,33 @@ Examples:
     .option('--lean', 'answer only what the interface document guarantees, to prove a client tolerates a minimal server', false)
     .option('--faults <spec>', 'inject faults: drop-after=20%,503=10%/retry-after=1,429=10%,drop-before=1%,latency=5-50ms[@route+route]')
     .option('--fault-seed <n>', 'seed for deterministic fault injection', parseWholeNumber('fault seed', 0, 2 ** 31), 0)
+    .option('--log', 'print every request to stderr as it is answered (as topup mock logs --follow does)', false)
+    .option(
+      '--journal-size <n>',
+      'requests kept for topup mock logs and /__sandbox/requests (0: none, for load tests)',
+      parseWholeNumber('journal size', 0, 1_000_000),
+      1_000,
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.',
     )
     .action((options: ServeOptions) => runServe(ctx, options));
+
+  mock
+    .command('logs')
+    .description("Print the served sandbox's request log; --follow streams new requests until Ctrl-C")
+    .option('-f, --follow', 'keep printing requests as they arrive (reconnects when the sandbox restarts)', false)
+    .option('--filter-method <methods>', 'only these methods, e.g. GET,POST')
+    .option('--filter-status <statuses>', 'only these statuses or classes, e.g. 4xx,429')
+    .option('--filter-path <path>', 'only this path; * matches one segment, ** any rest, e.g. /api/v1/me/orders/*')
+    .option('--filter-account <name>', "only requests with this account's token (its username)")
+    .option('--limit <n>', 'how many earlier requests to print first', parseWholeNumber('limit', 0, 10_000), 50)
+    .addHelpText(
+      'after',
+      '\nRequests come from the served sandbox (topup mock serve), which keeps the last 1,000 (--journal-size).\nOn a terminal: one aligned line per request; --json: one JSON object per line (NDJSON).\n\nExamples:\n  $ topup mock logs --base-url http://127.0.0.1:4010\n  $ topup mock logs --follow --filter-status 4xx,5xx --base-url http://127.0.0.1:4010\n  $ topup mock logs --json --filter-path /api/v1/me/orders --filter-method POST --base-url http://127.0.0.1:4010 | jq .idempotency_key',
+    )
+    .action((options: LogsOptions) => runLogs(ctx, options));
 
   mock
     .command('fixtures')

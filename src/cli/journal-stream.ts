@@ -1,0 +1,111 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { JournalEntry } from '../../mocks/inspect/journal.js';
+import { CONTROL_HEADER } from '../contract/sandbox-control.js';
+import { abortableSleep } from '../abort.js';
+import { ConnectionError, UsageError } from '../errors.js';
+
+export interface FollowOptions {
+  /** The sandbox's base URL and the filters, as query parameters of /__sandbox/requests/stream. */
+  baseUrl: string;
+  query: URLSearchParams;
+  /** Ends the follow (Ctrl-C); the promise then rejects with the signal's reason. */
+  signal: AbortSignal;
+  onEntry(entry: JournalEntry): void;
+  /** Told when the connection is lost and when it is back, so the user knows why nothing arrives. */
+  onConnection?(state: 'lost' | 'back'): void;
+}
+
+const RETRY_MS = [250, 500, 1_000, 2_000, 5_000];
+
+/**
+ * Follows a served sandbox's request stream (Server-Sent Events) until the signal aborts. When the sandbox goes away
+ * (a restart), it reconnects with Last-Event-ID, so nothing the sandbox still holds is missed. Over node:http
+ * directly: the CLI's fetch reads whole bodies, and a stream never ends.
+ */
+export async function followJournal(options: FollowOptions): Promise<never> {
+  let lastId: number | undefined;
+  let everConnected = false;
+  let lost = false;
+  let attempt = 0;
+  for (;;) {
+    try {
+      await streamOnce(
+        options,
+        lastId,
+        (entry) => {
+          lastId = entry.id;
+          options.onEntry(entry);
+        },
+        () => {
+          everConnected = true;
+          attempt = 0;
+          if (lost) options.onConnection?.('back');
+          lost = false;
+        },
+      );
+    } catch (error) {
+      if (options.signal.aborted) throw options.signal.reason;
+      if (error instanceof StreamRefused) throw new UsageError(error.message);
+      // Nothing to follow yet: say so at once rather than wait for a sandbox that may never start.
+      if (!everConnected)
+        throw new ConnectionError(`Could not reach ${new URL(options.baseUrl).origin}. Is \`topup mock serve\` running there?`);
+    }
+    if (!lost) options.onConnection?.('lost');
+    lost = true;
+    await abortableSleep(RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]!, options.signal);
+  }
+}
+
+/** The sandbox answered, but not with a stream: no point in retrying. */
+class StreamRefused extends Error {}
+
+function streamOnce(
+  options: FollowOptions,
+  lastId: number | undefined,
+  onEntry: (entry: JournalEntry) => void,
+  onOpen: () => void,
+): Promise<void> {
+  const url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/__sandbox/requests/stream`);
+  url.search = options.query.toString();
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(
+      url,
+      {
+        headers: {
+          accept: 'text/event-stream',
+          [CONTROL_HEADER]: '1',
+          ...(lastId === undefined ? {} : { 'last-event-id': String(lastId) }),
+        },
+        signal: options.signal,
+      },
+      (response: IncomingMessage) => {
+        if (response.statusCode !== 200 || response.headers[CONTROL_HEADER] !== '1') {
+          response.resume();
+          reject(
+            new StreamRefused(
+              `${url.origin} did not stream its request log (status ${response.statusCode}); \`topup mock logs\` follows only a served topup sandbox.`,
+            ),
+          );
+          return;
+        }
+        onOpen();
+        let buffer = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          buffer += chunk;
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
+            buffer = buffer.slice(end + 2);
+            if (data !== undefined) onEntry(JSON.parse(data) as JournalEntry);
+          }
+        });
+        response.once('end', resolve);
+        response.once('error', reject);
+      },
+    );
+    request.once('error', reject);
+    request.end();
+  });
+}

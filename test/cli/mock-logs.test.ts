@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
+import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import type { JournalEntry } from '../../mocks/inspect/journal.js';
+import { main } from '../../src/cli/main.js';
+import { fakeIO, tempConfigDir } from '../support/fake-io.js';
+import { runCli } from './run-cli.js';
+
+let config: { dir: string; cleanup(): void };
+let served: HttpSandbox | undefined;
+let sandbox: Sandbox;
+
+beforeEach(async () => {
+  config = tempConfigDir();
+  sandbox = await createSandbox();
+  served = await startHttpSandbox(sandbox, { port: 0 });
+});
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+  config.cleanup();
+});
+
+const topup = (args: string[], options: Parameters<typeof runCli>[2] = {}) => runCli(config.dir, args, options);
+
+async function botTraffic(url: string): Promise<string> {
+  const rich = sandbox.account('rich');
+  await fetch(`${url}/api/v1/health`);
+  await fetch(`${url}/api/v1/me/orders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json', 'idempotency-key': 'bot-1' },
+    body: JSON.stringify({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 }),
+  });
+  await fetch(`${url}/api/v1/me/order`, { method: 'POST' });
+  return rich.token;
+}
+
+describe('topup mock logs', () => {
+  it('prints one line per request, oldest first: ISO time and tab-separated fields when piped, never the token', async () => {
+    const token = await botTraffic(served!.url);
+    const result = await topup(['mock', 'logs', '--base-url', served!.url]);
+    expect(result.code).toBe(0);
+    const lines = result.out
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(lines.map((fields) => fields.slice(1, 4))).toEqual([
+      ['GET', '/api/v1/health', '200'],
+      ['POST', '/api/v1/me/orders', '201'],
+      ['POST', '/api/v1/me/order', '404'],
+    ]);
+    expect(lines[0]![0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(lines[1]).toEqual(expect.arrayContaining(['rich', 'createOrder', 'key bot-1']));
+    expect(lines[2]!.at(-1)).toBe('did you mean POST /api/v1/me/orders?');
+    expect(result.out + result.err).not.toContain(token);
+  });
+
+  it('--json is NDJSON of the journal entries; the filters pick', async () => {
+    await botTraffic(served!.url);
+    const result = await topup(['--json', 'mock', 'logs', '--filter-method', 'POST', '--filter-status', '4xx', '--base-url', served!.url]);
+    expect(result.code).toBe(0);
+    const entries = result.out
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as JournalEntry);
+    expect(entries.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /api/v1/me/order 404']);
+    const byPath = await topup(['--json', 'mock', 'logs', '--filter-path', '/api/v1/me/**', '--limit', '1', '--base-url', served!.url]);
+    expect(
+      byPath.out
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as JournalEntry).path),
+    ).toEqual(['/api/v1/me/order']);
+  });
+
+  it('on a terminal: aligned columns with the local time', async () => {
+    await botTraffic(served!.url);
+    const result = await topup(['mock', 'logs', '--no-color', '--base-url', served!.url], { tty: true });
+    const lines = result.out.trimEnd().split('\n');
+    expect(lines[1]).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} {2}POST {3}\/api\/v1\/me\/orders {24}201 {5}\d+ ms {2,}rich {2}createOrder {2}key bot-1$/,
+    );
+  });
+
+  it('--follow prints requests as they arrive, reconnects after a restart, and ends with Ctrl-C (130)', async () => {
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const url = served!.url;
+    const running = main(['mock', 'logs', '--follow', '--base-url', url], io, { signal: controller.signal });
+    const waitFor = async (pattern: RegExp, read: () => string) => {
+      for (let i = 0; i < 200 && !pattern.test(read()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(read()).toMatch(pattern);
+    };
+    await waitFor(/Following/, io.err);
+    await fetch(`${url}/api/v1/articles`);
+    await waitFor(/\/api\/v1\/articles\t200/, io.out);
+
+    // The sandbox restarts on the same port: the follow says so, and picks up the new one's requests.
+    await served!.close();
+    await waitFor(/went away; reconnecting/, io.err);
+    sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: Number(new URL(url).port) });
+    await waitFor(/Reconnected/, io.err);
+    await fetch(`${url}/api/v1/catalog/credit-packages`);
+    await waitFor(/\/api\/v1\/catalog\/credit-packages\t200/, io.out);
+
+    controller.abort();
+    expect(await running).toBe(130);
+  });
+
+  it('a sandbox that is not running is exit 7 with one sentence', async () => {
+    const url = served!.url;
+    await served!.close();
+    served = undefined;
+    const result = await topup(['mock', 'logs', '--follow', '--base-url', url]);
+    expect(result.code).toBe(7);
+    expect(result.err).toMatch(/^Error: Could not reach http:\/\/127\.0\.0\.1:\d+: .*Is `topup mock serve` running there\?\n$/);
+  });
+
+  it('the embedded sandbox has no log between commands, and says where to get one (exit 2)', async () => {
+    const result = await topup(['mock', 'logs']);
+    expect(result).toMatchObject({ code: 2, out: '' });
+    expect(result.err).toMatch(
+      /\nError: The embedded sandbox lives only while one command runs, .* run `topup mock logs --base-url <its URL>`\.\n$/,
+    );
+  });
+
+  it('mock serve --log prints every request to stderr', async () => {
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const running = main(['--json', 'mock', 'serve', '--port', '0', '--log'], io, { signal: controller.signal });
+    for (let i = 0; i < 200 && !io.out().includes('\n'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const { url } = JSON.parse(io.out().split('\n')[0]!) as { url: string };
+    await fetch(`${url}/api/v1/health`);
+    for (let i = 0; i < 100 && !io.err().includes('/api/v1/health'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(io.err()).toMatch(/\tGET\t\/api\/v1\/health\t200\t/);
+    controller.abort();
+    expect(await running).toBe(0);
+  });
+});
