@@ -95,16 +95,22 @@ async function serve(sandbox: Sandbox, guard: ControlGuard, req: IncomingMessage
     body: body.tooLarge ? 'x'.repeat(READ_LIMIT) : body.text,
     clientAddress: req.socket.remoteAddress ?? 'unknown',
   };
-  const refusal = repeatedHeaderError(repeated) ?? (isControlPath(req.url ?? '/') ? controlRefusal(request, guard) : undefined);
+  const refusal = repeatedHeaderError(repeated);
   if (refusal === undefined && request.method === 'GET' && new URL(request.url).pathname === `${JOURNAL_PATH}/stream`) {
+    const guarded = controlRefusal(request, guard);
+    if (guarded !== undefined) {
+      const reply = errorReply(guarded, { [CONTROL_HEADER]: '1' });
+      res.writeHead(reply.status, reply.headers).end(reply.body);
+      return;
+    }
     streamJournal(sandbox, request, req, res);
     return;
   }
-  // A refused control call still says it is the sandbox's, so that `topup mock` shows the refusal, not "not a sandbox".
+  // A refused repeated header still says it is the sandbox's on a control path, so that `topup mock` shows it.
   const response =
     refusal !== undefined
       ? errorReply(refusal, isControlPath(req.url ?? '/') ? { [CONTROL_HEADER]: '1' } : {})
-      : await sandbox.handle(request);
+      : await sandbox.handle({ ...request, controlHosts: guard.allowedHosts });
   if (isDropped(response)) {
     req.socket.destroy();
     return;

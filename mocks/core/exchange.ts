@@ -9,6 +9,11 @@ export interface SandboxRequest {
   body: string | null;
   /** The caller's address, for the per-address limits of public endpoints. */
   clientAddress?: string;
+  /**
+   * Host names besides the loopback ones that may drive the control API. Set by transports that listen on a network
+   * (the node:http adapter); in-process requests have none to fear (rules/control-guard.ts).
+   */
+  controlHosts?: ReadonlySet<string>;
 }
 
 export interface SandboxReply {

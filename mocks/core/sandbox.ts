@@ -6,6 +6,8 @@ import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccount
 import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from './pipeline.js';
 import { DEFAULT_JOURNAL_SIZE, redactAuthorization, RequestJournal, type RequestNotes } from '../inspect/journal.js';
 import { nearestRoute } from '../inspect/near-miss.js';
+import { INVOICE_PAGE_PREFIX, invoicePage } from '../web/invoice-page.js';
+import { controlRefusal } from '../rules/control-guard.js';
 import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath, JOURNAL_PATH } from '../routes/control.js';
 import { expireDue } from '../rules/lifecycle.js';
 import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
@@ -126,6 +128,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   async function route(request: SandboxRequest, url: URL, at: number, notes: RequestNotes): Promise<SandboxResponse> {
     expireDue(store, at);
     if (url.pathname.startsWith('/api/')) return handleApiRequest(env, request, url, at, notes);
+    // The invoice_url of every order and deposit: a page the bot's user opens.
+    if (url.pathname.startsWith(INVOICE_PAGE_PREFIX) && (request.method === 'GET' || request.method === 'HEAD')) {
+      notes.route = 'invoicePage';
+      return invoicePage(store, url.pathname.slice(INVOICE_PAGE_PREFIX.length));
+    }
     if (url.pathname === OPENAPI_PATH) {
       if (request.method === 'GET' || request.method === 'HEAD') return jsonReply(200, await openApiDocument());
       return errorReply(new ApiError(405, `${request.method} is not allowed on ${OPENAPI_PATH}; use GET.`, 'METHOD_NOT_ALLOWED'), {
@@ -133,10 +140,16 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       });
     }
     if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+      // Over a network, only this machine's own tools may drive it (rules/control-guard.ts); refusals are journaled.
+      const refused = request.controlHosts === undefined ? undefined : controlRefusal(request, { allowedHosts: request.controlHosts });
+      if (refused !== undefined) {
+        notes.route = 'control';
+        return errorReply(refused);
+      }
       const lookup = controlRouter.lookup(request.method, url.pathname);
       if (lookup !== null && 'found' in lookup) {
         notes.route = 'control';
-        return lookup.found.handler({ control, fixtures, now, faults, journal }, lookup.found.params, request);
+        return lookup.found.handler({ control, fixtures, now, faults, journal, store }, lookup.found.params, request);
       }
       if (lookup !== null)
         return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}.`, 'METHOD_NOT_ALLOWED'), {

@@ -5,6 +5,8 @@ import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../co
 import { bearerToken } from '../rules/auth.js';
 import { Router } from '../core/router.js';
 import type { RequestFilter, RequestJournal } from '../inspect/journal.js';
+import type { Store } from '../store/store.js';
+import { invoiceView } from '../web/invoice-page.js';
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 
 /** Control operations over HTTP, under a prefix outside /api/v1 (CONTROL_PREFIX). They need no token: the sandbox is local. */
@@ -21,6 +23,7 @@ export function isControlPath(url: string): boolean {
 interface ControlDeps {
   control: SandboxControl;
   journal: RequestJournal;
+  store: Store;
   fixtures(this: void): Fixtures;
   now(this: void): number;
   faults: FaultInjector;
@@ -93,6 +96,11 @@ export const controlRouter = new Router<ControlHandler>()
   .add('POST', `${CONTROL_PREFIX}/reset`, async ({ control }) => {
     await control.reset();
     return ok('Sandbox reset to its seed.');
+  })
+  .add('GET', `${CONTROL_PREFIX}/invoices/{invoice}`, async ({ store }, { invoice }) => {
+    const view = invoiceView(store, invoice!);
+    if (view === undefined) throw new ApiError(404, `Invoice ${invoice} was not found.`, 'NOT_FOUND');
+    return ok(`Invoice ${invoice}.`, { invoice: view });
   })
   .add('GET', JOURNAL_PATH, async ({ journal }, _params, request) => {
     const query = new URL(request.url).searchParams;

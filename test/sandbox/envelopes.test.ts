@@ -23,7 +23,6 @@ const unknownPaths = [
   ['POST', '/api/v1/me/order'],
   ['GET', '/'],
   ['GET', '/index.html'],
-  ['GET', '/user/invoice/INV20260302000001'],
   ['GET', '/__sandbox/nope'],
 ] as const;
 

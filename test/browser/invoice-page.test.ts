@@ -1,0 +1,111 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
+import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { browserMissing, launchChromium } from '../support/browser.js';
+
+/** Screenshots land in docs/ when TOPUP_SCREENSHOTS=1 (to update the README's), else in a temp folder to look at. */
+const SHOTS =
+  process.env.TOPUP_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../docs/', import.meta.url))
+    : `${mkdtempSync(join(tmpdir(), 'topup-shots-'))}/`;
+const ORDER = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9002 };
+
+describe.skipIf(browserMissing !== undefined)('in a real browser (Chromium)', () => {
+  let browser: Browser;
+  let sandbox: Sandbox;
+  let served: HttpSandbox;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await served?.close();
+  });
+
+  async function order(): Promise<{ code: string; url: string }> {
+    sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const created = await fetch(`${served.url}/api/v1/me/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.account('rich').token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(ORDER),
+    });
+    const { invoice } = ((await created.json()) as { data: { invoice: { invoice_code: string; invoice_url: string } } }).data;
+    return { code: invoice.invoice_code, url: invoice.invoice_url };
+  }
+
+  it('the invoice page: press Pay, see it paid; the API agrees', async () => {
+    const { code, url } = await order();
+    const page = await browser.newPage({ viewport: { width: 720, height: 640 } });
+    await page.goto(url);
+    await expect.poll(() => page.locator('#status').textContent()).toBe('pending');
+    await page.screenshot({ path: `${SHOTS}invoice-page.png` });
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toBe('paid');
+    await expect.poll(() => page.locator('#order-status').textContent()).toBe('processing');
+    expect(await page.getByRole('button', { name: 'Fail' }).isDisabled()).toBe(true);
+    const status = (await (
+      await fetch(`${served.url}/api/v1/me/invoices/${code}/status`, {
+        headers: { authorization: `Bearer ${sandbox.account('rich').token}` },
+      })
+    ).json()) as { data: { payment_status: string } };
+    expect(status.data.payment_status).toBe('paid');
+    await page.close();
+  });
+
+  it('follows a change made elsewhere (the CLI, a script) without a reload', async () => {
+    const { code, url } = await order();
+    const page = await browser.newPage();
+    await page.goto(url);
+    await expect.poll(() => page.locator('#status').textContent()).toBe('pending');
+    // As `topup mock expire` does it, over the control API.
+    const moved = await fetch(`${served.url}/__sandbox/invoices/${code}/expire`, { method: 'POST', headers: { 'x-topup-sandbox': '1' } });
+    expect(moved.status).toBe(200);
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 3_000 }).toBe('expired');
+    await page.close();
+  });
+
+  it('a page on another origin cannot reset the sandbox or pay an invoice', async () => {
+    const { code } = await order();
+    // The attacker's page, on another port (another origin), tries both the simple and the JSON way.
+    const evil: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><script>
+        const target = ${JSON.stringify(served.url)};
+        window.done = Promise.allSettled([
+          fetch(target + '/__sandbox/reset', { method: 'POST', mode: 'no-cors' }),
+          fetch(target + '/__sandbox/invoices/${code}/pay', { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{}' }),
+          fetch(target + '/__sandbox/invoices/${code}/pay', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+        ]).then((results) => results.map((r) => r.status));
+      </script>`);
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
+      await page.evaluate(() => (window as unknown as { done: Promise<unknown> }).done);
+      expect(sandbox.store.db.invoices.get(code)?.payment_status).toBe('pending');
+      expect(sandbox.store.db.orders.get(code)).toBeDefined();
+      // The simple requests reached the sandbox and were refused; the JSON one never left the browser: its CORS
+      // preflight got no CORS answer.
+      const reached = sandbox.requests.list({ path: '/__sandbox/**' }).map((e) => `${e.method} ${e.path.replace(code, 'INV')} ${e.status}`);
+      expect(reached.sort()).toEqual([
+        'OPTIONS /__sandbox/invoices/INV/pay 405',
+        'POST /__sandbox/invoices/INV/pay 403',
+        'POST /__sandbox/reset 403',
+      ]);
+      await page.close();
+    } finally {
+      await new Promise((resolve) => evil.close(resolve));
+    }
+  });
+});
