@@ -168,9 +168,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const reply = await answer(request, url, at, notes);
     // The CLI's `topup mock …` commands act only on a server that says it is a sandbox (see CONTROL_HEADER).
     if (!('drop' in reply) && isControlPath(request.url)) reply.headers[CONTROL_HEADER] = '1';
-    // Reading or clearing the journal is not what a bot did.
-    if (journal.active && !url.pathname.startsWith(JOURNAL_PATH))
-      journal.record(journalEntry(request, url, reply, notes, at, performance.now() - startedAt));
+    // Reading the control API (the dashboard, `topup mock logs`) and clearing the journal are not what a bot did.
+    // A control read that went wrong (a mistyped path) is shown, though.
+    const ownRead =
+      url.pathname.startsWith(JOURNAL_PATH) ||
+      (isControlPath(url.pathname) && (request.method === 'GET' || request.method === 'HEAD') && !('drop' in reply) && reply.status < 400);
+    if (journal.active && !ownRead) journal.record(journalEntry(request, url, reply, notes, at, performance.now() - startedAt));
     return reply;
   }
 

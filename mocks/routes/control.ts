@@ -7,6 +7,8 @@ import { Router } from '../core/router.js';
 import type { RequestFilter, RequestJournal } from '../inspect/journal.js';
 import type { Store } from '../store/store.js';
 import { invoiceView } from '../web/invoice-page.js';
+import { DASHBOARD_PATH, dashboardPage } from '../web/dashboard.js';
+import { accountViews, invoiceViews, type StateFilter } from '../inspect/state-views.js';
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 
 /** Control operations over HTTP, under a prefix outside /api/v1 (CONTROL_PREFIX). They need no token: the sandbox is local. */
@@ -102,6 +104,22 @@ export const controlRouter = new Router<ControlHandler>()
     if (view === undefined) throw new ApiError(404, `Invoice ${invoice} was not found.`, 'NOT_FOUND');
     return ok(`Invoice ${invoice}.`, { invoice: view });
   })
+  .add('GET', DASHBOARD_PATH, async () => dashboardPage())
+  // The state, for the dashboard and for bots in any language: newest first, filtered by account, status, since.
+  .add('GET', `${CONTROL_PREFIX}/accounts`, async ({ store }) => ok('Sandbox accounts.', { accounts: accountViews(store) }))
+  .add('GET', `${CONTROL_PREFIX}/orders`, async ({ store }, _params, request) =>
+    ok('Orders, newest first.', { orders: invoiceViews(store, stateFilter(request), 'order') }),
+  )
+  .add('GET', `${CONTROL_PREFIX}/deposits`, async ({ store }, _params, request) =>
+    ok('Deposits, newest first.', { deposits: invoiceViews(store, stateFilter(request), 'deposit') }),
+  )
+  .add('GET', `${CONTROL_PREFIX}/invoices`, async ({ store }, _params, request) =>
+    ok('Invoices, newest first.', { invoices: invoiceViews(store, stateFilter(request)) }),
+  )
+  .add('GET', `${CONTROL_PREFIX}/clock`, async ({ now }) => {
+    const at = now();
+    return ok('Sandbox clock.', { now_ms: at, now: new Date(at).toISOString(), offset_ms: at - Date.now() });
+  })
   .add('GET', JOURNAL_PATH, async ({ journal }, _params, request) => {
     const query = new URL(request.url).searchParams;
     const entries = journal.list(filterFromQuery(query));
@@ -141,6 +159,21 @@ export function filterFromQuery(query: URLSearchParams): RequestFilter {
     filter.since = at;
   }
   if (query.has('after_id')) filter.afterId = wholeNumber(query.get('after_id')!, 'after_id');
+  return filter;
+}
+
+function stateFilter(request: SandboxRequest): StateFilter {
+  const query = new URL(request.url).searchParams;
+  const filter: StateFilter = {};
+  if (query.has('account')) filter.account = query.get('account')!;
+  if (query.has('status')) filter.status = query.get('status')!;
+  if (query.has('since')) {
+    const since = query.get('since')!;
+    const at = /^\d+$/.test(since) ? Number(since) : Date.parse(since);
+    if (!Number.isFinite(at)) throw new ApiError(422, 'since is a time: ISO 8601 or epoch milliseconds.', 'VALIDATION_FAILED', ['since']);
+    filter.since = at;
+  }
+  if (query.has('limit')) filter.limit = wholeNumber(query.get('limit')!, 'limit');
   return filter;
 }
 

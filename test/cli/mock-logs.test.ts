@@ -1,3 +1,5 @@
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
@@ -134,6 +136,54 @@ describe('topup mock logs', () => {
     await fetch(`${url}/api/v1/health`);
     for (let i = 0; i < 100 && !io.err().includes('/api/v1/health'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(io.err()).toMatch(/\tGET\t\/api\/v1\/health\t200\t/);
+    controller.abort();
+    expect(await running).toBe(0);
+  });
+});
+
+describe('topup mock open and the dashboard URL', () => {
+  it("opens the served sandbox's dashboard with the browser program (TOPUP_BROWSER)", async () => {
+    const opened = join(config.dir, 'opened.txt');
+    const browser = join(config.dir, 'browser.sh');
+    writeFileSync(browser, `#!/bin/sh\necho "$1" > '${opened}'\n`);
+    chmodSync(browser, 0o755);
+    const result = await topup(['mock', 'open', '--base-url', served!.url], { env: { TOPUP_BROWSER: browser } });
+    expect(result.code).toBe(0);
+    for (let i = 0; i < 100; i++) {
+      try {
+        if (readFileSync(opened, 'utf8').trim() !== '') break;
+      } catch {
+        // not written yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(readFileSync(opened, 'utf8').trim()).toBe(`${served!.url}/__sandbox/`);
+  });
+
+  it('a program that cannot start leaves the URL to open by hand', async () => {
+    const result = await topup(['mock', 'open', '--base-url', served!.url], { env: { TOPUP_BROWSER: '/nonexistent/browser' } });
+    expect(result).toMatchObject({ code: 0, out: '' });
+    expect(result.err).toBe(`Could not start a browser (/nonexistent/browser); open ${served!.url}/__sandbox/ yourself.\n`);
+  });
+
+  it('the embedded sandbox has no dashboard (exit 2)', async () => {
+    const result = await topup(['mock', 'open']);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/Error: The embedded sandbox is no server, so it has no dashboard; run `topup mock serve --open`/);
+  });
+
+  it('the dashboard is a page at /__sandbox/, and mock serve --json names it', async () => {
+    const page = await fetch(`${served!.url}/__sandbox/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    for (const title of ['Requests', 'Invoices', 'Accounts', 'Faults']) expect(html).toContain(`>${title}`);
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const running = main(['--json', 'mock', 'serve', '--port', '0'], io, { signal: controller.signal });
+    for (let i = 0; i < 200 && !io.out().includes('\n'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const info = JSON.parse(io.out().split('\n')[0]!) as { url: string; dashboard: string };
+    expect(info.dashboard).toBe(`${info.url}/__sandbox/`);
     controller.abort();
     expect(await running).toBe(0);
   });

@@ -63,3 +63,32 @@ describe('the hosted invoice page (invoice_url)', () => {
     expect((await sandbox.fetch(`${sandbox.baseUrl}/user/invoice/%E0%A4%A`)).status).toBe(404);
   });
 });
+
+describe('state over HTTP (what the dashboard reads)', () => {
+  it('accounts, invoices, orders, deposits (newest first, filtered) and the clock', async () => {
+    const sandbox = await createSandbox({ now: () => Date.UTC(2026, 10, 24, 12) });
+    const get = async (path: string) => ((await (await sandbox.fetch(`${sandbox.baseUrl}${path}`)).json()) as { data: any }).data;
+    await sandbox.control.deposit({ amount: 50_000, account: 'broke' });
+    await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.account('rich').token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(ORDER),
+    });
+    expect((await get('/__sandbox/accounts')).accounts.map((a: { name: string; mode: string }) => `${a.name} ${a.mode}`)).toEqual([
+      'demo sandbox',
+      'rich production',
+      'broke production',
+      'unlinked production',
+    ]);
+    expect((await get('/__sandbox/invoices')).invoices.map((i: { type: string; account: string }) => `${i.type} ${i.account}`)).toEqual([
+      'order rich',
+      'deposit broke',
+    ]);
+    expect((await get('/__sandbox/orders?account=rich&status=pending')).orders).toHaveLength(1);
+    expect((await get('/__sandbox/orders?account=broke')).orders).toHaveLength(0);
+    expect((await get('/__sandbox/deposits?limit=1')).deposits.map((d: { account: string }) => d.account)).toEqual(['broke']);
+    expect((await get('/__sandbox/invoices?since=2099-01-01T00:00:00Z')).invoices).toEqual([]);
+    expect((await sandbox.fetch(`${sandbox.baseUrl}/__sandbox/invoices?since=soon`)).status).toBe(422);
+    expect(await get('/__sandbox/clock')).toMatchObject({ now_ms: Date.UTC(2026, 10, 24, 12), now: '2026-11-24T12:00:00.000Z' });
+  });
+});

@@ -22,6 +22,8 @@ export interface ServeOptions {
   allowHost?: string[] | undefined;
   /** Print each request to stderr as `topup mock logs` does. */
   log: boolean;
+  /** Open the dashboard in the browser once listening. */
+  open: boolean;
   /** Requests kept in the journal; 0 keeps none. */
   journalSize: number;
 }
@@ -76,6 +78,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
       throw error;
     }
     printServing(ctx, options, server.url, sandbox);
+    if (options.open) await openInBrowser(ctx, `${server.url}/__sandbox/`);
     if (options.log) {
       const { logLine } = await import('../io/log-line.js');
       sandbox.requests.subscribe((entry) => ctx.io.warn(logLine(entry, { terminal: ctx.io.stderrTerminal, style: ctx.io.style })));
@@ -104,7 +107,7 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
     ctx.io.out(
-      `${JSON.stringify({ url, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, lean: options.lean, state: options.state ?? null, faults: sandbox.faults.config, accounts })}\n`,
+      `${JSON.stringify({ url, dashboard: `${url}/__sandbox/`, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, lean: options.lean, state: options.state ?? null, faults: sandbox.faults.config, accounts })}\n`,
     );
     return;
   }
@@ -113,6 +116,7 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
   ctx.io.out(
     renderFields(
       [
+        ['dashboard', `${url}/__sandbox/`],
         ['openapi', `${url}/openapi.json`],
         ['rate limits', options.rateLimit ? 'on' : 'off'],
         ['answers', options.lean ? 'lean: only what the interface document guarantees' : "full: every field of the sandbox's design"],
@@ -191,6 +195,46 @@ export async function runReset(ctx: CliContext): Promise<void> {
   await (await controlFor(ctx)).control.reset();
   if (ctx.globals.json) return ctx.io.writeJson({ reset: true });
   ctx.io.success('Sandbox reset to its seed.');
+}
+
+/**
+ * Opens a URL in the user's browser (xdg-open, open, or start), as `gh browse` does; TOPUP_BROWSER or BROWSER name
+ * another program. Where none can run, the URL is printed to open by hand.
+ */
+async function openInBrowser(ctx: CliContext, url: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const chosen = ctx.io.env.TOPUP_BROWSER ?? ctx.io.env.BROWSER;
+  const [command, args] =
+    chosen !== undefined && chosen !== ''
+      ? [chosen, [url]]
+      : process.platform === 'darwin'
+        ? ['open', [url]]
+        : process.platform === 'win32'
+          ? ['cmd', ['/c', 'start', '', url]]
+          : ['xdg-open', [url]];
+  const opened = await new Promise<boolean>((resolve) => {
+    const child = spawn(command, args, { stdio: 'ignore', detached: true });
+    child.once('error', () => resolve(false));
+    child.once('spawn', () => {
+      child.unref();
+      resolve(true);
+    });
+  });
+  if (!opened) ctx.io.warn(`Could not start a browser (${command}); open ${url} yourself.`);
+  else ctx.io.notice(`Opened ${url}`);
+}
+
+/** `topup mock open`: the dashboard of the target sandbox in the browser. The embedded one has none: it is no server. */
+export async function runOpen(ctx: CliContext): Promise<void> {
+  const spec = ctx.targetSpec();
+  if (spec.kind !== 'remote') {
+    throw new UsageError(
+      'The embedded sandbox is no server, so it has no dashboard; run `topup mock serve --open`, or pass --base-url of a served sandbox.',
+    );
+  }
+  // Only a sandbox has a dashboard: ask it for its fixtures first (a real server is refused here, never opened).
+  await (await controlFor(ctx)).control.fixtures();
+  await openInBrowser(ctx, `${spec.baseUrl.replace(/\/+$/, '')}/__sandbox/`);
 }
 
 export interface LogsOptions {
@@ -301,6 +345,7 @@ Examples:
     .option('--faults <spec>', 'inject faults: drop-after=20%,503=10%/retry-after=1,429=10%,drop-before=1%,latency=5-50ms[@route+route]')
     .option('--fault-seed <n>', 'seed for deterministic fault injection', parseWholeNumber('fault seed', 0, 2 ** 31), 0)
     .option('--log', 'print every request to stderr as it is answered (as topup mock logs --follow does)', false)
+    .option('--open', "open the sandbox's dashboard in the browser", false)
     .option(
       '--journal-size <n>',
       'requests kept for topup mock logs and /__sandbox/requests (0: none, for load tests)',
@@ -312,6 +357,12 @@ Examples:
       '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.',
     )
     .action((options: ServeOptions) => runServe(ctx, options));
+
+  mock
+    .command('open')
+    .description("Open a served sandbox's dashboard in the browser")
+    .addHelpText('after', '\nExamples:\n  $ topup mock open --base-url http://127.0.0.1:4010\n  $ topup mock serve --open')
+    .action(() => runOpen(ctx));
 
   mock
     .command('logs')

@@ -1,0 +1,61 @@
+import { formatMoney } from '../../src/contract/money.js';
+import type { Store } from '../store/store.js';
+import { invoiceView, type InvoiceView } from '../web/invoice-page.js';
+
+/** Filters of the state listings (`GET /__sandbox/orders?account=rich&status=pending&since=…&limit=50`). */
+export interface StateFilter {
+  /** The account's name (demo, rich, …) or username. */
+  account?: string | undefined;
+  /** An order's `status`, or an invoice's or deposit's `payment_status`. */
+  status?: string | undefined;
+  /** Created at or after this time, epoch ms. */
+  since?: number | undefined;
+  /** At most this many, newest first. Default 100. */
+  limit?: number | undefined;
+}
+
+export interface AccountView {
+  id: number;
+  name: string;
+  username: string;
+  mode: string;
+  balance: number;
+  formatted_balance: string;
+}
+
+/** The sandbox's state as the dashboard and scripts in any language read it; newest first. */
+export function accountViews(store: Store): AccountView[] {
+  return store.db.accounts.all().map((account) => {
+    const token = store.db.tokens.all().find((t) => t.account_id === account.id && !t.revoked);
+    return {
+      id: account.id,
+      name: account.name,
+      username: account.username,
+      mode: token?.mode ?? 'unknown',
+      balance: account.balance,
+      formatted_balance: formatMoney(account.balance, 'IDR'),
+    };
+  });
+}
+
+export function invoiceViews(store: Store, filter: StateFilter, type?: 'order' | 'deposit'): (InvoiceView & { account: string })[] {
+  const accountId = accountIdOf(store, filter.account);
+  const names = new Map(store.db.accounts.all().map((a) => [a.id, a.name]));
+  const invoices = accountId === undefined ? store.db.invoices.all() : store.db.invoices.ownedBy(accountId);
+  const matches: (InvoiceView & { account: string })[] = [];
+  for (let i = invoices.length - 1; i >= 0 && matches.length < (filter.limit ?? 100); i--) {
+    const invoice = invoices[i]!;
+    if (type !== undefined && invoice.type !== type) continue;
+    if (filter.since !== undefined && invoice.created_at < filter.since) continue;
+    const view = invoiceView(store, invoice.invoice_code)!;
+    if (filter.status !== undefined && view.payment_status !== filter.status && view.order?.status !== filter.status) continue;
+    matches.push({ ...view, account: names.get(invoice.account_id) ?? String(invoice.account_id) });
+  }
+  return matches;
+}
+
+/** An account filter names no account: nothing matches (rather than everything). */
+function accountIdOf(store: Store, account: string | undefined): number | undefined {
+  if (account === undefined) return undefined;
+  return store.db.accounts.all().find((a) => a.name === account || a.username === account)?.id ?? -1;
+}

@@ -1,0 +1,84 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
+import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { main } from '../../src/cli/main.js';
+import { browserMissing, launchChromium } from '../support/browser.js';
+import { fakeIO, tempConfigDir } from '../support/fake-io.js';
+
+const SHOTS =
+  process.env.TOPUP_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../docs/', import.meta.url))
+    : `${mkdtempSync(join(tmpdir(), 'topup-shots-'))}/`;
+
+describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (Chromium)', () => {
+  let browser: Browser;
+  let sandbox: Sandbox;
+  let served: HttpSandbox;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await served?.close();
+  });
+
+  it('an order created with the CLI shows in the live log within a second, and in the invoices', async () => {
+    sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    const started = Date.now();
+    await page.goto(`${served.url}/__sandbox/`);
+    await expect.poll(() => page.locator('#accounts tr').count()).toBe(4);
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    const config = tempConfigDir();
+    try {
+      const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir, TOPUP_TOKEN: sandbox.account('rich').token } });
+      const code = await main(
+        ['--base-url', served.url, 'orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001', '--yes'],
+        io,
+      );
+      expect(code).toBe(0);
+      const invoice = io.out().trim();
+      const sentAt = Date.now();
+      const row = page.locator('#log tr', { hasText: '/api/v1/me/orders' });
+      await row.first().waitFor({ timeout: 1_000 });
+      expect(Date.now() - sentAt).toBeLessThan(1_000);
+      await expect.poll(() => page.locator('#invoices tr', { hasText: invoice }).count()).toBe(1);
+      // The detail view shows what was sent and answered.
+      await row.first().click();
+      await expect.poll(() => page.locator('#detail-body').textContent()).toContain('"platform_username": "BuilderBob"');
+      await page.screenshot({ path: `${SHOTS}dashboard.png` });
+      // A move from the dashboard, as a person would make it.
+      await page.getByRole('button', { name: `Pay ${invoice}` }).click();
+      await expect.poll(() => sandbox.store.db.invoices.get(invoice)?.payment_status).toBe('paid');
+    } finally {
+      config.cleanup();
+      await page.close();
+    }
+  });
+
+  it('a fault added in the dashboard makes the next request fail', async () => {
+    sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const page = await browser.newPage();
+    await page.goto(`${served.url}/__sandbox/`);
+    await expect.poll(() => page.locator('#faults tr').textContent()).toBe('none');
+    await page.getByLabel('Routes').fill('getHealth');
+    await page.getByRole('button', { name: 'Add fault' }).click();
+    await expect.poll(() => page.locator('#faults tr').first().textContent()).toContain('getHealth');
+    expect((await fetch(`${served.url}/api/v1/health`)).status).toBe(503);
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    await expect.poll(() => sandbox.faults.config.rules.length).toBe(0);
+    expect((await fetch(`${served.url}/api/v1/health`)).status).toBe(200);
+    await page.close();
+  });
+});
