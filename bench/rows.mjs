@@ -10,6 +10,7 @@ export const EXPECTED_ROWS = [
   'startup.empty.remote',
   'startup.empty.offline',
   ...[2, 10].flatMap((c) => ['catalog', 'balance', 'order'].flatMap((e) => [`http.${e}.c${c}.rps`, `http.${e}.c${c}.latency`])),
+  'http.journal.c2.rps',
   'peer.prism',
   ...[10_000, 100_000].flatMap((n) => ['list', 'get', 'create'].map((e) => `scale.${e}.${n}`)),
   'scale.rss.100',

@@ -6,7 +6,7 @@ import { startHttpSandbox } from '../../dist/cli/lazy/mocks/adapters/http.js';
 import { createSandbox } from '../../dist/cli/lazy/mocks/core/sandbox.js';
 import { buildScaleSnapshot } from '../lib/scale-store.mjs';
 
-/** @type {{ rateLimit?: boolean, accounts?: number, orders?: number }} */
+/** @type {{ rateLimit?: boolean, accounts?: number, orders?: number, journalSize?: number }} */
 const options = JSON.parse(process.argv[2] ?? '{}');
 const { sandbox, probe, buildMs, restoreMs } = await openSandbox();
 // Generating the store in this process leaves garbage a real server never makes; collected before serving
@@ -27,8 +27,10 @@ process.send?.({ url: server.url, buildMs, restoreMs, probe, fixtures: sandbox.f
 
 /** In a function of its own, so that nothing of the generated snapshot outlives it. */
 async function openSandbox() {
-  if (options.orders === undefined)
-    return { sandbox: await createSandbox({ rateLimit: options.rateLimit ?? true }), buildMs: 0, restoreMs: 0 };
+  if (options.orders === undefined) {
+    const journal = options.journalSize === undefined ? {} : { journalSize: options.journalSize };
+    return { sandbox: await createSandbox({ rateLimit: options.rateLimit ?? true, ...journal }), buildMs: 0, restoreMs: 0 };
+  }
   const builtAt = performance.now();
   const built = await buildScaleSnapshot({ accounts: options.accounts ?? 100, orders: options.orders });
   const restoreAt = performance.now();

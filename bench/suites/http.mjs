@@ -144,8 +144,44 @@ export async function http({ quick, log }) {
         });
       }
     }
+    rows.push(await journalCost({ endpoint: endpoints.catalog, log, durationMs, warmupMs, rounds }));
   } finally {
     await Promise.all([sandbox.stop(), bare.stop()]);
   }
   return rows;
+}
+
+/**
+ * What the request journal costs: the cheapest request (the catalog, where it weighs most) at 2 connections, with
+ * the journal on (the default, 1,000 entries) and off (--journal-size 0), alternating.
+ * @param {{ endpoint: Endpoint, log: (line: string) => void, durationMs: number, warmupMs: number, rounds: number }} options
+ * @returns {Promise<import('../lib/types.js').Row>}
+ */
+async function journalCost({ endpoint, log, durationMs, warmupMs, rounds }) {
+  const on = await startServer('sandbox.mjs', { rateLimit: false });
+  const off = await startServer('sandbox.mjs', { rateLimit: false, journalSize: 0 });
+  try {
+    const results = await alternate({ on, off }, rounds + 2, async (server, name) => {
+      const result = await runLoadProcess({ url: server.url, requests: [endpoint.request], connections: 2, durationMs, warmupMs });
+      checkStatuses(result, endpoint.status, `journal ${name} ${endpoint.label}`);
+      return result;
+    });
+    const withJournal = summary(results.on);
+    const without = summary(results.off);
+    log(`http: journal on ${Math.round(withJournal.rps)} rps, off ${Math.round(without.rps)} rps`);
+    return {
+      id: 'http.journal.c2.rps',
+      group: 'Sandbox over HTTP',
+      measure: `${endpoint.label}, 2 connections, request journal on: requests/s`,
+      value: withJournal.rps,
+      unit: 'rps',
+      baseline: 'the same with the journal off (--journal-size 0)',
+      baselineValue: without.rps,
+      ratio: withJournal.rps / without.rps,
+      budget: { op: '>=', limit: 0.95, of: 'ratio' },
+      note: 'Each answered request is kept by reference in a ring of 1,000 and built into an entry only when read; what remains is the garbage collector copying what the ring keeps alive. With --journal-size 0 the sandbox builds nothing.',
+    };
+  } finally {
+    await Promise.all([on.stop(), off.stop()]);
+  }
 }

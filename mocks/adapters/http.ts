@@ -94,9 +94,15 @@ async function serve(sandbox: Sandbox, guard: ControlGuard, req: IncomingMessage
     headers,
     body: body.tooLarge ? 'x'.repeat(READ_LIMIT) : body.text,
     clientAddress: req.socket.remoteAddress ?? 'unknown',
+    controlHosts: guard.allowedHosts,
   };
   const refusal = repeatedHeaderError(repeated);
-  if (refusal === undefined && request.method === 'GET' && new URL(request.url).pathname === `${JOURNAL_PATH}/stream`) {
+  if (
+    refusal === undefined &&
+    request.method === 'GET' &&
+    req.url?.startsWith(STREAM_PATH) &&
+    /^(\?|$)/.test(req.url.slice(STREAM_PATH.length))
+  ) {
     const guarded = controlRefusal(request, guard);
     if (guarded !== undefined) {
       const reply = errorReply(guarded, { [CONTROL_HEADER]: '1' });
@@ -110,7 +116,7 @@ async function serve(sandbox: Sandbox, guard: ControlGuard, req: IncomingMessage
   const response =
     refusal !== undefined
       ? errorReply(refusal, isControlPath(req.url ?? '/') ? { [CONTROL_HEADER]: '1' } : {})
-      : await sandbox.handle({ ...request, controlHosts: guard.allowedHosts });
+      : await sandbox.handle(request);
   if (isDropped(response)) {
     req.socket.destroy();
     return;
@@ -167,6 +173,8 @@ function readBody(req: IncomingMessage): Promise<{ text: string | null; tooLarge
     req.on('error', reject);
   });
 }
+
+const STREAM_PATH = `${JOURNAL_PATH}/stream`;
 
 /** How often an idle stream says it is alive, so that proxies and clients do not time it out. */
 const HEARTBEAT_MS = 15_000;

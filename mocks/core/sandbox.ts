@@ -4,9 +4,9 @@ import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxReq
 import { createControl, type SandboxControl } from './control.js';
 import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from '../store/fixtures.js';
 import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from './pipeline.js';
-import { DEFAULT_JOURNAL_SIZE, redactAuthorization, RequestJournal, type RequestNotes } from '../inspect/journal.js';
+import { DEFAULT_JOURNAL_SIZE, redactAuthorization, RequestJournal, type EntryInput, type RequestNotes } from '../inspect/journal.js';
 import { nearestRoute } from '../inspect/near-miss.js';
-import { INVOICE_PAGE_PREFIX, invoicePage } from '../web/invoice-page.js';
+import { INVOICE_PAGE_PREFIX } from '../inspect/state-views.js';
 import { controlRefusal } from '../rules/control-guard.js';
 import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath, JOURNAL_PATH } from '../routes/control.js';
 import { expireDue } from '../rules/lifecycle.js';
@@ -131,7 +131,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     // The invoice_url of every order and deposit: a page the bot's user opens.
     if (url.pathname.startsWith(INVOICE_PAGE_PREFIX) && (request.method === 'GET' || request.method === 'HEAD')) {
       notes.route = 'invoicePage';
-      return invoicePage(store, url.pathname.slice(INVOICE_PAGE_PREFIX.length));
+      return (await import('../web/invoice-page.js')).invoicePage(store, url.pathname.slice(INVOICE_PAGE_PREFIX.length));
     }
     if (url.pathname === OPENAPI_PATH) {
       if (request.method === 'GET' || request.method === 'HEAD') return jsonReply(200, await openApiDocument());
@@ -173,7 +173,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const ownRead =
       url.pathname.startsWith(JOURNAL_PATH) ||
       (isControlPath(url.pathname) && (request.method === 'GET' || request.method === 'HEAD') && !('drop' in reply) && reply.status < 400);
-    if (journal.active && !ownRead) journal.record(journalEntry(request, url, reply, notes, at, performance.now() - startedAt));
+    if (journal.active && !ownRead) {
+      // Built only when read: a busy sandbox keeps references, not copies (BENCHMARKS.md, journal cost).
+      const durationMs = performance.now() - startedAt;
+      const path = url.pathname;
+      const search = url.search;
+      journal.record(() => journalEntry(request, path, search, reply, notes, at, durationMs));
+    }
     return reply;
   }
 
@@ -207,7 +213,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 }
 
 /** The journal's record of one answered request. */
-function journalEntry(request: SandboxRequest, url: URL, reply: SandboxResponse, notes: RequestNotes, at: number, durationMs: number) {
+function journalEntry(
+  request: SandboxRequest,
+  path: string,
+  search: string,
+  reply: SandboxResponse,
+  notes: RequestNotes,
+  at: number,
+  durationMs: number,
+): EntryInput {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers))
     headers[name] = name === 'authorization' ? redactAuthorization(value) : value;
@@ -216,8 +230,8 @@ function journalEntry(request: SandboxRequest, url: URL, reply: SandboxResponse,
     at,
     time: new Date(at).toISOString(),
     method: request.method,
-    path: url.pathname,
-    query: Object.fromEntries(url.searchParams),
+    path,
+    query: Object.fromEntries(new URLSearchParams(search)),
     headers,
     idempotency_key: request.headers['idempotency-key'] ?? null,
     request_body: request.body,

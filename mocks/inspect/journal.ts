@@ -73,10 +73,20 @@ const DEFAULT_BODY_LIMIT = 16_384;
  * Every request the sandbox answered, in a bounded ring: what a bot sent and what it got, for a developer to look at
  * (`topup mock logs`, `/__sandbox/requests`) and for tests to verify (inspect/verify.ts).
  */
+/** What the sandbox hands the journal for one request: the entry without its id, bodies not yet cut. */
+export type EntryInput = Omit<JournalEntry, 'id'>;
+
+/** A kept request: built into an entry only when someone reads it, so that a busy sandbox pays little to keep it. */
+interface Slot {
+  readonly id: number;
+  build: (() => EntryInput) | undefined;
+  entry: JournalEntry | undefined;
+}
+
 export class RequestJournal {
   readonly size: number;
   readonly #bodyLimit: number;
-  #entries: JournalEntry[] = [];
+  #slots: Slot[] = [];
   #nextId = 1;
   readonly #listeners = new Set<(entry: JournalEntry) => void>();
 
@@ -95,23 +105,25 @@ export class RequestJournal {
     return this.size > 0 || this.#listeners.size > 0;
   }
 
-  /** Keeps one answered request. Called by the sandbox core; listeners hear of it at once. */
-  record(
-    entry: Omit<JournalEntry, 'id' | 'request_body' | 'response_body'> & { request_body: string | null; response_body: string | null },
-  ): JournalEntry {
-    const kept: JournalEntry = {
-      ...entry,
-      id: this.#nextId++,
-      request_body: this.#cut(entry.request_body),
-      response_body: this.#cut(entry.response_body),
-    };
+  /**
+   * Keeps one answered request. Called by the sandbox core with the entry, or with a function that builds it: that is
+   * called only when the entry is first read (or a listener wants it), as most kept requests never are.
+   */
+  record(input: EntryInput | (() => EntryInput)): void {
+    const slot: Slot =
+      typeof input === 'function'
+        ? { id: this.#nextId++, build: input, entry: undefined }
+        : { id: this.#nextId++, build: undefined, entry: undefined };
+    if (typeof input !== 'function') slot.entry = this.#finish(slot.id, input);
     if (this.enabled) {
-      this.#entries.push(kept);
+      this.#slots.push(slot);
       // Dropped in batches, so that a full journal does not shift its array on every request.
-      if (this.#entries.length > this.size + Math.ceil(this.size / 10)) this.#entries = this.#entries.slice(-this.size);
+      if (this.#slots.length > this.size + Math.ceil(this.size / 10)) this.#slots = this.#slots.slice(-this.size);
     }
-    for (const listener of this.#listeners) listener(kept);
-    return kept;
+    if (this.#listeners.size > 0) {
+      const entry = this.#entryOf(slot);
+      for (const listener of this.#listeners) listener(entry);
+    }
   }
 
   /** Entries matching the filter, oldest first. */
@@ -133,11 +145,12 @@ export class RequestJournal {
   }
 
   get(id: number): JournalEntry | undefined {
-    return this.#window().find((entry) => entry.id === id);
+    const slot = this.#kept().find((s) => s.id === id);
+    return slot === undefined ? undefined : this.#entryOf(slot);
   }
 
   clear(): void {
-    this.#entries = [];
+    this.#slots = [];
   }
 
   /** Calls `listener` with every entry from now on; returns the function that stops it. */
@@ -146,8 +159,24 @@ export class RequestJournal {
     return () => this.#listeners.delete(listener);
   }
 
+  #kept(): Slot[] {
+    return this.#slots.length > this.size ? this.#slots.slice(-this.size) : this.#slots;
+  }
+
   #window(): JournalEntry[] {
-    return this.#entries.length > this.size ? this.#entries.slice(-this.size) : this.#entries;
+    return this.#kept().map((slot) => this.#entryOf(slot));
+  }
+
+  #entryOf(slot: Slot): JournalEntry {
+    if (slot.entry === undefined) {
+      slot.entry = this.#finish(slot.id, slot.build!());
+      slot.build = undefined;
+    }
+    return slot.entry;
+  }
+
+  #finish(id: number, input: EntryInput): JournalEntry {
+    return { ...input, id, request_body: this.#cut(input.request_body), response_body: this.#cut(input.response_body) };
   }
 
   #cut(body: string | null): string | null {

@@ -6,9 +6,7 @@ import { bearerToken } from '../rules/auth.js';
 import { Router } from '../core/router.js';
 import type { RequestFilter, RequestJournal } from '../inspect/journal.js';
 import type { Store } from '../store/store.js';
-import { invoiceView } from '../web/invoice-page.js';
-import { DASHBOARD_PATH, dashboardPage } from '../web/dashboard.js';
-import { accountViews, invoiceViews, type StateFilter } from '../inspect/state-views.js';
+import { accountViews, invoiceView, invoiceViews, type StateFilter } from '../inspect/state-views.js';
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 
 /** Control operations over HTTP, under a prefix outside /api/v1 (CONTROL_PREFIX). They need no token: the sandbox is local. */
@@ -104,7 +102,8 @@ export const controlRouter = new Router<ControlHandler>()
     if (view === undefined) throw new ApiError(404, `Invoice ${invoice} was not found.`, 'NOT_FOUND');
     return ok(`Invoice ${invoice}.`, { invoice: view });
   })
-  .add('GET', DASHBOARD_PATH, async () => dashboardPage())
+  // The page is loaded on first visit: most sandboxes (tests, the CLI's embedded one) never serve it.
+  .add('GET', `${CONTROL_PREFIX}/`, async () => (await import('../web/dashboard.js')).dashboardPage())
   // The state, for the dashboard and for bots in any language: newest first, filtered by account, status, since.
   .add('GET', `${CONTROL_PREFIX}/accounts`, async ({ store }) => ok('Sandbox accounts.', { accounts: accountViews(store) }))
   .add('GET', `${CONTROL_PREFIX}/orders`, async ({ store }, _params, request) =>

@@ -1,64 +1,7 @@
-import { formatMoney } from '../../src/contract/money.js';
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 import type { SandboxReply } from '../core/exchange.js';
 import type { Store } from '../store/store.js';
-
-/** Where the hosted page of an invoice lives: the `invoice_url` every order and deposit answer carries. */
-export const INVOICE_PAGE_PREFIX = '/user/invoice/';
-
-/** What the page and its script show of an invoice: `GET /__sandbox/invoices/{code}`. */
-export interface InvoiceView {
-  invoice_code: string;
-  type: 'order' | 'deposit';
-  amount: number;
-  formatted_amount: string;
-  currency: string;
-  payment_status: string;
-  payment_method: string;
-  environment: string;
-  created_at: number;
-  expires_at: number;
-  paid_at: number | null;
-  /** What was ordered, for an order. */
-  order: {
-    status: string;
-    order_type: string;
-    platform_username: string;
-    credit_amount: number;
-    place_id: number;
-    platform_pass_id: number;
-  } | null;
-}
-
-export function invoiceView(store: Store, code: string): InvoiceView | undefined {
-  const invoice = store.db.invoices.get(code);
-  if (invoice === undefined) return undefined;
-  const order = invoice.type === 'order' ? store.db.orders.get(code) : undefined;
-  return {
-    invoice_code: invoice.invoice_code,
-    type: invoice.type,
-    amount: invoice.amount,
-    formatted_amount: formatMoney(invoice.amount, invoice.currency),
-    currency: invoice.currency,
-    payment_status: invoice.payment_status,
-    payment_method: invoice.payment_method,
-    environment: invoice.environment,
-    created_at: invoice.created_at,
-    expires_at: invoice.expires_at,
-    paid_at: invoice.paid_at,
-    order:
-      order === undefined
-        ? null
-        : {
-            status: order.status,
-            order_type: order.order_type,
-            platform_username: order.platform_username,
-            credit_amount: order.credit_amount,
-            place_id: order.place_id,
-            platform_pass_id: order.platform_pass_id,
-          },
-  };
-}
+import { invoiceView } from '../inspect/state-views.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);

@@ -160,13 +160,14 @@ describe('the request journal (in-process)', () => {
       fault: null,
       near_miss: null,
     };
-    expect(journal.record({ ...entry, request_body: '0123456789abc', response_body: 'short' })).toMatchObject({
-      request_body: '01234567…[truncated: 13 characters in all]',
-      response_body: 'short',
-    });
+    journal.record({ ...entry, request_body: '0123456789abc', response_body: 'short' });
+    expect(journal.get(1)).toMatchObject({ request_body: '01234567…[truncated: 13 characters in all]', response_body: 'short' });
+    // Built on first read from what the sandbox hands over, cut the same way.
+    journal.record(() => ({ ...entry, request_body: null, response_body: 'x'.repeat(9) }));
+    expect(journal.get(2)?.response_body).toBe('xxxxxxxx…[truncated: 9 characters in all]');
     stop();
     journal.record({ ...entry, request_body: null, response_body: null });
-    expect(heard).toEqual([1]);
+    expect(heard).toEqual([1, 2]);
   });
 });
 
