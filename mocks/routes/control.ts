@@ -151,12 +151,7 @@ export function filterFromQuery(query: URLSearchParams): RequestFilter {
   if (query.has('status')) filter.status = list('status');
   if (query.has('account')) filter.account = query.get('account')!;
   if (query.has('idempotency_key')) filter.idempotencyKey = query.get('idempotency_key')!;
-  if (query.has('since')) {
-    const since = query.get('since')!;
-    const at = /^\d+$/.test(since) ? Number(since) : Date.parse(since);
-    if (!Number.isFinite(at)) throw new ApiError(422, 'since is a time: ISO 8601 or epoch milliseconds.', 'VALIDATION_FAILED', ['since']);
-    filter.since = at;
-  }
+  if (query.has('since')) filter.since = sinceParam(query.get('since')!);
   if (query.has('after_id')) filter.afterId = wholeNumber(query.get('after_id')!, 'after_id');
   return filter;
 }
@@ -166,14 +161,16 @@ function stateFilter(request: SandboxRequest): StateFilter {
   const filter: StateFilter = {};
   if (query.has('account')) filter.account = query.get('account')!;
   if (query.has('status')) filter.status = query.get('status')!;
-  if (query.has('since')) {
-    const since = query.get('since')!;
-    const at = /^\d+$/.test(since) ? Number(since) : Date.parse(since);
-    if (!Number.isFinite(at)) throw new ApiError(422, 'since is a time: ISO 8601 or epoch milliseconds.', 'VALIDATION_FAILED', ['since']);
-    filter.since = at;
-  }
+  if (query.has('since')) filter.since = sinceParam(query.get('since')!);
   if (query.has('limit')) filter.limit = wholeNumber(query.get('limit')!, 'limit');
   return filter;
+}
+
+/** `since`: ISO 8601 or epoch milliseconds. */
+function sinceParam(since: string): number {
+  const at = /^\d+$/.test(since) ? Number(since) : Date.parse(since);
+  if (!Number.isFinite(at)) throw new ApiError(422, 'since is a time: ISO 8601 or epoch milliseconds.', 'VALIDATION_FAILED', ['since']);
+  return at;
 }
 
 function wholeNumber(value: string, name: string): number {

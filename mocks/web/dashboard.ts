@@ -1,5 +1,6 @@
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 import type { SandboxReply } from '../core/exchange.js';
+import { htmlReply } from './html-reply.js';
 
 /** The dashboard's address: the control API's root, `{base}/__sandbox/`. */
 export const DASHBOARD_PATH = `${CONTROL_PREFIX}/`;
@@ -10,18 +11,7 @@ export const DASHBOARD_PATH = `${CONTROL_PREFIX}/`;
  * drives the same control API scripts use (no second API), and renders every value with textContent, never as HTML.
  */
 export function dashboardPage(): SandboxReply {
-  return {
-    status: 200,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-security-policy':
-        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-    },
-    body: HTML,
-  };
+  return htmlReply(200, HTML);
 }
 
 const HTML = `<!doctype html>

@@ -1,26 +1,11 @@
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 import type { SandboxReply } from '../core/exchange.js';
+import { htmlReply } from './html-reply.js';
 import type { Store } from '../store/store.js';
 import { invoiceView } from '../inspect/state-views.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
-
-function htmlReply(status: number, html: string): SandboxReply {
-  return {
-    status,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      // Nothing but this page's own inline style and script, and calls to its own origin.
-      'content-security-policy':
-        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-    },
-    body: html,
-  };
-}
 
 /**
  * The hosted page of an invoice, as a bot's user would open it from `invoice_url`: what is owed and for what, its

@@ -2,12 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
 import { main } from '../../src/cli/main.js';
-import { browserMissing, launchChromium } from '../support/browser.js';
+import { browserMissing, useChromium } from '../support/browser.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 
 const SHOTS =
@@ -16,16 +15,10 @@ const SHOTS =
     : `${mkdtempSync(join(tmpdir(), 'topup-shots-'))}/`;
 
 describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (Chromium)', () => {
-  let browser: Browser;
+  const browser = useChromium();
   let sandbox: Sandbox;
   let served: HttpSandbox;
 
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
   afterEach(async () => {
     await served?.close();
   });
@@ -33,7 +26,7 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
   it('an order created with the CLI shows in the live log within a second, and in the invoices', async () => {
     sandbox = await createSandbox();
     served = await startHttpSandbox(sandbox, { port: 0 });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    const page = await browser().newPage({ viewport: { width: 1280, height: 860 } });
     const started = Date.now();
     await page.goto(`${served.url}/__sandbox/`);
     await expect.poll(() => page.locator('#accounts tr').count()).toBe(4);
@@ -69,7 +62,7 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
   it('a fault added in the dashboard makes the next request fail', async () => {
     sandbox = await createSandbox();
     served = await startHttpSandbox(sandbox, { port: 0 });
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(`${served.url}/__sandbox/`);
     await expect.poll(() => page.locator('#faults tr').textContent()).toBe('none');
     await page.getByLabel('Routes').fill('getHealth');

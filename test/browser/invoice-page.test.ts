@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
-import { browserMissing, launchChromium } from '../support/browser.js';
+import { browserMissing, useChromium } from '../support/browser.js';
 
 /** Screenshots land in docs/ when TOPUP_SCREENSHOTS=1 (to update the README's), else in a temp folder to look at. */
 const SHOTS =
@@ -18,16 +17,10 @@ const SHOTS =
 const ORDER = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9002 };
 
 describe.skipIf(browserMissing !== undefined)('in a real browser (Chromium)', () => {
-  let browser: Browser;
+  const browser = useChromium();
   let sandbox: Sandbox;
   let served: HttpSandbox;
 
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
   afterEach(async () => {
     await served?.close();
   });
@@ -46,7 +39,7 @@ describe.skipIf(browserMissing !== undefined)('in a real browser (Chromium)', ()
 
   it('the invoice page: press Pay, see it paid; the API agrees', async () => {
     const { code, url } = await order();
-    const page = await browser.newPage({ viewport: { width: 720, height: 640 } });
+    const page = await browser().newPage({ viewport: { width: 720, height: 640 } });
     await page.goto(url);
     await expect.poll(() => page.locator('#status').textContent()).toBe('pending');
     await page.screenshot({ path: `${SHOTS}invoice-page.png` });
@@ -65,7 +58,7 @@ describe.skipIf(browserMissing !== undefined)('in a real browser (Chromium)', ()
 
   it('follows a change made elsewhere (the CLI, a script) without a reload', async () => {
     const { code, url } = await order();
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(url);
     await expect.poll(() => page.locator('#status').textContent()).toBe('pending');
     // As `topup mock expire` does it, over the control API.
@@ -90,7 +83,7 @@ describe.skipIf(browserMissing !== undefined)('in a real browser (Chromium)', ()
     });
     await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
     try {
-      const page = await browser.newPage();
+      const page = await browser().newPage();
       await page.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
       await page.evaluate(() => (window as unknown as { done: Promise<unknown> }).done);
       expect(sandbox.store.db.invoices.get(code)?.payment_status).toBe('pending');

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /** The system's Chromium (Playwright's own browser download cannot work on these machines); TOPUP_CHROMIUM points elsewhere. */
 export const CHROMIUM = process.env.TOPUP_CHROMIUM ?? '/usr/bin/chromium';
@@ -16,4 +17,19 @@ export async function launchChromium(): Promise<Browser> {
   // As root (CI containers) Chromium refuses to start inside its own sandbox.
   const args = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
   return chromium.launch({ executablePath: CHROMIUM, args });
+}
+
+/** One Chromium for the tests of the enclosing describe: started before them, closed after. */
+export function useChromium(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (browser === undefined) throw new Error('Chromium did not start');
+    return browser;
+  };
 }
