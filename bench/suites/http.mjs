@@ -179,7 +179,7 @@ async function journalCost({ endpoint, log, durationMs, warmupMs, rounds }) {
       baselineValue: without.rps,
       ratio: withJournal.rps / without.rps,
       budget: { op: '>=', limit: 0.95, of: 'ratio' },
-      note: 'Each answered request is kept by reference in a ring of 1,000 and built into an entry only when read; what remains is the garbage collector copying what the ring keeps alive. With --journal-size 0 the sandbox builds nothing.',
+      note: 'Each answered request is kept as a few references in a columnar ring of 1,000 (arrays allocated once) and built into an entry only when read; what remains is the garbage collector copying the headers and bodies the ring keeps alive. With --journal-size 0 the sandbox keeps nothing.',
     };
   } finally {
     await Promise.all([on.stop(), off.stop()]);

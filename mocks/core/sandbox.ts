@@ -4,7 +4,7 @@ import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxReq
 import { createControl, type SandboxControl } from './control.js';
 import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from '../store/fixtures.js';
 import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from './pipeline.js';
-import { DEFAULT_JOURNAL_SIZE, redactAuthorization, RequestJournal, type EntryInput, type RequestNotes } from '../inspect/journal.js';
+import { DEFAULT_JOURNAL_SIZE, RequestJournal, type RequestNotes } from '../inspect/journal.js';
 import { nearestRoute } from '../inspect/near-miss.js';
 import { INVOICE_PAGE_PREFIX } from '../inspect/state-views.js';
 import { controlRefusal } from '../rules/control-guard.js';
@@ -175,10 +175,19 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       (isControlPath(url.pathname) && (request.method === 'GET' || request.method === 'HEAD') && !('drop' in reply) && reply.status < 400);
     if (journal.active && !ownRead) {
       // Built only when read: a busy sandbox keeps references, not copies (BENCHMARKS.md, journal cost).
-      const durationMs = performance.now() - startedAt;
-      const path = url.pathname;
-      const search = url.search;
-      journal.record(() => journalEntry(request, path, search, reply, notes, at, durationMs));
+      const dropped = 'drop' in reply;
+      journal.keep({
+        at,
+        durationMs: performance.now() - startedAt,
+        method: request.method,
+        path: url.pathname,
+        search: url.search,
+        headers: request.headers,
+        requestBody: request.body,
+        status: dropped ? null : reply.status,
+        responseBody: dropped ? null : reply.body,
+        notes,
+      });
     }
     return reply;
   }
@@ -209,41 +218,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     store,
     faults,
     requests: journal,
-  };
-}
-
-/** The journal's record of one answered request. */
-function journalEntry(
-  request: SandboxRequest,
-  path: string,
-  search: string,
-  reply: SandboxResponse,
-  notes: RequestNotes,
-  at: number,
-  durationMs: number,
-): EntryInput {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers))
-    headers[name] = name === 'authorization' ? redactAuthorization(value) : value;
-  const dropped = 'drop' in reply;
-  return {
-    at,
-    time: new Date(at).toISOString(),
-    method: request.method,
-    path,
-    query: Object.fromEntries(new URLSearchParams(search)),
-    headers,
-    idempotency_key: request.headers['idempotency-key'] ?? null,
-    request_body: request.body,
-    status: dropped ? null : reply.status,
-    response_body: dropped ? null : reply.body,
-    duration_ms: Math.round(durationMs * 1000) / 1000,
-    route: notes.route ?? null,
-    account: notes.account ?? null,
-    rate_limit: notes.rateLimit ?? null,
-    idempotent_replay: notes.idempotentReplay ?? false,
-    fault: notes.fault ?? null,
-    near_miss: notes.nearMiss ?? null,
   };
 }
 

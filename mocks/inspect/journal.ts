@@ -69,30 +69,73 @@ export interface JournalOptions {
 export const DEFAULT_JOURNAL_SIZE = 1_000;
 const DEFAULT_BODY_LIMIT = 16_384;
 
-/**
- * Every request the sandbox answered, in a bounded ring: what a bot sent and what it got, for a developer to look at
- * (`topup mock logs`, `/__sandbox/requests`) and for tests to verify (inspect/verify.ts).
- */
 /** What the sandbox hands the journal for one request: the entry without its id, bodies not yet cut. */
 export type EntryInput = Omit<JournalEntry, 'id'>;
 
-/** A kept request: built into an entry only when someone reads it, so that a busy sandbox pays little to keep it. */
-interface Slot {
-  readonly id: number;
-  build: (() => EntryInput) | undefined;
-  entry: JournalEntry | undefined;
+/**
+ * One answered request as the core hands it over: references to what the request and its answer already hold, no
+ * copies. The entry (redacted headers, parsed query, ISO time, cut bodies) is built from it only when read.
+ */
+export interface AnsweredRequest {
+  at: number;
+  durationMs: number;
+  method: string;
+  path: string;
+  /** The raw query string, `?a=1` or empty. */
+  search: string;
+  /** Lower-case names, as the request carried them; redacted when the entry is built. */
+  headers: Readonly<Record<string, string>>;
+  requestBody: string | null;
+  /** null when the connection was dropped. */
+  status: number | null;
+  responseBody: string | null;
+  notes: RequestNotes;
 }
 
+/**
+ * Every request the sandbox answered, in a bounded ring: what a bot sent and what it got, for a developer to look at
+ * (`topup mock logs`, `/__sandbox/requests`) and for tests to verify (inspect/verify.ts).
+ *
+ * Kept in columns, not as an object per request: a busy sandbox writes a few references into arrays allocated once,
+ * and builds an entry only when someone reads it. What a request leaves alive is then only what it carried (its
+ * headers and bodies), which keeps the garbage collector's copying small (BENCHMARKS.md, journal cost).
+ */
 export class RequestJournal {
   readonly size: number;
   readonly #bodyLimit: number;
-  #slots: Slot[] = [];
+  /** Id of the next request; the kept ones are the ids from #firstId to #nextId - 1 (at most `size` of them). */
   #nextId = 1;
+  #firstId = 1;
+  readonly #at: Float64Array;
+  readonly #duration: Float64Array;
+  /** The status, or -1 for a dropped connection. */
+  readonly #status: Int16Array;
+  readonly #method: (string | undefined)[];
+  readonly #path: (string | undefined)[];
+  readonly #search: (string | undefined)[];
+  readonly #headers: (Readonly<Record<string, string>> | undefined)[];
+  readonly #requestBody: (string | null)[];
+  readonly #responseBody: (string | null)[];
+  readonly #notes: (RequestNotes | undefined)[];
+  /** Entries already built, by slot; cleared when the slot is reused. */
+  readonly #built: (JournalEntry | undefined)[];
   readonly #listeners = new Set<(entry: JournalEntry) => void>();
 
   constructor(options: JournalOptions = {}) {
     this.size = Math.max(0, Math.floor(options.size ?? DEFAULT_JOURNAL_SIZE));
     this.#bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    const n = this.size;
+    this.#at = new Float64Array(n);
+    this.#duration = new Float64Array(n);
+    this.#status = new Int16Array(n);
+    this.#method = new Array<string | undefined>(n).fill(undefined);
+    this.#path = new Array<string | undefined>(n).fill(undefined);
+    this.#search = new Array<string | undefined>(n).fill(undefined);
+    this.#headers = new Array<Readonly<Record<string, string>> | undefined>(n).fill(undefined);
+    this.#requestBody = new Array<string | null>(n).fill(null);
+    this.#responseBody = new Array<string | null>(n).fill(null);
+    this.#notes = new Array<RequestNotes | undefined>(n).fill(undefined);
+    this.#built = new Array<JournalEntry | undefined>(n).fill(undefined);
   }
 
   /** False with a size of 0: nothing is kept. */
@@ -105,23 +148,51 @@ export class RequestJournal {
     return this.size > 0 || this.#listeners.size > 0;
   }
 
-  /**
-   * Keeps one answered request. Called by the sandbox core with the entry, or with a function that builds it: that is
-   * called only when the entry is first read (or a listener wants it), as most kept requests never are.
-   */
-  record(input: EntryInput | (() => EntryInput)): void {
-    const slot: Slot =
-      typeof input === 'function'
-        ? { id: this.#nextId++, build: input, entry: undefined }
-        : { id: this.#nextId++, build: undefined, entry: undefined };
-    if (typeof input !== 'function') slot.entry = this.#finish(slot.id, input);
-    if (this.enabled) {
-      this.#slots.push(slot);
-      // Dropped in batches, so that a full journal does not shift its array on every request.
-      if (this.#slots.length > this.size + Math.ceil(this.size / 10)) this.#slots = this.#slots.slice(-this.size);
+  /** Keeps one answered request, as the sandbox core hands it over (references only). */
+  keep(answered: AnsweredRequest): void {
+    this.#keep(answered, undefined);
+  }
+
+  /** Keeps an entry that is already built (tests, imports). */
+  record(input: EntryInput): void {
+    this.#keep(
+      {
+        at: input.at,
+        durationMs: input.duration_ms,
+        method: input.method,
+        path: input.path,
+        search: '',
+        headers: input.headers,
+        requestBody: input.request_body,
+        status: input.status,
+        responseBody: input.response_body,
+        notes: {},
+      },
+      input,
+    );
+  }
+
+  #keep(answered: AnsweredRequest, input: EntryInput | undefined): void {
+    const id = this.#nextId++;
+    if (this.size > 0) {
+      const slot = id % this.size;
+      this.#at[slot] = answered.at;
+      this.#duration[slot] = answered.durationMs;
+      this.#status[slot] = answered.status ?? -1;
+      this.#method[slot] = answered.method;
+      this.#path[slot] = answered.path;
+      this.#search[slot] = answered.search;
+      this.#headers[slot] = answered.headers;
+      this.#requestBody[slot] = answered.requestBody;
+      this.#responseBody[slot] = answered.responseBody;
+      this.#notes[slot] = answered.notes;
+      this.#built[slot] = input === undefined ? undefined : this.#finish(id, input);
+      if (id - this.#firstId >= this.size) this.#firstId = id - this.size + 1;
+    } else {
+      this.#firstId = this.#nextId;
     }
     if (this.#listeners.size > 0) {
-      const entry = this.#entryOf(slot);
+      const entry = this.size > 0 ? this.#entryAt(id) : this.#finish(id, input ?? entryInput(answered));
       for (const listener of this.#listeners) listener(entry);
     }
   }
@@ -129,14 +200,23 @@ export class RequestJournal {
   /** Entries matching the filter, oldest first. */
   list(filter: RequestFilter = {}): JournalEntry[] {
     const matches = compileFilter(filter);
-    return this.#window().filter(matches);
+    const entries: JournalEntry[] = [];
+    // after_id (following a journal) skips what it has seen without building it.
+    const from = filter.afterId === undefined ? this.#firstId : Math.max(this.#firstId, filter.afterId + 1);
+    for (let id = from; id < this.#nextId; id++) {
+      const entry = this.#entryAt(id);
+      if (matches(entry)) entries.push(entry);
+    }
+    return entries;
   }
 
   /** The newest entry matching the filter. */
   find(filter: RequestFilter = {}): JournalEntry | undefined {
     const matches = compileFilter(filter);
-    const entries = this.#window();
-    for (let i = entries.length - 1; i >= 0; i--) if (matches(entries[i]!)) return entries[i];
+    for (let id = this.#nextId - 1; id >= this.#firstId; id--) {
+      const entry = this.#entryAt(id);
+      if (matches(entry)) return entry;
+    }
     return undefined;
   }
 
@@ -145,12 +225,17 @@ export class RequestJournal {
   }
 
   get(id: number): JournalEntry | undefined {
-    const slot = this.#kept().find((s) => s.id === id);
-    return slot === undefined ? undefined : this.#entryOf(slot);
+    return Number.isInteger(id) && id >= this.#firstId && id < this.#nextId ? this.#entryAt(id) : undefined;
   }
 
+  /** Forgets every kept request; ids go on from where they were. */
   clear(): void {
-    this.#slots = [];
+    this.#firstId = this.#nextId;
+    this.#headers.fill(undefined);
+    this.#notes.fill(undefined);
+    this.#requestBody.fill(null);
+    this.#responseBody.fill(null);
+    this.#built.fill(undefined);
   }
 
   /** Calls `listener` with every entry from now on; returns the function that stops it. */
@@ -159,20 +244,29 @@ export class RequestJournal {
     return () => this.#listeners.delete(listener);
   }
 
-  #kept(): Slot[] {
-    return this.#slots.length > this.size ? this.#slots.slice(-this.size) : this.#slots;
-  }
-
-  #window(): JournalEntry[] {
-    return this.#kept().map((slot) => this.#entryOf(slot));
-  }
-
-  #entryOf(slot: Slot): JournalEntry {
-    if (slot.entry === undefined) {
-      slot.entry = this.#finish(slot.id, slot.build!());
-      slot.build = undefined;
+  #entryAt(id: number): JournalEntry {
+    const slot = id % this.size;
+    let entry = this.#built[slot];
+    if (entry === undefined) {
+      const status = this.#status[slot]!;
+      entry = this.#finish(
+        id,
+        entryInput({
+          at: this.#at[slot]!,
+          durationMs: this.#duration[slot]!,
+          method: this.#method[slot]!,
+          path: this.#path[slot]!,
+          search: this.#search[slot]!,
+          headers: this.#headers[slot]!,
+          requestBody: this.#requestBody[slot]!,
+          status: status === -1 ? null : status,
+          responseBody: this.#responseBody[slot]!,
+          notes: this.#notes[slot]!,
+        }),
+      );
+      this.#built[slot] = entry;
     }
-    return slot.entry;
+    return entry;
   }
 
   #finish(id: number, input: EntryInput): JournalEntry {
@@ -183,6 +277,33 @@ export class RequestJournal {
     if (body === null || body.length <= this.#bodyLimit) return body;
     return `${body.slice(0, this.#bodyLimit)}…[truncated: ${body.length} characters in all]`;
   }
+}
+
+/** The journal's record of one answered request, its Authorization redacted. */
+function entryInput(answered: AnsweredRequest): EntryInput {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answered.headers))
+    headers[name] = name === 'authorization' ? redactAuthorization(value) : value;
+  const { notes } = answered;
+  return {
+    at: answered.at,
+    time: new Date(answered.at).toISOString(),
+    method: answered.method,
+    path: answered.path,
+    query: Object.fromEntries(new URLSearchParams(answered.search)),
+    headers,
+    idempotency_key: answered.headers['idempotency-key'] ?? null,
+    request_body: answered.requestBody,
+    status: answered.status,
+    response_body: answered.responseBody,
+    duration_ms: Math.round(answered.durationMs * 1000) / 1000,
+    route: notes.route ?? null,
+    account: notes.account ?? null,
+    rate_limit: notes.rateLimit ?? null,
+    idempotent_replay: notes.idempotentReplay ?? false,
+    fault: notes.fault ?? null,
+    near_miss: notes.nearMiss ?? null,
+  };
 }
 
 /** The Authorization value as the journal shows it: the scheme, the token's family and its last 4 characters. */

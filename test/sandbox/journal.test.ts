@@ -139,6 +139,35 @@ describe('the request journal (in-process)', () => {
     expect([off.requests.count(), heard.map((e) => e.path)]).toEqual([0, ['/api/v1/health']]);
   });
 
+  it('keeps the newest `size` requests across wrap-arounds, and ids go on after a clear', () => {
+    const journal = new RequestJournal({ size: 3 });
+    const answered = (path: string) => ({
+      at: 1_000,
+      durationMs: 1,
+      method: 'GET',
+      path,
+      search: '',
+      headers: {},
+      requestBody: null,
+      status: 200,
+      responseBody: null,
+      notes: {},
+    });
+    for (let i = 1; i <= 7; i++) journal.keep(answered(`/p${i}`));
+    expect(journal.list().map((e) => [e.id, e.path])).toEqual([
+      [5, '/p5'],
+      [6, '/p6'],
+      [7, '/p7'],
+    ]);
+    expect([journal.get(4), journal.get(5)?.path, journal.get(8)]).toEqual([undefined, '/p5', undefined]);
+    expect(journal.list({ afterId: 5 }).map((e) => e.id)).toEqual([6, 7]);
+    expect(journal.find({ path: '/p*' })?.id).toBe(7);
+    journal.clear();
+    expect(journal.count()).toBe(0);
+    journal.keep(answered('/p8'));
+    expect(journal.list().map((e) => [e.id, e.path])).toEqual([[8, '/p8']]);
+  });
+
   it('cuts long bodies with a marker, and tells subscribers of each entry until they stop', () => {
     const journal = new RequestJournal({ size: 10, bodyLimit: 8 });
     const heard: number[] = [];
@@ -162,9 +191,29 @@ describe('the request journal (in-process)', () => {
     };
     journal.record({ ...entry, request_body: '0123456789abc', response_body: 'short' });
     expect(journal.get(1)).toMatchObject({ request_body: '01234567…[truncated: 13 characters in all]', response_body: 'short' });
-    // Built on first read from what the sandbox hands over, cut the same way.
-    journal.record(() => ({ ...entry, request_body: null, response_body: 'x'.repeat(9) }));
-    expect(journal.get(2)?.response_body).toBe('xxxxxxxx…[truncated: 9 characters in all]');
+    // Built on first read from what the sandbox hands over, cut and redacted the same way.
+    journal.keep({
+      at: 0,
+      durationMs: 1.23456,
+      method: 'GET',
+      path: '/y',
+      search: '?page=2',
+      headers: { authorization: 'Bearer tsk_sandbox_0123456789abcd', 'idempotency-key': 'k1' },
+      requestBody: null,
+      status: null,
+      responseBody: 'x'.repeat(9),
+      notes: { route: 'listOrders', account: 'demo' },
+    });
+    expect(journal.get(2)).toMatchObject({
+      response_body: 'xxxxxxxx…[truncated: 9 characters in all]',
+      query: { page: '2' },
+      headers: { authorization: expect.stringMatching(/^Bearer .*…abcd$/) as unknown },
+      idempotency_key: 'k1',
+      status: null,
+      duration_ms: 1.235,
+      route: 'listOrders',
+      account: 'demo',
+    });
     stop();
     journal.record({ ...entry, request_body: null, response_body: null });
     expect(heard).toEqual([1, 2]);
