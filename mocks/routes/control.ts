@@ -4,7 +4,7 @@ import type { Fixtures } from '../store/fixtures.js';
 import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../core/faults.js';
 import { bearerToken } from '../rules/auth.js';
 import { Router } from '../core/router.js';
-import type { RequestFilter, RequestJournal } from '../inspect/journal.js';
+import type { JournalEntry, RequestFilter, RequestJournal } from '../inspect/journal.js';
 import type { Store } from '../store/store.js';
 import { accountViews, invoiceView, invoiceViews, type StateFilter } from '../inspect/state-views.js';
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
@@ -119,12 +119,12 @@ export const controlRouter = new Router<ControlHandler>()
     const at = now();
     return ok('Sandbox clock.', { now_ms: at, now: new Date(at).toISOString(), offset_ms: at - Date.now() });
   })
-  .add('GET', JOURNAL_PATH, async ({ journal }, _params, request) => {
-    const query = new URL(request.url).searchParams;
-    const entries = journal.list(filterFromQuery(query));
-    const limit = query.has('limit') ? wholeNumber(query.get('limit')!, 'limit') : entries.length;
-    return ok('Requests, oldest first.', { requests: entries.slice(-limit || entries.length), journal_size: journal.size });
-  })
+  .add('GET', JOURNAL_PATH, async ({ journal }, _params, request) =>
+    ok('Requests, oldest first.', {
+      requests: selectRequests((filter) => journal.list(filter), new URL(request.url).searchParams),
+      journal_size: journal.size,
+    }),
+  )
   .add('DELETE', JOURNAL_PATH, async ({ journal }) => {
     journal.clear();
     return ok('Request journal cleared.');
@@ -134,6 +134,13 @@ export const controlRouter = new Router<ControlHandler>()
     if (entry === undefined) throw new ApiError(404, `No request ${id} is in the journal.`, 'NOT_FOUND');
     return ok(`Request ${id}.`, { request: entry });
   });
+
+/** The entries a `/__sandbox/requests` query asks for (its filters, then the newest `limit`), oldest first. */
+export function selectRequests(list: (filter: RequestFilter) => JournalEntry[], query: URLSearchParams): JournalEntry[] {
+  const entries = list(filterFromQuery(query));
+  const limit = query.has('limit') ? wholeNumber(query.get('limit')!, 'limit') : entries.length;
+  return entries.slice(-limit || entries.length);
+}
 
 /**
  * The journal's filters as query parameters: method=GET,POST; path=/api/v1/me/orders/* ; status=4xx,429;

@@ -6,6 +6,8 @@ import { seedAccount } from '../../mocks/store/seed.js';
 import { SnapshotError } from '../../mocks/state/snapshot.js';
 import { STATE_LOCK_WAIT_MS, StateLockedError } from '../../mocks/state/lock.js';
 import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
+import { requestLogFile, type RequestLogFile } from '../../mocks/state/request-log.js';
+import type { JournalEntry } from '../../mocks/inspect/journal.js';
 import { finalFetchError } from '../client/http.js';
 import { CliError } from './errors.js';
 
@@ -21,11 +23,14 @@ export interface EmbeddedSandbox {
   readonly demoToken: string;
   /** One request, under the lock. */
   handle(request: SandboxRequest): Promise<SandboxResponse>;
+  /** The log of the requests it answered, command after command (mocks/state/request-log.ts). */
+  readonly requestLog: RequestLogFile;
   /** `work` on the sandbox as it is on disk now, under the lock; what it changes is on disk before the lock goes. `fresh` starts from the seed. */
   use<T>(work: (sandbox: Sandbox) => Promise<T>, options?: { fresh?: boolean }): Promise<T>;
 }
 
 export function embeddedSandbox(file: string): EmbeddedSandbox {
+  const log = requestLogFile(file);
   const use = async <T>(work: (sandbox: Sandbox) => Promise<T>, options: { fresh?: boolean } = {}): Promise<T> => {
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     let opened;
@@ -41,17 +46,25 @@ export function embeddedSandbox(file: string): EmbeddedSandbox {
         );
       throw unreadable(error);
     }
+    // What this command sent goes to the log beside the state, for `topup mock logs` to show later.
+    const answered: JournalEntry[] = [];
+    const stopListening = opened.sandbox.requests.subscribe((entry) => answered.push(entry));
     try {
       return await work(opened.sandbox);
     } catch (error) {
       throw unreadable(error);
     } finally {
+      stopListening();
+      // Under the lock still, so two commands never interleave their ids. A log that cannot be written must not
+      // turn a request that was answered (an order made) into a failure the user would retry.
+      await log.append(answered).catch(() => undefined);
       await opened.close();
     }
   };
   return {
     baseUrl: DEFAULT_SANDBOX_URL,
     demoToken: seedAccount('demo').token.token,
+    requestLog: log,
     handle: (request) => use((sandbox) => sandbox.handle(request)),
     use,
   };

@@ -41,13 +41,22 @@ export function embeddedControl(embedded: EmbeddedSandbox): SandboxControlClient
     // From the seed, without reading the file: reset must work when the state is damaged.
     reset: () => embedded.use((sandbox) => sandbox.control.reset(), { fresh: true }),
     fixtures: () => embedded.use(async (sandbox) => sandbox.fixtures()),
-    // Each command loads the embedded sandbox afresh and lets it go: no request outlives the command that made it.
-    requests: () =>
-      Promise.reject(
-        new UsageError(
-          'The embedded sandbox lives only while one command runs, so it keeps no request log; start `topup mock serve`, point your bot at it, and run `topup mock logs --base-url <its URL>`.',
-        ),
-      ),
+    // Each command's requests are kept in the log beside the state (mocks/state/request-log.ts), filtered here as a
+    // served sandbox filters its journal.
+    requests: async (query) => {
+      const [{ selectRequests }, { compileFilter }, { ApiError }] = await Promise.all([
+        import('../../mocks/routes/control.js'),
+        import('../../mocks/inspect/journal.js'),
+        import('../../mocks/core/exchange.js'),
+      ]);
+      const entries = await embedded.requestLog.read();
+      try {
+        return selectRequests((filter) => entries.filter(compileFilter(filter)), query);
+      } catch (error) {
+        // A filter the sandbox would answer with 422 (`since` that is no time) is the user's mistake here.
+        throw error instanceof ApiError ? new UsageError(error.message) : error;
+      }
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
@@ -119,12 +119,56 @@ describe('topup mock logs', () => {
     expect(result.err).toMatch(/^Error: Could not reach http:\/\/127\.0\.0\.1:\d+: .*Is `topup mock serve` running there\?\n$/);
   });
 
-  it('the embedded sandbox has no log between commands, and says where to get one (exit 2)', async () => {
-    const result = await topup(['mock', 'logs']);
-    expect(result).toMatchObject({ code: 2, out: '' });
-    expect(result.err).toMatch(
-      /\nError: The embedded sandbox lives only while one command runs, .* run `topup mock logs --base-url <its URL>`\.\n$/,
-    );
+  it('the embedded sandbox keeps what earlier commands sent, in a 0600 log beside its state, ids going on', async () => {
+    expect((await topup(['packages'])).code).toBe(0);
+    expect((await topup(['balance'])).code).toBe(0);
+    expect((await topup(['orders', 'show', 'INV404'])).code).toBe(1);
+    const result = await topup(['--json', 'mock', 'logs']);
+    expect(result.code).toBe(0);
+    const entries = result.out
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as JournalEntry);
+    expect(entries.map((e) => [e.id, e.method, e.path, e.status, e.route])).toEqual([
+      [1, 'GET', '/api/v1/catalog/credit-packages', 200, 'listCreditPackages'],
+      [2, 'GET', '/api/v1/me/balance', 200, 'getBalance'],
+      [3, 'GET', '/api/v1/me/orders/INV404', 404, 'getOrder'],
+    ]);
+    expect(entries[1]!.account).toBe('demo');
+    const log = join(config.dir, 'sandbox-state.json.requests.ndjson');
+    expect(statSync(log).mode & 0o777).toBe(0o600);
+    // The demo token is in the log only as its family and last 4 characters.
+    const token = sandbox.account('demo').token;
+    expect(readFileSync(log, 'utf8')).not.toContain(token);
+    expect(entries[1]!.headers.authorization).toMatch(new RegExp(`^Bearer [a-z_]*…${token.slice(-4)}$`));
+
+    const filtered = await topup(['mock', 'logs', '--filter-status', '4xx']);
+    expect(
+      filtered.out
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t').slice(1, 4)),
+    ).toEqual([['GET', '/api/v1/me/orders/INV404', '404']]);
+    const bad = await topup(['mock', 'logs', '--filter-path', '/x', '--limit', 'x']);
+    expect(bad.code).toBe(2);
+  });
+
+  it('--follow on the embedded sandbox shows the requests of other commands as they are made, until Ctrl-C', async () => {
+    await topup(['packages']);
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const running = main(['mock', 'logs', '--follow'], io, { signal: controller.signal });
+    const waitFor = async (pattern: RegExp, read: () => string) => {
+      for (let i = 0; i < 300 && !pattern.test(read()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(read()).toMatch(pattern);
+    };
+    await waitFor(/credit-packages\t200/, io.out);
+    await waitFor(/Following/, io.err);
+    expect((await topup(['balance'])).code).toBe(0);
+    await waitFor(/\/api\/v1\/me\/balance\t200/, io.out);
+    expect(io.out().trimEnd().split('\n')).toHaveLength(2);
+    controller.abort();
+    expect(await running).toBe(130);
   });
 
   it('mock serve --log prints every request to stderr', async () => {

@@ -262,13 +262,26 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
     ctx.io.out(ctx.globals.json ? `${jsonText(entry)}\n` : `${logLine(entry, { terminal: ctx.io.terminal, style: ctx.io.style })}\n`);
   const earlier = await control.requests(new URLSearchParams([...query, ['limit', String(options.limit)]]));
   for (const entry of earlier) print(entry);
+  if (!options.follow) return;
   const spec = ctx.targetSpec();
-  if (!options.follow || spec.kind !== 'remote') return;
-  const { followJournal } = await import('../journal-stream.js');
   const last = earlier.at(-1)?.id;
-  if (last !== undefined) query.set('after_id', String(last));
   const signal = ctx.signal ?? new AbortController().signal;
   ctx.io.notice(ctx.io.style.dim("Following the sandbox's requests; press Ctrl-C to stop."));
+  if (spec.kind !== 'remote') {
+    // The embedded sandbox answers other topup commands, one at a time: follow the log they leave beside its state.
+    const [{ followRequestLog }, { compileFilter }, { filterFromQuery }] = await Promise.all([
+      import('../request-log-follow.js'),
+      import('../../../mocks/inspect/journal.js'),
+      import('../../../mocks/routes/control.js'),
+    ]);
+    const log = (await ctx.offlineSandbox()).requestLog;
+    const matches = compileFilter(filterFromQuery(query));
+    await followRequestLog({ log, afterId: last ?? 0, signal, clock: ctx.clock, onEntry: (entry) => matches(entry) && print(entry) });
+    return;
+  }
+  const { followJournal } = await import('../journal-stream.js');
+  // From the last one shown, or from the start when none matched: a request made while the stream connects is not lost.
+  query.set('after_id', String(last ?? 0));
   await followJournal({
     baseUrl: spec.baseUrl,
     query,
@@ -375,7 +388,7 @@ Examples:
     .option('--limit <n>', 'how many earlier requests to print first', parseWholeNumber('limit', 0, 10_000), 50)
     .addHelpText(
       'after',
-      '\nRequests come from the served sandbox (topup mock serve), which keeps the last 1,000 (--journal-size).\nOn a terminal: one aligned line per request; --json: one JSON object per line (NDJSON).\n\nExamples:\n  $ topup mock logs --base-url http://127.0.0.1:4010\n  $ topup mock logs --follow --filter-status 4xx,5xx --base-url http://127.0.0.1:4010\n  $ topup mock logs --json --filter-path /api/v1/me/orders --filter-method POST --base-url http://127.0.0.1:4010 | jq .idempotency_key',
+      '\nRequests come from the target sandbox: a served one (topup mock serve) keeps the last 1,000 (--journal-size);\nthe embedded one keeps the last 1,000 that topup commands sent it, in a log beside its state.\nOn a terminal: one aligned line per request; --json: one JSON object per line (NDJSON).\n\nExamples:\n  $ topup mock logs\n  $ topup mock logs --base-url http://127.0.0.1:4010\n  $ topup mock logs --follow --filter-status 4xx,5xx --base-url http://127.0.0.1:4010\n  $ topup mock logs --json --filter-path /api/v1/me/orders --filter-method POST --base-url http://127.0.0.1:4010 | jq .idempotency_key',
     )
     .action((options: LogsOptions) => runLogs(ctx, options));
 

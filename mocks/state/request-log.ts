@@ -1,0 +1,124 @@
+import { appendFile, open, readFile, rename, stat } from 'node:fs/promises';
+import { DEFAULT_JOURNAL_SIZE, type JournalEntry } from '../inspect/journal.js';
+
+/**
+ * The request journal of a sandbox that lives only while one command runs (the CLI's embedded one), kept on disk
+ * beside its state file so that `topup mock logs` can show what earlier commands sent: NDJSON, one entry a line, ids
+ * going on from command to command. Two generations (FILE.requests.ndjson and FILE.requests.1.ndjson): when the
+ * current one holds `size` entries it becomes the old one, so the log stays bounded without ever being rewritten.
+ * Appends happen under the state file's lock; readers take none (a torn last line is skipped).
+ */
+export interface RequestLogFile {
+  readonly path: string;
+  /** Appends the entries with ids that continue the log's; returns them as written. */
+  append(entries: readonly JournalEntry[]): Promise<JournalEntry[]>;
+  /** The newest `size` entries, oldest first. */
+  read(): Promise<JournalEntry[]>;
+  /** Changes whenever the log does (for following it without reading it every time). */
+  version(): Promise<string>;
+}
+
+/** Read at the ends of a generation, a chunk at a time. */
+const CHUNK = 16_384;
+
+export function requestLogFile(stateFile: string, size: number = DEFAULT_JOURNAL_SIZE): RequestLogFile {
+  const current = `${stateFile}.requests.ndjson`;
+  const previous = `${stateFile}.requests.1.ndjson`;
+  return {
+    path: current,
+    async append(entries) {
+      if (entries.length === 0) return [];
+      const first = await edgeEntry(current, 'first');
+      const last = (await edgeEntry(current, 'last')) ?? (await edgeEntry(previous, 'last'));
+      let nextId = (last?.id ?? 0) + 1;
+      const numbered = entries.map((entry) => Object.assign({}, entry, { id: nextId++ }));
+      if (first !== undefined && last !== undefined && last.id - first.id + 1 >= size) await rename(current, previous);
+      // A torn line left by a crash stays a line of its own, so the next entry is never glued to it.
+      const torn = !(await endsWithNewline(current));
+      await appendFile(current, `${torn ? '\n' : ''}${numbered.map((e) => JSON.stringify(e)).join('\n')}\n`, { mode: 0o600 });
+      return numbered;
+    },
+    async read() {
+      const entries = [...(await readEntries(previous)), ...(await readEntries(current))];
+      return entries.slice(-size);
+    },
+    async version() {
+      const parts = await Promise.all(
+        [previous, current].map((path) =>
+          stat(path).then(
+            (s) => `${s.size}:${s.mtimeMs}:${s.ino}`,
+            () => '-',
+          ),
+        ),
+      );
+      return parts.join('/');
+    },
+  };
+}
+
+async function readEntries(path: string): Promise<JournalEntry[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const entries: JournalEntry[] = [];
+  for (const line of text.split('\n')) {
+    const entry = parseEntry(line);
+    if (entry !== undefined) entries.push(entry);
+  }
+  return entries;
+}
+
+function parseEntry(line: string): JournalEntry | undefined {
+  if (line.trim() === '') return undefined;
+  try {
+    const value = JSON.parse(line) as unknown;
+    return value !== null && typeof value === 'object' && Number.isSafeInteger((value as { id?: unknown }).id)
+      ? (value as JournalEntry)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function endsWithNewline(path: string): Promise<boolean> {
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (handle === undefined) return true;
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return true;
+    const byte = Buffer.alloc(1);
+    await handle.read(byte, 0, 1, size - 1);
+    return byte[0] === 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The first or last readable entry of a generation, read from that end only. */
+async function edgeEntry(path: string, edge: 'first' | 'last'): Promise<JournalEntry | undefined> {
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    const { size } = await handle.stat();
+    // Grows the window from the chosen end until it holds a whole readable line (or the whole file).
+    for (let window = CHUNK; ; window *= 4) {
+      const length = Math.min(window, size);
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, edge === 'first' ? 0 : size - length);
+      const lines = buffer.toString('utf8').split('\n');
+      const whole = length === size ? lines : edge === 'first' ? lines.slice(0, -1) : lines.slice(1);
+      const ordered = edge === 'first' ? whole : whole.reverse();
+      for (const line of ordered) {
+        const entry = parseEntry(line);
+        if (entry !== undefined) return entry;
+      }
+      if (length === size) return undefined;
+    }
+  } finally {
+    await handle.close();
+  }
+}

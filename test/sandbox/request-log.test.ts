@@ -1,0 +1,69 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../../mocks/inspect/journal.js';
+import { requestLogFile } from '../../mocks/state/request-log.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'topup-request-log-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const entry = (path: string, id = 1): JournalEntry => ({
+  id,
+  at: 0,
+  time: '1970-01-01T00:00:00.000Z',
+  method: 'GET',
+  path,
+  query: {},
+  headers: {},
+  idempotency_key: null,
+  request_body: null,
+  status: 200,
+  response_body: null,
+  duration_ms: 1,
+  route: null,
+  account: null,
+  rate_limit: null,
+  idempotent_replay: false,
+  fault: null,
+  near_miss: null,
+});
+
+describe('the request log beside a state file', () => {
+  it('numbers entries on from the last one, whatever ids the sandbox gave them', async () => {
+    const log = requestLogFile(join(dir, 'state.json'));
+    expect(await log.read()).toEqual([]);
+    expect((await log.append([entry('/a', 1), entry('/b', 2)])).map((e) => e.id)).toEqual([1, 2]);
+    expect((await log.append([entry('/c', 1)])).map((e) => e.id)).toEqual([3]);
+    expect((await log.read()).map((e) => [e.id, e.path])).toEqual([
+      [1, '/a'],
+      [2, '/b'],
+      [3, '/c'],
+    ]);
+  });
+
+  it('stays bounded: at `size` entries the current file becomes the old one, and reads give the newest `size`', async () => {
+    const log = requestLogFile(join(dir, 'state.json'), 3);
+    for (let i = 1; i <= 8; i++) await log.append([entry(`/p${i}`)]);
+    expect((await log.read()).map((e) => e.id)).toEqual([6, 7, 8]);
+    const lines = (name: string) => readFileSync(join(dir, name), 'utf8').trimEnd().split('\n').length;
+    expect(lines('state.json.requests.ndjson') + lines('state.json.requests.1.ndjson')).toBeLessThanOrEqual(6);
+    expect((await log.append([entry('/p9')])).map((e) => e.id)).toEqual([9]);
+  });
+
+  it('skips a line torn by a crash, and keeps the next entry off it', async () => {
+    const log = requestLogFile(join(dir, 'state.json'));
+    await log.append([entry('/a')]);
+    appendFileSync(log.path, '{"id": 2, "path": "/tor');
+    const before = await log.version();
+    expect((await log.append([entry('/b')])).map((e) => e.id)).toEqual([2]);
+    expect((await log.read()).map((e) => [e.id, e.path])).toEqual([
+      [1, '/a'],
+      [2, '/b'],
+    ]);
+    expect(await log.version()).not.toBe(before);
+  });
+});
