@@ -22,4 +22,6 @@ export const EXPECTED_ROWS = [
   'client.overhead',
   'pacing.time',
   'pacing.429',
+  'dashboard.first-load',
+  'dashboard.live-log',
 ];

@@ -11,6 +11,7 @@ import { ROOT } from './lib/processes.mjs';
 import { consoleTable, markdown, verdict } from './lib/report.mjs';
 import { EXPECTED_ROWS } from './rows.mjs';
 import { client } from './suites/client.mjs';
+import { dashboard } from './suites/dashboard.mjs';
 import { http } from './suites/http.mjs';
 import { pacing } from './suites/pacing.mjs';
 import { peer } from './suites/peer.mjs';
@@ -18,7 +19,7 @@ import { scale } from './suites/scale.mjs';
 import { startup } from './suites/startup.mjs';
 
 /** @type {Record<string, import('./lib/types.js').Suite>} */
-const suites = { startup, http, peer, scale, client, pacing };
+const suites = { startup, http, peer, scale, client, pacing, dashboard };
 
 const { values: flags } = parseArgs({
   options: {

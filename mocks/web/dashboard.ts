@@ -103,7 +103,7 @@ const HTML = `<!doctype html>
       <button type="submit" class="primary">Add fault</button>
       <button type="button" id="clear-faults">Clear</button>
     </form>
-    <details><summary>Fixtures</summary><pre id="fixtures"></pre></details>
+    <details id="fixtures-box"><summary>Fixtures</summary><pre id="fixtures">Loading…</pre></details>
   </section>
 </main>
 <div id="toast" role="status" aria-live="polite"></div>
@@ -177,15 +177,16 @@ function pretty(text) { if (text == null) return '(none)'; try { return JSON.str
 let pending;
 function changed() { clearTimeout(pending); pending = setTimeout(refreshState, 100); }
 async function start() {
-  const first = await read('/requests?limit=200');
+  // Everything the first view needs at once, in parallel: a first visit costs one round trip after the page.
+  const [first] = await Promise.all([read('/requests?limit=200'), refreshState()]);
   entries.push(...first.requests);
   renderLog();
   const last = first.requests.length === 0 ? 0 : first.requests[first.requests.length - 1].id;
   const stream = new EventSource(API + '/requests/stream?after_id=' + last);
   stream.addEventListener('request', (event) => { entries.push(JSON.parse(event.data)); if (entries.length > 2000) entries.splice(0, entries.length - 2000); renderLog(); changed(); });
-  $('fixtures').textContent = JSON.stringify(await read('/fixtures'), null, 2);
-  await refreshState();
 }
+// Read when first opened: most visits never look at them.
+$('fixtures-box').addEventListener('toggle', async () => { if ($('fixtures-box').open && $('fixtures').textContent === 'Loading…') $('fixtures').textContent = JSON.stringify(await read('/fixtures'), null, 2); });
 for (const id of ['f-method', 'f-status', 'f-path']) $(id).addEventListener('input', renderLog);
 $('clear-log').addEventListener('click', async () => { await change('DELETE', '/requests'); entries.length = 0; renderLog(); });
 $('reset').addEventListener('click', () => { if (confirm('Reset the sandbox to its seed? Every order and deposit goes.')) change('POST', '/reset'); });

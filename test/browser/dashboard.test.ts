@@ -53,6 +53,9 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
       // A move from the dashboard, as a person would make it.
       await page.getByRole('button', { name: `Pay ${invoice}` }).click();
       await expect.poll(() => sandbox.store.db.invoices.get(invoice)?.payment_status).toBe('paid');
+      // The fixtures are read when their box is first opened.
+      await page.getByText('Fixtures', { exact: true }).click();
+      await expect.poll(() => page.locator('#fixtures').textContent()).toContain(sandbox.account('rich').token);
     } finally {
       config.cleanup();
       await page.close();

@@ -1,0 +1,162 @@
+// @ts-check
+// Functions handed to page.evaluate() run in the page, with its globals.
+/* global document, window */
+import { existsSync } from 'node:fs';
+import { startServer } from '../lib/processes.mjs';
+import { median, quantile } from '../lib/stats.mjs';
+
+/** The system's Chromium, as the browser tests find it (test/support/browser.ts). */
+const CHROMIUM = process.env.TOPUP_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * The dashboard as a developer meets it, in Chromium: how long a first visit takes until the page shows the sandbox
+ * (a fresh `mock serve`, so the page's module is loaded by that visit), and how long a request takes to show in its
+ * live log. Both are timed by the page's own clock, from the navigation's start and from the moment the bench sent
+ * the request (the same machine's clock on both sides).
+ * @param {import('../lib/types.js').SuiteOptions} options
+ * @returns {Promise<import('../lib/types.js').Row[]>}
+ */
+export async function dashboard({ quick, log }) {
+  if (!existsSync(CHROMIUM)) {
+    const note = `Not measured: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set TOPUP_CHROMIUM).`;
+    return [firstLoadRow(undefined, note), liveLogRow(undefined, note)];
+  }
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // As root Chromium refuses its own sandbox; the rest keeps it off this machine's closed network.
+    args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update'],
+  });
+  try {
+    const loads = [];
+    for (let i = 0; i < (quick ? 2 : 10); i++) loads.push(await firstLoad(browser));
+    log(`dashboard: first load median ${median(loads).toFixed(1)} ms, max ${Math.max(...loads).toFixed(1)} ms`);
+    const latency = await liveLog(browser, quick ? 20 : 200);
+    log(`dashboard: live log p50 ${median(latency.shown).toFixed(1)} ms, p99 ${quantile(latency.shown, 0.99).toFixed(1)} ms`);
+    return [firstLoadRow(loads), liveLogRow(latency)];
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * One first visit: a fresh sandbox process, a fresh browser context (nothing cached), until the accounts and the
+ * request log are on the page.
+ * @param {import('playwright-core').Browser} browser
+ */
+async function firstLoad(browser) {
+  const server = await startServer('sandbox.mjs', { rateLimit: false });
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      new MutationObserver((_changes, observer) => {
+        if (document.querySelector('#accounts tr') && document.querySelector('#log-count')?.textContent) {
+          /** @type {any} */ (window).shownAt = performance.now();
+          observer.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    await page.goto(`${server.url}/__sandbox/`);
+    await page.waitForFunction(() => /** @type {any} */ (window).shownAt !== undefined, undefined, { timeout: 10_000 });
+    return /** @type {number} */ (await page.evaluate(() => /** @type {any} */ (window).shownAt));
+  } finally {
+    await context.close();
+    await server.stop();
+  }
+}
+
+/**
+ * Requests to wrong paths, one every 20 ms, each with a path of its own; the page notes when each shows in its log.
+ * @param {import('playwright-core').Browser} browser
+ * @param {number} count
+ */
+async function liveLog(browser, count) {
+  const server = await startServer('sandbox.mjs', { rateLimit: false });
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/__sandbox/`);
+    await page.waitForSelector('#accounts tr');
+    await page.evaluate(() => {
+      /** @type {Record<string, number>} */
+      const seen = {};
+      /** @type {any} */ (window).seen = seen;
+      new MutationObserver(() => {
+        for (const cell of Array.from(document.querySelectorAll('#log td:nth-child(3)'))) {
+          const path = cell.textContent ?? '';
+          if (path.startsWith('/api/v1/probe-') && !(path in seen)) seen[path] = performance.timeOrigin + performance.now();
+        }
+      }).observe(/** @type {Node} */ (document.querySelector('#log')), { childList: true, subtree: true });
+    });
+    /** @type {number[]} */
+    const sentAt = [];
+    /** @type {number[]} */
+    const roundTrip = [];
+    for (let i = 0; i < count; i++) {
+      const at = performance.timeOrigin + performance.now();
+      sentAt.push(at);
+      const answer = await fetch(`${server.url}/api/v1/probe-${i}`);
+      await answer.arrayBuffer();
+      roundTrip.push(performance.timeOrigin + performance.now() - at);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await page.waitForFunction((n) => Object.keys(/** @type {any} */ (window).seen).length >= n, count, { timeout: 10_000 });
+    /** @type {Record<string, number>} */
+    const seen = await page.evaluate(() => /** @type {any} */ (window).seen);
+    const shown = sentAt.map((at, i) => /** @type {number} */ (seen[`/api/v1/probe-${i}`]) - at);
+    return { shown, roundTrip };
+  } finally {
+    await context.close();
+    await server.stop();
+  }
+}
+
+/**
+ * @param {number[] | undefined} loads
+ * @param {string} [note]
+ * @returns {import('../lib/types.js').Row}
+ */
+function firstLoadRow(loads, note) {
+  const row = {
+    id: 'dashboard.first-load',
+    group: 'Dashboard (Chromium)',
+    measure: 'first visit to /__sandbox/ on a fresh mock serve, until accounts and log show: median of the visits',
+    unit: 'ms',
+    budget: /** @type {const} */ ({ op: '<', limit: 200, of: 'value', text: '< 200 ms' }),
+  };
+  if (loads === undefined) return { ...row, status: 'NOT MEASURED', note };
+  return {
+    ...row,
+    value: median(loads),
+    display: `${median(loads).toFixed(1)} ms (slowest ${Math.max(...loads).toFixed(1)})`,
+    note: "Timed by the page from its navigation's start; each visit has a new sandbox process and a new browser context, so the page's module and nothing cached.",
+  };
+}
+
+/**
+ * @param {{ shown: number[], roundTrip: number[] } | undefined} latency
+ * @param {string} [note]
+ * @returns {import('../lib/types.js').Row}
+ */
+function liveLogRow(latency, note) {
+  const row = {
+    id: 'dashboard.live-log',
+    group: 'Dashboard (Chromium)',
+    measure: 'a request shows in the live log: p50 / p99 from the moment it was sent',
+    unit: 'ms',
+    budget: /** @type {const} */ ({ op: '<', limit: 100, of: 'value', text: 'p99 < 100 ms' }),
+  };
+  if (latency === undefined) return { ...row, status: 'NOT MEASURED', note };
+  const p99 = quantile(latency.shown, 0.99);
+  return {
+    ...row,
+    value: p99,
+    display: `${median(latency.shown).toFixed(1)} / ${p99.toFixed(1)} ms`,
+    baseline: "the request's own round trip",
+    baselineValue: quantile(latency.roundTrip, 0.99),
+    baselineDisplay: `${median(latency.roundTrip).toFixed(1)} / ${quantile(latency.roundTrip, 0.99).toFixed(1)} ms`,
+    ratio: p99 / quantile(latency.roundTrip, 0.99),
+    note: 'Served over the request stream (Server-Sent Events) and drawn by the page; timed by the page when the row appears.',
+  };
+}
