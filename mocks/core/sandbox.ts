@@ -55,7 +55,10 @@ export interface Sandbox {
   readonly baseUrl: string;
   /** The framework-free core: one request in, one response (or a dropped connection) out. */
   handle(this: void, request: SandboxRequest): Promise<SandboxResponse>;
-  /** A WHATWG fetch served by the core, with no network and no msw. */
+  /**
+   * A WHATWG fetch served by the core, with no network and no msw. With `rateLimit: false` it tells topup's client so,
+   * and the client does not pace itself (unless given `pacing: true`).
+   */
   readonly fetch: typeof globalThis.fetch;
   readonly control: SandboxControl;
   fixtures(this: void): Fixtures;
@@ -209,7 +212,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   return {
     baseUrl,
     handle,
-    fetch: createFetch(handle),
+    fetch: createFetch(handle, { rateLimits: env.rateLimit }),
     control,
     fixtures,
     account: (name) => fixtureAccount(fixtures(), name),

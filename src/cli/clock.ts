@@ -6,4 +6,4 @@ import type { Clock } from '../client/clock.js';
  */
 export type CliClock = Pick<Clock, 'now' | 'sleep'>;
 
-export { systemClock } from '../client/clock.js';
+export { LONG_WAIT_MS, systemClock } from '../client/clock.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ClientOptions, ClientWait, TopupClient } from '../client/index.js';
 import type { EmbeddedSandbox } from './embedded-sandbox.js';
-import { systemClock, type CliClock } from './clock.js';
+import { LONG_WAIT_MS, systemClock, type CliClock } from './clock.js';
 import { configDir, OFFLINE_STATE_FILE } from './config-dir.js';
 import { UsageError } from './errors.js';
 import type { CliIO } from './io/streams.js';
@@ -18,7 +18,7 @@ export function embeddedNotice(spec: Extract<TargetSpec, { kind: 'embedded' }>):
 }
 
 /** Waits longer than this are announced on a terminal. */
-export const LONG_WAIT_MS = 2000;
+export { LONG_WAIT_MS };
 
 export function waitNotice(wait: ClientWait): string {
   const seconds = Math.ceil(wait.ms / 1000);

@@ -17,3 +17,6 @@ export const systemClock: Clock = {
   sleep: abortableSleep,
   random: () => Math.random(),
 };
+
+/** A pause the client makes on its own that is long enough to be told about (the CLI's notice, the library's warning). */
+export const LONG_WAIT_MS = 2_000;

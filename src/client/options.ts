@@ -1,6 +1,7 @@
 import { checkToken, parseBaseUrl } from './base-url.js';
 import { systemClock, type Clock } from './clock.js';
 import { UsageError } from '../errors.js';
+import { declaresNoRateLimits } from '../contract/sandbox-control.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.js';
 
 /** How long one attempt may take, headers and body, unless the client is told otherwise. */
@@ -29,7 +30,10 @@ export interface ClientOptions {
   maxRetries?: number | undefined;
   /** Milliseconds after the first attempt when no more retries start; also the longest Retry-After honoured. Default 60 000. */
   maxRetryTime?: number | undefined;
-  /** Keep to the published rate limits and 2 requests in flight. Default true. */
+  /**
+   * Keep to the published rate limits and 2 requests in flight. Default true, except with a fetch that says its server
+   * has no limits (the sandbox's `sandbox.fetch` made with `rateLimit: false`).
+   */
   pacing?: boolean | undefined;
   /** Allow plain http:// to a host that is not loopback. Default false. */
   allowInsecureHttp?: boolean | undefined;
@@ -42,6 +46,8 @@ export interface ClientOptions {
   /**
    * Called before every pause the client makes on its own: to stay under the published rate limits (`pacing`), for a
    * server's Retry-After, or for backoff between retries. A long wait is then never silent (the CLI says so after 2 s).
+   * Without this hook, the first wait over 2 s of each kind is a process warning (`TOPUP_LONG_WAIT`), so that a test
+   * that times out while the client paces says why.
    */
   onWait?: ((wait: ClientWait) => void) | undefined;
   /** Replaces parts of the clock (now, sleep, random), for tests. */
@@ -112,7 +118,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       maxRetries: checkNumber('maxRetries', options.maxRetries ?? defaults.maxRetries, 0, 100, true),
       maxRetryTime: checkNumber('maxRetryTime', options.maxRetryTime ?? defaults.maxRetryTime, 0, MAX_TIMER_MS),
     },
-    pacing: options.pacing ?? defaults.pacing,
+    pacing: options.pacing ?? (declaresNoRateLimits(fetchFunction) ? false : defaults.pacing),
     userAgent,
     onRequest: options.onRequest,
     onResponse: options.onResponse,

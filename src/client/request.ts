@@ -6,7 +6,8 @@ import { endpointRoutes, routeOf } from '../contract/routes.js';
 import { errorFromResponse } from './error-from-response.js';
 import { TopupError, UsageError } from '../errors.js';
 import { sendAttempt, type Answer } from './http.js';
-import type { ResolvedOptions } from './options.js';
+import { LONG_WAIT_MS } from './clock.js';
+import type { ClientWait, ResolvedOptions } from './options.js';
 import { Pacer, type RateLimitReport } from './pacing.js';
 import { parseRetryAfter, withRetries } from './retry.js';
 
@@ -89,12 +90,28 @@ interface Route {
   label: string;
 }
 
+/** The process warning for a long wait nobody asked to hear about (no onWait hook). */
+function longWaitWarning(wait: ClientWait): void {
+  const seconds = (wait.ms / 1000).toFixed(1);
+  const why =
+    wait.reason === 'pacing'
+      ? 'to keep under the published rate limit (pass pacing: false for a server without limits, such as a sandbox made with rateLimit: false)'
+      : wait.reason === 'retry-after'
+        ? 'because the server asked to retry later (Retry-After)'
+        : 'before retrying a failed request';
+  globalThis.process?.emitWarning?.(`topup client: waiting ${seconds} s before ${wait.request} ${why}; pass onWait to see every wait.`, {
+    code: 'TOPUP_LONG_WAIT',
+  });
+}
+
 export function createRequester(options: ResolvedOptions): Requesters {
   const { clock, token } = options;
   const pacer = options.pacing ? new Pacer({ clock }) : undefined;
   const secrets = token === undefined ? [] : [token];
   /** The last answer of a request that failed with it, for `throwOnError: false`. */
   const failedAnswers = new WeakMap<object, RawResponse>();
+  /** Kinds of long wait already told about without an onWait hook: once each per client is enough. */
+  const warnedOf = new Set<ClientWait['reason']>();
 
   /** One request with pacing and retries; rejects with the error class of a non-2xx answer. */
   async function send(route: Route, call: Call & { searchParams?: URLSearchParams | undefined }): Promise<RawResponse> {
@@ -114,8 +131,13 @@ export function createRequester(options: ResolvedOptions): Requesters {
     refuseTokenInUrl(attempt.path, attempt.searchParams, token);
     // A POST is repeated only under an Idempotency-Key, which makes the repeat harmless.
     const retryable = route.method === 'GET' || call.idempotencyKey !== undefined;
-    const onWait = options.onWait;
-    const waitHook = onWait && ((reason: 'pacing' | 'retry-after' | 'backoff', ms: number) => onWait({ reason, ms, request: route.label }));
+    const waitHook = (reason: ClientWait['reason'], ms: number) => {
+      if (options.onWait !== undefined) options.onWait({ reason, ms, request: route.label });
+      else if (ms > LONG_WAIT_MS && !warnedOf.has(reason)) {
+        warnedOf.add(reason);
+        longWaitWarning({ reason, ms, request: route.label });
+      }
+    };
     const { rateClass } = route;
 
     return withRetries(
@@ -123,7 +145,7 @@ export function createRequester(options: ResolvedOptions): Requesters {
         const release =
           pacer === undefined || rateClass === undefined
             ? undefined
-            : await pacer.acquire(rateClass, call.signal, waitHook && ((ms) => waitHook('pacing', ms)));
+            : await pacer.acquire(rateClass, call.signal, (ms) => waitHook('pacing', ms));
         try {
           const sentAt = clock.now();
           const { answer, body } = await sendAttempt(attempt, options);

@@ -4,3 +4,15 @@
  */
 export const CONTROL_PREFIX = '/__sandbox';
 export const CONTROL_HEADER = 'x-topup-sandbox';
+
+/**
+ * Set (to true) on a fetch function whose server enforces no rate limits: the sandbox's in-process fetch when it was
+ * made with `rateLimit: false`. A client handed such a fetch does not pace itself unless told to (`pacing: true`), so
+ * a test suite never waits on limits that are not there. A registered symbol, so copies of the modules agree.
+ */
+export const NO_RATE_LIMITS = Symbol.for('topup.fetch.noRateLimits');
+
+/** Whether a fetch function says its server enforces no rate limits (see NO_RATE_LIMITS). */
+export function declaresNoRateLimits(fetchFunction: unknown): boolean {
+  return typeof fetchFunction === 'function' && (fetchFunction as { [NO_RATE_LIMITS]?: unknown })[NO_RATE_LIMITS] === true;
+}

@@ -48,9 +48,9 @@ describe('onWait: no pause the client makes on its own is silent', () => {
   });
 
   it('pacing under the published 10 orders a minute: the 11th order waits, and says so', async () => {
-    const sandbox = await createSandbox({ rateLimit: false });
-    const waits: ClientWait[] = [];
     const clock = noJitterClock();
+    const sandbox = await createSandbox({ now: clock.now });
+    const waits: ClientWait[] = [];
     const client = createClient({
       baseUrl: sandbox.baseUrl,
       token: sandbox.account('rich').token,
@@ -63,6 +63,68 @@ describe('onWait: no pause the client makes on its own is silent', () => {
     expect(waits).toHaveLength(1);
     expect(waits[0]).toMatchObject({ reason: 'pacing', request: 'POST /api/v1/me/orders' });
     expect(waits[0]!.ms).toBeGreaterThan(50_000);
+  });
+});
+
+describe('tests that never stall: a sandbox without limits is not paced', () => {
+  const order = (i: number) => ({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, client_reference: `o-${i}` });
+
+  it('12 orders through sandbox.fetch of a rateLimit: false sandbox: no wait at all, on the real clock', async () => {
+    const sandbox = await createSandbox({ rateLimit: false });
+    const waits: ClientWait[] = [];
+    const client = createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.account('rich').token,
+      fetch: sandbox.fetch,
+      onWait: (w) => waits.push(w),
+    });
+    // Paced, the 11th would wait a minute and this test would time out.
+    for (let i = 0; i < 12; i++) await client.orders.create(order(i));
+    expect(waits).toEqual([]);
+    const rich = sandbox.store.db.accounts.all().find((a) => a.name === 'rich')!;
+    expect(sandbox.store.db.orders.ownedBy(rich.id).filter((o) => o.client_reference?.startsWith('o-'))).toHaveLength(12);
+  });
+
+  it('pacing: true still paces on such a sandbox, and a sandbox with limits is paced by default', async () => {
+    for (const [sandboxOptions, clientOptions] of [
+      [{ rateLimit: false }, { pacing: true }],
+      [{}, {}],
+    ] as const) {
+      const clock = noJitterClock();
+      const sandbox = await createSandbox({ ...sandboxOptions, now: clock.now });
+      const waits: ClientWait[] = [];
+      const client = createClient({
+        baseUrl: sandbox.baseUrl,
+        token: sandbox.account('rich').token,
+        fetch: sandbox.fetch,
+        clock,
+        onWait: (w) => waits.push(w),
+        ...clientOptions,
+      });
+      for (let i = 0; i < 11; i++) await client.orders.create(order(i));
+      expect(waits.map((w) => w.reason)).toEqual(['pacing']);
+    }
+  });
+
+  it('without onWait, the first long wait of each kind is a process warning that says why', async () => {
+    const clock = noJitterClock();
+    const sandbox = await createSandbox({ now: clock.now });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error & { code?: string }) => {
+      if (warning.code === 'TOPUP_LONG_WAIT') warnings.push(warning.message);
+    };
+    process.on('warning', onWarning);
+    try {
+      const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('rich').token, fetch: sandbox.fetch, clock });
+      for (let i = 0; i < 22; i++) await client.orders.create(order(i));
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^topup client: waiting \d+\.\d s before POST \/api\/v1\/me\/orders to keep under the published rate limit \(pass pacing: false for a server without limits, .*\); pass onWait to see every wait\.$/,
+    );
   });
 });
 

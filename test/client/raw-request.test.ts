@@ -86,6 +86,8 @@ describe('client.request: one raw request, sent as the methods send theirs', () 
       fetch: sandbox.fetch,
       clock: { now: () => now, sleep: async (ms: number) => void (now += ms), random: () => 0 },
       onWait: (wait) => waits.push(wait),
+      // The sandbox has no limits (so that only the client's own pacing is seen): pacing is asked for.
+      pacing: true,
     });
     for (let i = 0; i < 11; i++)
       await client.request({ method: 'POST', path: '/api/v1/me/orders', body: ORDER, idempotencyKey: `pace-${i}` });
