@@ -146,7 +146,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     // The invoice_url of every order and deposit: a page the bot's user opens.
     if (url.pathname.startsWith(INVOICE_PAGE_PREFIX) && (request.method === 'GET' || request.method === 'HEAD')) {
       notes.route = 'invoicePage';
-      return (await import('../web/invoice-page.js')).invoicePage(store, url.pathname.slice(INVOICE_PAGE_PREFIX.length));
+      return (await import('../web/invoice-page.js')).invoicePage(store, url.pathname.slice(INVOICE_PAGE_PREFIX.length), at);
     }
     if (url.pathname === OPENAPI_PATH) {
       if (request.method === 'GET' || request.method === 'HEAD') return jsonReply(200, await openApiDocument());

@@ -107,6 +107,27 @@ function outcomeMove(store: Store, code: string): { at: number; apply: (at: numb
   }
 }
 
+/**
+ * When the sandbox next moves this invoice or its order by itself, if it will: what a page showing it must look
+ * again at, since a move made at a request nobody streams (a bot's GET) reaches an open page only so.
+ */
+export function nextMoveAt(store: Store, code: string): number | undefined {
+  const invoice = store.db.invoices.get(code);
+  if (invoice === undefined) return undefined;
+  const order = store.db.orders.get(code);
+  const outcome = order === undefined ? undefined : magicOutcomeOf(order);
+  const times: number[] = [];
+  if (invoice.payment_status === 'pending') {
+    times.push(invoice.expires_at);
+    if (autoPays(store, invoice, outcome)) times.push(invoice.created_at + store.delays.autoPayMs!);
+  }
+  if (store.watchedOutcomes.has(code)) {
+    const move = outcomeMove(store, code);
+    if (typeof move === 'object') times.push(move.at);
+  }
+  return times.length === 0 ? undefined : Math.min(...times);
+}
+
 /** Makes every move due by `now`, earliest first (a payment due before an expiry wins it). Call under the write lock. */
 export async function settleDue(store: Store, now: number): Promise<void> {
   for (let move = nextDueMove(store, now); move !== undefined; move = nextDueMove(store, now)) await move.apply();
