@@ -9,7 +9,7 @@ import { nearestRoute } from '../inspect/near-miss.js';
 import { INVOICE_PAGE_PREFIX } from '../inspect/state-views.js';
 import { controlRefusal } from '../rules/control-guard.js';
 import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath, JOURNAL_PATH } from '../routes/control.js';
-import { nextDueMove, settleDue } from '../rules/timed-moves.js';
+import { mayBeDue, nextDueMove, settleDue } from '../rules/timed-moves.js';
 import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
 import { seed } from '../store/seed.js';
 import { restoreSnapshot, takeSnapshot, type SandboxSnapshot, type StateWriter } from '../state/snapshot.js';
@@ -135,9 +135,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   /** What came due by this request's time happens before it is answered, and is committed like any change. */
   async function settle(at: number): Promise<void> {
-    if (nextDueMove(store, at) === undefined) return;
-    await writeLock.run(() => settleDue(store, at));
-    await commit();
+    if (!mayBeDue(store, at) || nextDueMove(store, at) === undefined) return;
+    const moves = await writeLock.run(() => settleDue(store, at));
+    if (moves > 0) await commit();
   }
 
   async function route(request: SandboxRequest, url: URL, at: number, notes: RequestNotes): Promise<SandboxResponse> {

@@ -128,7 +128,24 @@ export function nextMoveAt(store: Store, code: string): number | undefined {
   return times.length === 0 ? undefined : Math.min(...times);
 }
 
-/** Makes every move due by `now`, earliest first (a payment due before an expiry wins it). Call under the write lock. */
-export async function settleDue(store: Store, now: number): Promise<void> {
-  for (let move = nextDueMove(store, now); move !== undefined; move = nextDueMove(store, now)) await move.apply();
+/**
+ * Makes every move due by `now`, earliest first (a payment due before an expiry wins it), and says how many it made
+ * (queue entries already decided otherwise count too: dropping them changes nothing). Call under the write lock.
+ */
+export async function settleDue(store: Store, now: number): Promise<number> {
+  let moves = 0;
+  for (let move = nextDueMove(store, now); move !== undefined; move = nextDueMove(store, now)) {
+    await move.apply();
+    moves += 1;
+  }
+  return moves;
+}
+
+/** Whether anything may be due by `now`, without allocating: the check every request makes. */
+export function mayBeDue(store: Store, now: number): boolean {
+  const expiring = store.expiryQueue.peek();
+  if (expiring !== undefined && expiring.expires_at <= now) return true;
+  const paying = store.autoPayQueue.peek();
+  if (paying !== undefined && store.delays.autoPayMs !== null && paying.created_at + store.delays.autoPayMs <= now) return true;
+  return store.watchedOutcomes.size > 0;
 }
