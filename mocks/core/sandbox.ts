@@ -9,7 +9,7 @@ import { nearestRoute } from '../inspect/near-miss.js';
 import { INVOICE_PAGE_PREFIX } from '../inspect/state-views.js';
 import { controlRefusal } from '../rules/control-guard.js';
 import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath, JOURNAL_PATH } from '../routes/control.js';
-import { mayBeDue, nextDueMove, settleDue } from '../rules/timed-moves.js';
+import { invoiceDelays, mayBeDue, nextDueMove, settleDue } from '../rules/timed-moves.js';
 import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
 import { seed } from '../store/seed.js';
 import { restoreSnapshot, takeSnapshot, type SandboxSnapshot, type StateWriter } from '../state/snapshot.js';
@@ -88,7 +88,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   let offsetMs = 0;
   const now = () => clock() + offsetMs;
   const store = new Store();
-  store.delays = { autoPayMs: delayOption('autoPay', options.autoPay), autoExpireMs: delayOption('autoExpire', options.autoExpire) };
+  store.delays = invoiceDelays(options);
   if (options.snapshot === undefined) await seed(store.db);
   else offsetMs = await restoreSnapshot(store, options.snapshot);
   // The closures below keep `options`; the snapshot must not stay alive with them (at 100k orders it is 60 MB).
@@ -225,13 +225,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     faults,
     requests: journal,
   };
-}
-
-function delayOption(name: string, option: { after: number } | undefined): number | null {
-  if (option === undefined) return null;
-  if (!Number.isSafeInteger(option.after) || option.after < 0)
-    throw new RangeError(`createSandbox: ${name}.after is a whole number of milliseconds, 0 or more.`);
-  return option.after;
 }
 
 /** The journal's record of one answered request. */

@@ -1,6 +1,6 @@
 import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
 import type { InvoiceRecord, OrderRecord } from '../store/records.js';
-import type { Store } from '../store/store.js';
+import type { InvoiceDelays, Store } from '../store/store.js';
 import { closeUnpaidInvoice, completeOrder, failOrder, payInvoice } from './lifecycle.js';
 import { DELIVERY_TAKES_MS, INVOICE_EXPIRES_AFTER_MS, INVOICE_FAILS_AFTER_MS, magicOutcomeOf, type MagicOutcome } from './magic-values.js';
 
@@ -10,6 +10,17 @@ import { DELIVERY_TAKES_MS, INVOICE_EXPIRES_AFTER_MS, INVOICE_FAILS_AFTER_MS, ma
  * the moment it was due, so the injected clock, fake timers and the clock advance all work, and no observer can
  * tell the difference: every observation is a request.
  */
+
+/** createSandbox's autoPay and autoExpire options as the store keeps them; a bad delay is a programming error. */
+export function invoiceDelays(options: { autoPay?: { after: number }; autoExpire?: { after: number } }): InvoiceDelays {
+  const delay = (name: string, option: { after: number } | undefined): number | null => {
+    if (option === undefined) return null;
+    if (!Number.isSafeInteger(option.after) || option.after < 0)
+      throw new RangeError(`createSandbox: ${name}.after is a whole number of milliseconds, 0 or more.`);
+    return option.after;
+  };
+  return { autoPayMs: delay('autoPay', options.autoPay), autoExpireMs: delay('autoExpire', options.autoExpire) };
+}
 
 /** When a new invoice expires: a magic `invoice_expires` one soon, else after auto-expire's delay, else the TTL. */
 export function expiryOf(store: Store, createdAt: number, outcome?: MagicOutcome): number {
