@@ -4,7 +4,25 @@ export { createHandlers, type HandlerOptions } from './adapters/msw.js';
 export { createFetch } from './adapters/fetch.js';
 export { startHttpSandbox, type HttpSandbox, type HttpSandboxOptions } from './adapters/http.js';
 export type { SandboxControl, DepositRequest } from './core/control.js';
-export { fixtureAccount, type Fixtures, type FixtureAccount, type FixtureAccountName, type FixtureCase } from './store/fixtures.js';
+export {
+  fixtureAccount,
+  type Fixtures,
+  type FixtureAccount,
+  type FixtureAccountName,
+  type FixtureCase,
+  type MagicOrderFixture,
+} from './store/fixtures.js';
+// Magic test values: orders for these passes end a chosen way by themselves (fail, expire, refund, slow delivery, 422).
+export {
+  magicOrders,
+  magicValues,
+  INVOICE_FAILS_AFTER_MS,
+  INVOICE_EXPIRES_AFTER_MS,
+  DELIVERY_TAKES_MS,
+  type MagicOutcome,
+  type MagicValue,
+  type MagicOrderBody,
+} from './rules/magic-values.js';
 export type { SandboxRequest, SandboxResponse, SandboxReply, DroppedReply } from './core/exchange.js';
 export {
   takeSnapshot,

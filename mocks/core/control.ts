@@ -1,10 +1,10 @@
-import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
 import { errorForStatus } from '../../src/errors.js';
 import { ApiError } from './exchange.js';
 import type { AccountRecord } from '../store/records.js';
 import { authenticate } from '../rules/auth.js';
 import { closeUnpaidInvoice, completeOrder, failOrder, payInvoice } from '../rules/lifecycle.js';
 import { CURRENCY } from '../rules/pricing.js';
+import { expiryOf, scheduleInvoice, settleDue } from '../rules/timed-moves.js';
 import type { Store } from '../store/store.js';
 import type { WriteLock } from './write-lock.js';
 
@@ -52,7 +52,12 @@ export function createControl(env: ControlEnv): SandboxControl {
   const change = async <T>(fn: (now: number) => Promise<T> | T): Promise<T> => {
     let result: T;
     try {
-      result = await env.writeLock.run(async () => fn(env.now()));
+      result = await env.writeLock.run(async () => {
+        const now = env.now();
+        // What was due before this call happens first: an auto-payment due earlier wins against a later expire.
+        await settleDue(env.store, now);
+        return fn(now);
+      });
     } catch (error) {
       // Callers get the client's error classes (NotFoundError, ValidationError, …), the ones the HTTP control API's answers give them.
       throw error instanceof ApiError ? errorForStatus(error.status, error.message, { code: error.code, fields: error.fields }) : error;
@@ -114,12 +119,12 @@ async function createDeposit(store: Store, request: DepositRequest, now: number)
     payment_status: 'pending',
     environment: 'production',
     created_at: now,
-    expires_at: now + INVOICE_TTL_SECONDS * 1000,
+    expires_at: expiryOf(store, now),
     paid_at: null,
     updated_at: now,
   });
   await store.db.deposits.insert({ invoice_code: code, account_id: account.id, created_at: now });
   if (request.paid === true) await payInvoice(store, code, now);
-  else store.expiryQueue.push(invoice);
+  else scheduleInvoice(store, invoice);
   return { invoice_code: code };
 }

@@ -9,7 +9,7 @@ import { nearestRoute } from '../inspect/near-miss.js';
 import { INVOICE_PAGE_PREFIX } from '../inspect/state-views.js';
 import { controlRefusal } from '../rules/control-guard.js';
 import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath, JOURNAL_PATH } from '../routes/control.js';
-import { expireDue } from '../rules/lifecycle.js';
+import { invoiceDelays, mayBeDue, nextDueMove, settleDue } from '../rules/timed-moves.js';
 import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
 import { seed } from '../store/seed.js';
 import { restoreSnapshot, takeSnapshot, type SandboxSnapshot, type StateWriter } from '../state/snapshot.js';
@@ -49,6 +49,13 @@ export interface SandboxOptions {
   journalSize?: number;
   /** How injected latency waits. Default setTimeout. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Every new invoice (orders and deposits) pays itself `after` milliseconds of sandbox time, unless a control call,
+   * the bot or its expiry decides first. Settled at the next request, stamped with the moment it was due.
+   */
+  autoPay?: { after: number };
+  /** Every new invoice expires `after` milliseconds of sandbox time after its creation, instead of after the usual TTL. */
+  autoExpire?: { after: number };
 }
 
 export interface Sandbox {
@@ -84,6 +91,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   let offsetMs = 0;
   const now = () => clock() + offsetMs;
   const store = new Store();
+  store.delays = invoiceDelays(options);
   if (options.snapshot === undefined) await seed(store.db);
   else offsetMs = await restoreSnapshot(store, options.snapshot);
   // The closures below keep `options`; the snapshot must not stay alive with them (at 100k orders it is 60 MB).
@@ -128,13 +136,20 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   const journal = new RequestJournal({ size: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
 
+  /** What came due by this request's time happens before it is answered, and is committed like any change. */
+  async function settle(at: number): Promise<void> {
+    if (!mayBeDue(store, at) || nextDueMove(store, at) === undefined) return;
+    const moves = await writeLock.run(() => settleDue(store, at));
+    if (moves > 0) await commit();
+  }
+
   async function route(request: SandboxRequest, url: URL, at: number, notes: RequestNotes): Promise<SandboxResponse> {
-    expireDue(store, at);
+    await settle(at);
     if (url.pathname.startsWith('/api/')) return handleApiRequest(env, request, url, at, notes);
     // The invoice_url of every order and deposit: a page the bot's user opens.
     if (url.pathname.startsWith(INVOICE_PAGE_PREFIX) && (request.method === 'GET' || request.method === 'HEAD')) {
       notes.route = 'invoicePage';
-      return (await import('../web/invoice-page.js')).invoicePage(store, url.pathname.slice(INVOICE_PAGE_PREFIX.length));
+      return (await import('../web/invoice-page.js')).invoicePage(store, url.pathname.slice(INVOICE_PAGE_PREFIX.length), at);
     }
     if (url.pathname === OPENAPI_PATH) {
       if (request.method === 'GET' || request.method === 'HEAD') return jsonReply(200, await openApiDocument());

@@ -1,4 +1,4 @@
-import { formatMoney, formatTimestamp, INVOICE_TTL_SECONDS, type CreateOrderResult } from '../../src/contract/index.js';
+import { formatMoney, formatTimestamp, type CreateOrderResult } from '../../src/contract/index.js';
 import { ApiError } from '../core/exchange.js';
 import * as present from './present.js';
 import type { InvoiceRecord, OrderRecord, PaymentMethodRecord } from '../store/records.js';
@@ -7,7 +7,9 @@ import { parseJsonObject } from '../rules/json-body.js';
 import { postTransaction } from '../rules/ledger.js';
 import { parseOrderInput } from '../rules/order-request.js';
 import { checkAmountRange, checkBalance, requireChatLink, resolvePaymentMethod } from '../rules/payment.js';
+import { magicOutcomeOf } from '../rules/magic-values.js';
 import { checkAgainstPlatform } from '../rules/platform.js';
+import { expiryOf, scheduleInvoice } from '../rules/timed-moves.js';
 import { CURRENCY, quote } from '../rules/pricing.js';
 import { principalOf, type RouteContext, type RouteHandler, type RouteResult } from './context.js';
 import { pageNewestFirst } from './paging.js';
@@ -56,11 +58,11 @@ export const createOrder: RouteHandler = async (ctx) => {
       payment_status: paidNow ? 'paid' : 'pending',
       environment: principal.token.mode,
       created_at: now,
-      expires_at: now + INVOICE_TTL_SECONDS * 1000,
+      expires_at: expiryOf(store, now, magicOutcomeOf(input)),
       paid_at: paidNow ? now : null,
       updated_at: now,
     });
-    await store.db.orders.insert({
+    const order = await store.db.orders.insert({
       invoice_code: code,
       account_id: account.id,
       status: paidNow ? 'processing' : 'pending',
@@ -78,7 +80,7 @@ export const createOrder: RouteHandler = async (ctx) => {
       completed_at: null,
     });
     if (paidNow) await postTransaction(store, account, 'debit', price.total_amount, `Payment of order ${code}`, code, now);
-    else store.expiryQueue.push(invoice);
+    scheduleInvoice(store, invoice, order);
     if (key !== null) {
       await store.db.idempotency.insert({
         account_id: account.id,

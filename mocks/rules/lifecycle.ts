@@ -71,16 +71,3 @@ export async function failOrder(store: Store, code: string, now: number): Promis
   const account = store.db.accounts.get(String(order.account_id))!;
   await postTransaction(store, account, 'credit', invoice.amount, `Refund of order ${code}`, code, now);
 }
-
-/** Expires every pending invoice whose time is up. Cheap when nothing is due: it looks at the queue's head only. */
-export function expireDue(store: Store, now: number): void {
-  const queue = store.expiryQueue;
-  let due = 0;
-  while (due < queue.length && queue[due]!.expires_at <= now) {
-    const invoice = queue[due]!;
-    // Stamped with the moment it expired, not the moment we noticed.
-    if (invoice.payment_status === 'pending') closeUnpaidInvoice(store, invoice.invoice_code, 'expired', invoice.expires_at);
-    due += 1;
-  }
-  if (due > 0) queue.splice(0, due);
-}

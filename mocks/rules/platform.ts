@@ -1,5 +1,6 @@
 import { ApiError } from '../core/exchange.js';
 import type { Db } from '../store/db.js';
+import { magicOutcomeOf } from './magic-values.js';
 import type { OrderInput } from './order-request.js';
 
 /** Orders buy between these many credits. */
@@ -28,6 +29,8 @@ export function checkAgainstPlatform(db: Db, input: OrderInput): PlatformCheck {
     if (pass === undefined || pass.place_id !== place.id)
       throw reject(`Pass ${input.platform_pass_id} is not a pass of place ${place.id}.`);
     if (!pass.for_sale) throw reject(`Pass ${pass.id} is not for sale.`);
+    if (magicOutcomeOf(input) === 'platform_rejects')
+      throw reject(`The platform rejected pass ${pass.id} (the test value for a rejected pass).`);
     price = pass.price;
   } else {
     const server = db.vipServers.get(String(input.platform_pass_id));

@@ -1,6 +1,7 @@
 import type { Db, TableName } from '../store/db.js';
 import type { Counters, Store, TableChangeSet } from '../store/store.js';
 import { tableKeys } from '../store/table-keys.js';
+import { rebuildSchedule } from '../rules/timed-moves.js';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -60,10 +61,7 @@ export async function restoreSnapshot(store: Store, snapshot: unknown): Promise<
     }
   }
   store.counters = { ...snapshot.counters };
-  store.expiryQueue = store.db.invoices
-    .all()
-    .filter((i) => i.payment_status === 'pending')
-    .sort((a, b) => a.expires_at - b.expires_at);
+  rebuildSchedule(store);
   return snapshot.clock_offset_ms;
 }
 

@@ -1,5 +1,6 @@
 import type { CreateOrderRequest, TokenMode } from '../../src/contract/index.js';
 import { REVOKED_TOKEN, seedAccounts, type FixtureAccountName } from './seed.js';
+import { magicFixtures, magicOrders, type MagicOrderBody, type MagicOutcome } from '../rules/magic-values.js';
 
 export type { FixtureAccountName };
 import type { Store } from './store.js';
@@ -24,6 +25,15 @@ export interface Fixtures {
   revoked_tokens: string[];
   platform: { valid_orders: CreateOrderRequest[]; invalid_orders: CreateOrderRequest[] };
   cases: FixtureCase[];
+  /** Orders that end a chosen way by themselves, like a payment provider's test cards (rules/magic-values.ts). */
+  magic_orders: MagicOrderFixture[];
+}
+
+export interface MagicOrderFixture {
+  outcome: MagicOutcome;
+  /** How the order ends, in one sentence. */
+  ends: string;
+  body: MagicOrderBody;
 }
 
 const validCases: FixtureCase[] = [
@@ -81,6 +91,11 @@ const invalidCases: FixtureCase[] = [
     expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' },
   },
   {
+    name: 'pass the platform rejects (magic test value)',
+    body: magicOrders.platform_rejects,
+    expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' },
+  },
+  {
     name: 'user without places',
     body: { order_type: 'gamepass', platform_username: 'NoPlaces_Nina', place_id: 5001, platform_pass_id: 9001 },
     expect: { status: 422, code: 'PLATFORM_VALIDATION_FAILED' },
@@ -110,5 +125,6 @@ export function buildFixtures(store: Store): Fixtures {
     revoked_tokens: [REVOKED_TOKEN],
     platform: { valid_orders: validCases.map((c) => c.body), invalid_orders: invalidCases.map((c) => c.body) },
     cases: [...validCases, ...invalidCases],
+    magic_orders: magicFixtures(),
   };
 }

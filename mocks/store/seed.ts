@@ -1,6 +1,7 @@
 import { parseTimestamp } from '../../src/contract/index.js';
 import type { Db } from './db.js';
 import { tokenDigest } from '../rules/auth.js';
+import { magicPlatformSeed } from '../rules/magic-values.js';
 
 const t = (timestamp: string) => parseTimestamp(timestamp);
 
@@ -67,17 +68,17 @@ export const platformSeed = {
     { id: 1001, username: 'BuilderBob' },
     { id: 1002, username: 'PixelPiper' },
     { id: 1003, username: 'NoPlaces_Nina' },
+    magicPlatformSeed.user,
   ],
-  places: [
-    { id: 5001, owner_id: 1001, name: "Bob's Obby" },
-    { id: 5002, owner_id: 1002, name: 'Piper Tycoon' },
-  ],
+  places: [{ id: 5001, owner_id: 1001, name: "Bob's Obby" }, { id: 5002, owner_id: 1002, name: 'Piper Tycoon' }, magicPlatformSeed.place],
   passes: [
     { id: 9001, place_id: 5001, name: 'Speed Coil', price: 100, for_sale: true },
     { id: 9002, place_id: 5001, name: 'VIP Lounge', price: 1_500, for_sale: true },
     { id: 9003, place_id: 5001, name: 'Retired Hat', price: 250, for_sale: false },
     { id: 9004, place_id: 5001, name: 'Mega Bundle', price: 6_000, for_sale: true },
     { id: 9101, place_id: 5002, name: 'Double Cash', price: 50, for_sale: true },
+    // The magic test values (rules/magic-values.ts): orders for these end a chosen way by themselves.
+    ...magicPlatformSeed.passes,
   ],
   vipServers: [
     { id: 7001, place_id: 5001, name: 'Bob Private Server', price: 200, active: true },

@@ -1,17 +1,35 @@
 import { createDb, type Db, type TableName } from './db.js';
+import { DueQueue } from './due-queue.js';
 import type { InvoiceRecord } from './records.js';
+
+/**
+ * Sandbox-wide delays (`createSandbox({ autoPay, autoExpire })`): options, not state, so a restart may change them.
+ * null: the invoice waits for a control call, or expires after the usual TTL.
+ */
+export interface InvoiceDelays {
+  autoPayMs: number | null;
+  autoExpireMs: number | null;
+}
 
 export interface Counters {
   invoice: number;
   transaction: number;
 }
 
-/** The whole mutable state of one sandbox: the collections, the sequences, and the queue of invoices awaiting expiry. */
+/**
+ * The whole mutable state of one sandbox: the collections, the sequences, and what waits for the clock (the timed
+ * moves of rules/timed-moves.ts), which is rebuilt from the records after a restore.
+ */
 export class Store {
   readonly db: Db = createDb();
   counters: Counters = { invoice: 0, transaction: 0 };
-  /** Pending invoices by expiry time. Invoices share one TTL, so creation order is expiry order and a FIFO suffices. */
-  expiryQueue: InvoiceRecord[] = [];
+  delays: InvoiceDelays = { autoPayMs: null, autoExpireMs: null };
+  /** Pending invoices by expiry time. */
+  readonly expiryQueue = new DueQueue<InvoiceRecord>((invoice) => invoice.expires_at);
+  /** Pending invoices that auto-pay settles, by creation time (they share one delay). */
+  readonly autoPayQueue = new DueQueue<InvoiceRecord>((invoice) => invoice.created_at);
+  /** Invoice codes of magic orders (rules/magic-values.ts) that have a move left to make. Few: only test values. */
+  readonly watchedOutcomes = new Set<string>();
 
   nextInvoiceCode(now: number): string {
     this.counters.invoice += 1;
@@ -27,7 +45,9 @@ export class Store {
   clear(): void {
     for (const table of Object.values(this.db)) table.clear();
     this.counters = { invoice: 0, transaction: 0 };
-    this.expiryQueue = [];
+    this.expiryQueue.reset();
+    this.autoPayQueue.reset();
+    this.watchedOutcomes.clear();
   }
 
   /** From now on, remember what changes, for `takeChanges()` (a state file's journal). */

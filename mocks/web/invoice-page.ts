@@ -3,6 +3,7 @@ import type { SandboxReply } from '../core/exchange.js';
 import { htmlReply } from './html-reply.js';
 import type { Store } from '../store/store.js';
 import { invoiceView } from '../inspect/state-views.js';
+import { nextMoveAt } from '../rules/timed-moves.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
@@ -12,7 +13,7 @@ const escapeHtml = (text: string) =>
  * status (live: it follows the sandbox's request stream), and, because this is a sandbox, buttons that settle it.
  * No build step and no dependencies: one small HTML document with its style and script inline.
  */
-export function invoicePage(store: Store, encodedCode: string): SandboxReply {
+export function invoicePage(store: Store, encodedCode: string, now: number): SandboxReply {
   let code: string;
   try {
     code = decodeURIComponent(encodedCode);
@@ -50,7 +51,9 @@ export function invoicePage(store: Store, encodedCode: string): SandboxReply {
   </div>
   <p id="message" role="status"></p>
 </main>`;
-  return htmlReply(200, page(`Invoice ${view.invoice_code}`, body, script(view.invoice_code)));
+  // On the sandbox's clock, which may be ahead of the browser's (POST /__sandbox/clock).
+  const next = nextMoveAt(store, code);
+  return htmlReply(200, page(`Invoice ${view.invoice_code}`, body, script(view.invoice_code, next === undefined ? null : next - now)));
 }
 
 function page(title: string, body: string, js: string): string {
@@ -91,10 +94,11 @@ ${js === '' ? '' : `<script>${js}</script>`}
 }
 
 /** Moves the invoice through the control API (as scripts do) and follows the sandbox's request stream to refresh. */
-function script(code: string): string {
+function script(code: string, nextMoveInMs: number | null): string {
   const base = JSON.stringify(`${CONTROL_PREFIX}/invoices/${encodeURIComponent(code)}`);
   return `
 const base = ${base};
+const nextMoveIn = ${JSON.stringify(nextMoveInMs)};
 const status = document.getElementById('status');
 const orderStatus = document.getElementById('order-status');
 const message = document.getElementById('message');
@@ -120,9 +124,9 @@ for (const button of buttons) {
 }
 // Any change made elsewhere (the CLI, the control API, a bot) shows here: the sandbox streams every request it answers.
 new EventSource('${CONTROL_PREFIX}/requests/stream?method=POST,PUT,DELETE').addEventListener('request', () => refresh());
-// Expiry happens on the sandbox's clock: look again when it is due.
-const due = Date.parse(document.getElementById('expires').getAttribute('datetime')) - Date.now();
-if (due > 0 && due < 2 ** 31) setTimeout(refresh, due + 1000);
+// Expiry, auto-pay and the magic values' endings happen on the sandbox's clock, at the next request after they are
+// due; a bot's polling GETs are not streamed here, so look again (that GET settles it) when the next one is due.
+if (nextMoveIn !== null && nextMoveIn < 2 ** 31) setTimeout(refresh, nextMoveIn + 250);
 refresh();
 `;
 }

@@ -25,8 +25,8 @@ describe.skipIf(browserMissing !== undefined)('in a real browser (Chromium)', ()
     await served?.close();
   });
 
-  async function order(): Promise<{ code: string; url: string }> {
-    sandbox = await createSandbox();
+  async function order(options: Parameters<typeof createSandbox>[0] = {}): Promise<{ code: string; url: string }> {
+    sandbox = await createSandbox(options);
     served = await startHttpSandbox(sandbox, { port: 0 });
     const created = await fetch(`${served.url}/api/v1/me/orders`, {
       method: 'POST',
@@ -65,6 +65,15 @@ describe.skipIf(browserMissing !== undefined)('in a real browser (Chromium)', ()
     const moved = await fetch(`${served.url}/__sandbox/invoices/${code}/expire`, { method: 'POST', headers: { 'x-topup-sandbox': '1' } });
     expect(moved.status).toBe(200);
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 3_000 }).toBe('expired');
+    await page.close();
+  });
+
+  it('shows an auto-payment when it is due, with no other request coming in', async () => {
+    const { url } = await order({ autoPay: { after: 1_000 } });
+    const page = await browser().newPage();
+    await page.goto(url);
+    await expect.poll(() => page.locator('#status').textContent()).toBe('pending');
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 4_000 }).toBe('paid');
     await page.close();
   });
 

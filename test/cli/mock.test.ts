@@ -2,6 +2,7 @@ import { get as httpGet } from 'node:http';
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { runCli, type RunOptions } from './run-cli.js';
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
+import { magicValues } from '../../mocks/rules/magic-values.js';
 import { statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -116,6 +117,20 @@ describe('offline sandbox through the CLI', () => {
     expect(fixtures.platform.invalid_orders.length).toBeGreaterThanOrEqual(3);
   });
 
+  it('fixtures lists the magic orders: plain rows piped, a titled table on a terminal', async () => {
+    const piped = await topup(['mock', 'fixtures']);
+    expect(piped.code).toBe(0);
+    const rows = magicValues.map((v) => `${v.outcome}\t${v.pass_id}\t${v.ends}`);
+    expect(rows[1]).toBe('invoice_expires\t9902\tthe unpaid invoice expires after 30 s of sandbox time; the order is cancelled');
+    expect(piped.out.endsWith(`\n\n${rows.join('\n')}\n`)).toBe(true);
+
+    const tty = await topup(['mock', 'fixtures', '--no-color'], { tty: true });
+    expect(tty.out).toContain('\nMagic orders: they end this way by themselves, with any token\n');
+    expect(tty.out).toMatch(/\nOUTCOME\s+PASS\s+ENDS\n/);
+    expect(tty.out).toMatch(/\norder_refunded\s+9903\s+once paid \(by balance: at once\), the order fails/);
+    expect(tty.out.endsWith('\nOrder these passes of place 5900 of platform user TestOutcomes.\n')).toBe(true);
+  });
+
   it('packages: piped output is plain tab-separated rows, terminal output is an aligned table', async () => {
     const piped = await topup(['packages']);
     expect(piped.code).toBe(0);
@@ -207,6 +222,50 @@ describe('topup mock serve', () => {
     await second.stop();
   });
 
+  it('--auto-pay and --auto-expire show in the banner; plain numbers are seconds', async () => {
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const running = main(['mock', 'serve', '--port', '0', '--auto-pay', '5s', '--auto-expire', '2m'], io, { signal: controller.signal });
+    for (let i = 0; i < 200 && !io.out().includes('auto-expire'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(io.out()).toContain('\nauto-pay: every new invoice is paid after 5 s\nauto-expire: every new invoice expires after 2 min\n');
+    controller.abort();
+    expect(await running).toBe(0);
+
+    const json = await serve(['--auto-pay', '1.5']);
+    expect(json.info).toMatchObject({ auto_pay_ms: 1_500, auto_expire_ms: null });
+    await json.stop();
+  });
+
+  it('--auto-pay: a bot polling the status sees paid, and with --state it is still paid after a restart', async () => {
+    const file = join(config.dir, 'state.json');
+    const first = await serve(['--state', file, '--auto-pay', '300ms']);
+    expect(first.info).toMatchObject({ auto_pay_ms: 300, auto_expire_ms: null });
+    const demo = fixtureAccount(first.info, 'demo');
+    const headers = { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${first.info.url}/api/v1/me/orders`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 }),
+    });
+    const code = ((await created.json()) as { data: { invoice: { invoice_code: string } } }).data.invoice.invoice_code;
+    const statusOf = async (url: string) =>
+      ((await (await fetch(`${url}/api/v1/me/invoices/${code}/status`, { headers })).json()) as { data: { payment_status: string } }).data
+        .payment_status;
+    expect(await statusOf(first.info.url)).toBe('pending');
+    let status = 'pending';
+    for (let i = 0; i < 100 && status === 'pending'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = await statusOf(first.info.url);
+    }
+    expect(status).toBe('paid');
+    await first.stop();
+
+    // Without --auto-pay now: the payment must have been written, not made again.
+    const second = await serve(['--state', file]);
+    expect(await statusOf(second.info.url)).toBe('paid');
+    await second.stop();
+  });
+
   it('a port that is taken is one clear error, not a stack trace', async () => {
     const first = await serve([]);
     const port = new URL(first.info.url).port;
@@ -220,6 +279,11 @@ describe('topup mock serve', () => {
   it.each([
     [['--port', 'http'], /port must be a whole number/],
     [['--port', '70000'], /port must be from 0 to 65535/],
+    [
+      ['--auto-pay', '5x'],
+      /argument '5x' is invalid\. auto-pay must be a duration such as 500ms, 5s or 2m \(a plain number is seconds\)\.\n$/,
+    ],
+    [['--auto-expire', '-1'], /auto-expire must be a duration such as 500ms, 5s or 2m/],
   ])('rejects bad options %j with a usage error', async (args, message) => {
     const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
     expect(await main(['mock', 'serve', ...args], io)).toBe(2);

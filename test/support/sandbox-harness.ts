@@ -23,6 +23,8 @@ export interface OpenOptions {
   now?: () => number;
   stateWriter?: SandboxOptions['stateWriter'];
   snapshot?: unknown;
+  autoPay?: SandboxOptions['autoPay'];
+  autoExpire?: SandboxOptions['autoExpire'];
 }
 
 export interface RequestOptions {
@@ -68,6 +70,8 @@ export async function open(transport: Transport, options: OpenOptions = {}): Pro
     ...(options.lean === undefined ? {} : { lean: options.lean }),
     ...(options.stateWriter === undefined ? {} : { stateWriter: options.stateWriter }),
     ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot }),
+    ...(options.autoPay === undefined ? {} : { autoPay: options.autoPay }),
+    ...(options.autoExpire === undefined ? {} : { autoExpire: options.autoExpire }),
   });
   const { handle, problems } = withContractCheck(sandbox.handle, { requireRateLimitHeaders: options.rateLimit !== false });
   const state = () => JSON.parse(JSON.stringify(sandbox.snapshot())) as SandboxSnapshot;

@@ -52,3 +52,25 @@ export function parseWholeNumber(name: string, min: number, max = Number.MAX_SAF
     return n;
   };
 }
+
+const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/;
+const DURATION_UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** A duration option in milliseconds: `500ms`, `5s`, `2m`, `1h`, or a plain number of seconds. */
+export function parseDuration(name: string) {
+  return (value: string): number => {
+    const match = DURATION.exec(value.trim());
+    const ms =
+      match === null ? Number.NaN : Math.round(Number(match[1]) * DURATION_UNIT_MS[(match[2] ?? 's') as keyof typeof DURATION_UNIT_MS]);
+    if (!Number.isSafeInteger(ms))
+      throw new InvalidArgumentError(`${name} must be a duration such as 500ms, 5s or 2m (a plain number is seconds).`);
+    return ms;
+  };
+}
+
+/** A duration for people: `500 ms`, `5 s`, `2 min`, `1.5 s`. */
+export function formatDuration(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  if (ms >= 1_000) return `${ms / 1_000} s`;
+  return `${ms} ms`;
+}

@@ -7,7 +7,7 @@ import { embeddedNotice, type CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { jsonText } from '../io/sanitize.js';
 import { renderFields, renderTable } from '../io/table.js';
-import { parseWholeNumber } from './choices.js';
+import { formatDuration, parseDuration, parseWholeNumber } from './choices.js';
 import { embeddedControl, remoteControl, type InvoiceMove, type SandboxControlClient } from '../sandbox-control.js';
 
 export interface ServeOptions {
@@ -26,6 +26,10 @@ export interface ServeOptions {
   open: boolean;
   /** Requests kept in the journal; 0 keeps none. */
   journalSize: number;
+  /** Every new invoice pays itself after this many ms of sandbox time (--auto-pay). */
+  autoPay?: number | undefined;
+  /** Every new invoice expires after this many ms of sandbox time instead of the usual TTL (--auto-expire). */
+  autoExpire?: number | undefined;
 }
 
 /** `topup mock serve`: the sandbox over HTTP until Ctrl-C. */
@@ -56,6 +60,8 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     lean: options.lean,
     journalSize: options.journalSize,
     ...(faults === undefined ? {} : { faults }),
+    ...(options.autoPay === undefined ? {} : { autoPay: { after: options.autoPay } }),
+    ...(options.autoExpire === undefined ? {} : { autoExpire: { after: options.autoExpire } }),
   };
   // One server per state file (it holds the file's lock): a second one would overwrite the first one's orders.
   let persistent: PersistentSandbox | undefined;
@@ -107,7 +113,7 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
     ctx.io.out(
-      `${JSON.stringify({ url, dashboard: `${url}/__sandbox/`, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, lean: options.lean, state: options.state ?? null, faults: sandbox.faults.config, accounts })}\n`,
+      `${JSON.stringify({ url, dashboard: `${url}/__sandbox/`, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, lean: options.lean, state: options.state ?? null, faults: sandbox.faults.config, auto_pay_ms: options.autoPay ?? null, auto_expire_ms: options.autoExpire ?? null, accounts })}\n`,
     );
     return;
   }
@@ -122,6 +128,8 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
         ['answers', options.lean ? 'lean: only what the interface document guarantees' : "full: every field of the sandbox's design"],
         ['state', options.state ?? 'in memory (lost on exit)'],
         ['faults', options.faults ?? 'none'],
+        ['auto-pay', options.autoPay === undefined ? 'off' : `every new invoice is paid after ${formatDuration(options.autoPay)}`],
+        ['auto-expire', options.autoExpire === undefined ? 'off' : `every new invoice expires after ${formatDuration(options.autoExpire)}`],
       ],
       { terminal: ctx.io.terminal, style },
     ),
@@ -322,6 +330,25 @@ export async function runFixtures(ctx: CliContext): Promise<void> {
       { terminal: ctx.io.terminal, style: ctx.io.style },
     ),
   );
+  // An older served sandbox has none.
+  if (fixtures.magic_orders === undefined) return;
+  // Titles only on a terminal: piped, the tables stay plain rows, one blank line apart, as above.
+  const terminal = ctx.io.terminal;
+  ctx.io.out(terminal ? '\nMagic orders: they end this way by themselves, with any token\n' : '\n');
+  ctx.io.out(
+    renderTable(
+      fixtures.magic_orders,
+      [
+        { header: 'outcome', value: (m) => m.outcome },
+        { header: 'pass', value: (m) => String(m.body.platform_pass_id), align: 'right' },
+        { header: 'ends', value: (m) => m.ends },
+      ],
+      { terminal: ctx.io.terminal, style: ctx.io.style },
+    ),
+  );
+  const first = fixtures.magic_orders[0];
+  if (terminal && first !== undefined)
+    ctx.io.out(`\nOrder these passes of place ${first.body.place_id} of platform user ${first.body.platform_username}.\n`);
 }
 
 export function registerMockCommands(program: Command, ctx: CliContext): void {
@@ -365,9 +392,19 @@ Examples:
       parseWholeNumber('journal size', 0, 1_000_000),
       1_000,
     )
+    .option(
+      '--auto-pay <duration>',
+      'pay every new invoice after this much sandbox time, e.g. 5s, 500ms, 2m (a number is seconds)',
+      parseDuration('auto-pay'),
+    )
+    .option(
+      '--auto-expire <duration>',
+      'expire every new invoice after this much sandbox time instead of 60 minutes',
+      parseDuration('auto-expire'),
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.',
+      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --auto-pay 5s   # invoices pay themselves, for a bot that polls the status\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.',
     )
     .action((options: ServeOptions) => runServe(ctx, options));
 
