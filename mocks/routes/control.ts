@@ -83,7 +83,7 @@ export const controlRouter = new Router<ControlHandler>()
     try {
       validateFaultConfig(config);
     } catch (error) {
-      if (error instanceof FaultConfigError) throw new ApiError(422, error.message, 'VALIDATION_FAILED', ['rules']);
+      if (error instanceof FaultConfigError) throw new ApiError(422, error.message, 'VALIDATION_FAILED', [error.field]);
       throw error;
     }
     faults.configure(config);

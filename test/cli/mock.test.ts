@@ -220,6 +220,11 @@ describe('topup mock serve', () => {
   it.each([
     [['--port', 'http'], /port must be a whole number/],
     [['--port', '70000'], /port must be from 0 to 65535/],
+    [
+      ['--faults', '503=10%@create_order'],
+      /^Error: Invalid faults: rule 1 names no route 'create_order' \(did you mean createOrder\?\); routes are getHealth, .*, createOrder, .*\.\n/,
+    ],
+    [['--faults', '503/tims=1'], /^Error: Invalid fault '503\/tims=1'\. Examples: .*503\/retry-after=1\/times=1@createOrder/],
   ])('rejects bad options %j with a usage error', async (args, message) => {
     const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
     expect(await main(['mock', 'serve', ...args], io)).toBe(2);

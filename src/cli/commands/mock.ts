@@ -342,7 +342,10 @@ Examples:
     .option('--state <file>', 'keep the state in this file across restarts (written atomically)')
     .option('--no-rate-limit', 'turn off rate limits and the in-flight cap, for load tests')
     .option('--lean', 'answer only what the interface document guarantees, to prove a client tolerates a minimal server', false)
-    .option('--faults <spec>', 'inject faults: drop-after=20%,503=10%/retry-after=1,429=10%,drop-before=1%,latency=5-50ms[@route+route]')
+    .option(
+      '--faults <spec>',
+      'inject faults: drop-after=20%,503=10%/retry-after=1,429=10%,drop-before=1%,latency=5-50ms[@route+route]; /times=N and /after=N make sequences',
+    )
     .option('--fault-seed <n>', 'seed for deterministic fault injection', parseWholeNumber('fault seed', 0, 2 ** 31), 0)
     .option('--log', 'print every request to stderr as it is answered (as topup mock logs --follow does)', false)
     .option('--open', "open the sandbox's dashboard in the browser", false)
@@ -354,7 +357,7 @@ Examples:
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.',
+      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --faults "503/retry-after=1/times=1@createOrder"   # the first order fails once, its retry succeeds\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.',
     )
     .action((options: ServeOptions) => runServe(ctx, options));
 
