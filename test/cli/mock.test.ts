@@ -41,7 +41,7 @@ describe('offline sandbox through the CLI', () => {
       setup: true,
       args: (inv: string) => ['mock', 'pay', inv],
       code: 5,
-      err: /is paid and cannot become paid/,
+      err: /\nError: Invoice INV\d+ is already paid\.\n$/,
     },
     { name: 'an unknown invoice is an error', setup: false, args: () => ['mock', 'pay', 'INV999'], code: 1, err: /INV999 was not found/ },
     {
@@ -303,11 +303,29 @@ describe('mock commands against a served sandbox (--base-url)', () => {
       expect(fixtureAccount(JSON.parse(fixtures.out), 'broke').balance).toBe(50_000);
       const refused = await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal });
       expect(refused).toMatchObject({ code: 5, out: '' });
-      expect(refused.err).toMatch(/^Error: .*is paid and cannot become paid.*\n$/);
+      expect(refused.err).toBe(`Error: Invoice ${created.out.trim()} is already paid.\n`);
       // The served sandbox's refusal keeps its code, as the embedded one's does.
       const refusedJson = await topup(['--json', 'mock', 'pay', created.out.trim(), '--base-url', served.url], { signal });
       expect(refusedJson.code).toBe(5);
       expect(JSON.parse(refusedJson.err)).toMatchObject({ success: false, error: { code: 'INVALID_STATE' } });
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('deposit --json prints the new deposit the same way from the embedded and a served sandbox', async () => {
+    const served = await serveSandbox();
+    try {
+      const embedded = await topup(['--json', 'mock', 'deposit', '20000', '--account', 'rich']);
+      const remote = await topup(['--json', 'mock', 'deposit', '20000', '--account', 'rich', '--base-url', served.url]);
+      for (const { code, out } of [embedded, remote]) {
+        expect(code).toBe(0);
+        const printed = JSON.parse(out);
+        expect(printed).toEqual({ invoice_code: printed.deposit.invoice_code, deposit: expect.any(Object) });
+        expect(printed.deposit).toMatchObject({ type: 'deposit', amount: 20_000, payment_status: 'pending', order: null });
+      }
+      const shape = (out: string) => Object.keys(JSON.parse(out).deposit).sort();
+      expect(shape(remote.out)).toEqual(shape(embedded.out));
     } finally {
       await served.close();
     }
