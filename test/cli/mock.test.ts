@@ -12,6 +12,8 @@ import { defaults } from '../../src/client/index.js';
 import { embeddedJsonError, EMBEDDED_NOTICE, LEAN } from '../support/cli-assertions.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 import { serveSandbox } from './run-cli.js';
+import { controlCalls } from '../../mocks/routes/control-calls.js';
+import { controlRouter } from '../../mocks/routes/control.js';
 
 let config: { dir: string; cleanup: () => void };
 beforeEach(() => {
@@ -186,6 +188,51 @@ describe('topup mock serve', () => {
     controller.abort();
     expect(await running).toBe(0);
     expect(io.err()).toBe('');
+  });
+
+  it('on a terminal, lists every control call in a compact block', async () => {
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir }, tty: true });
+    const running = main(['--no-color', 'mock', 'serve', '--port', '0'], io, { signal: controller.signal });
+    for (let i = 0; i < 200 && !io.err().includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 10));
+    const url = /Sandbox listening on (\S+)/.exec(io.out())![1]!;
+    controller.abort();
+    expect(await running).toBe(0);
+    expect(io.err()).toBe(
+      [
+        '',
+        `Control API at ${url}/__sandbox (changes need X-Topup-Sandbox: 1 or a JSON body):`,
+        '  POST /invoices/<invoice>/pay|expire|fail   move an invoice',
+        '  POST /orders/<invoice>/complete|fail       move a paid order (fail refunds it)',
+        '  POST /deposits                             add a deposit: {"amount": 50000, "paid": true, "account": "demo"}',
+        '  POST /clock                                move the clock on: {"advance_seconds": 3600}',
+        '  POST /reset                                back to the seed',
+        '  GET|PUT|DELETE /faults                     injected faults and how often each fired',
+        '  GET /accounts|orders|invoices|deposits     the state, newest first (?account=&status=&limit=)',
+        '  GET /invoices/<invoice>                    one invoice',
+        '  GET /clock|fixtures                        the clock; the test accounts and bodies',
+        '  GET|DELETE /requests                       the request journal (?method=&status=&path=)',
+        '  GET /requests/<id>|stream                  one request; new ones as they come (SSE)',
+        'Press Ctrl-C to stop.',
+        'Sandbox stopped.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("the banner's control calls are exactly the control API's routes", () => {
+    // `a|b` in a method or a segment stands for each; the dashboard's own page is printed as `dashboard` above.
+    const expand = (call: string) => {
+      const [methods, path] = call.split(' ') as [string, string];
+      const paths = path
+        .split('/')
+        .reduce<string[]>((heads, segment) => heads.flatMap((head) => segment.split('|').map((s) => `${head}/${s}`)), [''])
+        .map((p) => `/__sandbox${p.slice(1)}`);
+      return methods.split('|').flatMap((method) => paths.map((p) => `${method} ${p}`));
+    };
+    const listed = controlCalls.flatMap((c) => expand(c.call));
+    const routed = [...controlRouter.routes.map((r) => `${r.method} ${r.path}`), 'GET /__sandbox/requests/stream'];
+    expect(listed.sort()).toEqual(routed.filter((r) => r !== 'GET /__sandbox/').sort());
   });
 
   it('--state keeps orders across a restart', async () => {

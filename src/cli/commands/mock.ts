@@ -36,12 +36,14 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     { openPersistentSandbox, SnapshotError, StateLockedError },
     { parseFaultSpec, FaultConfigError },
     { isLoopbackHost },
+    { controlCallLines },
   ] = await Promise.all([
     import('../../../mocks/core/sandbox.js'),
     import('../../../mocks/adapters/http.js'),
     import('../../../mocks/state/persistent-sandbox.js'),
     import('../../../mocks/core/faults.js'),
     import('../../../mocks/rules/control-guard.js'),
+    import('../../../mocks/routes/control-calls.js'),
   ]);
   let faults;
   try {
@@ -77,7 +79,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
       if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host '${options.host}'.`);
       throw error;
     }
-    printServing(ctx, options, server.url, sandbox);
+    printServing(ctx, options, server.url, sandbox, controlCallLines());
     if (options.open) await openInBrowser(ctx, `${server.url}/__sandbox/`);
     if (options.log) {
       const { logLine } = await import('../io/log-line.js');
@@ -103,7 +105,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   }
 }
 
-function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox): void {
+function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox, controlCalls: string[]): void {
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
     ctx.io.out(
@@ -138,9 +140,14 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
       { terminal: ctx.io.terminal, style },
     ),
   );
+  // Every control call, for people: scripts read the README or `--json`.
   ctx.io.notice(
     style.dim(
-      '\nControl API: POST /__sandbox/invoices/<invoice>/pay|expire|fail, /__sandbox/deposits, /__sandbox/reset; PUT /__sandbox/faults. Press Ctrl-C to stop.',
+      [
+        `\nControl API at ${url}/__sandbox (changes need X-Topup-Sandbox: 1 or a JSON body):`,
+        ...controlCalls,
+        'Press Ctrl-C to stop.',
+      ].join('\n'),
     ),
   );
 }
