@@ -44,10 +44,12 @@ export {
   parseFaultSpec,
   validateFaultConfig,
   FaultConfigError,
+  FAULT_ROUTE_IDS,
   type FaultConfig,
   type FaultRule,
   type FaultKind,
   type FaultStats,
+  type FaultRuleStats,
 } from './core/faults.js';
 // What sandbox.control's moves reject with: the client's own classes, so one `catch` serves both.
 export { TopupError, AuthError, ConflictError, NotFoundError, ValidationError, isTopupError, type ErrorKind } from '../src/errors.js';

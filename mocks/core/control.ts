@@ -3,6 +3,7 @@ import { ApiError } from './exchange.js';
 import type { AccountRecord } from '../store/records.js';
 import { authenticate } from '../rules/auth.js';
 import { closeUnpaidInvoice, completeOrder, failOrder, payInvoice } from '../rules/lifecycle.js';
+import { invoiceView, type InvoiceView } from '../inspect/state-views.js';
 import { CURRENCY } from '../rules/pricing.js';
 import { expiryOf, scheduleInvoice, settleDue } from '../rules/timed-moves.js';
 import type { Store } from '../store/store.js';
@@ -24,8 +25,10 @@ export const MAX_DEPOSIT = 50_000_000;
 
 /**
  * The sandbox's control operations: move invoices, orders and deposits through their lifecycle on demand.
- * A move that does not apply rejects with the error class of its HTTP status, as `topup`'s client would
- * (`NotFoundError` for an unknown invoice, `ConflictError` for a move its state forbids, `ValidationError`).
+ * A deposit resolves to the new invoice as `GET /__sandbox/invoices/{code}` shows it. A move that does not apply
+ * rejects with the error class of its HTTP status, as `topup`'s client would (`NotFoundError` for an unknown invoice,
+ * `ConflictError` for a move its state forbids, `ValidationError`), in one sentence saying what already happened
+ * (`Invoice INV… is already paid.`).
  */
 export interface SandboxControl {
   pay(this: void, invoiceCode: string): Promise<void>;
@@ -33,7 +36,7 @@ export interface SandboxControl {
   fail(this: void, invoiceCode: string): Promise<void>;
   complete(this: void, invoiceCode: string): Promise<void>;
   failOrder(this: void, invoiceCode: string): Promise<void>;
-  deposit(this: void, request: DepositRequest): Promise<{ invoice_code: string }>;
+  deposit(this: void, request: DepositRequest): Promise<InvoiceView>;
   /** Moves the sandbox clock forward, e.g. past an invoice's expiry. */
   advanceClock(this: void, seconds: number): Promise<void>;
   reset(this: void): Promise<void>;
@@ -48,7 +51,15 @@ export interface ControlEnv {
   reseed(): Promise<void>;
 }
 
-export function createControl(env: ControlEnv): SandboxControl {
+export type ControlMove = 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder';
+
+/**
+ * The moves as the HTTP control API makes them: each resolves to the invoice as the move left it, read under the
+ * same lock. `SandboxControl`'s moves stay `Promise<void>`, so callers typed for that keep compiling.
+ */
+export type ControlMoves = Record<ControlMove, (this: void, invoiceCode: string) => Promise<InvoiceView>>;
+
+export function createControl(env: ControlEnv): { control: SandboxControl; moves: ControlMoves } {
   const change = async <T>(fn: (now: number) => Promise<T> | T): Promise<T> => {
     let result: T;
     try {
@@ -65,13 +76,33 @@ export function createControl(env: ControlEnv): SandboxControl {
     await env.commit();
     return result;
   };
-  return {
-    pay: (code) => change((now) => payInvoice(env.store, code, now)),
-    expire: (code) => change((now) => closeUnpaidInvoice(env.store, code, 'expired', now)),
-    fail: (code) => change((now) => closeUnpaidInvoice(env.store, code, 'failed', now)),
-    complete: (code) => change((now) => completeOrder(env.store, code, now)),
-    failOrder: (code) => change((now) => failOrder(env.store, code, now)),
-    deposit: (request) => change((now) => createDeposit(env.store, request, now)),
+  // The record a move changed, as it now is.
+  const move = (code: string, fn: (now: number) => Promise<void> | void) =>
+    change(async (now) => {
+      await fn(now);
+      return invoiceView(env.store, code)!;
+    });
+  const moves: ControlMoves = {
+    pay: (code) => move(code, (now) => payInvoice(env.store, code, now)),
+    expire: (code) => move(code, (now) => closeUnpaidInvoice(env.store, code, 'expired', now)),
+    fail: (code) => move(code, (now) => closeUnpaidInvoice(env.store, code, 'failed', now)),
+    complete: (code) => move(code, (now) => completeOrder(env.store, code, now)),
+    failOrder: (code) => move(code, (now) => failOrder(env.store, code, now)),
+  };
+  const settled = (verb: ControlMove) => async (code: string) => {
+    await moves[verb](code);
+  };
+  const control: SandboxControl = {
+    pay: settled('pay'),
+    expire: settled('expire'),
+    fail: settled('fail'),
+    complete: settled('complete'),
+    failOrder: settled('failOrder'),
+    deposit: (request) =>
+      change(async (now) => {
+        const code = await createDeposit(env.store, request, now);
+        return invoiceView(env.store, code)!;
+      }),
     advanceClock: (seconds) =>
       change(() => {
         if (!Number.isFinite(seconds) || seconds < 0)
@@ -80,6 +111,7 @@ export function createControl(env: ControlEnv): SandboxControl {
       }),
     reset: () => change(() => env.reseed()),
   };
+  return { control, moves };
 }
 
 function depositAccount(store: Store, request: DepositRequest): AccountRecord {
@@ -89,12 +121,16 @@ function depositAccount(store: Store, request: DepositRequest): AccountRecord {
     return principal.account;
   }
   const name = request.account ?? 'demo';
-  const account = store.db.accounts.all().find((a) => a.name === name);
-  if (account === undefined) throw new ApiError(404, `No sandbox account is named '${name}'.`, 'NOT_FOUND');
+  const accounts = store.db.accounts.all();
+  const account = accounts.find((a) => a.name === name);
+  if (account === undefined) {
+    const names = accounts.map((a) => a.name).join(', ');
+    throw new ApiError(404, `No sandbox account is named '${name}'; the accounts are ${names}.`, 'NOT_FOUND', ['account']);
+  }
   return account;
 }
 
-async function createDeposit(store: Store, request: DepositRequest, now: number): Promise<{ invoice_code: string }> {
+async function createDeposit(store: Store, request: DepositRequest, now: number): Promise<string> {
   const { amount } = request;
   if (!Number.isSafeInteger(amount) || amount < MIN_DEPOSIT || amount > MAX_DEPOSIT) {
     throw new ApiError(422, `A deposit is a whole amount from ${MIN_DEPOSIT} to ${MAX_DEPOSIT}.`, 'VALIDATION_FAILED', ['amount']);
@@ -126,5 +162,5 @@ async function createDeposit(store: Store, request: DepositRequest, now: number)
   await store.db.deposits.insert({ invoice_code: code, account_id: account.id, created_at: now });
   if (request.paid === true) await payInvoice(store, code, now);
   else scheduleInvoice(store, invoice);
-  return { invoice_code: code };
+  return code;
 }

@@ -117,7 +117,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     sleep,
     commit,
   };
-  const control = createControl({
+  const { control, moves } = createControl({
     store,
     writeLock,
     now,
@@ -167,7 +167,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       const lookup = controlRouter.lookup(request.method, url.pathname);
       if (lookup !== null && 'found' in lookup) {
         notes.route = 'control';
-        return lookup.found.handler({ control, fixtures, now, faults, journal, store }, lookup.found.params, request);
+        return lookup.found.handler({ control, moves, fixtures, now, faults, journal, store }, lookup.found.params, request);
       }
       if (lookup !== null)
         return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}.`, 'METHOD_NOT_ALLOWED'), {

@@ -1,5 +1,6 @@
 import { ApiError, successReply, type SandboxReply, type SandboxRequest } from '../core/exchange.js';
-import type { SandboxControl } from '../core/control.js';
+import type { ControlMoves, SandboxControl } from '../core/control.js';
+import { depositRequest } from './deposit-body.js';
 import type { Fixtures } from '../store/fixtures.js';
 import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../core/faults.js';
 import { bearerToken } from '../rules/auth.js';
@@ -22,6 +23,8 @@ export function isControlPath(url: string): boolean {
 
 interface ControlDeps {
   control: SandboxControl;
+  /** The same moves, answering with the invoice as they left it. */
+  moves: ControlMoves;
   journal: RequestJournal;
   store: Store;
   fixtures(this: void): Fixtures;
@@ -46,12 +49,16 @@ function jsonBody(request: SandboxRequest): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+// Each move answers with what it changed, as GET /__sandbox/invoices/{code} shows it; invoice_code stays for older callers.
 const invoiceMove =
-  (verb: 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder', done: string): ControlHandler =>
-  async ({ control }, { invoice }) => {
-    await control[verb](invoice!);
-    return ok(`Invoice ${invoice} ${done}.`, { invoice_code: invoice });
-  };
+  (verb: keyof ControlMoves, done: string): ControlHandler =>
+  async ({ moves }, { invoice }) =>
+    ok(`Invoice ${invoice} ${done}.`, { invoice_code: invoice, invoice: await moves[verb](invoice!) });
+
+/** GET /__sandbox/clock, and the answer of moving it. */
+function clockView(at: number) {
+  return { now_ms: at, now: new Date(at).toISOString(), offset_ms: at - Date.now() };
+}
 
 export const controlRouter = new Router<ControlHandler>()
   .add('GET', `${CONTROL_PREFIX}/fixtures`, async ({ fixtures }) => ok('Sandbox fixtures.', fixtures()))
@@ -61,21 +68,21 @@ export const controlRouter = new Router<ControlHandler>()
   .add('POST', `${CONTROL_PREFIX}/orders/{invoice}/complete`, invoiceMove('complete', 'completed'))
   .add('POST', `${CONTROL_PREFIX}/orders/{invoice}/fail`, invoiceMove('failOrder', 'failed and refunded'))
   .add('POST', `${CONTROL_PREFIX}/deposits`, async ({ control }, _params, request) => {
-    const body = jsonBody(request);
-    const token = bearerToken(request.headers.authorization) ?? undefined;
-    const created = await control.deposit({
-      amount: body.amount as number,
-      ...(typeof body.account === 'string' ? { account: body.account } : {}),
-      ...(token !== undefined ? { token } : {}),
-      ...(typeof body.payment_method === 'string' ? { payment_method: body.payment_method } : {}),
-      paid: body.paid === true,
-    });
-    return successReply(201, `Deposit ${created.invoice_code} created.`, created);
+    const deposit = await control.deposit(depositRequest(jsonBody(request), bearerToken(request.headers.authorization) ?? undefined));
+    return successReply(201, `Deposit ${deposit.invoice_code} created.`, { invoice_code: deposit.invoice_code, deposit });
   })
   .add('POST', `${CONTROL_PREFIX}/clock`, async ({ control, now }, _params, request) => {
+    // The body's key, not advanceClock's argument, is what a caller can correct.
     const seconds = jsonBody(request).advance_seconds;
-    await control.advanceClock(typeof seconds === 'number' ? seconds : Number.NaN);
-    return ok('Sandbox clock moved.', { now_ms: now() });
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
+      throw new ApiError(
+        422,
+        'advance_seconds is how far to move the clock: a number of seconds, 0 or more (it never moves back).',
+        'VALIDATION_FAILED',
+        ['advance_seconds'],
+      );
+    await control.advanceClock(seconds);
+    return ok('Sandbox clock moved.', clockView(now()));
   })
   .add('GET', `${CONTROL_PREFIX}/faults`, async ({ faults }) => ok('Injected faults.', { ...faults.config, stats: faults.stats }))
   .add('PUT', `${CONTROL_PREFIX}/faults`, async ({ faults }, _params, request) => {
@@ -83,7 +90,7 @@ export const controlRouter = new Router<ControlHandler>()
     try {
       validateFaultConfig(config);
     } catch (error) {
-      if (error instanceof FaultConfigError) throw new ApiError(422, error.message, 'VALIDATION_FAILED', ['rules']);
+      if (error instanceof FaultConfigError) throw new ApiError(422, error.message, 'VALIDATION_FAILED', [error.field]);
       throw error;
     }
     faults.configure(config);
@@ -115,10 +122,7 @@ export const controlRouter = new Router<ControlHandler>()
   .add('GET', `${CONTROL_PREFIX}/invoices`, async ({ store }, _params, request) =>
     ok('Invoices, newest first.', { invoices: invoiceViews(store, stateFilter(request)) }),
   )
-  .add('GET', `${CONTROL_PREFIX}/clock`, async ({ now }) => {
-    const at = now();
-    return ok('Sandbox clock.', { now_ms: at, now: new Date(at).toISOString(), offset_ms: at - Date.now() });
-  })
+  .add('GET', `${CONTROL_PREFIX}/clock`, async ({ now }) => ok('Sandbox clock.', clockView(now())))
   .add('GET', JOURNAL_PATH, async ({ journal }, _params, request) =>
     ok('Requests, oldest first.', {
       requests: selectRequests((filter) => journal.list(filter), new URL(request.url).searchParams),

@@ -94,12 +94,13 @@ const HTML = `<!doctype html>
     <h2 id="acc-title">Accounts</h2>
     <table><thead><tr><th>Name</th><th>Username</th><th>Mode</th><th class="num">Balance</th></tr></thead><tbody id="accounts"></tbody></table>
     <h2 style="margin-top:1rem">Faults</h2>
-    <table><thead><tr><th>Kind</th><th>Rate</th><th>Status</th><th>Routes</th></tr></thead><tbody id="faults"></tbody></table>
+    <table><thead><tr><th>Kind</th><th>When</th><th>Status</th><th>Routes</th><th>Fired</th></tr></thead><tbody id="faults"></tbody></table>
     <form id="fault-form" aria-label="Add a fault">
       <label>Kind<select id="fault-kind"><option value="error">error</option><option value="rate_limit">rate_limit</option><option value="drop_before">drop_before</option><option value="drop_after">drop_after</option><option value="latency">latency</option></select></label>
       <label>Rate<input id="fault-rate" type="number" min="0" max="1" step="0.05" value="1" size="4"></label>
       <label>Status<input id="fault-status" type="number" min="500" max="504" value="503" size="4"></label>
       <label>Routes<input id="fault-routes" placeholder="createOrder" size="12"></label>
+      <label>Times<input id="fault-times" type="number" min="1" placeholder="all" size="3"></label>
       <button type="submit" class="primary">Add fault</button>
       <button type="button" id="clear-faults">Clear</button>
     </form>
@@ -136,7 +137,15 @@ async function refreshState() {
     tr.append(code, cell(i.type), cell(i.account), cell(i.formatted_amount, 'num'), cell(i.payment_status, 'status'), cell(i.order ? i.order.status : null), actions);
     return tr;
   }));
-  $('faults').replaceChildren(...(faults.rules.length === 0 ? [(() => { const tr = document.createElement('tr'); tr.append(cell('none', 'muted')); return tr; })()] : faults.rules.map((r) => { const tr = document.createElement('tr'); tr.append(cell(r.kind), cell(r.rate), cell(r.status ?? (r.kind === 'rate_limit' ? 429 : null)), cell((r.routes || ['all']).join(', '))); return tr; })));
+  $('faults').replaceChildren(...(faults.rules.length === 0 ? [(() => { const tr = document.createElement('tr'); tr.append(cell('none', 'muted')); return tr; })()] : faults.rules.map((r, i) => { const tr = document.createElement('tr'); const counts = faults.stats.rules[i]; tr.append(cell(r.kind), cell(faultWhen(r)), cell(r.status ?? (r.kind === 'rate_limit' ? 429 : null)), cell((r.routes || ['all']).join(', ')), cell(counts.fired + ' of ' + counts.matched, 'num')); return tr; })));
+}
+// A rule's rate and sequence in words: "10%", "after 2, 3 times".
+function faultWhen(r) {
+  const parts = [];
+  if (r.rate !== undefined && (r.rate !== 1 || (r.times === undefined && r.after === undefined))) parts.push(Math.round(r.rate * 1000) / 10 + '%');
+  if (r.after) parts.push('after ' + r.after);
+  if (r.times !== undefined) parts.push(r.times === 1 ? 'once' : r.times + ' times');
+  return parts.join(', ') || '100%';
 }
 const entries = [];
 let selected;
@@ -199,6 +208,7 @@ $('fault-form').addEventListener('submit', async (event) => {
   if (kind === 'error') rule.status = Number($('fault-status').value);
   if (kind === 'latency') rule.latency_ms = 500;
   const routes = $('fault-routes').value.split(',').map((r) => r.trim()).filter(Boolean);
+  if ($('fault-times').value !== '') rule.times = Number($('fault-times').value);
   if (routes.length > 0) rule.routes = routes;
   await change('PUT', '/faults', { seed: config.seed, rules: [...config.rules, rule] });
 });

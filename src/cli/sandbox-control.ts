@@ -1,5 +1,6 @@
 import type { Fixtures } from '../../mocks/store/fixtures.js';
 import type { JournalEntry } from '../../mocks/inspect/journal.js';
+import type { InvoiceView } from '../../mocks/inspect/state-views.js';
 import type { EmbeddedSandbox } from './embedded-sandbox.js';
 import { CONTROL_HEADER } from '../contract/sandbox-control.js';
 import { ConnectionError, errorForStatus, isTopupError, TimeoutError } from '../errors.js';
@@ -14,10 +15,16 @@ export interface DepositOptions {
   paid: boolean;
 }
 
+export interface NewDeposit {
+  invoice_code: string;
+  deposit: InvoiceView;
+}
+
 /** The sandbox's control operations, on the embedded sandbox or on a served one (`--base-url`). */
 export interface SandboxControlClient {
   move(verb: InvoiceMove, invoiceCode: string): Promise<void>;
-  deposit(options: DepositOptions): Promise<{ invoice_code: string }>;
+  /** The new deposit, as the control API answers it (`--json` prints this). */
+  deposit(options: DepositOptions): Promise<NewDeposit>;
   reset(): Promise<void>;
   fixtures(): Promise<Fixtures>;
   /** The request journal, filtered by `query` (method, path, status, … as /__sandbox/requests takes them). */
@@ -30,14 +37,15 @@ export function embeddedControl(embedded: EmbeddedSandbox): SandboxControlClient
   return {
     move: (verb, code) => embedded.use((sandbox) => sandbox.control[verb](code)),
     deposit: (o) =>
-      embedded.use((sandbox) =>
-        sandbox.control.deposit({
+      embedded.use(async (sandbox) => {
+        const deposit = await sandbox.control.deposit({
           amount: o.amount,
           paid: o.paid,
           ...(o.account ? { account: o.account } : {}),
           ...(o.token ? { token: o.token } : {}),
-        }),
-      ),
+        });
+        return { invoice_code: deposit.invoice_code, deposit };
+      }),
     // From the seed, without reading the file: reset must work when the state is damaged.
     reset: () => embedded.use((sandbox) => sandbox.control.reset(), { fresh: true }),
     fixtures: () => embedded.use(async (sandbox) => sandbox.fixtures()),
@@ -144,7 +152,7 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
         '/__sandbox/deposits',
         { amount: o.amount, paid: o.paid, ...(o.account ? { account: o.account } : {}) },
         o.token,
-      )) as { invoice_code: string },
+      )) as NewDeposit,
     reset: async () => {
       await call('POST', '/__sandbox/reset');
     },

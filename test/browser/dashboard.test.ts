@@ -72,6 +72,14 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
     await page.getByRole('button', { name: 'Add fault' }).click();
     await expect.poll(() => page.locator('#faults tr').first().textContent()).toContain('getHealth');
     expect((await fetch(`${served.url}/api/v1/health`)).status).toBe(503);
+    // The table counts what each rule did: it follows the live log.
+    await expect.poll(() => page.locator('#faults tr td:last-child').textContent()).toBe('1 of 1');
+    // A sequence: this one fires once, on the first order only.
+    await page.getByLabel('Routes').fill('createOrder');
+    await page.getByLabel('Times').fill('1');
+    await page.getByRole('button', { name: 'Add fault' }).click();
+    await expect.poll(() => page.locator('#faults tr').nth(1).textContent()).toBe('erroronce503createOrder0 of 0');
+    expect(sandbox.faults.config.rules[1]).toEqual({ kind: 'error', rate: 1, status: 503, routes: ['createOrder'], times: 1 });
     await page.getByRole('button', { name: 'Clear', exact: true }).click();
     await expect.poll(() => sandbox.faults.config.rules.length).toBe(0);
     expect((await fetch(`${served.url}/api/v1/health`)).status).toBe(200);

@@ -13,6 +13,8 @@ import { defaults } from '../../src/client/index.js';
 import { embeddedJsonError, EMBEDDED_NOTICE, LEAN } from '../support/cli-assertions.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 import { serveSandbox } from './run-cli.js';
+import { controlCalls } from '../../mocks/routes/control-calls.js';
+import { controlRouter } from '../../mocks/routes/control.js';
 
 let config: { dir: string; cleanup: () => void };
 beforeEach(() => {
@@ -42,7 +44,7 @@ describe('offline sandbox through the CLI', () => {
       setup: true,
       args: (inv: string) => ['mock', 'pay', inv],
       code: 5,
-      err: /is paid and cannot become paid/,
+      err: /\nError: Invoice INV\d+ is already paid\.\n$/,
     },
     { name: 'an unknown invoice is an error', setup: false, args: () => ['mock', 'pay', 'INV999'], code: 1, err: /INV999 was not found/ },
     {
@@ -203,6 +205,51 @@ describe('topup mock serve', () => {
     expect(io.err()).toBe('');
   });
 
+  it('on a terminal, lists every control call in a compact block', async () => {
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir }, tty: true });
+    const running = main(['--no-color', 'mock', 'serve', '--port', '0'], io, { signal: controller.signal });
+    for (let i = 0; i < 200 && !io.err().includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 10));
+    const url = /Sandbox listening on (\S+)/.exec(io.out())![1]!;
+    controller.abort();
+    expect(await running).toBe(0);
+    expect(io.err()).toBe(
+      [
+        '',
+        `Control API at ${url}/__sandbox (changes need X-Topup-Sandbox: 1 or a JSON body):`,
+        '  POST /invoices/<invoice>/pay|expire|fail   move an invoice',
+        '  POST /orders/<invoice>/complete|fail       move a paid order (fail refunds it)',
+        '  POST /deposits                             add a deposit: {"amount": 50000, "paid": true, "account": "demo"}',
+        '  POST /clock                                move the clock on: {"advance_seconds": 3600}',
+        '  POST /reset                                back to the seed',
+        '  GET|PUT|DELETE /faults                     injected faults and how often each fired',
+        '  GET /accounts|orders|invoices|deposits     the state, newest first (?account=&status=&limit=)',
+        '  GET /invoices/<invoice>                    one invoice',
+        '  GET /clock|fixtures                        the clock; the test accounts and bodies',
+        '  GET|DELETE /requests                       the request journal (?method=&status=&path=)',
+        '  GET /requests/<id>|stream                  one request; new ones as they come (SSE)',
+        'Press Ctrl-C to stop.',
+        'Sandbox stopped.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("the banner's control calls are exactly the control API's routes", () => {
+    // `a|b` in a method or a segment stands for each; the dashboard's own page is printed as `dashboard` above.
+    const expand = (call: string) => {
+      const [methods, path] = call.split(' ') as [string, string];
+      const paths = path
+        .split('/')
+        .reduce<string[]>((heads, segment) => heads.flatMap((head) => segment.split('|').map((s) => `${head}/${s}`)), [''])
+        .map((p) => `/__sandbox${p.slice(1)}`);
+      return methods.split('|').flatMap((method) => paths.map((p) => `${method} ${p}`));
+    };
+    const listed = controlCalls.flatMap((c) => expand(c.call));
+    const routed = [...controlRouter.routes.map((r) => `${r.method} ${r.path}`), 'GET /__sandbox/requests/stream'];
+    expect(listed.sort()).toEqual(routed.filter((r) => r !== 'GET /__sandbox/').sort());
+  });
+
   it('--state keeps orders across a restart', async () => {
     const file = join(config.dir, 'state.json');
     const first = await serve(['--state', file]);
@@ -284,6 +331,11 @@ describe('topup mock serve', () => {
       /argument '5x' is invalid\. auto-pay must be a duration such as 500ms, 5s or 2m \(a plain number is seconds\)\.\n$/,
     ],
     [['--auto-expire', '-1'], /auto-expire must be a duration such as 500ms, 5s or 2m/],
+    [
+      ['--faults', '503=10%@create_order'],
+      /^Error: Invalid faults: rule 1 names no route 'create_order' \(did you mean createOrder\?\); routes are getHealth, .*, createOrder, .*\.\n/,
+    ],
+    [['--faults', '503/tims=1'], /^Error: Invalid fault '503\/tims=1'\. Examples: .*503\/retry-after=1\/times=1@createOrder/],
   ])('rejects bad options %j with a usage error', async (args, message) => {
     const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
     expect(await main(['mock', 'serve', ...args], io)).toBe(2);
@@ -362,11 +414,29 @@ describe('mock commands against a served sandbox (--base-url)', () => {
       expect(fixtureAccount(JSON.parse(fixtures.out), 'broke').balance).toBe(50_000);
       const refused = await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal });
       expect(refused).toMatchObject({ code: 5, out: '' });
-      expect(refused.err).toMatch(/^Error: .*is paid and cannot become paid.*\n$/);
+      expect(refused.err).toBe(`Error: Invoice ${created.out.trim()} is already paid.\n`);
       // The served sandbox's refusal keeps its code, as the embedded one's does.
       const refusedJson = await topup(['--json', 'mock', 'pay', created.out.trim(), '--base-url', served.url], { signal });
       expect(refusedJson.code).toBe(5);
       expect(JSON.parse(refusedJson.err)).toMatchObject({ success: false, error: { code: 'INVALID_STATE' } });
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('deposit --json prints the new deposit the same way from the embedded and a served sandbox', async () => {
+    const served = await serveSandbox();
+    try {
+      const embedded = await topup(['--json', 'mock', 'deposit', '20000', '--account', 'rich']);
+      const remote = await topup(['--json', 'mock', 'deposit', '20000', '--account', 'rich', '--base-url', served.url]);
+      for (const { code, out } of [embedded, remote]) {
+        expect(code).toBe(0);
+        const printed = JSON.parse(out);
+        expect(printed).toEqual({ invoice_code: printed.deposit.invoice_code, deposit: expect.any(Object) });
+        expect(printed.deposit).toMatchObject({ type: 'deposit', amount: 20_000, payment_status: 'pending', order: null });
+      }
+      const shape = (out: string) => Object.keys(JSON.parse(out).deposit).sort();
+      expect(shape(remote.out)).toEqual(shape(embedded.out));
     } finally {
       await served.close();
     }

@@ -10,6 +10,8 @@ describe('redactSecrets', () => {
     [`error: unknown option '--tokn=${RICH}'`, `error: unknown option '--tokn=…'`],
     [`error: unknown command '${RICH}'`, `error: unknown command 'topup_live_…'`],
     ['Invoice INV1 was not found.', 'Invoice INV1 was not found.'],
+    // A hyphen inside a word is no option: the examples of `--faults` stay readable.
+    ['Examples: drop-after=20%, 503/retry-after=1', 'Examples: drop-after=20%, 503/retry-after=1'],
     ['secret s3cr3t-value-123 leaked', 'secret [REDACTED] leaked'],
   ])('%s', (input, expected) => {
     expect(redactSecrets(input, ['s3cr3t-value-123'])).toBe(expected);

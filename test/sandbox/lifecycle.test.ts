@@ -206,7 +206,11 @@ describe.each(transports)('the control API under /__sandbox (%s)', (transport) =
     const t = await sandbox(transport);
     const code = await newOrder(t);
     const answer = await t.request('POST', `/__sandbox/${path.replace('{code}', code)}`);
-    expect(dataOf(answer)).toEqual({ invoice_code: code });
+    // The invoice as the move left it; invoice_code as before, for older callers.
+    expect(dataOf(answer)).toMatchObject({
+      invoice_code: code,
+      invoice: { invoice_code: code, payment_status: payment, order: { status: order } },
+    });
     expect(await statusOf(t, code)).toMatchObject({ payment, order });
   });
 
@@ -247,21 +251,71 @@ describe.each(transports)('the control API under /__sandbox (%s)', (transport) =
   });
 
   it.each([
-    { name: 'no amount', body: { account: 'demo' }, status: 422, code: 'VALIDATION_FAILED' },
-    { name: 'an amount below the minimum', body: { account: 'demo', amount: 9_999 }, status: 422, code: 'VALIDATION_FAILED' },
-    { name: 'a fractional amount', body: { account: 'demo', amount: 10_000.5 }, status: 422, code: 'VALIDATION_FAILED' },
-    { name: 'an unknown account', body: { account: 'nobody', amount: 50_000 }, status: 404, code: 'NOT_FOUND' },
+    { name: 'no amount', body: { account: 'demo' }, status: 422, code: 'VALIDATION_FAILED', fields: ['amount'] },
+    {
+      name: 'an amount below the minimum',
+      body: { account: 'demo', amount: 9_999 },
+      status: 422,
+      code: 'VALIDATION_FAILED',
+      fields: ['amount'],
+    },
+    {
+      name: 'a fractional amount',
+      body: { account: 'demo', amount: 10_000.5 },
+      status: 422,
+      code: 'VALIDATION_FAILED',
+      fields: ['amount'],
+    },
+    { name: 'an amount as text', body: { amount: '50000' }, status: 422, code: 'VALIDATION_FAILED', fields: ['amount'] },
+    { name: 'an unknown account', body: { account: 'nobody', amount: 50_000 }, status: 404, code: 'NOT_FOUND', fields: ['account'] },
+    // Once silently the demo account's deposit.
+    {
+      name: 'an account that is no name',
+      body: { account: 2, amount: 50_000 },
+      status: 422,
+      code: 'VALIDATION_FAILED',
+      fields: ['account'],
+    },
     {
       name: 'a non-gateway method',
       body: { account: 'demo', amount: 50_000, payment_method: 'balance' },
       status: 422,
       code: 'PAYMENT_METHOD_UNAVAILABLE',
+      fields: ['payment_method'],
     },
-  ])('POST /__sandbox/deposits with $name is $status $code and creates nothing', async ({ body, status, code }) => {
+    {
+      name: 'a method that is no code',
+      body: { amount: 50_000, payment_method: ['bank_transfer'] },
+      status: 422,
+      code: 'VALIDATION_FAILED',
+      fields: ['payment_method'],
+    },
+    { name: 'paid as text', body: { amount: 50_000, paid: 'yes' }, status: 422, code: 'VALIDATION_FAILED', fields: ['paid'] },
+    { name: 'a misspelt key', body: { amount: 50_000, acount: 'rich' }, status: 422, code: 'VALIDATION_FAILED', fields: ['acount'] },
+  ])('POST /__sandbox/deposits with $name is $status $code naming $fields, and creates nothing', async ({ body, status, code, fields }) => {
     const t = await sandbox(transport);
     const before = t.state();
-    expectError(await t.request('POST', '/__sandbox/deposits', { body }), status, code);
+    expectError(await t.request('POST', '/__sandbox/deposits', { body }), status, code, fields);
     expect(t.state()).toEqual(before);
+  });
+
+  it('POST /__sandbox/deposits says which accounts there are and which keys it takes', async () => {
+    const t = await sandbox(transport);
+    const unknown = await t.request('POST', '/__sandbox/deposits', { body: { account: 'nobody', amount: 50_000 } });
+    expect(unknown.json.message).toBe("No sandbox account is named 'nobody'; the accounts are demo, rich, broke, unlinked.");
+    const misspelt = await t.request('POST', '/__sandbox/deposits', { body: { amount: 50_000, acount: 'rich' } });
+    expect(misspelt.json.message).toBe('A deposit takes amount, account, payment_method, paid; not acount.');
+  });
+
+  it('POST /__sandbox/deposits answers with the new deposit as the state shows it', async () => {
+    const t = await sandbox(transport);
+    const created = dataOf(await t.request('POST', '/__sandbox/deposits', { body: { account: 'rich', amount: 20_000, paid: true } }), 201);
+    const shown = dataOf(await t.request('GET', `/__sandbox/invoices/${created.invoice_code}`)).invoice;
+    expect(created).toEqual({ invoice_code: shown.invoice_code, deposit: shown });
+    expect(shown).toMatchObject({ type: 'deposit', amount: 20_000, payment_status: 'paid', order: null });
+    // In-process, the same view.
+    const direct = await t.sandbox.control.deposit({ account: 'demo', amount: 10_000 });
+    expect(direct).toEqual(dataOf(await t.request('GET', `/__sandbox/invoices/${direct.invoice_code}`)).invoice);
   });
 
   it('POST /__sandbox/deposits refuses a body that is not a JSON object', async () => {
@@ -282,10 +336,21 @@ describe.each(transports)('the control API under /__sandbox (%s)', (transport) =
     const t = await sandbox(transport);
     const code = await newOrder(t);
     const moved = dataOf(await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: INVOICE_TTL_SECONDS } }));
-    expect(moved.now_ms).toBe(CLOCK_START + TTL_MS);
+    // As GET /__sandbox/clock answers.
+    expect(moved).toEqual({ now_ms: CLOCK_START + TTL_MS, now: '2026-03-02T11:00:00.000Z', offset_ms: expect.any(Number) });
+    expect(Object.keys(dataOf(await t.request('GET', '/__sandbox/clock'))).sort()).toEqual(Object.keys(moved).sort());
     expect(await statusOf(t, code)).toMatchObject({ payment: 'expired', order: 'cancelled' });
-    expectError(await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: -1 } }), 422, 'VALIDATION_FAILED', ['seconds']);
-    expectError(await t.request('POST', '/__sandbox/clock', { body: {} }), 422, 'VALIDATION_FAILED', ['seconds']);
+    // The error names the body's key.
+    for (const body of [{ advance_seconds: -1 }, {}, { advance_seconds: '60' }, { seconds: 60 }]) {
+      const refused = await t.request('POST', '/__sandbox/clock', { body });
+      expectError(refused, 422, 'VALIDATION_FAILED', ['advance_seconds']);
+      expect(refused.json.message).toBe(
+        'advance_seconds is how far to move the clock: a number of seconds, 0 or more (it never moves back).',
+      );
+    }
+    expect(t.sandbox.now()).toBe(CLOCK_START + TTL_MS);
+    // In-process, the argument is `seconds`, and so is the field.
+    await expect(t.sandbox.control.advanceClock(-1)).rejects.toMatchObject({ status: 422, fields: ['seconds'] });
   });
 
   it('POST /__sandbox/reset returns the sandbox to its seed', async () => {

@@ -40,12 +40,14 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     { openPersistentSandbox, SnapshotError, StateLockedError },
     { parseFaultSpec, FaultConfigError },
     { isLoopbackHost },
+    { controlCallLines },
   ] = await Promise.all([
     import('../../../mocks/core/sandbox.js'),
     import('../../../mocks/adapters/http.js'),
     import('../../../mocks/state/persistent-sandbox.js'),
     import('../../../mocks/core/faults.js'),
     import('../../../mocks/rules/control-guard.js'),
+    import('../../../mocks/routes/control-calls.js'),
   ]);
   let faults;
   try {
@@ -83,7 +85,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
       if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host '${options.host}'.`);
       throw error;
     }
-    printServing(ctx, options, server.url, sandbox);
+    printServing(ctx, options, server.url, sandbox, controlCallLines());
     if (options.open) await openInBrowser(ctx, `${server.url}/__sandbox/`);
     if (options.log) {
       const { logLine } = await import('../io/log-line.js');
@@ -109,7 +111,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   }
 }
 
-function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox): void {
+function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox, controlCalls: string[]): void {
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
     ctx.io.out(
@@ -146,9 +148,14 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
       { terminal: ctx.io.terminal, style },
     ),
   );
+  // Every control call, for people: scripts read the README or `--json`.
   ctx.io.notice(
     style.dim(
-      '\nControl API: POST /__sandbox/invoices/<invoice>/pay|expire|fail, /__sandbox/deposits, /__sandbox/reset; PUT /__sandbox/faults. Press Ctrl-C to stop.',
+      [
+        `\nControl API at ${url}/__sandbox (changes need X-Topup-Sandbox: 1 or a JSON body):`,
+        ...controlCalls,
+        'Press Ctrl-C to stop.',
+      ].join('\n'),
     ),
   );
 }
@@ -382,7 +389,10 @@ Examples:
     .option('--state <file>', 'keep the state in this file across restarts (written atomically)')
     .option('--no-rate-limit', 'turn off rate limits and the in-flight cap, for load tests')
     .option('--lean', 'answer only what the interface document guarantees, to prove a client tolerates a minimal server', false)
-    .option('--faults <spec>', 'inject faults: drop-after=20%,503=10%/retry-after=1,429=10%,drop-before=1%,latency=5-50ms[@route+route]')
+    .option(
+      '--faults <spec>',
+      'inject faults: drop-after=20%,503=10%/retry-after=1,429=10%,drop-before=1%,latency=5-50ms[@route+route]; /times=N and /after=N make sequences',
+    )
     .option('--fault-seed <n>', 'seed for deterministic fault injection', parseWholeNumber('fault seed', 0, 2 ** 31), 0)
     .option('--log', 'print every request to stderr as it is answered (as topup mock logs --follow does)', false)
     .option('--open', "open the sandbox's dashboard in the browser", false)
@@ -404,7 +414,7 @@ Examples:
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --auto-pay 5s   # invoices pay themselves, for a bot that polls the status\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.',
+      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --auto-pay 5s   # invoices pay themselves, for a bot that polls the status\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --faults "503/retry-after=1/times=1@createOrder"   # the first order fails once, its retry succeeds\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.',
     )
     .action((options: ServeOptions) => runServe(ctx, options));
 

@@ -2,8 +2,8 @@ import { tokenShapePattern } from '../../contract/token-prefix.js';
 
 /** Token-shaped text: the known prefixes, kept as a hint of the mode, with the secret part cut. */
 const TOKEN_SHAPE = tokenShapePattern();
-/** `--option=value` as commander echoes an unknown option: the value may be a mistyped secret. */
-const OPTION_VALUE = /(--?[A-Za-z][\w-]*)=[^'"\s]+/g;
+/** `--option=value` as commander echoes an unknown option: the value may be a mistyped secret. Not `drop-after=20%`. */
+const OPTION_VALUE = /(?<![\w-])(--?[A-Za-z][\w-]*)=[^'"\s]+/g;
 
 /**
  * Cuts secrets out of text bound for the terminal: token-shaped words, values glued to options,

@@ -1,0 +1,97 @@
+import { endpointRoutes } from '../../src/contract/routes.js';
+
+/**
+ * Injected faults, the way WireMock simulates them: each rule fires on a share of the requests of its routes.
+ * - latency: answer late (fixed ms, or uniform in [min, max]);
+ * - error: a 5xx envelope, with or without Retry-After, before the handler runs;
+ * - rate_limit: a 429 envelope with Retry-After (a storm, at rate 1);
+ * - drop_before: the connection is cut before the handler runs (nothing changes);
+ * - drop_after: the handler runs and commits, then the answer is lost — what makes naive clients order twice.
+ */
+export type FaultKind = 'latency' | 'error' | 'rate_limit' | 'drop_before' | 'drop_after';
+
+export interface FaultRule {
+  kind: FaultKind;
+  /** Share of matching requests, 0 to 1. Optional with `times` or `after`, where it defaults to 1 (every one). */
+  rate?: number;
+  /** Endpoint ids (operationIds, e.g. `createOrder`) this rule applies to; all /api/v1 routes when absent. */
+  routes?: string[];
+  /** Fire at most this many times, then stop: `times: 1` at rate 1 fails exactly the first matching request. */
+  times?: number;
+  /** Let this many matching requests pass before the rule starts. */
+  after?: number;
+  /** For latency: fixed milliseconds, or [min, max]. */
+  latency_ms?: number | [number, number];
+  /** For error: 500, 502, 503 or 504. */
+  status?: number;
+  /** Seconds for Retry-After (error and rate_limit); no header when absent for errors, 1 s for 429s. */
+  retry_after?: number;
+}
+
+export interface FaultConfig {
+  /** Same seed, same sequence of decisions for the same sequence of requests. */
+  seed?: number;
+  rules: FaultRule[];
+}
+
+export class FaultConfigError extends Error {
+  override name = 'FaultConfigError';
+  /** The field at fault, as a path into the configuration (`rules[0].routes`), for the control API's `error.fields`. */
+  readonly field: string;
+  constructor(message: string, field: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
+const KINDS: readonly FaultKind[] = ['latency', 'error', 'rate_limit', 'drop_before', 'drop_after'];
+const ERROR_STATUSES = [500, 502, 503, 504];
+
+/** The ids a rule's `routes` may name: the operationIds of the /api/v1 endpoints, from the contract's route table. */
+export const FAULT_ROUTE_IDS: readonly string[] = Object.keys(endpointRoutes);
+
+export function validateFaultConfig(config: unknown): asserts config is FaultConfig {
+  const fail = (why: string, field: string): never => {
+    throw new FaultConfigError(`Invalid faults: ${why}.`, field);
+  };
+  if (config === null || typeof config !== 'object') fail('expected an object with `rules`', 'rules');
+  const { seed, rules } = config as Partial<FaultConfig>;
+  if (seed !== undefined && !Number.isSafeInteger(seed)) fail('`seed` must be an integer', 'seed');
+  if (!Array.isArray(rules)) fail('`rules` must be an array', 'rules');
+  for (const [i, rule] of (rules as FaultRule[]).entries()) {
+    const n = i + 1;
+    const at = (name?: string) => (name === undefined ? `rules[${i}]` : `rules[${i}].${name}`);
+    if (rule === null || typeof rule !== 'object') fail(`rule ${n} is not an object`, at());
+    if (!KINDS.includes(rule.kind)) fail(`rule ${n} has kind '${String(rule.kind)}'; use one of ${KINDS.join(', ')}`, at('kind'));
+    if (rule.times !== undefined && !(Number.isSafeInteger(rule.times) && rule.times >= 1))
+      fail(`rule ${n} needs times as a whole number of 1 or more`, at('times'));
+    if (rule.after !== undefined && !(Number.isSafeInteger(rule.after) && rule.after >= 0))
+      fail(`rule ${n} needs after as a whole number of 0 or more`, at('after'));
+    const counted = rule.times !== undefined || rule.after !== undefined;
+    if (rule.rate === undefined ? !counted : typeof rule.rate !== 'number' || !(rule.rate >= 0 && rule.rate <= 1))
+      fail(`rule ${n} needs a rate from 0 to 1${counted ? '' : ', or times or after'}`, at('rate'));
+    if (rule.routes !== undefined) {
+      if (!Array.isArray(rule.routes) || rule.routes.some((r) => typeof r !== 'string')) fail(`rule ${n} has bad routes`, at('routes'));
+      const unknown = rule.routes.find((r) => !FAULT_ROUTE_IDS.includes(r));
+      if (unknown !== undefined)
+        fail(`rule ${n} names no route '${unknown}'${didYouMean(unknown)}; routes are ${FAULT_ROUTE_IDS.join(', ')}`, at('routes'));
+    }
+    if (rule.kind === 'latency') {
+      const ms = rule.latency_ms;
+      const ok = (v: unknown) => typeof v === 'number' && v >= 0 && v <= 60_000;
+      if (!(ok(ms) || (Array.isArray(ms) && ms.length === 2 && ok(ms[0]) && ok(ms[1]) && ms[0] <= ms[1])))
+        fail(`rule ${n} needs latency_ms from 0 to 60000, or [min, max]`, at('latency_ms'));
+    }
+    if (rule.status !== undefined && !ERROR_STATUSES.includes(rule.status))
+      fail(`rule ${n} has status ${rule.status}; use 500, 502, 503 or 504`, at('status'));
+    if (rule.retry_after !== undefined && !(Number.isInteger(rule.retry_after) && rule.retry_after >= 0 && rule.retry_after <= 3600))
+      fail(`rule ${n} needs retry_after in whole seconds, 0 to 3600`, at('retry_after'));
+  }
+}
+
+/** `create_order` or `CreateOrder` for `createOrder`: the same letters, spelt another way. */
+function didYouMean(id: string): string {
+  const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const near = FAULT_ROUTE_IDS.find((known) => squash(known) === squash(id));
+  return near === undefined ? '' : ` (did you mean ${near}?)`;
+}
