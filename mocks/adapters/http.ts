@@ -6,7 +6,7 @@ import { filterFromQuery, isControlPath, JOURNAL_PATH } from '../routes/control.
 import { compileFilter, type JournalEntry } from '../inspect/journal.js';
 import { controlRefusal, hostnameOf, type ControlGuard } from '../rules/control-guard.js';
 import { repeatedHeaderError, SINGLE_VALUED_HEADERS } from '../rules/single-headers.js';
-import { MAX_BODY_BYTES } from '../rules/json-body.js';
+import { MAX_BODY_BYTES, MAX_STATE_BYTES } from '../rules/json-body.js';
 import type { Sandbox } from '../core/sandbox.js';
 
 export interface HttpSandboxOptions {
@@ -85,7 +85,17 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
 async function serve(sandbox: Sandbox, guard: ControlGuard, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = hasBody(req) ? await readBody(req) : NO_BODY;
+  // A whole state (PUT /__sandbox/state) may be far larger than any request of the interface.
+  const loadsState = req.method === 'PUT' && /^\/__sandbox\/state\/?(\?|$)/.test(req.url ?? '');
+  const body = hasBody(req) ? await readBody(req, loadsState ? MAX_STATE_BYTES + 1 : READ_LIMIT) : NO_BODY;
+  if (loadsState && body.tooLarge) {
+    const reply = errorReply(new ApiError(413, `A state to load is at most ${MAX_STATE_BYTES / 1024 / 1024} MiB.`, 'PAYLOAD_TOO_LARGE'), {
+      [CONTROL_HEADER]: '1',
+    });
+    res.writeHead(reply.status, reply.headers).end(reply.body);
+    req.socket.end();
+    return;
+  }
   const { headers, repeated } = joinedHeaders(req.rawHeaders);
   const host = headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
   const request: SandboxRequest = {
@@ -149,7 +159,7 @@ function joinedHeaders(raw: readonly string[]): { headers: Record<string, string
   return { headers, repeated };
 }
 
-function readBody(req: IncomingMessage): Promise<{ text: string | null; tooLarge: boolean }> {
+function readBody(req: IncomingMessage, readLimit: number): Promise<{ text: string | null; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -157,7 +167,7 @@ function readBody(req: IncomingMessage): Promise<{ text: string | null; tooLarge
     req.on('data', (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
-      if (size > READ_LIMIT) {
+      if (size > readLimit) {
         done = true;
         req.pause();
         resolve({ text: null, tooLarge: true });

@@ -40,6 +40,12 @@ export interface SandboxControl {
   /** Moves the sandbox clock forward, e.g. past an invoice's expiry. */
   advanceClock(this: void, seconds: number): Promise<void>;
   reset(this: void): Promise<void>;
+  /**
+   * Replaces the whole state with a snapshot (`sandbox.snapshot()`, `GET /__sandbox/state`): a named starting state.
+   * The snapshot is checked whole before anything changes; a bad one rejects with `ValidationError` and leaves the
+   * state as it was.
+   */
+  loadState(this: void, snapshot: unknown): Promise<void>;
 }
 
 export interface ControlEnv {
@@ -49,6 +55,7 @@ export interface ControlEnv {
   advance(ms: number): void;
   commit(): Promise<void>;
   reseed(): Promise<void>;
+  load(snapshot: unknown): Promise<void>;
 }
 
 export type ControlMove = 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder';
@@ -110,6 +117,7 @@ export function createControl(env: ControlEnv): { control: SandboxControl; moves
         env.advance(seconds * 1000);
       }),
     reset: () => change(() => env.reseed()),
+    loadState: (snapshot) => change(() => env.load(snapshot)),
   };
   return { control, moves };
 }

@@ -12,7 +12,7 @@ import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath, JOURNAL_P
 import { invoiceDelays, mayBeDue, nextDueMove, settleDue } from '../rules/timed-moves.js';
 import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
 import { seed } from '../store/seed.js';
-import { restoreSnapshot, takeSnapshot, type SandboxSnapshot, type StateWriter } from '../state/snapshot.js';
+import { restoreSnapshot, SnapshotError, takeSnapshot, type SandboxSnapshot, type StateWriter } from '../state/snapshot.js';
 import { Store } from '../store/store.js';
 import { GroupCommit } from '../state/group-commit.js';
 import { writerFlush } from '../state/flush.js';
@@ -131,8 +131,21 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       offsetMs = 0;
       await seed(store.db);
     },
+    load: async (snapshot) => {
+      // Checked whole on a store of its own first: a bad snapshot must leave the state as it was.
+      try {
+        await restoreSnapshot(new Store(), snapshot);
+      } catch (error) {
+        if (error instanceof SnapshotError)
+          throw new ApiError(422, `The state cannot be loaded: ${error.message.replace(/^The state file has/, 'it has')}`, 'VALIDATION_FAILED');
+        throw error;
+      }
+      rateLimiter.clear();
+      offsetMs = await restoreSnapshot(store, snapshot);
+    },
   });
   const fixtures = () => buildFixtures(store);
+  const snapshot = () => takeSnapshot(store, offsetMs);
 
   const journal = new RequestJournal({ size: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
 
@@ -167,7 +180,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       const lookup = controlRouter.lookup(request.method, url.pathname);
       if (lookup !== null && 'found' in lookup) {
         notes.route = 'control';
-        return lookup.found.handler({ control, moves, fixtures, now, faults, journal, store }, lookup.found.params, request);
+        return lookup.found.handler({ control, moves, fixtures, now, faults, journal, store, snapshot }, lookup.found.params, request);
       }
       if (lookup !== null)
         return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}.`, 'METHOD_NOT_ALLOWED'), {
@@ -231,7 +244,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     control,
     fixtures,
     account: (name) => fixtureAccount(fixtures(), name),
-    snapshot: () => takeSnapshot(store, offsetMs),
+    snapshot,
     now,
     store,
     faults,

@@ -8,6 +8,7 @@ export const controlCalls: readonly { call: string; what: string }[] = [
   { call: 'POST /deposits', what: 'add a deposit: {"amount": 50000, "paid": true, "account": "demo"}' },
   { call: 'POST /clock', what: 'move the clock on: {"advance_seconds": 3600}' },
   { call: 'POST /reset', what: 'back to the seed' },
+  { call: 'GET|PUT /state', what: 'the whole state as a snapshot; load one (a named starting state)' },
   { call: 'GET|PUT|DELETE /faults', what: 'injected faults and how often each fired' },
   { call: 'GET /accounts|orders|invoices|deposits', what: 'the state, newest first (?account=&status=&limit=)' },
   { call: 'GET /invoices/{invoice}', what: 'one invoice' },

@@ -7,6 +7,7 @@ import { bearerToken } from '../rules/auth.js';
 import { Router } from '../core/router.js';
 import type { JournalEntry, RequestFilter, RequestJournal } from '../inspect/journal.js';
 import type { Store } from '../store/store.js';
+import type { SandboxSnapshot } from '../state/snapshot.js';
 import { accountViews, invoiceView, invoiceViews, type StateFilter } from '../inspect/state-views.js';
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 
@@ -25,6 +26,7 @@ interface ControlDeps {
   control: SandboxControl;
   /** The same moves, answering with the invoice as they left it. */
   moves: ControlMoves;
+  snapshot(this: void): SandboxSnapshot;
   journal: RequestJournal;
   store: Store;
   fixtures(this: void): Fixtures;
@@ -99,6 +101,15 @@ export const controlRouter = new Router<ControlHandler>()
   .add('DELETE', `${CONTROL_PREFIX}/faults`, async ({ faults }) => {
     faults.configure({ rules: [] });
     return ok('Faults cleared.', { ...faults.config, stats: faults.stats });
+  })
+  // The whole state as a snapshot, and back: a bot's CI starts every run from the same named state.
+  .add('GET', `${CONTROL_PREFIX}/state`, async ({ snapshot }) => ok('Sandbox state.', snapshot()))
+  .add('PUT', `${CONTROL_PREFIX}/state`, async ({ control, snapshot }, _params, request) => {
+    const body = jsonBody(request);
+    // What GET answered, envelope and all, loads as it is: `curl …/state > s.json` then `curl -T s.json …/state`.
+    await control.loadState(body.success === true && 'data' in body ? body.data : body);
+    const { counters, clock_offset_ms } = snapshot();
+    return ok('Sandbox state loaded.', { clock_offset_ms, counters });
   })
   .add('POST', `${CONTROL_PREFIX}/reset`, async ({ control }) => {
     await control.reset();

@@ -1,6 +1,8 @@
 import { ApiError } from '../core/exchange.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** The largest state `PUT /__sandbox/state` loads over HTTP: a store of about 50,000 orders. */
+export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
 /** The request body as a JSON object, or a 4xx that says what is wrong with it. */
 export function parseJsonObject(body: string | null, contentType: string | undefined): Record<string, unknown> {

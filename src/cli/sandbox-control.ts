@@ -29,6 +29,10 @@ export interface SandboxControlClient {
   fixtures(): Promise<Fixtures>;
   /** The request journal, filtered by `query` (method, path, status, … as /__sandbox/requests takes them). */
   requests(query: URLSearchParams): Promise<JournalEntry[]>;
+  /** The whole state as a snapshot (GET /__sandbox/state). */
+  saveState(): Promise<unknown>;
+  /** Replaces the whole state with a snapshot (PUT /__sandbox/state); a bad one changes nothing. */
+  loadState(snapshot: unknown): Promise<void>;
 }
 
 /** Each move loads the embedded sandbox as it is on disk, under its lock, and writes it back (embedded-sandbox.ts). */
@@ -49,6 +53,8 @@ export function embeddedControl(embedded: EmbeddedSandbox): SandboxControlClient
     // From the seed, without reading the file: reset must work when the state is damaged.
     reset: () => embedded.use((sandbox) => sandbox.control.reset(), { fresh: true }),
     fixtures: () => embedded.use(async (sandbox) => sandbox.fixtures()),
+    saveState: () => embedded.use(async (sandbox) => sandbox.snapshot()),
+    loadState: (snapshot) => embedded.use((sandbox) => sandbox.control.loadState(snapshot)),
     // Each command's requests are kept in the log beside the state (mocks/state/request-log.ts), filtered here as a
     // served sandbox filters its journal.
     requests: async (query) => {
@@ -158,6 +164,10 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
     },
     fixtures: async () => (await call('GET', '/__sandbox/fixtures')) as Fixtures,
     requests: async (query) => ((await call('GET', `/__sandbox/requests?${query.toString()}`)) as { requests: JournalEntry[] }).requests,
+    saveState: () => call('GET', '/__sandbox/state'),
+    loadState: async (snapshot) => {
+      await call('PUT', '/__sandbox/state', snapshot);
+    },
   };
 }
 

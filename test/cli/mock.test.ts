@@ -3,7 +3,7 @@ import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { runCli, type RunOptions } from './run-cli.js';
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { magicValues } from '../../mocks/rules/magic-values.js';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -222,6 +222,7 @@ describe('topup mock serve', () => {
         '  POST /deposits                             add a deposit: {"amount": 50000, "paid": true, "account": "demo"}',
         '  POST /clock                                move the clock on: {"advance_seconds": 3600}',
         '  POST /reset                                back to the seed',
+        '  GET|PUT /state                             the whole state as a snapshot; load one (a named starting state)',
         '  GET|PUT|DELETE /faults                     injected faults and how often each fired',
         '  GET /accounts|orders|invoices|deposits     the state, newest first (?account=&status=&limit=)',
         '  GET /invoices/<invoice>                    one invoice',
@@ -584,3 +585,56 @@ function headersSeen(): { fetch: typeof globalThis.fetch; seen: Promise<void> } 
 async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 }
+
+describe('topup mock state save|load and mock serve --seed', () => {
+  it('saves the embedded state to a 0600 file, and loading it brings that state back', async () => {
+    const saved = join(config.dir, 'start.json');
+    expect((await topup(['mock', 'state', 'save', saved])).code).toBe(0);
+    expect(statSync(saved).mode & 0o777).toBe(0o600);
+    const deposit = (await topup(['mock', 'deposit', '50000'])).out.trim();
+    expect((await topup(['mock', 'pay', deposit])).code).toBe(0);
+    expect((await topup(['mock', 'pay', deposit])).code).toBe(5);
+    const loaded = await topup(['mock', 'state', 'load', saved]);
+    expect(loaded).toMatchObject({ code: 0, out: '' });
+    // The deposit made after the save is gone.
+    const after = await topup(['--json', 'mock', 'state', 'save']);
+    expect(JSON.stringify(JSON.parse(after.out))).not.toContain(deposit);
+    expect(JSON.parse(after.out)).toEqual(JSON.parse(readFileSync(saved, 'utf8')));
+  });
+
+  it.each([
+    [['missing.json'], 2, /^Error: Cannot read .*missing\.json: no such file\.\n$/],
+    [['not-json.txt'], 2, /^Error: .*not-json\.txt is not JSON; save a state with `topup mock state save FILE`\.\n$/],
+    [['wrong.json'], 5, /^Error: The state cannot be loaded: Not a sandbox state file of version 1\.\n$/],
+  ])('mock state load %j that cannot be loaded is exit %i with one sentence, and changes nothing', async (args, code, message) => {
+    writeFileSync(join(config.dir, 'not-json.txt'), 'hello');
+    writeFileSync(join(config.dir, 'wrong.json'), '{"version": 9}');
+    const before = (await topup(['mock', 'state', 'save'])).out;
+    const result = await topup(['mock', 'state', 'load', join(config.dir, args[0]!)]);
+    expect(result.code).toBe(code);
+    expect(result.err.split('\n').filter((line) => line.startsWith('Error'))).toHaveLength(1);
+    expect(result.err.slice(result.err.indexOf('Error'))).toMatch(message);
+    expect((await topup(['mock', 'state', 'save'])).out).toBe(before);
+  });
+
+  it('mock serve --seed starts from a saved state; a bad seed is exit 2 before anything listens', async () => {
+    const seedFile = join(config.dir, 'seed.json');
+    const deposit = (await topup(['mock', 'deposit', '50000'])).out.trim();
+    await topup(['mock', 'state', 'save', seedFile]);
+
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const running = main(['--json', 'mock', 'serve', '--port', '0', '--seed', seedFile], io, { signal: controller.signal });
+    const info = await waitForJsonLine(io.out);
+    expect(info.seed).toBe(seedFile);
+    const invoice = await fetch(`${info.url}/__sandbox/invoices/${deposit}`);
+    expect(invoice.status).toBe(200);
+    controller.abort();
+    expect(await running).toBe(0);
+
+    writeFileSync(seedFile, '{"version": 1, "tables": {}}');
+    const bad = await topup(['mock', 'serve', '--port', '0', '--seed', seedFile]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^Error: .*seed\.json cannot be loaded: Not a sandbox state file of version 1\.\n$/m);
+  });
+});

@@ -5,6 +5,7 @@ import type { JournalEntry } from '../../../mocks/inspect/journal.js';
 import { DEFAULT_TIMEOUT_MS } from '../../client/options.js';
 import { embeddedNotice, type CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { isTopupError } from '../../errors.js';
 import { jsonText } from '../io/sanitize.js';
 import { renderFields, renderTable } from '../io/table.js';
 import { formatDuration, parseDuration, parseWholeNumber } from './choices.js';
@@ -26,6 +27,8 @@ export interface ServeOptions {
   open: boolean;
   /** Requests kept in the journal; 0 keeps none. */
   journalSize: number;
+  /** Start from this saved state (a file of `topup mock state save` or GET /__sandbox/state). */
+  seed?: string | undefined;
   /** Every new invoice pays itself after this many ms of sandbox time (--auto-pay). */
   autoPay?: number | undefined;
   /** Every new invoice expires after this many ms of sandbox time instead of the usual TTL (--auto-expire). */
@@ -56,6 +59,8 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     if (error instanceof FaultConfigError) throw new UsageError(error.message);
     throw error;
   }
+  // Read before anything starts: a seed that cannot be read or loaded is the user's mistake, said at once.
+  const seed = options.seed === undefined ? undefined : await readStateArgument(ctx, options.seed);
   const file = options.state;
   const sandboxOptions = {
     rateLimit: options.rateLimit,
@@ -76,6 +81,14 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   }
   try {
     const sandbox = persistent?.sandbox ?? (await createSandbox(sandboxOptions));
+    if (seed !== undefined) {
+      try {
+        await sandbox.control.loadState(seed);
+      } catch (error) {
+        if (isTopupError(error, 'validation')) throw new UsageError(`${options.seed} ${error.message.replace(/^The state cannot be loaded: /, 'cannot be loaded: ')}`);
+        throw error;
+      }
+    }
     let server;
     try {
       server = await startHttpSandbox(sandbox, { port: options.port, host: options.host, allowedHosts: options.allowHost ?? [] });
@@ -115,7 +128,7 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
     ctx.io.out(
-      `${JSON.stringify({ url, dashboard: `${url}/__sandbox/`, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, lean: options.lean, state: options.state ?? null, faults: sandbox.faults.config, auto_pay_ms: options.autoPay ?? null, auto_expire_ms: options.autoExpire ?? null, accounts })}\n`,
+      `${JSON.stringify({ url, dashboard: `${url}/__sandbox/`, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, lean: options.lean, state: options.state ?? null, seed: options.seed ?? null, faults: sandbox.faults.config, auto_pay_ms: options.autoPay ?? null, auto_expire_ms: options.autoExpire ?? null, accounts })}\n`,
     );
     return;
   }
@@ -129,6 +142,7 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
         ['rate limits', options.rateLimit ? 'on' : 'off'],
         ['answers', options.lean ? 'lean: only what the interface document guarantees' : "full: every field of the sandbox's design"],
         ['state', options.state ?? 'in memory (lost on exit)'],
+        ...(options.seed === undefined ? [] : [['seed', `started from ${options.seed}`] as [string, string]]),
         ['faults', options.faults ?? 'none'],
         ['auto-pay', options.autoPay === undefined ? 'off' : `every new invoice is paid after ${formatDuration(options.autoPay)}`],
         ['auto-expire', options.autoExpire === undefined ? 'off' : `every new invoice expires after ${formatDuration(options.autoExpire)}`],
@@ -204,6 +218,43 @@ export async function runDeposit(ctx: CliContext, amount: number, options: { pai
   ctx.io.out(`${created.invoice_code}\n`);
   if (options.paid) ctx.io.success('Deposit created and paid; the balance is credited.');
   else ctx.io.notice(`Deposit created. Pay it with: topup mock pay ${created.invoice_code}`);
+}
+
+/** `topup mock state save [FILE]`: the whole state as JSON, to stdout or to a 0600 file written whole or not at all. */
+export async function runStateSave(ctx: CliContext, file: string | undefined): Promise<void> {
+  const state = await (await controlFor(ctx)).control.saveState();
+  if (file === undefined || file === '-') return ctx.io.out(`${JSON.stringify(state)}\n`);
+  // As a state file is written: beside it, flushed, then renamed over it.
+  const { writeStateFile } = await import('../../../mocks/state/file.js');
+  try {
+    await writeStateFile(file, state as Parameters<typeof writeStateFile>[1]);
+  } catch (error) {
+    throw new CliError(`Cannot write ${file}: ${(error as Error).message}`);
+  }
+  ctx.io.success(`Sandbox state saved to ${file}.`);
+}
+
+/** `topup mock state load FILE`: replaces the sandbox's state with a saved one (`-` reads stdin). */
+export async function runStateLoad(ctx: CliContext, file: string): Promise<void> {
+  const snapshot = await readStateArgument(ctx, file);
+  await (await controlFor(ctx)).control.loadState(snapshot);
+  if (ctx.globals.json) return ctx.io.writeJson({ loaded: true });
+  ctx.io.success(`Sandbox state loaded from ${file === '-' ? 'stdin' : file}.`);
+}
+
+/** A saved state named on the command line (a file, or `-` for stdin), parsed; anything else is a usage error. */
+async function readStateArgument(ctx: CliContext, file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = file === '-' ? await (await import('../io/streams.js')).readAll(ctx.io.stdin) : await (await import('node:fs/promises')).readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError(`${file === '-' ? 'stdin' : file} is not JSON; save a state with \`topup mock state save FILE\`.`);
+  }
 }
 
 export async function runReset(ctx: CliContext): Promise<void> {
@@ -387,6 +438,7 @@ Examples:
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--state <file>', 'keep the state in this file across restarts (written atomically)')
+    .option('--seed <file>', 'start from a saved state (topup mock state save); with --state, it replaces what the file held')
     .option('--no-rate-limit', 'turn off rate limits and the in-flight cap, for load tests')
     .option('--lean', 'answer only what the interface document guarantees, to prove a client tolerates a minimal server', false)
     .option(
@@ -414,7 +466,7 @@ Examples:
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --auto-pay 5s   # invoices pay themselves, for a bot that polls the status\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --faults "503/retry-after=1/times=1@createOrder"   # the first order fails once, its retry succeeds\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.',
+      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --auto-pay 5s   # invoices pay themselves, for a bot that polls the status\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --seed ci-start.json   # every CI run starts from the same state\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --faults "503/retry-after=1/times=1@createOrder"   # the first order fails once, its retry succeeds\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.',
     )
     .action((options: ServeOptions) => runServe(ctx, options));
 
@@ -447,6 +499,22 @@ Examples:
       '\nExamples:\n  $ topup mock fixtures\n  $ topup mock fixtures --json | jq -r \'.accounts[] | select(.name=="rich") | .token\'',
     )
     .action(() => runFixtures(ctx));
+
+  const state = mock
+    .command('state')
+    .description('Save the whole sandbox state to a file, or start from a saved one')
+    .addHelpText(
+      'after',
+      '\nA saved state is the JSON of GET /__sandbox/state; `topup mock serve --seed FILE` starts from one.\n\nExamples:\n  $ topup mock state save ci-start.json\n  $ topup mock state load ci-start.json\n  $ topup mock state save --base-url http://127.0.0.1:4010 | jq .counters',
+    );
+  state
+    .command('save [file]')
+    .description('Write the whole state as JSON to FILE (0600), or to stdout')
+    .action((file: string | undefined) => runStateSave(ctx, file));
+  state
+    .command('load <file>')
+    .description('Replace the whole state with a saved one (- reads stdin); a bad file changes nothing')
+    .action((file: string) => runStateLoad(ctx, file));
 
   mock
     .command('reset')
