@@ -137,7 +137,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         await restoreSnapshot(new Store(), snapshot);
       } catch (error) {
         if (error instanceof SnapshotError)
-          throw new ApiError(422, `The state cannot be loaded: ${error.message.replace(/^The state file has/, 'it has')}`, 'VALIDATION_FAILED');
+          throw new ApiError(
+            422,
+            `The state cannot be loaded: ${error.message.replace(/^The state file has/, 'it has')}`,
+            'VALIDATION_FAILED',
+          );
         throw error;
       }
       rateLimiter.clear();

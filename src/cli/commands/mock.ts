@@ -85,7 +85,8 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
       try {
         await sandbox.control.loadState(seed);
       } catch (error) {
-        if (isTopupError(error, 'validation')) throw new UsageError(`${options.seed} ${error.message.replace(/^The state cannot be loaded: /, 'cannot be loaded: ')}`);
+        if (isTopupError(error, 'validation'))
+          throw new UsageError(`${options.seed} ${error.message.replace(/^The state cannot be loaded: /, 'cannot be loaded: ')}`);
         throw error;
       }
     }
@@ -246,9 +247,14 @@ export async function runStateLoad(ctx: CliContext, file: string): Promise<void>
 async function readStateArgument(ctx: CliContext, file: string): Promise<unknown> {
   let text: string;
   try {
-    text = file === '-' ? await (await import('../io/streams.js')).readAll(ctx.io.stdin) : await (await import('node:fs/promises')).readFile(file, 'utf8');
+    text =
+      file === '-'
+        ? await (await import('../io/streams.js')).readAll(ctx.io.stdin)
+        : await (await import('node:fs/promises')).readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
+    throw new UsageError(
+      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;
