@@ -38,6 +38,8 @@ export async function startup({ quick, log }) {
     { id: 'help', args: [BIN, '--help'], check: (out) => out.startsWith('Usage: topup') },
     { id: 'remote', args: [BIN, '--base-url', server.url, 'packages', '--json'], check: (out) => JSON.parse(out).packages.length > 0 },
     { id: 'offline', args: [BIN, '--mock', 'packages', '--json'], check: (out) => JSON.parse(out).packages.length > 0 },
+    // The same command through --jq: what loading jq (WebAssembly) and running it adds, which only --jq pays.
+    { id: 'jq', args: [BIN, '--mock', 'packages', '--jq', '.packages[0].code'], check: (out) => /^\S+\n$/.test(out) },
   ];
   /** @type {Record<string, Record<string, number[]>>} */
   const times = Object.fromEntries(Object.keys(environments).map((env) => [env, Object.fromEntries(commands.map((c) => [c.id, []]))]));
@@ -70,6 +72,7 @@ export async function startup({ quick, log }) {
     ['help', '`topup --help`', 1.3],
     ['remote', '`topup packages --json` against a running HTTP sandbox', 1.8],
     ['offline', '`topup --mock packages --json` (offline)', 2.5],
+    ['jq', "`topup --mock packages --jq '.packages[0].code'` (offline, jq loaded)", 4],
   ];
   for (const [envName, label] of /** @type {[string, string][]} */ ([
     ['caller', ''],
@@ -104,9 +107,11 @@ export async function startup({ quick, log }) {
 function noteFor(envName, id) {
   if (envName === 'empty') {
     return id === 'version'
-      ? 'These four: the same commands with nothing in the environment but PATH, HOME and TOPUP_CONFIG_DIR. Node starts faster there, so the same milliseconds of topup are a larger share.'
+      ? 'These five: the same commands with nothing in the environment but PATH, HOME and TOPUP_CONFIG_DIR. Node starts faster there, so the same milliseconds of topup are a larger share.'
       : undefined;
   }
+  if (id === 'jq')
+    return 'The offline command above with --jq: the difference is jq (jq-web, WebAssembly) loaded, the expression checked and run. Commands without --jq never load it.';
   if (id === 'offline')
     return 'The embedded sandbox as commands find it after the first run: loaded from its state file in the config folder (the first run seeds it and saves it).';
   const extraCerts = process.env.NODE_EXTRA_CA_CERTS;

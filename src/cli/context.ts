@@ -30,6 +30,8 @@ export function waitNotice(wait: ClientWait): string {
 /** Options every command accepts. */
 export interface GlobalOptions {
   json: boolean;
+  /** --jq EXPR: jq over the --json output; implies json. */
+  jq?: string | undefined;
   profile?: string | undefined;
   baseUrl?: string | undefined;
   mock: boolean;
@@ -80,7 +82,9 @@ export class CliContext {
     this.io = new IOStreams(streams);
   }
 
-  setGlobals(globals: GlobalOptions): void {
+  setGlobals(given: GlobalOptions): void {
+    // --jq filters the --json output, so it asks for that output: exact data, no chatter, errors as JSON.
+    const globals = { ...given, json: given.json || given.jq !== undefined };
     this.#globals = globals;
     this.io.setMode({ json: globals.json, color: globals.color, input: globals.input });
   }

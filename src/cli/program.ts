@@ -13,7 +13,9 @@ import { registerMockCommands } from './commands/mock.js';
 import { registerOrderCreateCommand } from './commands/orders-create.js';
 import { registerOrderCommands } from './commands/orders-read.js';
 import type { CliContext, GlobalOptions } from './context.js';
+import { UsageError } from './errors.js';
 import { exitCodeTable } from './exit-codes.js';
+import { printsJson } from './json-output.js';
 import { asksForJson, commanderSentence, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
 
@@ -31,10 +33,15 @@ Environment:
   TOPUP_CONFIG_DIR   folder for config, credentials and the offline sandbox's state
   NO_COLOR           turn colour off
 
+--jq EXPR runs jq (built in) on what --json prints, and implies --json: strings are printed as text, other
+values as one line of JSON, one result a line. An expression jq cannot compile is a usage error (exit 2).
+
 Examples:
   $ topup packages
   $ topup mock serve --port 4010
-  $ topup --json packages | jq '.packages[0]'`;
+  $ topup --json packages | jq '.packages[0]'
+  $ topup packages --jq '.packages[] | "\\(.code) \\(.price)"'
+  $ topup api me/orders --paginate --jq '.data.orders[].invoice_code'`;
 
 /** The commander tree. Commands register themselves; their run functions take the context. */
 export function buildProgram(ctx: CliContext): Command {
@@ -42,6 +49,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description('Client and sandbox for the credit top-up shop API (v1)')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--json', 'print the response data as JSON on stdout, and nothing else', false)
+    .option('--jq <expression>', 'filter the --json output through jq (implies --json), e.g. --jq .packages[0].code')
     .option('--profile <name>', "use this profile's base URL and token")
     .option('--base-url <url>', "server to talk to (default: the profile's, or the embedded sandbox)")
     .option('--mock', 'use the embedded offline sandbox for this command', false)
@@ -53,8 +61,13 @@ export function buildProgram(ctx: CliContext): Command {
     .exitOverride()
     .configureOutput(outputFor(ctx))
     .hook('preAction', async (_command, action) => {
-      ctx.setGlobals(action.optsWithGlobals<GlobalOptions>());
+      const globals = action.optsWithGlobals<GlobalOptions>();
+      ctx.setGlobals(globals);
       await ctx.io.loadStyle();
+      if (globals.jq === undefined) return;
+      if (!printsJson(action)) throw new UsageError(`--jq filters JSON output, and \`${commandPath(action)}\` prints none.`);
+      // Checked before the command runs: a typo in the filter must not cost an order its output.
+      await ctx.io.useJq(globals.jq);
     });
   registerCatalogCommands(program, ctx);
   registerArticleCommands(program, ctx);
@@ -71,6 +84,13 @@ export function buildProgram(ctx: CliContext): Command {
   registerMockCommands(program, ctx);
   for (const command of program.commands) inheritSettings(command, ctx);
   return program;
+}
+
+/** `topup mock open`, as a user types it. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at !== null; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
 }
 
 /** Help on stdout; commander's own errors on stderr, as the one JSON error shape when --json was asked for. */

@@ -1,5 +1,6 @@
 import { Argument, type Command, type Option } from 'commander';
 import type { CliContext } from '../context.js';
+import { printsNoJson } from '../json-output.js';
 import {
   renderCompletion,
   shells,
@@ -41,8 +42,7 @@ export function runCompletion(ctx: CliContext, program: Command, shell: Shell): 
 }
 
 export function registerCompletionCommand(program: Command, ctx: CliContext): void {
-  program
-    .command('completion')
+  printsNoJson(program.command('completion'))
     .addArgument(new Argument('<shell>', `the shell: ${shells.join(', ')}`).choices(shells))
     .description('Print a shell completion script for commands, subcommands and options')
     .addHelpText(

@@ -5,8 +5,8 @@ import type { JournalEntry } from '../../../mocks/inspect/journal.js';
 import { DEFAULT_TIMEOUT_MS } from '../../client/options.js';
 import { embeddedNotice, type CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { printsNoJson } from '../json-output.js';
 import { isTopupError } from '../../errors.js';
-import { jsonText } from '../io/sanitize.js';
 import { renderFields, renderTable } from '../io/table.js';
 import { formatDuration, parseDuration, parseWholeNumber } from './choices.js';
 import { embeddedControl, remoteControl, type InvoiceMove, type SandboxControlClient } from '../sandbox-control.js';
@@ -128,9 +128,19 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
 function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox, controlCalls: string[]): void {
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
-    ctx.io.out(
-      `${JSON.stringify({ url, dashboard: `${url}/__sandbox/`, openapi: `${url}/openapi.json`, rate_limit: options.rateLimit, lean: options.lean, state: options.state ?? null, seed: options.seed ?? null, faults: sandbox.faults.config, auto_pay_ms: options.autoPay ?? null, auto_expire_ms: options.autoExpire ?? null, accounts })}\n`,
-    );
+    ctx.io.writeJsonLine({
+      url,
+      dashboard: `${url}/__sandbox/`,
+      openapi: `${url}/openapi.json`,
+      rate_limit: options.rateLimit,
+      lean: options.lean,
+      state: options.state ?? null,
+      seed: options.seed ?? null,
+      faults: sandbox.faults.config,
+      auto_pay_ms: options.autoPay ?? null,
+      auto_expire_ms: options.autoExpire ?? null,
+      accounts,
+    });
     return;
   }
   const style = ctx.io.style;
@@ -224,7 +234,7 @@ export async function runDeposit(ctx: CliContext, amount: number, options: { pai
 /** `topup mock state save [FILE]`: the whole state as JSON, to stdout or to a 0600 file written whole or not at all. */
 export async function runStateSave(ctx: CliContext, file: string | undefined): Promise<void> {
   const state = await (await controlFor(ctx)).control.saveState();
-  if (file === undefined || file === '-') return ctx.io.out(`${JSON.stringify(state)}\n`);
+  if (file === undefined || file === '-') return ctx.io.writeJsonLine(state);
   // As a state file is written: beside it, flushed, then renamed over it.
   const { writeStateFile } = await import('../../../mocks/state/file.js');
   try {
@@ -331,7 +341,7 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   const { control } = await controlFor(ctx);
   const { logLine } = await import('../io/log-line.js');
   const print = (entry: JournalEntry) =>
-    ctx.io.out(ctx.globals.json ? `${jsonText(entry)}\n` : `${logLine(entry, { terminal: ctx.io.terminal, style: ctx.io.style })}\n`);
+    ctx.globals.json ? ctx.io.writeJsonLine(entry) : ctx.io.out(`${logLine(entry, { terminal: ctx.io.terminal, style: ctx.io.style })}\n`);
   const earlier = await control.requests(new URLSearchParams([...query, ['limit', String(options.limit)]]));
   for (const entry of earlier) print(entry);
   if (!options.follow) return;
@@ -476,8 +486,7 @@ Examples:
     )
     .action((options: ServeOptions) => runServe(ctx, options));
 
-  mock
-    .command('open')
+  printsNoJson(mock.command('open'))
     .description("Open a served sandbox's dashboard in the browser")
     .addHelpText('after', '\nExamples:\n  $ topup mock open --base-url http://127.0.0.1:4010\n  $ topup mock serve --open')
     .action(() => runOpen(ctx));

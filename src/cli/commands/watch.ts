@@ -3,7 +3,6 @@ import type { CliContext } from '../context.js';
 import { clockText } from '../io/format.js';
 import { wholeNumberOf } from './choices.js';
 import { createRedraw } from '../io/redraw.js';
-import { jsonText } from '../io/sanitize.js';
 
 /** `--watch [SECONDS]`: bare means the recommended interval; fewer seconds than the minimum is a usage error. */
 export function parseWatchSeconds(what: string, min: number) {
@@ -48,7 +47,7 @@ export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<
       plan.seconds,
       typeof hint === 'number' && Number.isFinite(hint) && hint > 0 ? Math.min(hint, MAX_HINT_SECONDS) : 0,
     );
-    if (ctx.globals.json) ctx.io.out(`${jsonText(data)}\n`);
+    if (ctx.globals.json) ctx.io.writeJsonLine(data);
     else if (redraw)
       redraw(
         `${plan.render(data)}\n${ctx.io.style.dim(`Updated ${clockText(ctx.clock.now())}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`,

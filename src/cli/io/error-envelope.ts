@@ -33,8 +33,8 @@ export function commanderSentence(text: string): string {
   return joined.charAt(0).toUpperCase() + joined.slice(1);
 }
 
-/** Whether the user asked for --json, before commander has parsed anything (its own errors come before that). */
+/** Whether the user asked for --json (or --jq, which implies it), before commander has parsed anything (its own errors come before that). */
 export function asksForJson(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+  return (end === -1 ? argv : argv.slice(0, end)).some((word) => word === '--json' || word === '--jq' || word.startsWith('--jq='));
 }

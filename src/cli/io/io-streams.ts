@@ -1,3 +1,4 @@
+import type { JqProgram } from './jq.js';
 import { jsonText } from './sanitize.js';
 import { plainStyle, type Style } from './plain-style.js';
 import { startSpinner, type Spinner } from './spinner.js';
@@ -21,6 +22,7 @@ export interface OutputMode {
 export class IOStreams {
   #mode: OutputMode = { json: false, color: true, input: true };
   #style: Style | undefined;
+  #jq: JqProgram | undefined;
 
   constructor(readonly streams: CliIO) {}
 
@@ -84,14 +86,33 @@ export class IOStreams {
     this.#style = createStyle(true);
   }
 
+  /**
+   * --jq: checks the expression with jq (a usage error if jq cannot compile it) and from then on sends every JSON
+   * output through it. jq (WebAssembly) is loaded here, so a run without --jq never loads it.
+   */
+  async useJq(expression: string): Promise<void> {
+    const { compileJq } = await import('./jq.js');
+    this.#jq = await compileJq(expression);
+  }
+
+  /** The --jq program, once useJq() has checked it: for a command that filters what it prints itself (`topup api`). */
+  get jq(): JqProgram | undefined {
+    return this.#jq;
+  }
+
   /** Data, on stdout. */
   out(text: string): void {
     this.streams.stdout.write(text);
   }
 
-  /** Exactly the data as JSON on stdout, nothing else. */
+  /** Exactly the data as JSON on stdout, nothing else; with --jq, jq's results for it instead. */
   writeJson(data: unknown): void {
-    this.streams.stdout.write(`${jsonText(data, 2)}\n`);
+    this.streams.stdout.write(this.#jq === undefined ? `${jsonText(data, 2)}\n` : this.#jq.run(data));
+  }
+
+  /** One record of a stream (NDJSON: one compact JSON document a line); with --jq, jq's results for it instead. */
+  writeJsonLine(data: unknown): void {
+    this.streams.stdout.write(this.#jq === undefined ? `${jsonText(data)}\n` : this.#jq.run(data));
   }
 
   /** What a person must see even with --json (stderr is never data): where the data came from, a risk. */

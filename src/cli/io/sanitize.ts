@@ -63,8 +63,10 @@ const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]
  * on written as a `\\uXXXX` escape. JSON.stringify escapes only C0; these can only stand inside strings, so this is safe.
  */
 export function jsonText(value: unknown, space?: number): string {
-  return (JSON.stringify(value, null, space) ?? 'null').replace(
-    RAW_IN_JSON,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return escapeJsonText(JSON.stringify(value, null, space) ?? 'null');
+}
+
+/** JSON text written by someone else (jq) with the same escapes as jsonText: it still parses to the same value. */
+export function escapeJsonText(json: string): string {
+  return json.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
