@@ -9,6 +9,8 @@ export interface Attempt {
   path: string;
   searchParams?: URLSearchParams | undefined;
   json?: unknown;
+  /** A body already written, sent instead of `json`. */
+  text?: string | undefined;
   /** Lower-case names. */
   headers: Record<string, string>;
   signal?: AbortSignal | undefined;
@@ -21,7 +23,7 @@ export interface Attempt {
 export interface Answer {
   readonly status: number;
   readonly ok: boolean;
-  readonly headers: { get(name: string): string | null };
+  readonly headers: { get(name: string): string | null; forEach?(callback: (value: string, name: string) => void): void };
   text(): Promise<string>;
 }
 
@@ -47,13 +49,13 @@ export async function sendAttempt(
   const headers: Record<string, string> = {
     accept: 'application/json',
     'user-agent': options.userAgent,
-    ...(attempt.json === undefined ? {} : { 'content-type': 'application/json' }),
+    ...(attempt.json === undefined && attempt.text === undefined ? {} : { 'content-type': 'application/json' }),
     ...attempt.headers,
   };
   // Outside the try: an error of the caller's own hook is theirs, not a transport failure.
   options.onRequest?.(describeRequest(attempt.method, url, headers));
 
-  const body = attempt.json === undefined ? undefined : JSON.stringify(attempt.json);
+  const body = attempt.text ?? (attempt.json === undefined ? undefined : JSON.stringify(attempt.json));
   try {
     return await exchange(
       options.fetch,

@@ -25,6 +25,8 @@ export interface Call extends RequestOptions {
   params?: Record<string, string>;
   query?: object | undefined;
   body?: unknown;
+  /** A body already written: sent as it is instead of `body`. */
+  rawBody?: string | undefined;
   headers?: Record<string, string>;
   /** Sent as Idempotency-Key; it is what makes a POST safe to retry. */
   idempotencyKey?: string | undefined;
@@ -49,6 +51,11 @@ export interface RawRequest extends RequestOptions {
   query?: Record<string, string | number | boolean | null | undefined> | undefined;
   /** Sent as JSON (Content-Type: application/json). */
   body?: unknown;
+  /**
+   * Sent exactly as it is, instead of `body` (`topup api --input`); Content-Type is application/json unless
+   * `headers` give another.
+   */
+  rawBody?: string | undefined;
   /** Extra headers. Authorization is the client's own and cannot be given here. */
   headers?: Record<string, string> | undefined;
   /** Sent as Idempotency-Key: makes a POST safe to retry, so it is retried like a GET. */
@@ -64,8 +71,8 @@ export interface RawRequest extends RequestOptions {
 export interface RawResponse {
   status: number;
   ok: boolean;
-  /** Header lookup by name, case-insensitive. */
-  headers: { get(name: string): string | null };
+  /** Header lookup by name, case-insensitive; `forEach` lists them all (a fetch Response's headers have it). */
+  headers: { get(name: string): string | null; forEach?(callback: (value: string, name: string) => void): void };
   /** The body as text, exactly as it arrived. */
   text: string;
   /** The body parsed as JSON; undefined when it is not JSON. */
@@ -125,6 +132,7 @@ export function createRequester(options: ResolvedOptions): Requesters {
       path: route.path.slice(1),
       searchParams: call.searchParams,
       json: call.body,
+      text: call.rawBody,
       headers,
       signal: call.signal,
     };
@@ -204,6 +212,7 @@ export function createRequester(options: ResolvedOptions): Requesters {
       return await send(route, {
         headers,
         body: rawRequest.body,
+        rawBody: rawRequest.rawBody,
         idempotencyKey: rawRequest.idempotencyKey,
         signal: rawRequest.signal,
         searchParams,
