@@ -219,20 +219,23 @@ export class CliContext {
     return this.#createClient(wrap);
   }
 
-  /** A client for the target whose answers arrive exactly as sent: for `topup api`, which escapes what it prints itself. */
-  exactClient(): Promise<TopupClient> {
-    return this.#createClient((fetch) => fetch, { exact: true });
+  /**
+   * A client for the target whose answers arrive exactly as sent: for `topup api`, which escapes what it prints itself.
+   * `watch` sees each attempt and answer too (`topup api --verbose`), after the --debug lines.
+   */
+  exactClient(watch: Pick<ClientOptions, 'onRequest' | 'onResponse'> = {}): Promise<TopupClient> {
+    return this.#createClient((fetch) => fetch, { exact: true, watch });
   }
 
   async #createClient(
     wrapGiven: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch,
-    options: { exact?: boolean } = {},
+    options: { exact?: boolean; watch?: Pick<ClientOptions, 'onRequest' | 'onResponse'> } = {},
   ): Promise<TopupClient> {
     const [{ createClient }, target] = await Promise.all([import('../client/index.js'), this.target()]);
     // Human output never shows server text raw (io/sanitize.ts); --json shows it exactly, as JSON escapes it.
     const wrap =
       this.#globals.json || options.exact === true ? wrapGiven : (fetch: typeof globalThis.fetch) => wrapGiven(sanitizingFetch(fetch));
-    const hooks = this.#clientHooks();
+    const hooks = withWatch(this.#clientHooks(), options.watch ?? {});
     if (target.kind === 'embedded') {
       // Offline, pacing would only slow the user down: the sandbox's limits still answer 429 if exceeded.
       return createClient({
@@ -254,4 +257,18 @@ export class CliContext {
       clock: this.deps.clock,
     });
   }
+}
+
+/** Both sets of hooks, each called in turn. */
+function withWatch(
+  hooks: Pick<ClientOptions, 'onRequest' | 'onResponse' | 'onWait'>,
+  watch: Pick<ClientOptions, 'onRequest' | 'onResponse'>,
+): Pick<ClientOptions, 'onRequest' | 'onResponse' | 'onWait'> {
+  const { onRequest, onResponse } = hooks;
+  return {
+    ...hooks,
+    onRequest: onRequest && watch.onRequest ? (request) => (onRequest(request), watch.onRequest!(request)) : (onRequest ?? watch.onRequest),
+    onResponse:
+      onResponse && watch.onResponse ? (response) => (onResponse(response), watch.onResponse!(response)) : (onResponse ?? watch.onResponse),
+  };
 }

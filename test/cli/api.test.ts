@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiPath } from '../../src/cli/commands/api.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/client/options.js';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { LEAN } from '../support/cli-assertions.js';
+import { urlOf } from '../support/url-of.js';
 import { expectUsageError } from '../support/cli-assertions.js';
 
 let h: Harness;
@@ -78,7 +82,8 @@ describe('apiPath', () => {
 describe('argument parsing (exit 2, one line, nothing sent)', () => {
   it.each([
     { args: ['api', 'FETCH', 'me'], err: /METHOD must be one of GET, POST, PUT, PATCH, DELETE\./ },
-    { args: ['api', 'GET'], err: /missing required argument 'path'/ },
+    { args: ['api', 'GET'], err: /^Error: PATH is missing: give it after the method, e\.g\. topup api GET me\/balance\.\n$/ },
+    { args: ['api'], err: /missing required argument 'method-or-path'/ },
     { args: ['api', 'GET', 'https://evil.example/api/v1/me'], err: /^Error: PATH must be a path under \/api\/v1, not a URL/ },
     { args: ['api', 'GET', '../../etc'], err: /^Error: PATH must stay under \/api\/v1/ },
     { args: ['api', 'POST', 'me/orders', '--data', '{"platform_username": '], err: /^Error: --data is not valid JSON: / },
@@ -338,5 +343,388 @@ describe('topup api', () => {
     expect(result.code).toBe(2);
     expect(result.err).toMatch(/plain http:\/\//);
     expect(seen).toEqual([]);
+  });
+});
+
+describe('gh api: method, fields, --input', () => {
+  const ORDER = '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001}';
+
+  it.each([
+    { name: 'no body: GET', args: ['api', 'me/balance'], method: 'GET', url: '/api/v1/me/balance', body: '' },
+    {
+      name: '-f and -F: POST with a JSON body, -F typed',
+      args: ['api', 'me/orders', '-f', 'platform_username=BuilderBob', '-F', 'place_id=5001', '-F', 'platform_pass_id=9001'],
+      method: 'POST',
+      url: '/api/v1/me/orders',
+      body: ORDER,
+    },
+    {
+      name: '-X GET: fields are the query',
+      args: ['api', 'me/orders', '-X', 'GET', '-f', 'status=pending', '-F', 'per_page=5'],
+      method: 'GET',
+      url: '/api/v1/me/orders?status=pending&per_page=5',
+      body: '',
+    },
+    {
+      name: 'fields added to a query in the path',
+      args: ['api', 'GET', 'me/orders?status=pending', '-F', 'per_page=5'],
+      method: 'GET',
+      url: '/api/v1/me/orders?status=pending&per_page=5',
+      body: '',
+    },
+    {
+      name: '-F types: true, false, null, numbers; 007 and long integers stay strings; -f never types',
+      args: [
+        'api',
+        'PATCH',
+        'me/orders',
+        '-F',
+        'a=true',
+        '-F',
+        'b=null',
+        '-F',
+        'c=1.5',
+        '-F',
+        'd=007',
+        '-F',
+        'e=-3',
+        '-F',
+        'f=9007199254740993',
+        '-f',
+        'g=true',
+      ],
+      method: 'PATCH',
+      url: '/api/v1/me/orders',
+      body: '{"g":"true","a":true,"b":null,"c":1.5,"d":"007","e":-3,"f":"9007199254740993"}',
+    },
+    {
+      name: 'nested keys: a[b]=c and a[]=x',
+      args: ['api', 'PUT', 'me/orders', '-F', 'meta[source]=bot', '-F', 'meta[tries]=2', '-F', 'tags[]=a', '-F', 'tags[]=1'],
+      method: 'PUT',
+      url: '/api/v1/me/orders',
+      body: '{"meta":{"source":"bot","tries":2},"tags":["a",1]}',
+    },
+    {
+      name: 'nested keys in a GET query',
+      args: ['api', 'me/orders', '-X', 'GET', '-F', 'meta[source]=bot', '-F', 'tags[]=a', '-F', 'tags[]=b', '-F', 'none=null'],
+      method: 'GET',
+      url: '/api/v1/me/orders?meta%5Bsource%5D=bot&tags%5B%5D=a&tags%5B%5D=b&none=',
+      body: '',
+    },
+    {
+      name: '--data: POST without -X',
+      args: ['api', 'me/orders', '--data', ORDER],
+      method: 'POST',
+      url: '/api/v1/me/orders',
+      body: ORDER,
+    },
+  ])('$name', async ({ args, method, url, body }) => {
+    const { fetch, seen } = recording();
+    await h.run(args, { fetch });
+    expect(seen).toHaveLength(1);
+    const sent = seen[0]!;
+    expect(`${method} ${sent.url.replace('http://sandbox.localhost', '')}`).toBe(`${method} ${url}`);
+    expect(sent.body).toBe(body);
+    expect(sent.headers['content-type']).toBe(body === '' ? undefined : 'application/json');
+  });
+
+  it('the method is the one sent', async () => {
+    const { fetch } = recording();
+    const methods: string[] = [];
+    const watching: typeof globalThis.fetch = async (input, init) => {
+      methods.push(init?.method ?? 'GET');
+      return fetch(input, init);
+    };
+    await h.run(['api', 'me/balance'], { fetch: watching });
+    await h.run(['api', 'me/orders', '-f', 'a=b'], { fetch: watching });
+    await h.run(['api', 'me/orders', '-X', 'get', '-f', 'a=b'], { fetch: watching });
+    await h.run(['api', 'me/orders', '--paginate', '-f', 'status=pending'], { fetch: watching });
+    expect(methods).toEqual(['GET', 'POST', 'GET', 'GET']);
+  });
+
+  it('-F key=@file reads the value from the file, @- from stdin', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'topup-api-'));
+    try {
+      writeFileSync(join(dir, 'name.txt'), 'BuilderBob');
+      const { fetch, seen } = recording();
+      const result = await h.run(
+        [
+          'api',
+          'me/orders',
+          '-F',
+          `platform_username=@${join(dir, 'name.txt')}`,
+          '-F',
+          'client_reference=@-',
+          '-F',
+          'place_id=5001',
+          '-F',
+          'platform_pass_id=9001',
+        ],
+        { fetch, stdin: 'ref-from-stdin' },
+      );
+      expect(result.code).toBe(0);
+      expect(JSON.parse(seen[0]!.body)).toEqual({
+        platform_username: 'BuilderBob',
+        client_reference: 'ref-from-stdin',
+        place_id: 5001,
+        platform_pass_id: 9001,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--input FILE is the body exactly as written; fields then go in the query', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'topup-api-'));
+    try {
+      const text = `{ "platform_username": "BuilderBob",\n  "place_id": 5001, "platform_pass_id": 9001 }\n`;
+      writeFileSync(join(dir, 'order.json'), text);
+      const { fetch, seen } = recording();
+      const result = await h.run(
+        ['api', 'me/orders', '--input', join(dir, 'order.json'), '-f', 'x=1', '--jq', '.data.invoice.payment_status'],
+        {
+          fetch,
+        },
+      );
+      expect(result).toEqual({ code: 0, out: 'pending\n', err: '' });
+      expect(seen[0]!.url).toBe('http://sandbox.localhost/api/v1/me/orders?x=1');
+      expect(seen[0]!.body).toBe(text);
+      expect(seen[0]!.headers['content-type']).toBe('application/json');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--input - reads the body from stdin; -H Content-Type replaces the default', async () => {
+    const { fetch, seen } = recording();
+    const result = await h.run(['api', 'me/orders', '--input', '-', '-H', 'Content-Type: text/plain'], { fetch, stdin: 'not json' });
+    expect(result.code).not.toBe(0);
+    expect(seen[0]!.body).toBe('not json');
+    expect(seen[0]!.headers['content-type']).toBe('text/plain');
+  });
+
+  it.each([
+    { args: ['api', 'me', '--slurp'], err: '--slurp needs --paginate.' },
+    { args: ['api', 'me/orders', '--paginate', '-X', 'POST'], err: '--paginate follows the pages of a GET; this request is a POST.' },
+    { args: ['api', 'me/orders', '--paginate', '--input', 'x.json'], err: '--paginate cannot be combined with --input.' },
+    { args: ['api', 'me/orders', '--paginate', '--slurp', '-i'], err: '--slurp cannot be combined with --include.' },
+    {
+      args: ['api', 'me/orders', '--data', '{}', '-f', 'a=b'],
+      err: '--data is the whole body: it cannot be combined with -f, -F or --input.',
+    },
+    { args: ['api', 'me', '-X', 'GET', '--input', 'x.json'], err: '--input cannot be sent with GET; use -X POST, PUT, PATCH or DELETE.' },
+    { args: ['api', 'GET', 'me', '-X', 'POST'], err: 'Two methods given: GET and -X POST; give one.' },
+    { args: ['api', 'me/orders', '-f', 'novalue'], err: "A field is key=value; 'novalue' has no = sign." },
+    { args: ['api', 'me/orders', '-f', '=value'], err: "A field is key=value; '=value' has no key." },
+    { args: ['api', 'me/orders', '-F', 'a[]b=1'], err: "The field name 'a[]b' is not valid: use name, name[key] or name[]." },
+    { args: ['api', 'me/orders', '-F', 'a[][b]=1'], err: "The field name 'a[][b]' is not valid: [] can only come last." },
+    { args: ['api', 'me/orders', '-F', 'a=1', '-F', 'a[b]=2'], err: "The field 'a[b]' conflicts with another field of the same name." },
+    { args: ['api', 'me/orders', '-F', 'x=@/nonexistent/topup-file'], err: 'Cannot read /nonexistent/topup-file: no such file.' },
+    { args: ['api', 'me/orders', '--input', '/nonexistent/topup-file'], err: 'Cannot read /nonexistent/topup-file: no such file.' },
+  ])('$args → exit 2, nothing sent', async ({ args, err }) => {
+    const { fetch, seen } = recording();
+    const result = await h.run(args, { fetch });
+    expect(result).toEqual({ code: 2, out: '', err: `Error: ${err}\n` });
+    expect(seen).toEqual([]);
+  });
+
+  it.each([
+    { args: ['api', 'me', '--silent', '--jq', '.'], message: '--silent prints no body, so it cannot be combined with --jq.' },
+    {
+      args: ['api', 'me/orders', '--paginate', '--slurp', '--jq', '.'],
+      message: '--slurp cannot be combined with --jq; filter each page with --jq alone.',
+    },
+    { args: ['api', 'me', '--jq', '.data |'], message: 'Invalid --jq expression: syntax error, unexpected end of file at line 1.' },
+  ])('$args → exit 2 as the JSON envelope (--jq asks for JSON), nothing sent', async ({ args, message }) => {
+    const { fetch, seen } = recording();
+    const result = await h.run(args, { fetch });
+    expect(result).toEqual({ code: 2, out: '', err: `${JSON.stringify({ success: false, message })}\n` });
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('gh api: output', () => {
+  it.each([true, false])('-i: the status line and the headers, a blank line, then the body (tty: %s)', async (tty) => {
+    const result = await h.run(['api', '-i', 'health'], { tty });
+    const body = (await direct('/api/v1/health')).body;
+    expect(result).toEqual({
+      code: 0,
+      out: `HTTP/1.1 200 OK\ncache-control: no-store\ncontent-type: application/json; charset=utf-8\n\n${JSON.stringify(body, null, 2)}\n`,
+      err: '',
+    });
+  });
+
+  it('--silent prints no body; with -i the headers still, and a 404 still exits 1', async () => {
+    expect(await h.run(['api', '--silent', 'me/balance'])).toEqual({ code: 0, out: '', err: '' });
+    expect(await h.run(['api', '-i', '--silent', 'me/orders/INV20260302009999'])).toEqual({
+      code: 1,
+      out: 'HTTP/1.1 404 Not Found\ncache-control: no-store\ncontent-type: application/json; charset=utf-8\n\n',
+      err: 'Error: Order INV20260302009999 was not found.\n',
+    });
+  });
+
+  it('--verbose: the request (token redacted) and the response headers on stderr, the body on stdout', async () => {
+    const result = await h.run(['api', '--verbose', 'me/orders', '-X', 'GET', '-F', 'per_page=1', '--jq', '.data.orders[0].invoice_code']);
+    expect(result).toEqual({
+      code: 0,
+      out: 'INV20260302000005\n',
+      err: [
+        '> GET /api/v1/me/orders?per_page=1 HTTP/1.1',
+        '> host: sandbox.localhost',
+        '> accept: application/json',
+        '> authorization: Bearer [REDACTED]',
+        '> user-agent: topup-client',
+        '>',
+        '< HTTP/1.1 200 OK',
+        '< cache-control: no-store',
+        '< content-type: application/json; charset=utf-8',
+        '<',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('--verbose shows the body sent', async () => {
+    const result = await h.run([
+      'api',
+      '--verbose',
+      '--silent',
+      'me/orders',
+      '-f',
+      'platform_username=ghost_user_404',
+      '-F',
+      'place_id=5001',
+    ]);
+    expect(result.code).toBe(5);
+    expect(result.err).toContain('> content-type: application/json\n> user-agent: topup-client\n>\n');
+    expect(result.err).toContain('>\n{"platform_username":"ghost_user_404","place_id":5001}\n< HTTP/1.1 422 Unprocessable Entity\n');
+  });
+
+  it('header values from the server are made safe and never show the token', async () => {
+    const token = h.token('rich');
+    const echoing: typeof globalThis.fetch = async () =>
+      new Response('{"success":true,"data":{}}', {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'x-echo': `Bearer ${token}`, 'x-evil': 'a\u0007b' },
+      });
+    const result = await h.run(['api', '-i', 'me'], { fetch: echoing });
+    expect(result.out).toContain('x-echo: Bearer [REDACTED]\nx-evil: a\\x07b\n');
+  });
+
+  it('--jq on a body that is not JSON: exit 1 with one sentence', async () => {
+    const result = await h.run(['api', 'me', '--jq', '.'], { fetch: answering(200, '<html>hello</html>') });
+    expect(result).toEqual({
+      code: 1,
+      out: '',
+      err: '{"success":false,"message":"The answer is not JSON, so --jq has nothing to filter."}\n',
+    });
+  });
+
+  it('--jq runs on an error answer too, and the status still decides the exit code', async () => {
+    const result = await h.run(['api', 'me/orders/INV20260302009999', '--jq', '.success']);
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('false\n');
+    expect(JSON.parse(result.err)).toMatchObject({ success: false, message: 'Order INV20260302009999 was not found.' });
+  });
+});
+
+describe('gh api: --paginate', () => {
+  const CODES = ['INV20260302000005', 'INV20260302000004', 'INV20260302000003', 'INV20260302000002'];
+  const NO_PAGINATION =
+    "The server's answer has no pagination, so topup cannot tell whether more pages follow; no further page was fetched.\n";
+
+  /** The sandbox's answers with `change` applied to each JSON body: a server that paginates differently. */
+  const changing =
+    (change: (body: { data?: Record<string, unknown> }) => void, seen: string[] = []): typeof globalThis.fetch =>
+    async (input, init) => {
+      seen.push(urlOf(input).replace('http://sandbox.localhost', ''));
+      const answer = await h.sandbox.fetch(input, init);
+      const body = JSON.parse(await answer.text()) as { data?: Record<string, unknown> };
+      change(body);
+      return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    };
+
+  it.each([true, false])('follows has_more page by page, in order, one jq run per page (tty: %s)', async (tty) => {
+    const seen: string[] = [];
+    const result = await h.run(['api', 'me/orders', '--paginate', '-F', 'per_page=1', '--jq', '.data.orders[].invoice_code'], {
+      tty,
+      fetch: changing(() => {}, seen),
+    });
+    if (LEAN) {
+      expect(result).toEqual({ code: 0, out: `${CODES[0]}\n`, err: NO_PAGINATION });
+      expect(seen).toEqual(['/api/v1/me/orders?per_page=1']);
+      return;
+    }
+    expect(result).toEqual({ code: 0, out: CODES.map((code) => `${code}\n`).join(''), err: '' });
+    expect(seen).toEqual([
+      '/api/v1/me/orders?per_page=1',
+      '/api/v1/me/orders?per_page=1&page=2',
+      '/api/v1/me/orders?per_page=1&page=3',
+      '/api/v1/me/orders?per_page=1&page=4',
+    ]);
+  });
+
+  it('one pretty document per page; --slurp: one array of the pages', async () => {
+    const pages = await h.run(['api', 'me/orders', '--paginate', '-F', 'per_page=3']);
+    const slurped = await h.run(['api', 'me/orders', '--paginate', '--slurp', '-F', 'per_page=3']);
+    const first = (await direct('/api/v1/me/orders?per_page=3')).body;
+    const second = (await direct('/api/v1/me/orders?per_page=3&page=2')).body;
+    const documents = LEAN ? [first] : [first, second];
+    expect(pages).toEqual({
+      code: 0,
+      out: documents.map((document) => `${JSON.stringify(document, null, 2)}\n`).join(''),
+      err: LEAN ? NO_PAGINATION : '',
+    });
+    expect(slurped).toEqual({ code: 0, out: `${JSON.stringify(documents, null, 2)}\n`, err: LEAN ? NO_PAGINATION : '' });
+  });
+
+  it('starts at the page the path names', async () => {
+    const seen: string[] = [];
+    const result = await h.run(['api', 'me/orders?page=3&per_page=1', '--paginate', '--jq', '.data.orders[].invoice_code'], {
+      fetch: changing(() => {}, seen),
+    });
+    expect(result.out).toBe(LEAN ? `${CODES[2]}\n` : `${CODES[2]}\n${CODES[3]}\n`);
+    expect(seen).toEqual(
+      LEAN ? ['/api/v1/me/orders?page=3&per_page=1'] : ['/api/v1/me/orders?page=3&per_page=1', '/api/v1/me/orders?page=4&per_page=1'],
+    );
+  });
+
+  it('a server that sends no pagination: that one page, and stderr says so; no page is invented', async () => {
+    const seen: string[] = [];
+    const result = await h.run(['api', 'me/orders', '--paginate', '-F', 'per_page=1', '--jq', '.data.orders[].invoice_code'], {
+      fetch: changing((body) => delete body.data?.pagination, seen),
+    });
+    expect(result).toEqual({ code: 0, out: `${CODES[0]}\n`, err: NO_PAGINATION });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a server that says has_more forever stops at its first empty page', async () => {
+    const seen: string[] = [];
+    const result = await h.run(['api', 'me/orders', '--paginate', '-F', 'per_page=2', '--jq', '.data.orders[].invoice_code'], {
+      fetch: changing((body) => {
+        if (body.data) body.data.pagination = { ...(body.data.pagination as object), has_more: true };
+      }, seen),
+    });
+    expect(result).toEqual({
+      code: 0,
+      out: CODES.map((code) => `${code}\n`).join(''),
+      err: 'The server says more pages follow page 3, but that page is empty; stopped there.\n',
+    });
+    expect(seen).toHaveLength(3);
+  });
+
+  it('an error on a later page: the pages before it, its body, and its exit code', async () => {
+    const failing: typeof globalThis.fetch = async (input, init) =>
+      urlOf(input).includes('&page=2') ? answering(404, { success: false, message: 'Gone.' })(input, init) : h.sandbox.fetch(input, init);
+    const result = await h.run(['api', 'me/orders', '--paginate', '-F', 'per_page=2', '--jq', '.data.orders[]?.invoice_code // .message'], {
+      fetch: failing,
+    });
+    if (LEAN) {
+      expect(result).toEqual({ code: 0, out: `${CODES[0]}\n${CODES[1]}\n`, err: NO_PAGINATION });
+      return;
+    }
+    expect(result.code).toBe(1);
+    expect(result.out).toBe(`${CODES[0]}\n${CODES[1]}\nGone.\n`);
+    expect(JSON.parse(result.err)).toEqual({ success: false, message: 'Gone.' });
   });
 });

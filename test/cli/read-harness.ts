@@ -36,6 +36,8 @@ export interface RunOptions {
   stderrTTY?: boolean;
   signal?: AbortSignal;
   env?: Record<string, string>;
+  /** Piped to the command's stdin. */
+  stdin?: string;
 }
 
 export interface RunResult {
@@ -55,6 +57,7 @@ export async function harness(): Promise<Harness> {
       tty: options.tty ?? false,
       ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }),
       env: { TOPUP_CONFIG_DIR: config.dir, ...env, ...options.env },
+      ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
     });
     const fetch = options.fetch ?? (options.baseUrl !== undefined ? undefined : sandbox.fetch);
     const code = await main(args, io, { ...(fetch ? { fetch } : {}), clock: time, ...(options.signal ? { signal: options.signal } : {}) });

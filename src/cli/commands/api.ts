@@ -1,13 +1,22 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { jsonText, sanitizeText } from '../io/sanitize.js';
 import { UsageError } from '../errors.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type ApiMethod = (typeof API_METHODS)[number];
 
 export interface ApiFlags {
+  method?: ApiMethod | undefined;
+  rawField?: string[] | undefined;
+  field?: string[] | undefined;
+  input?: string | undefined;
   data?: string | undefined;
   header?: string[] | undefined;
+  include?: boolean | undefined;
+  silent?: boolean | undefined;
+  verbose?: boolean | undefined;
+  paginate?: boolean | undefined;
+  slurp?: boolean | undefined;
 }
 
 /**
@@ -44,79 +53,79 @@ export function parseHeader(value: string, previous: string[] = []): string[] {
   return [...previous, `${name}:${match[2]!.trim()}`];
 }
 
-function parseMethod(value: string): (typeof API_METHODS)[number] {
-  const method = value.toUpperCase() as (typeof API_METHODS)[number];
-  if (!API_METHODS.includes(method)) throw new InvalidArgumentError(`METHOD must be one of ${API_METHODS.join(', ')}.`);
-  return method;
+function isMethod(value: string): boolean {
+  return (API_METHODS as readonly string[]).includes(value.toUpperCase());
 }
 
-/** --data as the JSON value it holds; the client sends it as JSON. */
-function parseBody(data: string | undefined, method: string): { value: unknown } | undefined {
-  if (data === undefined) return undefined;
-  if (method === 'GET') throw new UsageError('--data cannot be sent with GET; use POST.');
-  try {
-    return { value: JSON.parse(data) as unknown };
-  } catch (error) {
-    throw new UsageError(`--data is not valid JSON: ${(error as Error).message.split('\n')[0]!.replace(/\.$/, '')}.`);
-  }
+function parseMethod(value: string): ApiMethod {
+  if (!isMethod(value)) throw new InvalidArgumentError(`METHOD must be one of ${API_METHODS.join(', ')}.`);
+  return value.toUpperCase() as ApiMethod;
 }
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /**
- * `topup api METHOD PATH`: one raw authenticated request through the client's `request()`, with its pacing, retries
- * (GETs, and POSTs with an Idempotency-Key) and timeout. Prints the response body (the whole envelope, pretty JSON)
- * on stdout whatever the status; the status decides the exit code, as the client's error classes do.
+ * `topup api [METHOD] PATH` → the method (undefined: chosen by what is sent) and the path. `topup api GET PATH`, the
+ * older form, still works; so does gh's `topup api PATH -X GET`. A lone method is a path forgotten, not an endpoint.
  */
-export async function runApi(ctx: CliContext, method: string, path: string, flags: ApiFlags): Promise<void> {
-  const body = parseBody(flags.data, method);
-  const rawPath = apiPath(path);
-  const headers: Record<string, string> = {};
-  let idempotencyKey: string | undefined;
-  for (const header of flags.header ?? []) {
-    const at = header.indexOf(':');
-    const name = header.slice(0, at);
-    // The client sends it, and knows from it that a retry is safe.
-    if (name === 'idempotency-key') idempotencyKey = header.slice(at + 1);
-    else headers[name] = header.slice(at + 1);
+export function methodAndPath(
+  first: string,
+  second: string | undefined,
+  flag: ApiMethod | undefined,
+): { method?: ApiMethod; path: string } {
+  if (second === undefined) {
+    if (isMethod(first))
+      throw new UsageError(`PATH is missing: give it after the method, e.g. topup api ${first.toUpperCase()} me/balance.`);
+    return { ...(flag === undefined ? {} : { method: flag }), path: first };
   }
-  const [client, target] = await Promise.all([ctx.exactClient(), ctx.target()]);
-  const answer = await client.request({
-    method,
-    path: rawPath,
-    headers,
-    ...(body === undefined ? {} : { body: body.value }),
-    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-    signal: ctx.signal,
-    throwOnError: false,
-  });
-  const { errorFromResponse, scrub } = await import('../../client/error-from-response.js');
-  const secrets = target.token === undefined ? [] : [target.token];
-  // A server that echoes the token must not make us print it.
-  // JSON is printed as JSON text with terminal-active characters escaped; a body that is not JSON is made safe as text.
-  const shown = scrub(answer.body === undefined ? sanitizeText(answer.text) : jsonText(answer.body, 2), secrets);
-  if (shown !== '') ctx.io.out(shown.endsWith('\n') ? shown : `${shown}\n`);
-  if (!answer.ok) throw errorFromResponse({ status: answer.status, body: answer.body }, secrets);
+  if (!isMethod(first)) throw new UsageError(`METHOD must be one of ${API_METHODS.join(', ')}.`);
+  const method = first.toUpperCase() as ApiMethod;
+  if (flag !== undefined && flag !== method) throw new UsageError(`Two methods given: ${method} and -X ${flag}; give one.`);
+  return { method, path: second };
 }
 
 export function registerApiCommand(program: Command, ctx: CliContext): void {
   program
     .command('api')
-    .argument('<method>', `HTTP method: ${API_METHODS.join(', ')}`, parseMethod)
-    .argument('<path>', 'path under /api/v1, e.g. me/balance or /api/v1/me/orders?status=pending')
-    .description('Send one raw authenticated request under /api/v1 and print the response body')
+    .usage('[METHOD] PATH [options]')
+    .argument('<method-or-path>', `HTTP method (${API_METHODS.join(', ')}), or the path when the method is left out`)
+    .argument('[path]', 'path under /api/v1, e.g. me/balance or /api/v1/me/orders?status=pending')
+    .description('Send an authenticated request under /api/v1 and print the response, like `gh api`')
+    .option('-X, --method <method>', 'HTTP method (default: GET, or POST when fields, --input or --data are given)', parseMethod)
+    .option('-f, --raw-field <key=value>', 'a string field: a query parameter of a GET, else a key of the JSON body (repeatable)', collect)
+    .option(
+      '-F, --field <key=value>',
+      "a typed field: numbers, true, false and null as such, @file for a file's text (@- stdin), a[b]=1 and a[]=1 nest (repeatable)",
+      collect,
+    )
+    .option('--input <file>', 'send the file as the request body, as it is (- for stdin); fields then go in the query')
     .option('--data <json>', 'JSON request body')
     .option('-H, --header <name:value>', 'extra request header, e.g. "Idempotency-Key: 7f1c…" (repeatable)', parseHeader)
+    .option('-i, --include', 'print the status line and the response headers before the body')
+    .option('--silent', 'print no response body')
+    .option('--verbose', 'print the request and the response headers on stderr, the token redacted')
+    .option('--paginate', 'follow pagination.has_more and fetch every page of a list, in order, within the rate limits')
+    .option('--slurp', 'with --paginate: print one JSON array of every page instead of one document per page')
     .addHelpText(
       'after',
       `
 The token goes only in the Authorization header. Requests keep to the published rate limits; GETs, and POSTs
 with an Idempotency-Key, are retried after 429 (as Retry-After asks), 502-504 and dropped connections.
 The whole response envelope is printed, whatever the status; the exit code follows the status:
-401 → 4, 403/409/422 → 5, 429 → 6, 5xx → 7, other errors → 1.
+401 → 4, 403/409/422 → 5, 429 → 6, 5xx → 7, other errors → 1. --jq EXPR (a global option) filters it with jq.
+--paginate without pagination in the answer (a server may send none) prints that one page and says so on stderr.
 
 Examples:
-  $ topup api GET me/balance
-  $ topup api GET '/api/v1/me/orders?status=pending&per_page=5'
-  $ topup api POST me/orders -H 'Idempotency-Key: order-4711' --data '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001}'`,
+  $ topup api me/balance
+  $ topup api me/orders -X GET -f status=pending -F per_page=5
+  $ topup api me/orders --paginate --jq '.data.orders[].invoice_code'
+  $ topup api me/orders -H 'Idempotency-Key: order-4711' -f platform_username=BuilderBob -F place_id=5001 -F platform_pass_id=9001
+  $ topup api -i health
+  $ echo '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001}' | topup api me/orders --input -`,
     )
-    .action((method: string, path: string, flags: ApiFlags) => runApi(ctx, method, path, flags));
+    .action(async (first: string, second: string | undefined, flags: ApiFlags) => {
+      const target = methodAndPath(first, second, flags.method);
+      const { runApi } = await import('./api-run.js');
+      await runApi(ctx, target, flags);
+    });
 }
