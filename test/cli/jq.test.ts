@@ -90,6 +90,15 @@ describe('--jq on the --json output (gh semantics): strings as text, other value
     expect(result).toEqual({ code: 0, out: 'CR80\n', err: EMBEDDED_NOTICE });
   });
 
+  it('--watch: jq runs on each refresh, one result a refresh', async () => {
+    const controller = new AbortController();
+    h.time.onSleep = (count) => void (count === 3 && controller.abort());
+    const result = await h.run(['balance', '--watch', '30', '--jq', '[type, (.currency | type)] | join(" ")'], {
+      signal: controller.signal,
+    });
+    expect(result).toEqual({ code: 130, out: LEAN ? 'object null\n'.repeat(3) : 'object string\n'.repeat(3), err: '' });
+  });
+
   it('a stream of records (mock state save, one JSON document) goes through jq too', async () => {
     const result = await h.runEmbedded(['--mock', 'mock', 'state', 'save', '--jq', 'keys']);
     expect(result).toEqual({ code: 0, out: '["clock_offset_ms","counters","tables","version"]\n', err: EMBEDDED_NOTICE });

@@ -57,6 +57,12 @@ describe('topup mock logs', () => {
     expect(result.out + result.err).not.toContain(token);
   });
 
+  it('--jq runs on each journal entry', async () => {
+    await botTraffic(served!.url);
+    const result = await topup(['mock', 'logs', '--jq', '"\\(.method) \\(.path) \\(.status)"', '--base-url', served!.url]);
+    expect(result).toEqual({ code: 0, out: 'GET /api/v1/health 200\nPOST /api/v1/me/orders 201\nPOST /api/v1/me/order 404\n', err: '' });
+  });
+
   it('--json is NDJSON of the journal entries; the filters pick', async () => {
     await botTraffic(served!.url);
     const result = await topup(['--json', 'mock', 'logs', '--filter-method', 'POST', '--filter-status', '4xx', '--base-url', served!.url]);

@@ -35,6 +35,28 @@ describe('--jq in the built topup', () => {
     });
   });
 
+  it('topup api: -f/-F make a POST, and --jq filters the envelope', async () => {
+    const created = await topup(
+      [
+        '--mock',
+        'api',
+        'me/orders',
+        '-f',
+        'platform_username=BuilderBob',
+        '-F',
+        'place_id=5001',
+        '-F',
+        'platform_pass_id=9001',
+        '--jq',
+        '.data.invoice.payment_status',
+      ],
+      { env },
+    );
+    expect(created).toMatchObject({ code: 0, stdout: 'pending\n' });
+    const listed = await topup(['--mock', 'api', 'me/orders', '--paginate', '--jq', '.data.orders | length'], { env });
+    expect(listed).toMatchObject({ code: 0, stdout: '1\n' });
+  });
+
   it('the start-up bundle does not hold jq: only the lazy chunk loads it', () => {
     const eager = readFileSync(join(ROOT, 'dist', 'cli', 'main.cjs'), 'utf8');
     expect(eager).not.toContain('jq-web');
