@@ -85,6 +85,11 @@ describe('--jq on the --json output (gh semantics): strings as text, other value
     expect(await h.run(args)).toEqual({ code: 0, out: 'CR80\n', err: '' });
   });
 
+  it("jq's debug goes to stderr through the CLI's streams", async () => {
+    const result = await h.run(['packages', '--jq', '.packages[0].code | debug | ascii_downcase']);
+    expect(result).toEqual({ code: 0, out: 'cr80\n', err: '["DEBUG:","CR80"]\n' });
+  });
+
   it('embedded sandbox: the notice on stderr, jq results on stdout', async () => {
     const result = await h.runEmbedded(['--mock', 'packages', '--jq', '.packages[0].code']);
     expect(result).toEqual({ code: 0, out: 'CR80\n', err: EMBEDDED_NOTICE });

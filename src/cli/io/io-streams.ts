@@ -1,5 +1,5 @@
 import type { JqProgram } from './jq.js';
-import { jsonText } from './sanitize.js';
+import { jsonText, sanitizeText } from './sanitize.js';
 import { plainStyle, type Style } from './plain-style.js';
 import { startSpinner, type Spinner } from './spinner.js';
 import type { CliIO, OutputStream } from './streams.js';
@@ -92,7 +92,8 @@ export class IOStreams {
    */
   async useJq(expression: string): Promise<void> {
     const { compileJq } = await import('./jq.js');
-    this.#jq = await compileJq(expression);
+    // jq's own stderr (its `debug` and `stderr` builtins) is for the person running it: stderr, made safe.
+    this.#jq = await compileJq(expression, (text) => this.warn(sanitizeText(text)));
   }
 
   /** The --jq program, once useJq() has checked it: for a command that filters what it prints itself (`topup api`). */

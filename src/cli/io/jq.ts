@@ -35,12 +35,12 @@ function jq(): Promise<JqWeb> {
  * input, so running it on empty input compiles it and runs nothing: no `debug` output, no request sent yet.
  * A program jq cannot compile is a usage error naming jq's reason.
  */
-export async function compileJq(expression: string): Promise<JqProgram> {
+export async function compileJq(expression: string, report: (stderr: string) => void): Promise<JqProgram> {
   const engine = await jq();
-  invoke(engine, '', expression);
+  invoke(engine, '', expression, report);
   return {
     run: (value) => {
-      const output = invoke(engine, JSON.stringify(value) ?? 'null', expression) ?? '';
+      const output = invoke(engine, JSON.stringify(value) ?? 'null', expression, report) ?? '';
       return output === '' ? '' : `${output.split('\n').map(resultLine).join('\n')}\n`;
     },
   };
@@ -52,15 +52,27 @@ function resultLine(line: string): string {
   return sanitizeText(JSON.parse(line) as string);
 }
 
-function invoke(engine: JqWeb, input: string, expression: string): string | undefined {
-  // Emscripten sets process.exitCode to jq's exit status; a failed filter must not decide how topup exits.
+/**
+ * Runs jq once, containing jq-web's side effects: Emscripten sets process.exitCode to jq's exit status (a failed filter
+ * must not decide how topup exits), and what jq writes on stderr while succeeding (`debug`, `stderr`) jq-web hands to
+ * console.warn, which would bypass the CLI's streams: it goes to `report` instead.
+ */
+function invoke(engine: JqWeb, input: string, expression: string, report: (stderr: string) => void): string | undefined {
   const exitCode = globalThis.process.exitCode;
+  const { warn } = console;
+  let stderr: string | undefined;
+  console.warn = (...args: unknown[]) => {
+    // jq-web: console.warn('%cstderr%c: %c%s', …styles, stderr).
+    stderr = String(args.at(-1));
+  };
   try {
     return engine.raw(input, expression, ['-c']);
   } catch (error) {
     throw jqError(error as JqFailure);
   } finally {
+    console.warn = warn;
     globalThis.process.exitCode = exitCode;
+    if (stderr !== undefined) report(stderr);
   }
 }
 
