@@ -246,6 +246,10 @@ describe('the packed package', () => {
     const cli = await node([join('node_modules', 'topup', 'bin', 'topup.js'), 'packages', '--json'], dir);
     expect(cli.code).toBe(0);
     expect((JSON.parse(cli.stdout) as { packages: { code: string }[] }).packages.map((p) => p.code)).toEqual(expectedCodes);
+    // --jq loads jq-web from the project's node_modules, as a user's install has it.
+    const filtered = await node([join('node_modules', 'topup', 'bin', 'topup.js'), 'packages', '--jq', '.packages[].code'], dir);
+    expect(filtered.code).toBe(0);
+    expect(filtered.stdout).toBe(expectedCodes.map((code) => `${code}\n`).join(''));
   });
 
   it('works from a fresh CommonJS project with require()', async () => {
