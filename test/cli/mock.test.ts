@@ -112,6 +112,8 @@ describe('offline sandbox through the CLI', () => {
       'rich:production',
       'broke:production',
       'unlinked:production',
+      'dual:production',
+      'dual:sandbox',
     ]);
     expect(fixtures.platform.valid_orders.map((o: { order_type?: string }) => o.order_type ?? 'gamepass')).toEqual(
       expect.arrayContaining(['gamepass', 'vip_server']),
