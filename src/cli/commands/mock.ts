@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Sandbox } from '../../../mocks/core/sandbox.js';
 import type { PersistentSandbox } from '../../../mocks/state/persistent-sandbox.js';
 import type { JournalEntry } from '../../../mocks/inspect/journal.js';
@@ -206,7 +206,11 @@ const moveDone: Record<InvoiceMove, string> = {
   failOrder: 'Failed and refunded order',
 };
 
-export async function runDeposit(ctx: CliContext, amount: number, options: { paid: boolean; account?: string }): Promise<void> {
+export async function runDeposit(
+  ctx: CliContext,
+  amount: number,
+  options: { paid: boolean; account?: string; mode?: 'sandbox' | 'production' },
+): Promise<void> {
   const { control, token } = await controlFor(ctx);
   // Without --account, the deposit is for the target's own account (its token), else the sandbox's demo account.
   const created = await control.deposit({
@@ -214,6 +218,7 @@ export async function runDeposit(ctx: CliContext, amount: number, options: { pai
     paid: options.paid,
     account: options.account,
     token: options.account === undefined ? token : undefined,
+    mode: options.mode,
   });
   if (ctx.globals.json) return ctx.io.writeJson(created);
   ctx.io.out(`${created.invoice_code}\n`);
@@ -551,7 +556,18 @@ Examples:
     .argument('<amount>', 'amount in IDR, 10000 to 50000000', parseWholeNumber('amount', 1))
     .description('Create a deposit (a balance top-up) for the demo account, or --account NAME')
     .option('--paid', 'pay it at once, crediting the balance', false)
-    .option('--account <name>', 'sandbox account by name (demo, rich, broke, unlinked)')
-    .addHelpText('after', '\nExamples:\n  $ topup mock deposit 50000\n  $ topup mock deposit 100000 --paid --account rich')
-    .action((amount: number, options: { paid: boolean; account?: string }) => runDeposit(ctx, amount, options));
+    .option('--account <name>', 'sandbox account by name (demo, rich, broke, unlinked, dual)')
+    .addOption(
+      new Option('--mode <mode>', 'for an account with both keys (dual): its test or its live world (default live)').choices([
+        'sandbox',
+        'production',
+      ]),
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ topup mock deposit 50000\n  $ topup mock deposit 100000 --paid --account rich\n  $ topup mock deposit 20000 --paid --account dual --mode sandbox',
+    )
+    .action((amount: number, options: { paid: boolean; account?: string; mode?: 'sandbox' | 'production' }) =>
+      runDeposit(ctx, amount, options),
+    );
 }
