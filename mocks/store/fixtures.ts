@@ -110,7 +110,8 @@ export function fixtureAccount<Account extends { name: string; mode?: string } =
   mode?: TokenMode,
 ): Account {
   const account = fixtures.accounts.find((a) => a.name === name && (mode === undefined || a.mode === mode));
-  if (account === undefined) throw new Error(`The sandbox's fixtures have no ${mode === undefined ? '' : `${mode} `}account named '${name}'.`);
+  if (account === undefined)
+    throw new Error(`The sandbox's fixtures have no ${mode === undefined ? '' : `${mode} `}account named '${name}'.`);
   return account;
 }
 
