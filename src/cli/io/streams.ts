@@ -3,6 +3,7 @@ export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean | undefined;
   columns?: number | undefined;
+  rows?: number | undefined;
 }
 
 export interface CliIO {
