@@ -56,4 +56,15 @@ describe.skipIf(!hasScript)('the pager, in a real process on a terminal', () => 
     expect(result.screen).not.toMatch(/Error|EPIPE/);
     expect(result.screen).toContain('12 articles.');
   });
+
+  it("times on a terminal are in the process's own TZ, with its offset; piped, ISO 8601 in UTC", async () => {
+    const tty = await onTerminal(['--mock', 'articles', 'list', '--page', '2', '--no-color'], { TOPUP_PAGER: 'cat', TZ: 'Asia/Jakarta' });
+    expect(tty.code).toBe(0);
+    expect(tty.screen).toContain('2026-01-02 15:00 +07:00  news');
+    const piped = spawnSync(process.execPath, [join(ROOT, 'bin', 'topup.js'), '--mock', 'articles', 'list', '--page', '2'], {
+      env: { ...baseEnv(dir), TZ: 'Asia/Jakarta' },
+      encoding: 'utf8',
+    });
+    expect(piped.stdout.split('\n')[0]).toBe('2026-01-02T08:00:00Z\tnews\tpaying-an-invoice-step-by-step\tPaying an invoice step by step');
+  });
 });

@@ -18,6 +18,7 @@ export interface FakeIOOptions {
   /**
    * The environment. Unless given: TZ=UTC, so that times on a terminal read the same on every machine, and
    * TOPUP_PAGER=cat, so that no test starts a real pager by accident (pass `TOPUP_PAGER: undefined` to test the default).
+   * Its TZ is injected as the zone (CliIO.timeZone), as a real process takes it from its own TZ.
    */
   env?: Record<string, string | undefined>;
   /** The terminal's width in cells on stdout (default 100) and its height in rows (default: not said). */
@@ -29,6 +30,7 @@ export interface FakeIOOptions {
 export function fakeIO(options: FakeIOOptions = {}): CapturedIO {
   let out = '';
   let err = '';
+  const env = { TZ: 'UTC', TOPUP_PAGER: 'cat', ...options.env };
   const stdin = Readable.from(options.stdin === undefined ? [] : [options.stdin]) as Readable & { isTTY?: boolean };
   stdin.isTTY = options.tty ?? false;
   return {
@@ -49,7 +51,8 @@ export function fakeIO(options: FakeIOOptions = {}): CapturedIO {
       isTTY: options.stderrTTY ?? options.tty ?? false,
     },
     stdin,
-    env: { TZ: 'UTC', TOPUP_PAGER: 'cat', ...options.env },
+    env,
+    timeZone: env.TZ,
     out: () => out,
     err: () => err,
   };

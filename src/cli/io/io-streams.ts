@@ -71,9 +71,9 @@ export class IOStreams {
     return this.terminal ? this.streams.stdout.rows : undefined;
   }
 
-  /** The zone times are shown in on a terminal: TZ as given (tests set it), else the system's. */
+  /** The zone times are shown in on a terminal: the injected one (tests), else the process's own (TZ). */
   get timeZone(): string | undefined {
-    return this.streams.env.TZ?.replace(/^:/, '') || undefined;
+    return this.streams.timeZone;
   }
 
   /** How human output is shaped here: terminal or pipe, colours, time zone. */
