@@ -103,7 +103,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     if (options.open) await openInBrowser(ctx, `${server.url}/__sandbox/`);
     if (options.log) {
       const { logLine } = await import('../io/log-line.js');
-      sandbox.requests.subscribe((entry) => ctx.io.warn(logLine(entry, { terminal: ctx.io.stderrTerminal, style: ctx.io.style })));
+      sandbox.requests.subscribe((entry) => ctx.io.warn(logLine(entry, { ...ctx.io.view, terminal: ctx.io.stderrTerminal })));
     }
     if (!isLoopbackHost(options.host)) {
       ctx.io.warn(
@@ -335,8 +335,7 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   if (options.filterAccount) query.set('account', options.filterAccount);
   const { control } = await controlFor(ctx);
   const { logLine } = await import('../io/log-line.js');
-  const print = (entry: JournalEntry) =>
-    ctx.io.out(ctx.globals.json ? `${jsonText(entry)}\n` : `${logLine(entry, { terminal: ctx.io.terminal, style: ctx.io.style })}\n`);
+  const print = (entry: JournalEntry) => ctx.io.out(ctx.globals.json ? `${jsonText(entry)}\n` : `${logLine(entry, ctx.io.view)}\n`);
   const earlier = await control.requests(new URLSearchParams([...query, ['limit', String(options.limit)]]));
   for (const entry of earlier) print(entry);
   if (!options.follow) return;
@@ -374,6 +373,7 @@ export async function runFixtures(ctx: CliContext): Promise<void> {
   if (ctx.globals.json) return ctx.io.writeJson(answer);
   // A served sandbox is a server too: its text is made safe like any other (io/sanitize.ts).
   const fixtures = (await import('../io/sanitize.js')).sanitizeDeep(answer) as typeof answer;
+  const view = await ctx.io.tableView();
   ctx.io.out(
     renderTable(
       fixtures.accounts,
@@ -384,7 +384,7 @@ export async function runFixtures(ctx: CliContext): Promise<void> {
         { header: 'balance', value: (a) => String(a.balance), align: 'right' },
         { header: 'token', value: (a) => a.token },
       ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
+      view,
     ),
   );
   ctx.io.out('\n');
@@ -394,9 +394,9 @@ export async function runFixtures(ctx: CliContext): Promise<void> {
       [
         { header: 'case', value: (c) => c.name },
         { header: 'expect', value: (c) => `${c.expect.status}${c.expect.code ? ` ${c.expect.code}` : ''}` },
-        { header: 'body', value: (c) => JSON.stringify(c.body) },
+        { header: 'body', value: (c) => JSON.stringify(c.body), free: true },
       ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
+      view,
     ),
   );
   // An older served sandbox has none.
@@ -410,9 +410,9 @@ export async function runFixtures(ctx: CliContext): Promise<void> {
       [
         { header: 'outcome', value: (m) => m.outcome },
         { header: 'pass', value: (m) => String(m.body.platform_pass_id), align: 'right' },
-        { header: 'ends', value: (m) => m.ends },
+        { header: 'ends', value: (m) => m.ends, free: true },
       ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
+      view,
     ),
   );
   const first = fixtures.magic_orders[0];
