@@ -2,6 +2,7 @@ import { errorForStatus } from '../../src/errors.js';
 import { ApiError } from './exchange.js';
 import type { AccountRecord } from '../store/records.js';
 import { authenticate } from '../rules/auth.js';
+import { accountsNamed, worldMode } from '../rules/worlds.js';
 import { closeUnpaidInvoice, completeOrder, failOrder, payInvoice } from '../rules/lifecycle.js';
 import { invoiceView, type InvoiceView } from '../inspect/state-views.js';
 import { CURRENCY } from '../rules/pricing.js';
@@ -15,6 +16,8 @@ export interface DepositRequest {
   account?: string;
   /** … or by one of its tokens. Defaults to the demo account. */
   token?: string;
+  /** Which world of an account with both keys gets it: its live data (the default) or its test data. */
+  mode?: 'sandbox' | 'production';
   payment_method?: string;
   /** Pay it at once, crediting the balance. */
   paid?: boolean;
@@ -129,12 +132,16 @@ function depositAccount(store: Store, request: DepositRequest): AccountRecord {
     return principal.account;
   }
   const name = request.account ?? 'demo';
-  const accounts = store.db.accounts.all();
-  const account = accounts.find((a) => a.name === name);
-  if (account === undefined) {
-    const names = accounts.map((a) => a.name).join(', ');
+  const named = accountsNamed(store, name);
+  if (named.length === 0) {
+    const names = [...new Set(store.db.accounts.all().map((a) => a.name))].join(', ');
     throw new ApiError(404, `No sandbox account is named '${name}'; the accounts are ${names}.`, 'NOT_FOUND', ['account']);
   }
+  // An account with both keys has two worlds: its live one, unless the test one is asked for.
+  const mode = request.mode ?? (named.length > 1 ? 'production' : undefined);
+  const account = mode === undefined ? named[0] : named.find((a) => worldMode(store, a) === mode);
+  if (account === undefined)
+    throw new ApiError(422, `The account '${name}' has no ${mode} key, so no ${mode} data.`, 'VALIDATION_FAILED', ['mode']);
   return account;
 }
 
@@ -161,7 +168,7 @@ async function createDeposit(store: Store, request: DepositRequest, now: number)
     payment_method: method.code,
     payment_url: '',
     payment_status: 'pending',
-    environment: 'production',
+    environment: worldMode(store, account),
     created_at: now,
     expires_at: expiryOf(store, now),
     paid_at: null,

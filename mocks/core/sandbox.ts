@@ -1,5 +1,6 @@
 import { abortableSleep } from '../../src/abort.js';
 import { isTopupError } from '../../src/errors.js';
+import type { TokenMode } from '../../src/contract/index.js';
 import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxRequest, type SandboxResponse } from './exchange.js';
 import { createControl, type SandboxControl } from './control.js';
 import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from '../store/fixtures.js';
@@ -69,8 +70,11 @@ export interface Sandbox {
   readonly fetch: typeof globalThis.fetch;
   readonly control: SandboxControl;
   fixtures(this: void): Fixtures;
-  /** One fixture account by name, with its balance now: `sandbox.account('rich').token`. */
-  account(this: void, name: FixtureAccountName): FixtureAccount;
+  /**
+   * One fixture account by name, with its balance now: `sandbox.account('rich').token`. `dual` holds both keys: its
+   * live world by default, `sandbox.account('dual', 'sandbox')` for its test world.
+   */
+  account(this: void, name: FixtureAccountName, mode?: TokenMode): FixtureAccount;
   snapshot(this: void): SandboxSnapshot;
   now(this: void): number;
   /** The state, for tests and inspection. */
@@ -247,7 +251,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch: createFetch(handle, { rateLimits: env.rateLimit }),
     control,
     fixtures,
-    account: (name) => fixtureAccount(fixtures(), name),
+    account: (name, mode) => fixtureAccount(fixtures(), name, mode),
     snapshot,
     now,
     store,

@@ -1,5 +1,6 @@
 import { formatMoney } from '../../src/contract/money.js';
 import type { Store } from '../store/store.js';
+import { accountsNamed, worldMode } from '../rules/worlds.js';
 
 /** Where the hosted page of an invoice lives: the `invoice_url` every order and deposit answer carries. */
 export const INVOICE_PAGE_PREFIX = '/user/invoice/';
@@ -82,12 +83,11 @@ export interface AccountView {
 /** The sandbox's state as the dashboard and scripts in any language read it; newest first. */
 export function accountViews(store: Store): AccountView[] {
   return store.db.accounts.all().map((account) => {
-    const token = store.db.tokens.all().find((t) => t.account_id === account.id && !t.revoked);
     return {
       id: account.id,
       name: account.name,
       username: account.username,
-      mode: token?.mode ?? 'unknown',
+      mode: worldMode(store, account),
       balance: account.balance,
       formatted_balance: formatMoney(account.balance, 'IDR'),
     };
@@ -95,9 +95,15 @@ export function accountViews(store: Store): AccountView[] {
 }
 
 export function invoiceViews(store: Store, filter: StateFilter, type?: 'order' | 'deposit'): (InvoiceView & { account: string })[] {
-  const accountId = accountIdOf(store, filter.account);
+  const accountIds = accountIdsOf(store, filter.account);
   const names = new Map(store.db.accounts.all().map((a) => [a.id, a.name]));
-  const invoices = accountId === undefined ? store.db.invoices.all() : store.db.invoices.ownedBy(accountId);
+  // Newest first across both worlds of an account: its records in creation order, as one list.
+  const invoices =
+    accountIds === undefined
+      ? store.db.invoices.all()
+      : accountIds.length === 1
+        ? store.db.invoices.ownedBy(accountIds[0]!)
+        : accountIds.flatMap((id) => store.db.invoices.ownedBy(id)).sort((a, b) => a.created_at - b.created_at);
   const matches: (InvoiceView & { account: string })[] = [];
   for (let i = invoices.length - 1; i >= 0 && matches.length < (filter.limit ?? 100); i--) {
     const invoice = invoices[i]!;
@@ -110,8 +116,8 @@ export function invoiceViews(store: Store, filter: StateFilter, type?: 'order' |
   return matches;
 }
 
-/** An account filter names no account: nothing matches (rather than everything). */
-function accountIdOf(store: Store, account: string | undefined): number | undefined {
+/** The records an account filter names (both worlds of an account with both keys); none matches nothing, not everything. */
+function accountIdsOf(store: Store, account: string | undefined): number[] | undefined {
   if (account === undefined) return undefined;
-  return store.db.accounts.all().find((a) => a.name === account || a.username === account)?.id ?? -1;
+  return accountsNamed(store, account).map((a) => a.id);
 }

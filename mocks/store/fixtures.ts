@@ -103,12 +103,15 @@ const invalidCases: FixtureCase[] = [
 ];
 
 /** The fixture account of this name, from a sandbox's fixtures (in-process, or as `GET /__sandbox/fixtures` sent them). */
-export function fixtureAccount<Account extends { name: string } = FixtureAccount>(
+export function fixtureAccount<Account extends { name: string; mode?: string } = FixtureAccount>(
   fixtures: { accounts: readonly Account[] },
   name: FixtureAccountName,
+  /** For `dual`, which has both keys: its sandbox key's world instead of its live one. */
+  mode?: TokenMode,
 ): Account {
-  const account = fixtures.accounts.find((a) => a.name === name);
-  if (account === undefined) throw new Error(`The sandbox's fixtures have no account named '${name}'.`);
+  const account = fixtures.accounts.find((a) => a.name === name && (mode === undefined || a.mode === mode));
+  if (account === undefined)
+    throw new Error(`The sandbox's fixtures have no ${mode === undefined ? '' : `${mode} `}account named '${name}'.`);
   return account;
 }
 
@@ -117,7 +120,8 @@ export function buildFixtures(store: Store): Fixtures {
     name: a.name,
     mode: a.token.mode,
     token: a.token.token,
-    chat_user_id: a.chat,
+    // The chat link is the account's, whichever world the key opens (rules/worlds.ts).
+    chat_user_id: 'live_account_id' in a ? (seedAccounts.find((live) => live.id === a.live_account_id)?.chat ?? null) : a.chat,
     balance: store.db.accounts.get(String(a.id))?.balance ?? a.balance,
   }));
   return {

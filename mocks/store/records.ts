@@ -13,6 +13,12 @@ export const AccountRecord = z.object({
   balance: z.number().int().min(0),
   balance_updated_at: Millis,
   created_at: Millis,
+  /**
+   * Set on the test-mode world of an account that holds both a sandbox and a production key: this record holds what
+   * the sandbox key made (orders, invoices, deposits, balance, transactions, idempotency keys), apart from the live
+   * data of the account with this id, as Stripe keeps test and live mode apart. Its profile is that account's.
+   */
+  live_account_id: z.number().int().optional(),
 });
 
 /** Only a digest of each token is kept, as a real service would: no state file ever holds a token. */

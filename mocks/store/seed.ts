@@ -47,14 +47,46 @@ export const seedAccounts = [
     chat: null,
     token: { token: 'topup_live_unlinked_Z3xC6vB9nM2qW5eR8tY1uI4o', mode: 'production', name: 'Web store key' },
   },
+  // One account with both keys, and so two worlds: what the sandbox key makes lives apart from the live data (the
+  // second record, `live_account_id`), as test and live mode do at Stripe. Both are named `dual`.
+  {
+    id: 5,
+    name: 'dual',
+    username: 'dual',
+    display_name: 'Dual Mode Shop',
+    email: 'dual@sandbox.topup.test',
+    balance: 500_000,
+    chat: '700000005',
+    token: { token: 'topup_live_dual_Q8wE3rT6yU1iO4pA7sD2fG5h', mode: 'production', name: 'Dual live key' },
+  },
+  {
+    id: 6,
+    name: 'dual',
+    username: 'dual',
+    display_name: 'Dual Mode Shop',
+    email: 'dual@sandbox.topup.test',
+    balance: 0,
+    chat: null,
+    live_account_id: 5,
+    token: { token: 'topup_test_dual_J2kL5zX8cV1bN4mQ7wE0rT3y', mode: 'sandbox', name: 'Dual sandbox key' },
+  },
 ] as const;
 
-/** The fixture accounts' names: `demo` (sandbox key), `rich`, `broke` and `unlinked` (production keys). */
+/**
+ * The fixture accounts' names: `demo` (sandbox key), `rich`, `broke` and `unlinked` (production keys), and `dual`
+ * (both keys: a live world and a test world).
+ */
 export type FixtureAccountName = (typeof seedAccounts)[number]['name'];
 
-/** The seed of the fixture account of this name. */
-export function seedAccount<Name extends FixtureAccountName>(name: Name): Extract<(typeof seedAccounts)[number], { name: Name }> {
-  return seedAccounts.find((account) => account.name === name) as Extract<(typeof seedAccounts)[number], { name: Name }>;
+/** The seed of the fixture account of this name (its live world for `dual`, unless the sandbox mode is asked for). */
+export function seedAccount<Name extends FixtureAccountName>(
+  name: Name,
+  mode?: 'sandbox' | 'production',
+): Extract<(typeof seedAccounts)[number], { name: Name }> {
+  return seedAccounts.find((account) => account.name === name && (mode === undefined || account.token.mode === mode)) as Extract<
+    (typeof seedAccounts)[number],
+    { name: Name }
+  >;
 }
 
 /** A token of the `rich` account that was revoked: it must get 401 like any unknown token. */
@@ -172,6 +204,7 @@ export async function seed(db: Db): Promise<void> {
       balance: a.balance,
       balance_updated_at: SEED_TIME,
       created_at: SEED_TIME,
+      ...('live_account_id' in a ? { live_account_id: a.live_account_id } : {}),
     });
     await db.tokens.insert({
       token_sha256: tokenDigest(a.token.token),

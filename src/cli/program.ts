@@ -31,7 +31,10 @@ Environment:
   TOPUP_BASE_URL     base URL of the server; wins over the profile's, not over --profile
   TOPUP_PROFILE      profile to use instead of the current one; an unknown name is an error
   TOPUP_CONFIG_DIR   folder for config, credentials and the offline sandbox's state
-  NO_COLOR           turn colour off
+  NO_COLOR           turn colour off, prompts included (wins over the two below)
+  FORCE_COLOR        colour even when piped (FORCE_COLOR=0: none); CLICOLOR_FORCE likewise
+  TOPUP_PAGER        pager for lists taller than the terminal (then PAGER, then less -FRX); cat or empty: none
+  TZ                 time zone of times shown on a terminal (piped, times are ISO 8601 in UTC)
 
 --jq EXPR runs jq (built in) on what --json prints, and implies --json: strings are printed as text, other
 values as one line of JSON, one result a line. An expression jq cannot compile is a usage error (exit 2).
@@ -41,7 +44,9 @@ Examples:
   $ topup mock serve --port 4010
   $ topup --json packages | jq '.packages[0]'
   $ topup packages --jq '.packages[] | "\\(.code) \\(.price)"'
-  $ topup api me/orders --paginate --jq '.data.orders[].invoice_code'`;
+  $ topup api me/orders --paginate --jq '.data.orders[].invoice_code'
+  $ FORCE_COLOR=1 topup orders list | less -R
+  $ TZ=Asia/Jakarta topup articles list`;
 
 /** The commander tree. Commands register themselves; their run functions take the context. */
 export function buildProgram(ctx: CliContext): Command {

@@ -12,6 +12,8 @@ export interface DepositOptions {
   amount: number;
   account?: string | undefined;
   token?: string | undefined;
+  /** The world of an account with both keys: its test data (`sandbox`) or its live data. */
+  mode?: 'sandbox' | 'production' | undefined;
   paid: boolean;
 }
 
@@ -47,6 +49,7 @@ export function embeddedControl(embedded: EmbeddedSandbox): SandboxControlClient
           paid: o.paid,
           ...(o.account ? { account: o.account } : {}),
           ...(o.token ? { token: o.token } : {}),
+          ...(o.mode ? { mode: o.mode } : {}),
         });
         return { invoice_code: deposit.invoice_code, deposit };
       }),
@@ -156,7 +159,7 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
       (await call(
         'POST',
         '/__sandbox/deposits',
-        { amount: o.amount, paid: o.paid, ...(o.account ? { account: o.account } : {}) },
+        { amount: o.amount, paid: o.paid, ...(o.account ? { account: o.account } : {}), ...(o.mode ? { mode: o.mode } : {}) },
         o.token,
       )) as NewDeposit,
     reset: async () => {

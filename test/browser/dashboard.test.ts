@@ -29,7 +29,7 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
     const page = await browser().newPage({ viewport: { width: 1280, height: 860 } });
     const started = Date.now();
     await page.goto(`${served.url}/__sandbox/`);
-    await expect.poll(() => page.locator('#accounts tr').count()).toBe(4);
+    await expect.poll(() => page.locator('#accounts tr').count()).toBe(sandbox.fixtures().accounts.length);
     expect(Date.now() - started).toBeLessThan(5_000);
 
     const config = tempConfigDir();

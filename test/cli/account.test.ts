@@ -38,7 +38,7 @@ describe('topup me', () => {
             'token_mode: sandbox',
             'chat_linked: false',
             'chat_user_id: -',
-            'created_at: 2026-01-15 09:00:00',
+            'created_at: 2026-01-15T09:00:00Z',
             '',
           ]
       ).join('\n'),
@@ -70,7 +70,7 @@ describe('topup me', () => {
             'email         rich@sandbox.topup.test',
             'token mode    production',
             'chat          linked (user 700000001)',
-            'member since  2026-01-15 09:00:00',
+            'member since  2026-01-15 09:00 +00:00',
             '',
           ]
       ).join('\n'),
@@ -124,10 +124,10 @@ describe('topup dashboard', () => {
             'orders_completed: 0',
             'orders_failed: 0',
             'orders_cancelled: 1',
-            'recent_order: INV20260302000005\tprocessing\tpaid\tgamepass\tPixelPiper\t50\t6000\t2026-03-02 10:04:00',
-            'recent_order: INV20260302000004\tcancelled\texpired\tvip_server\tBuilderBob\t200\t24000\t2026-03-02 10:03:00',
-            'recent_order: INV20260302000003\tprocessing\tpaid\tgamepass\tBuilderBob\t6000\t648000\t2026-03-02 10:02:00',
-            'recent_order: INV20260302000002\tpending\tpending\tgamepass\tBuilderBob\t100\t12000\t2026-03-02 10:01:00',
+            'recent_order: INV20260302000005\tprocessing\tpaid\tgamepass\tPixelPiper\t50\t6000\t2026-03-02T10:04:00Z',
+            'recent_order: INV20260302000004\tcancelled\texpired\tvip_server\tBuilderBob\t200\t24000\t2026-03-02T10:03:00Z',
+            'recent_order: INV20260302000003\tprocessing\tpaid\tgamepass\tBuilderBob\t6000\t648000\t2026-03-02T10:02:00Z',
+            'recent_order: INV20260302000002\tpending\tpending\tgamepass\tBuilderBob\t100\t12000\t2026-03-02T10:01:00Z',
             '',
           ]
       ).join('\n'),
@@ -136,7 +136,7 @@ describe('topup dashboard', () => {
   });
 
   it('terminal: formatted amounts, counts and an aligned table of recent orders', async () => {
-    const result = await h.run(['dashboard', '--no-color'], { tty: true });
+    const result = await h.run(['dashboard', '--no-color'], { tty: true, columns: 120 });
     expect(result.code).toBe(0);
     // Lean: nothing to show but the frame; the recent orders the server did not send are a dash, not "No orders yet".
     expect(result.out).toBe(
@@ -161,10 +161,10 @@ describe('topup dashboard', () => {
             '',
             'Recent orders',
             'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS       TOTAL  CREATED',
-            'INV20260302000005  processing  paid     gamepass    PixelPiper       50    Rp 6.000  2026-03-02 10:04:00',
-            'INV20260302000004  cancelled   expired  vip_server  BuilderBob      200   Rp 24.000  2026-03-02 10:03:00',
-            'INV20260302000003  processing  paid     gamepass    BuilderBob     6000  Rp 648.000  2026-03-02 10:02:00',
-            'INV20260302000002  pending     pending  gamepass    BuilderBob      100   Rp 12.000  2026-03-02 10:01:00',
+            'INV20260302000005  processing  paid     gamepass    PixelPiper       50    Rp 6.000  2026-03-02 10:04 +00:00',
+            'INV20260302000004  cancelled   expired  vip_server  BuilderBob      200   Rp 24.000  2026-03-02 10:03 +00:00',
+            'INV20260302000003  processing  paid     gamepass    BuilderBob     6000  Rp 648.000  2026-03-02 10:02 +00:00',
+            'INV20260302000002  pending     pending  gamepass    BuilderBob      100   Rp 12.000  2026-03-02 10:01 +00:00',
             '',
           ]
       ).join('\n'),
@@ -255,7 +255,7 @@ describe('topup dashboard --watch', () => {
     expect(lines.filter((line) => line.length > 100)).toHaveLength(4);
     expect(frames[1]).toBe('18A\r');
     expect(frames[2]!.startsWith('JDashboard\n')).toBe(true);
-    expect(frames[0]).toMatch(/^Updated 10:05:00 UTC; refreshing every 15 s\. Press Ctrl-C to stop\.$/m);
-    expect(frames[2]).toMatch(/^Updated 10:05:15 UTC; refreshing every 15 s\. Press Ctrl-C to stop\.$/m);
+    expect(frames[0]).toMatch(/^Updated 10:05:00 \+00:00; refreshing every 15 s\. Press Ctrl-C to stop\.$/m);
+    expect(frames[2]).toMatch(/^Updated 10:05:15 \+00:00; refreshing every 15 s\. Press Ctrl-C to stop\.$/m);
   });
 });

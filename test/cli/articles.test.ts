@@ -9,20 +9,20 @@ useHarness((created) => {
 });
 
 const PAGE_1 = [
-  '2026-01-12 08:00:00\tpromo\tshop-hours-during-the-holidays\tShop hours during the holidays',
-  '2026-01-11 08:00:00\tnews\treading-your-balance-transactions\tReading your balance transactions',
-  '2026-01-10 08:00:00\tguide\tidempotency-keys-never-pay-twice\tIdempotency keys: never pay twice',
-  '2026-01-09 08:00:00\tpromo\trate-limits-for-bot-authors\tRate limits for bot authors',
-  '2026-01-08 08:00:00\tnews\tkeeping-your-api-token-safe\tKeeping your API token safe',
-  '2026-01-07 08:00:00\tguide\tvip-server-orders-explained\tVIP server orders explained',
-  '2026-01-06 08:00:00\tpromo\twhy-your-order-is-still-processing\tWhy your order is still processing',
-  '2026-01-05 08:00:00\tnews\tlinking-your-chat-account-for-balance-payments\tLinking your chat account for balance payments',
-  '2026-01-04 08:00:00\tguide\tweekend-promo-10-off-large-orders\tWeekend promo: 10 % off large orders',
-  '2026-01-03 08:00:00\tpromo\tnew-bank-transfer-by-virtual-account\tNew: bank transfer by virtual account',
+  '2026-01-12T08:00:00Z\tpromo\tshop-hours-during-the-holidays\tShop hours during the holidays',
+  '2026-01-11T08:00:00Z\tnews\treading-your-balance-transactions\tReading your balance transactions',
+  '2026-01-10T08:00:00Z\tguide\tidempotency-keys-never-pay-twice\tIdempotency keys: never pay twice',
+  '2026-01-09T08:00:00Z\tpromo\trate-limits-for-bot-authors\tRate limits for bot authors',
+  '2026-01-08T08:00:00Z\tnews\tkeeping-your-api-token-safe\tKeeping your API token safe',
+  '2026-01-07T08:00:00Z\tguide\tvip-server-orders-explained\tVIP server orders explained',
+  '2026-01-06T08:00:00Z\tpromo\twhy-your-order-is-still-processing\tWhy your order is still processing',
+  '2026-01-05T08:00:00Z\tnews\tlinking-your-chat-account-for-balance-payments\tLinking your chat account for balance payments',
+  '2026-01-04T08:00:00Z\tguide\tweekend-promo-10-off-large-orders\tWeekend promo: 10 % off large orders',
+  '2026-01-03T08:00:00Z\tpromo\tnew-bank-transfer-by-virtual-account\tNew: bank transfer by virtual account',
 ];
 const PAGE_2 = [
-  '2026-01-02 08:00:00\tnews\tpaying-an-invoice-step-by-step\tPaying an invoice step by step',
-  '2026-01-01 08:00:00\tguide\thow-to-create-a-pass-for-your-top-up\tHow to create a pass for your top-up',
+  '2026-01-02T08:00:00Z\tnews\tpaying-an-invoice-step-by-step\tPaying an invoice step by step',
+  '2026-01-01T08:00:00Z\tguide\thow-to-create-a-pass-for-your-top-up\tHow to create a pass for your top-up',
 ];
 const lines = (rows: string[]) => rows.map((r) => `${r}\n`).join('');
 
@@ -57,10 +57,12 @@ describe('topup articles list (embedded sandbox)', () => {
   });
 
   it('terminal: aligned columns, and a next-page hint', async () => {
-    const result = await h.runEmbedded(['articles', 'list', '--page', '1', '--no-color'], { tty: true });
+    // 100 columns: the slug keeps its width (it is what `articles show` takes), the title is shortened.
+    const result = await h.runEmbedded(['articles', 'list', '--page', '1', '--no-color'], { tty: true, columns: 100 });
     const out = result.out.split('\n');
-    expect(out[0]).toBe('PUBLISHED            CATEGORY  SLUG                                            TITLE');
-    expect(out[1]).toBe('2026-01-12 08:00:00  promo     shop-hours-during-the-holidays                  Shop hours during the holidays');
+    expect(out[0]).toBe('PUBLISHED                CATEGORY  SLUG                                            TITLE');
+    expect(out[1]).toBe('2026-01-12 08:00 +00:00  promo     shop-hours-during-the-holidays                  Shop hours durin…');
+    expect(Math.max(...out.map((line) => line.length))).toBe(100);
     expect(out).toHaveLength(12);
     if (LEAN) expect(result.err).not.toMatch(/Page \d/);
     else expect(result.err).toMatch(/^Page 1 of 2 \(12 articles\)\. Next: topup articles list --page 2$/m);
@@ -95,8 +97,8 @@ describe('topup articles show', () => {
         'category: news',
         `author: ${LEAN ? '-' : 'Topup Team'}`,
         `tags: ${LEAN ? '-' : 'news,sandbox'}`,
-        'published_at: 2026-01-08 08:00:00',
-        `updated_at: ${LEAN ? '-' : '2026-01-08 08:00:00'}`,
+        'published_at: 2026-01-08T08:00:00Z',
+        `updated_at: ${LEAN ? '-' : '2026-01-08T08:00:00Z'}`,
         'article_url: http://sandbox.localhost/articles/keeping-your-api-token-safe',
         ...(LEAN ? [''] : ['', '# Keeping your API token safe', '', 'This sandbox article is a fixed test value.', '']),
       ].join('\n'),

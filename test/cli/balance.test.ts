@@ -15,8 +15,8 @@ useHarness(
 const DASH_ROW = '-\t-\t-\t-\t-\t-\t-\n';
 const TRX2 = LEAN
   ? DASH_ROW
-  : 'TRX00000002\t2026-03-02 10:04:00\tdebit\t6000\t10044000\tINV20260302000005\tPayment of order INV20260302000005\n';
-const TRX1 = LEAN ? DASH_ROW : 'TRX00000001\t2026-03-02 10:00:00\tcredit\t50000\t10050000\tINV20260302000001\tDeposit INV20260302000001\n';
+  : 'TRX00000002\t2026-03-02T10:04:00Z\tdebit\t6000\t10044000\tINV20260302000005\tPayment of order INV20260302000005\n';
+const TRX1 = LEAN ? DASH_ROW : 'TRX00000001\t2026-03-02T10:00:00Z\tcredit\t50000\t10050000\tINV20260302000001\tDeposit INV20260302000001\n';
 const BALANCE_DROPPED = ['balance', 'currency', 'updated_at', 'updated'];
 const firstPageOnly = (noun: string) =>
   LEAN
@@ -48,7 +48,7 @@ describe('topup balance', () => {
     const result = await h.run(['balance']);
     expect(result).toEqual({
       code: 0,
-      out: leanLines(['balance: 10044000', 'currency: IDR', 'updated_at: 2026-03-02 10:04:00', ''], BALANCE_DROPPED).join('\n'),
+      out: leanLines(['balance: 10044000', 'currency: IDR', 'updated_at: 2026-03-02T10:04:00Z', ''], BALANCE_DROPPED).join('\n'),
       err: '',
     });
   });
@@ -56,7 +56,9 @@ describe('topup balance', () => {
   it('terminal: the formatted amount; ANSI_ESCAPE only without --no-color', async () => {
     const plain = await h.run(['balance', '--no-color'], { tty: true });
     expect(plain.out).toBe(
-      leanLines(['Balance', 'balance   Rp 10.044.000', 'currency  IDR', 'updated   2026-03-02 10:04:00', ''], BALANCE_DROPPED).join('\n'),
+      leanLines(['Balance', 'balance   Rp 10.044.000', 'currency  IDR', 'updated   2026-03-02 10:04 +00:00', ''], BALANCE_DROPPED).join(
+        '\n',
+      ),
     );
     expect((await h.run(['balance'], { tty: true })).out).toMatch(ANSI_ESCAPE);
   });
@@ -69,7 +71,7 @@ describe('topup balance', () => {
 
   it('embedded demo account: zero', async () => {
     const result = await h.runEmbedded(['balance']);
-    expect(result.out).toBe(leanLines(['balance: 0', 'currency: IDR', 'updated_at: 2026-01-15 09:00:00', ''], BALANCE_DROPPED).join('\n'));
+    expect(result.out).toBe(leanLines(['balance: 0', 'currency: IDR', 'updated_at: 2026-01-15T09:00:00Z', ''], BALANCE_DROPPED).join('\n'));
   });
 
   it('--watch: every 30 s by default, one record per refresh, a deposit shows up, Ctrl-C exits 130', async () => {
@@ -84,8 +86,8 @@ describe('topup balance', () => {
     // Lean: the records are dashes, so the deposit cannot show; the refreshes still come every 30 s.
     expect(result.out).toBe(
       [
-        ...leanLines(['balance: 10044000', 'currency: IDR', 'updated_at: 2026-03-02 10:04:00', ''], BALANCE_DROPPED),
-        ...leanLines(['balance: 10144000', 'currency: IDR', 'updated_at: 2026-03-02 10:05:30', ''], BALANCE_DROPPED),
+        ...leanLines(['balance: 10044000', 'currency: IDR', 'updated_at: 2026-03-02T10:04:00Z', ''], BALANCE_DROPPED),
+        ...leanLines(['balance: 10144000', 'currency: IDR', 'updated_at: 2026-03-02T10:05:30Z', ''], BALANCE_DROPPED),
       ].join('\n'),
     );
     expect(result.err).toBe('');
@@ -113,7 +115,7 @@ describe('topup transactions', () => {
   });
 
   it('terminal: aligned, signed formatted amounts', async () => {
-    const result = await h.run(['transactions', '--no-color'], { tty: true });
+    const result = await h.run(['transactions', '--no-color'], { tty: true, columns: 130 });
     expect(result.out).toBe(
       (LEAN
         ? [
@@ -123,9 +125,9 @@ describe('topup transactions', () => {
             '',
           ]
         : [
-            'ID           CREATED              TYPE        AMOUNT  BALANCE AFTER  REFERENCE          DESCRIPTION',
-            'TRX00000002  2026-03-02 10:04:00  debit    -Rp 6.000  Rp 10.044.000  INV20260302000005  Payment of order INV20260302000005',
-            'TRX00000001  2026-03-02 10:00:00  credit  +Rp 50.000  Rp 10.050.000  INV20260302000001  Deposit INV20260302000001',
+            'ID           CREATED                  TYPE        AMOUNT  BALANCE AFTER  REFERENCE          DESCRIPTION',
+            'TRX00000002  2026-03-02 10:04 +00:00  debit    -Rp 6.000  Rp 10.044.000  INV20260302000005  Payment of order INV20260302000005',
+            'TRX00000001  2026-03-02 10:00 +00:00  credit  +Rp 50.000  Rp 10.050.000  INV20260302000001  Deposit INV20260302000001',
             '',
           ]
       ).join('\n'),
@@ -168,7 +170,7 @@ describe('topup transactions', () => {
 });
 
 describe('topup deposits', () => {
-  const DEPOSIT = `INV20260302000001\tpaid\t50000\tbank_transfer\t${LEAN ? '-\t-' : '2026-03-02 10:00:00\t2026-03-02 10:00:00'}\n`;
+  const DEPOSIT = `INV20260302000001\tpaid\t50000\tbank_transfer\t${LEAN ? '-\t-' : '2026-03-02T10:00:00Z\t2026-03-02T10:00:00Z'}\n`;
 
   it('list piped, filtered by payment status', async () => {
     expect(await h.run(['deposits', 'list'])).toEqual({ code: 0, out: DEPOSIT, err: '' });
@@ -186,8 +188,8 @@ describe('topup deposits', () => {
             '',
           ]
         : [
-            'INVOICE            STATUS     AMOUNT  METHOD         CREATED              PAID',
-            'INV20260302000001  paid    Rp 50.000  bank_transfer  2026-03-02 10:00:00  2026-03-02 10:00:00',
+            'INVOICE            STATUS     AMOUNT  METHOD         CREATED                  PAID',
+            'INV20260302000001  paid    Rp 50.000  bank_transfer  2026-03-02 10:00 +00:00  2026-03-02 10:00 +00:00',
             '',
           ]
       ).join('\n'),
@@ -215,9 +217,9 @@ describe('topup deposits', () => {
           'currency: IDR',
           'payment_method: bank_transfer',
           'invoice_url: http://sandbox.localhost/user/invoice/INV20260302000001',
-          'created_at: 2026-03-02 10:00:00',
-          'expires_at: 2026-03-02 11:00:00',
-          'paid_at: 2026-03-02 10:00:00',
+          'created_at: 2026-03-02T10:00:00Z',
+          'expires_at: 2026-03-02T11:00:00Z',
+          'paid_at: 2026-03-02T10:00:00Z',
           '',
         ],
         ['created_at', 'expires_at', 'paid_at'],

@@ -64,8 +64,8 @@ describe('topup invoices show', () => {
           'payment_method: invoice',
           'payment_url: -',
           'invoice_url: http://sandbox.localhost/user/invoice/INV20260302000004',
-          'created_at: 2026-03-02 10:03:00',
-          'expires_at: 2026-03-02 11:03:00',
+          'created_at: 2026-03-02T10:03:00Z',
+          'expires_at: 2026-03-02T11:03:00Z',
           'paid_at: -',
           'order_status: cancelled',
           'order_type: vip_server',
@@ -92,9 +92,9 @@ describe('topup invoices show', () => {
           'method       bank_transfer',
           'payment url  -',
           'invoice url  http://sandbox.localhost/user/invoice/INV20260302000001',
-          'created      2026-03-02 10:00:00',
-          'expires      2026-03-02 11:00:00',
-          'paid         2026-03-02 10:00:00',
+          'created      2026-03-02 10:00 +00:00',
+          'expires      2026-03-02 11:00 +00:00',
+          'paid         2026-03-02 10:00 +00:00',
           '',
         ],
         INVOICE_DROPPED,
@@ -122,7 +122,7 @@ describe('topup invoices status', () => {
           'order_status: cancelled',
           'is_final: true',
           'amount: 24000',
-          'expires_at: 2026-03-02 11:03:00',
+          'expires_at: 2026-03-02T11:03:00Z',
           'paid_at: -',
           '',
         ],
@@ -140,7 +140,7 @@ describe('topup invoices status', () => {
           'order    pending',
           'final    no',
           'amount   Rp 12.000',
-          'expires  2026-03-02 11:01:00',
+          'expires  2026-03-02 11:01 +00:00',
           'paid     -',
           '',
         ],
@@ -166,8 +166,8 @@ describe('topup invoices status', () => {
           'order_status: processing',
           'is_final: true',
           'amount: 12000',
-          'expires_at: 2026-03-02 11:01:00',
-          'paid_at: 2026-03-02 10:05:30',
+          'expires_at: 2026-03-02T11:01:00Z',
+          'paid_at: 2026-03-02T10:05:30Z',
           '',
         ],
         STATUS_DROPPED,
@@ -245,7 +245,7 @@ describe('topup invoices status', () => {
     const result = await h.run(['invoices', 'status', PENDING, '--wait', '--no-color'], { tty: true });
     expect(result.code).toBe(0);
     expect(result.err).toContain(`\r\u001b[K⠋ Waiting for ${PENDING} to be paid…`);
-    expect(result.err).toContain(`Waiting for ${PENDING} to be paid: pending at 10:05:00 UTC; next check in 15 s.`);
+    expect(result.err).toContain(`Waiting for ${PENDING} to be paid: pending at 10:05:00 +00:00; next check in 15 s.`);
     expect(result.err.endsWith(`\r\u001b[K✓ ${PENDING} paid${orderPart('processing')}\n`)).toBe(true);
     expect(result.out).toMatch(/^status {3}paid$/m);
   });

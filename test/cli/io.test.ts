@@ -86,8 +86,9 @@ describe('small formatters', () => {
     expect(plainCell('a\tb\r\nc\n\nd')).toBe('a b c d');
   });
 
-  it('clockText', () => {
-    expect(clockText(Date.UTC(2026, 2, 2, 9, 5, 7))).toBe('09:05:07 UTC');
+  it('clockText: the time of day in the given zone, with its offset', () => {
+    expect(clockText(Date.UTC(2026, 2, 2, 9, 5, 7), { timeZone: 'UTC' })).toBe('09:05:07 +00:00');
+    expect(clockText(Date.UTC(2026, 2, 2, 9, 5, 7), { timeZone: 'Asia/Jakarta' })).toBe('16:05:07 +07:00');
   });
 });
 

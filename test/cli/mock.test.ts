@@ -112,6 +112,8 @@ describe('offline sandbox through the CLI', () => {
       'rich:production',
       'broke:production',
       'unlinked:production',
+      'dual:production',
+      'dual:sandbox',
     ]);
     expect(fixtures.platform.valid_orders.map((o: { order_type?: string }) => o.order_type ?? 'gamepass')).toEqual(
       expect.arrayContaining(['gamepass', 'vip_server']),
@@ -636,5 +638,23 @@ describe('topup mock state save|load and mock serve --seed', () => {
     const bad = await topup(['mock', 'serve', '--port', '0', '--seed', seedFile]);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/^Error: .*seed\.json cannot be loaded: Not a sandbox state file of version 1\.\n$/m);
+  });
+});
+
+describe('topup mock deposit --mode, for the account with both keys', () => {
+  it("credits the chosen world's balance only; a mode the account has no key for is refused", async () => {
+    expect((await topup(['mock', 'deposit', '20000', '--paid', '--account', 'dual', '--mode', 'sandbox'])).code).toBe(0);
+    expect((await topup(['mock', 'deposit', '30000', '--paid', '--account', 'dual'])).code).toBe(0);
+    const fixtures = JSON.parse((await topup(['--json', 'mock', 'fixtures'])).out) as {
+      accounts: { name: string; mode: string; balance: number }[];
+    };
+    expect(fixtures.accounts.filter((a) => a.name === 'dual').map((a) => `${a.mode} ${a.balance}`)).toEqual([
+      'production 530000',
+      'sandbox 20000',
+    ]);
+    const refused = await topup(['mock', 'deposit', '20000', '--account', 'demo', '--mode', 'production']);
+    expect(refused.code).toBe(5);
+    expect(refused.err).toMatch(/Error: The account 'demo' has no production key, so no production data\.\n$/);
+    expect((await topup(['mock', 'deposit', '20000', '--mode', 'test'])).code).toBe(2);
   });
 });

@@ -27,10 +27,10 @@ const orderRow = (
   created: string,
 ) => `${[invoice, status, LEAN ? '-' : payment, type, user, credits, LEAN ? '-' : total, LEAN ? '-' : created].join('\t')}\n`;
 const row = {
-  5: orderRow('INV20260302000005', 'processing', 'paid', 'gamepass', 'PixelPiper', 50, 6000, '2026-03-02 10:04:00'),
-  4: orderRow('INV20260302000004', 'cancelled', 'expired', 'vip_server', 'BuilderBob', 200, 24000, '2026-03-02 10:03:00'),
-  3: orderRow('INV20260302000003', 'processing', 'paid', 'gamepass', 'BuilderBob', 6000, 648000, '2026-03-02 10:02:00'),
-  2: orderRow('INV20260302000002', 'pending', 'pending', 'gamepass', 'BuilderBob', 100, 12000, '2026-03-02 10:01:00'),
+  5: orderRow('INV20260302000005', 'processing', 'paid', 'gamepass', 'PixelPiper', 50, 6000, '2026-03-02T10:04:00Z'),
+  4: orderRow('INV20260302000004', 'cancelled', 'expired', 'vip_server', 'BuilderBob', 200, 24000, '2026-03-02T10:03:00Z'),
+  3: orderRow('INV20260302000003', 'processing', 'paid', 'gamepass', 'BuilderBob', 6000, 648000, '2026-03-02T10:02:00Z'),
+  2: orderRow('INV20260302000002', 'pending', 'pending', 'gamepass', 'BuilderBob', 100, 12000, '2026-03-02T10:01:00Z'),
 };
 /** What --all says when the server's answers have no pagination (a lean server): it shows the first page only. */
 const firstPageOnly = LEAN
@@ -88,7 +88,7 @@ describe('topup orders list', () => {
   });
 
   it('terminal: an aligned table with formatted amounts; ANSI_ESCAPE only without --no-color', async () => {
-    const result = await h.run(['orders', 'list', '--no-color'], { tty: true });
+    const result = await h.run(['orders', 'list', '--no-color'], { tty: true, columns: 120 });
     expect(result.out).toBe(
       (LEAN
         ? [
@@ -101,10 +101,10 @@ describe('topup orders list', () => {
           ]
         : [
             'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS       TOTAL  CREATED',
-            'INV20260302000005  processing  paid     gamepass    PixelPiper       50    Rp 6.000  2026-03-02 10:04:00',
-            'INV20260302000004  cancelled   expired  vip_server  BuilderBob      200   Rp 24.000  2026-03-02 10:03:00',
-            'INV20260302000003  processing  paid     gamepass    BuilderBob     6000  Rp 648.000  2026-03-02 10:02:00',
-            'INV20260302000002  pending     pending  gamepass    BuilderBob      100   Rp 12.000  2026-03-02 10:01:00',
+            'INV20260302000005  processing  paid     gamepass    PixelPiper       50    Rp 6.000  2026-03-02 10:04 +00:00',
+            'INV20260302000004  cancelled   expired  vip_server  BuilderBob      200   Rp 24.000  2026-03-02 10:03 +00:00',
+            'INV20260302000003  processing  paid     gamepass    BuilderBob     6000  Rp 648.000  2026-03-02 10:02 +00:00',
+            'INV20260302000002  pending     pending  gamepass    BuilderBob      100   Rp 12.000  2026-03-02 10:01 +00:00',
             '',
           ]
       ).join('\n'),
@@ -184,9 +184,9 @@ describe('topup orders show', () => {
           'client_reference: chat-42',
           'environment: production',
           'invoice_url: http://sandbox.localhost/user/invoice/INV20260302000003',
-          'created_at: 2026-03-02 10:02:00',
-          'updated_at: 2026-03-02 10:03:00',
-          'paid_at: 2026-03-02 10:03:00',
+          'created_at: 2026-03-02T10:02:00Z',
+          'updated_at: 2026-03-02T10:03:00Z',
+          'paid_at: 2026-03-02T10:03:00Z',
           'completed_at: -',
           '',
         ],

@@ -34,8 +34,11 @@ export interface RunOptions {
   tty?: boolean;
   /** stderr alone is a terminal: a person watching a command whose output is piped. */
   stderrTTY?: boolean;
+  /** The terminal's size (test/support/fake-io.ts). */
+  columns?: number | undefined;
+  rows?: number | undefined;
   signal?: AbortSignal;
-  env?: Record<string, string>;
+  env?: Record<string, string | undefined>;
   /** Piped to the command's stdin. */
   stdin?: string;
 }
@@ -56,6 +59,8 @@ export async function harness(): Promise<Harness> {
     const io = fakeIO({
       tty: options.tty ?? false,
       ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }),
+      ...(options.columns === undefined ? {} : { columns: options.columns }),
+      ...(options.rows === undefined ? {} : { rows: options.rows }),
       env: { TOPUP_CONFIG_DIR: config.dir, ...env, ...options.env },
       ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
     });

@@ -12,6 +12,9 @@ export interface RunOptions {
   tty?: boolean;
   /** stderr alone is a terminal: a person watching a command whose output is piped. */
   stderrTTY?: boolean;
+  /** The terminal's size (test/support/fake-io.ts). */
+  columns?: number | undefined;
+  rows?: number | undefined;
   stdin?: string;
   env?: Record<string, string | undefined>;
   prompter?: Prompter;

@@ -1,4 +1,4 @@
-import { fixtureAccount } from '../../mocks/store/fixtures.js';
+import { authenticate } from '../../mocks/rules/auth.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/contract/index.js';
 import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
@@ -8,9 +8,14 @@ import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
  * resources by code are 404, and lists, summaries and profiles hold nothing of the other account.
  */
 interface Owned {
+  /** The fixture's name and its key's mode: `dual` holds both keys, each opening a world of its own. */
   name: string;
+  mode: string;
   token: string;
+  /** The id the profile shows (the live account's, for a test world). */
   id: number;
+  /** The record that holds this key's data. */
+  world: number;
   username: string;
   email: string;
   invoices: string[];
@@ -33,11 +38,13 @@ describe('account isolation', () => {
   beforeAll(async () => {
     sandbox = await createSandbox({ rateLimit: false });
     for (const fixture of sandbox.fixtures().accounts) {
-      const account = sandbox.store.db.accounts.all().find((a) => a.name === fixture.name)!;
+      const account = authenticate(sandbox.store.db, fixture.token)!.account;
       const owned: Owned = {
-        name: fixture.name,
+        name: `${fixture.name} (${fixture.mode})`,
+        mode: fixture.mode,
         token: fixture.token,
-        id: account.id,
+        id: account.live_account_id ?? account.id,
+        world: account.id,
         username: account.username,
         email: account.email,
         invoices: [],
@@ -52,11 +59,15 @@ describe('account isolation', () => {
         expect(response.status).toBe(201);
         owned.invoices.push(((await response.json()) as { data: { invoice: { invoice_code: string } } }).data.invoice.invoice_code);
       }
-      owned.invoices.push((await sandbox.control.deposit({ account: fixture.name, amount: 20_000, paid: true })).invoice_code);
+      // Named by the token: the deposit goes to that key's world.
+      owned.invoices.push((await sandbox.control.deposit({ token: fixture.token, amount: 20_000, paid: true })).invoice_code);
       owned.transactions = sandbox.store.db.transactions.ownedBy(account.id).map((t) => t.id);
       accounts.push(owned);
     }
-    expect(accounts.length).toBeGreaterThanOrEqual(4);
+    expect(accounts.length).toBeGreaterThanOrEqual(6);
+    // The account with both keys is there, and its two keys open two worlds.
+    expect(accounts.filter((a) => a.name.startsWith('dual ')).map((a) => a.world)).toHaveLength(2);
+    expect(new Set(accounts.map((a) => a.world)).size).toBe(accounts.length);
   });
 
   it('has the matrix it claims: every token endpoint is covered', () => {
@@ -86,7 +97,9 @@ describe('account isolation', () => {
         const { status, text } = await call('GET', `${endpoint.path}${'query' in endpoint ? '?per_page=100' : ''}`, viewer.token);
         expect(status, `${viewer.name} on ${endpoint.id}`).toBe(200);
         for (const owner of accounts.filter((a) => a !== viewer)) {
-          for (const foreign of [...owner.invoices, ...owner.transactions, owner.email]) {
+          // The two worlds of one account are one person: its profile is shown under both keys, its data under one.
+          const person = owner.username === viewer.username ? [] : [owner.email];
+          for (const foreign of [...owner.invoices, ...owner.transactions, ...person]) {
             expect(text, `${viewer.name} sees ${owner.name}'s ${foreign} on ${endpoint.id}`).not.toContain(foreign);
           }
         }
@@ -106,14 +119,14 @@ describe('account isolation', () => {
       };
       expect(validation.data.user.id).toBe(viewer.id);
     }
-    const before = new Map(accounts.map((a) => [a.id, sandbox.store.db.orders.ownedBy(a.id).length]));
-    const rich = fixtureAccount({ accounts }, 'rich');
+    const before = new Map(accounts.map((a) => [a.world, sandbox.store.db.orders.ownedBy(a.world).length]));
+    const rich = accounts.find((a) => a.name === 'rich (production)')!;
     await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, {
       method: 'POST',
       headers: { authorization: `Bearer ${rich.token}`, 'content-type': 'application/json' },
       body: JSON.stringify(sandbox.fixtures().platform.valid_orders[0]),
     });
     for (const account of accounts)
-      expect(sandbox.store.db.orders.ownedBy(account.id).length).toBe(before.get(account.id)! + (account === rich ? 1 : 0));
+      expect(sandbox.store.db.orders.ownedBy(account.world).length).toBe(before.get(account.world)! + (account === rich ? 1 : 0));
   });
 });

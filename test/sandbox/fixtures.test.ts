@@ -37,7 +37,8 @@ describe('fixtures()', () => {
       expect(Number.isSafeInteger(account.balance) && account.balance >= 0).toBe(true);
       expect(account.token.startsWith(TOKEN_PREFIXES[account.mode])).toBe(true);
     }
-    expect(new Set(fixtures.accounts.map((a) => a.name)).size).toBe(fixtures.accounts.length);
+    // One entry per key: a name appears twice only for an account with both keys, once per mode.
+    expect(new Set(fixtures.accounts.map((a) => `${a.name} ${a.mode}`)).size).toBe(fixtures.accounts.length);
   });
 
   it('has at least one sandbox account', () => {

@@ -79,6 +79,8 @@ describe('state over HTTP (what the dashboard reads)', () => {
       'rich production',
       'broke production',
       'unlinked production',
+      'dual production',
+      'dual sandbox',
     ]);
     expect((await get('/__sandbox/invoices')).invoices.map((i: { type: string; account: string }) => `${i.type} ${i.account}`)).toEqual([
       'order rich',

@@ -302,9 +302,9 @@ describe.each(transports)('the control API under /__sandbox (%s)', (transport) =
   it('POST /__sandbox/deposits says which accounts there are and which keys it takes', async () => {
     const t = await sandbox(transport);
     const unknown = await t.request('POST', '/__sandbox/deposits', { body: { account: 'nobody', amount: 50_000 } });
-    expect(unknown.json.message).toBe("No sandbox account is named 'nobody'; the accounts are demo, rich, broke, unlinked.");
+    expect(unknown.json.message).toBe("No sandbox account is named 'nobody'; the accounts are demo, rich, broke, unlinked, dual.");
     const misspelt = await t.request('POST', '/__sandbox/deposits', { body: { amount: 50_000, acount: 'rich' } });
-    expect(misspelt.json.message).toBe('A deposit takes amount, account, payment_method, paid; not acount.');
+    expect(misspelt.json.message).toBe('A deposit takes amount, account, mode, payment_method, paid; not acount.');
   });
 
   it('POST /__sandbox/deposits answers with the new deposit as the state shows it', async () => {

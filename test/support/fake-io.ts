@@ -9,13 +9,28 @@ export interface CapturedIO extends CliIO {
   readonly err: () => string;
 }
 
-/** Streams for running a command in-process: captured output, a chosen TTY-ness, stdin from a string. */
-/** `tty` sets every stream; `stderrTTY` overrides stderr alone (a person watching a command whose output is piped). */
-export function fakeIO(
-  options: { tty?: boolean; stderrTTY?: boolean; stdin?: string; env?: Record<string, string | undefined> } = {},
-): CapturedIO {
+export interface FakeIOOptions {
+  /** Sets every stream's TTY-ness. */
+  tty?: boolean;
+  /** Overrides stderr alone (a person watching a command whose output is piped). */
+  stderrTTY?: boolean;
+  stdin?: string;
+  /**
+   * The environment. Unless given: TZ=UTC, so that times on a terminal read the same on every machine, and
+   * TOPUP_PAGER=cat, so that no test starts a real pager by accident (pass `TOPUP_PAGER: undefined` to test the default).
+   * Its TZ is injected as the zone (CliIO.timeZone), as a real process takes it from its own TZ.
+   */
+  env?: Record<string, string | undefined>;
+  /** The terminal's width in cells on stdout (default 100) and its height in rows (default: not said). */
+  columns?: number | undefined;
+  rows?: number | undefined;
+}
+
+/** Streams for running a command in-process: captured output, a chosen TTY-ness and size, stdin from a string. */
+export function fakeIO(options: FakeIOOptions = {}): CapturedIO {
   let out = '';
   let err = '';
+  const env = { TZ: 'UTC', TOPUP_PAGER: 'cat', ...options.env };
   const stdin = Readable.from(options.stdin === undefined ? [] : [options.stdin]) as Readable & { isTTY?: boolean };
   stdin.isTTY = options.tty ?? false;
   return {
@@ -25,7 +40,8 @@ export function fakeIO(
         return true;
       },
       isTTY: options.tty ?? false,
-      columns: 100,
+      columns: options.columns ?? 100,
+      rows: options.rows,
     },
     stderr: {
       write: (s: string) => {
@@ -35,7 +51,8 @@ export function fakeIO(
       isTTY: options.stderrTTY ?? options.tty ?? false,
     },
     stdin,
-    env: { ...options.env },
+    env,
+    timeZone: env.TZ,
     out: () => out,
     err: () => err,
   };

@@ -1,15 +1,13 @@
 import { type Command } from 'commander';
 import type { DashboardSummary, Profile } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
-import { flagText, orDash, renderRecord, type RecordField } from '../io/format.js';
+import { amountText, flagText, orDash, renderRecord, timeText, type RecordField } from '../io/format.js';
 import { recordIn } from './answer.js';
-import type { Style } from '../io/style.js';
-import { renderTable } from '../io/table.js';
+import { renderTable, type TableView } from '../io/table.js';
+import type { View } from '../io/view.js';
 import { refreshIntervals } from './choices.js';
 import { orderSummaryColumns } from './orders-read.js';
 import { parseWatchSeconds, runWatch, watchInterval } from './watch.js';
-
-type View = { terminal: boolean; style: Style };
 
 export function profileFields(user: Profile, view: View): RecordField[] {
   const fields: RecordField[] = [
@@ -35,7 +33,7 @@ export function profileFields(user: Profile, view: View): RecordField[] {
       pretty: user.chat_linked ? `linked (user ${orDash(user.chat_user_id)})` : view.style.dim('not linked'),
     },
     { key: 'chat_user_id', label: 'chat user id', plain: user.chat_user_id },
-    { key: 'created_at', label: 'member since', plain: user.created_at },
+    { key: 'created_at', label: 'member since', plain: timeText(user.created_at, view) },
   ];
   // On a terminal the chat line already shows the id.
   return view.terminal ? fields.filter((f) => f.key !== 'chat_user_id') : fields;
@@ -44,7 +42,7 @@ export function profileFields(user: Profile, view: View): RecordField[] {
 export async function runMe(ctx: CliContext): Promise<void> {
   const data = await (await ctx.client()).account.profile({ signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(data);
-  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
+  const view = ctx.io.view;
   ctx.io.out(renderRecord(profileFields(recordIn<Profile>(data, 'user'), view), { ...view, title: 'Profile' }));
 }
 
@@ -52,7 +50,7 @@ export async function runMe(ctx: CliContext): Promise<void> {
  * The dashboard as one record. Piped: `key: value` lines, then one `recent_order:` line per recent order
  * holding that order's `orders list` row, so a refresh of `--watch` stays one paragraph.
  */
-export function renderDashboard(summary: DashboardSummary, view: View): string {
+export function renderDashboard(summary: DashboardSummary, view: View & TableView): string {
   // Every part of the dashboard is our design, not the document's: each may be missing and shows as a dash.
   const counts: Partial<Record<string, unknown>> & NonNullable<DashboardSummary['orders']> = summary.orders ?? {};
   const recentOrders = summary.recent_orders ?? [];
@@ -82,10 +80,14 @@ export function renderDashboard(summary: DashboardSummary, view: View): string {
       {
         key: 'balance',
         label: 'balance',
-        plain: summary.formatted_balance ?? summary.balance,
-        pretty: style.bold(orDash(summary.formatted_balance ?? summary.balance)),
+        plain: amountText(summary.balance, summary.formatted_balance, true, summary.currency),
+        pretty: style.bold(amountText(summary.balance, summary.formatted_balance, true, summary.currency)),
       },
-      { key: 'total_spent', label: 'total spent', plain: summary.formatted_total_spent ?? summary.total_spent },
+      {
+        key: 'total_spent',
+        label: 'total spent',
+        plain: amountText(summary.total_spent, summary.formatted_total_spent, true, summary.currency),
+      },
       {
         key: 'pending_invoices',
         label: 'pending invoices',
@@ -111,7 +113,7 @@ export function renderDashboard(summary: DashboardSummary, view: View): string {
 
 export async function runDashboard(ctx: CliContext, options: { watch?: number | boolean }): Promise<void> {
   const client = await ctx.client();
-  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
+  const view = await ctx.io.tableView();
   const fetch = () => client.account.dashboard({ signal: ctx.signal });
   const seconds = watchInterval(options.watch, refreshIntervals.dashboard.recommended);
   if (seconds !== undefined) {

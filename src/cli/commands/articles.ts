@@ -1,21 +1,19 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { ArticleDetail, ArticleList, ArticleSummary } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
-import { orDash, plainCell, renderRecord, type RecordField } from '../io/format.js';
+import { orDash, plainCell, renderRecord, timeText, type RecordField } from '../io/format.js';
 import { listIn, recordIn } from './answer.js';
-import type { Style } from '../io/style.js';
+import type { View } from '../io/view.js';
 import type { Column } from '../io/table.js';
 import { parseSlug } from './choices.js';
 import { addPagingOptions, runList, type PagingFlags } from './paging.js';
 
-type View = { terminal: boolean; style: Style };
-
 export function articleColumns(view: View): Column<ArticleSummary>[] {
   return [
-    { header: 'published', value: (a) => a.published_at },
+    { header: 'published', value: (a) => timeText(a.published_at, view) },
     { header: 'category', value: (a) => a.category },
     { header: 'slug', value: (a) => (view.terminal ? view.style.cyan(a.slug) : a.slug) },
-    { header: 'title', value: (a) => plainCell(a.title) },
+    { header: 'title', value: (a) => plainCell(a.title), free: true },
   ];
 }
 
@@ -25,7 +23,7 @@ export async function runArticlesList(ctx: CliContext, flags: PagingFlags & { ca
   await runList<ArticleList, ArticleSummary>(ctx, flags, {
     noun: 'articles',
     key: 'articles',
-    columns: articleColumns({ terminal: ctx.io.terminal, style: ctx.io.style }),
+    columns: articleColumns(ctx.io.view),
     // The page size is fixed by the server (10), so --per-page does not exist here.
     fetch: (query) =>
       client.articles.list(
@@ -44,8 +42,8 @@ export function articleFields(article: ArticleDetail, view: View): RecordField[]
     { key: 'category', label: 'category', plain: article.category },
     { key: 'author', label: 'author', plain: article.author },
     { key: 'tags', label: 'tags', plain: article.tags?.join(','), pretty: article.tags?.join(', ') },
-    { key: 'published_at', label: 'published', plain: article.published_at },
-    { key: 'updated_at', label: 'updated', plain: article.updated_at },
+    { key: 'published_at', label: 'published', plain: timeText(article.published_at, view) },
+    { key: 'updated_at', label: 'updated', plain: timeText(article.updated_at, view) },
     { key: 'article_url', label: 'link', plain: article.article_url },
   ];
 }
@@ -54,7 +52,7 @@ export function articleFields(article: ArticleDetail, view: View): RecordField[]
 export async function runArticlesShow(ctx: CliContext, slug: string): Promise<void> {
   const data = await (await ctx.client()).articles.get(slug, { signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(data);
-  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
+  const view = ctx.io.view;
   const article = recordIn<ArticleDetail>(data, 'article');
   // No body from the server: the fields alone, rather than a blank body that looks like an empty article.
   const content = article.content === undefined ? '' : article.content.endsWith('\n') ? `\n${article.content}` : `\n${article.content}\n`;
@@ -80,7 +78,8 @@ export function registerArticleCommands(program: Command, ctx: CliContext): void
     .addHelpText(
       'after',
       `
-Piped, each article is one tab-separated line: published (UTC), category, slug, title.
+Piped, each article is one tab-separated line: published (ISO 8601, UTC), category, slug, title. On a terminal,
+long titles end in … to fit its width; the slug is never shortened.
 
 Examples:
   $ topup articles list

@@ -1,32 +1,30 @@
 import { Option, type Command } from 'commander';
 import type { Balance, BalanceTransaction, Deposit, DepositList, PaymentStatus, TransactionList } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
-import { amountText, orDash, plainCell, renderRecord, statusText, type RecordField } from '../io/format.js';
-import type { Style } from '../io/style.js';
+import { amountText, orDash, plainCell, renderRecord, statusText, timeText, type RecordField } from '../io/format.js';
+import type { View } from '../io/view.js';
 import type { Column } from '../io/table.js';
 import { parseInvoiceCode, paymentStatuses, refreshIntervals } from './choices.js';
 import { listIn, recordIn } from './answer.js';
 import { addPagingOptions, runList, type PagingFlags } from './paging.js';
 import { parseWatchSeconds, runWatch, watchInterval } from './watch.js';
 
-type View = { terminal: boolean; style: Style };
-
 export function balanceFields(balance: Balance, view: View): RecordField[] {
   return [
     {
       key: 'balance',
       label: 'balance',
-      plain: amountText(balance.balance, balance.formatted_balance, view.terminal),
-      pretty: view.style.bold(amountText(balance.balance, balance.formatted_balance, true)),
+      plain: amountText(balance.balance, balance.formatted_balance, view.terminal, balance.currency),
+      pretty: view.style.bold(amountText(balance.balance, balance.formatted_balance, true, balance.currency)),
     },
     { key: 'currency', label: 'currency', plain: balance.currency },
-    { key: 'updated_at', label: 'updated', plain: balance.updated_at },
+    { key: 'updated_at', label: 'updated', plain: timeText(balance.updated_at, view) },
   ];
 }
 
 export async function runBalance(ctx: CliContext, options: { watch?: number | boolean }): Promise<void> {
   const client = await ctx.client();
-  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
+  const view = ctx.io.view;
   const fetch = () => client.balance.get({ signal: ctx.signal });
   const render = (b: Balance) => renderRecord(balanceFields(b, view), { ...view, title: 'Balance' });
   const seconds = watchInterval(options.watch, refreshIntervals.balance.recommended);
@@ -38,7 +36,7 @@ export async function runBalance(ctx: CliContext, options: { watch?: number | bo
 
 export function transactionColumns(view: View): Column<BalanceTransaction>[] {
   const signed = (t: BalanceTransaction) => {
-    const amount = amountText(t.amount, t.formatted_amount, view.terminal);
+    const amount = amountText(t.amount, t.formatted_amount, view.terminal, t.currency);
     if (!view.terminal || amount === '-') return amount;
     // An unknown type is shown as it is, with no sign that would guess its direction.
     return t.type === 'credit'
@@ -49,12 +47,16 @@ export function transactionColumns(view: View): Column<BalanceTransaction>[] {
   };
   return [
     { header: 'id', value: (t) => t.id },
-    { header: 'created', value: (t) => t.created_at },
+    { header: 'created', value: (t) => timeText(t.created_at, view) },
     { header: 'type', value: (t) => t.type },
     { header: 'amount', value: signed, align: 'right' },
-    { header: 'balance after', value: (t) => amountText(t.balance_after, t.formatted_balance_after, view.terminal), align: 'right' },
+    {
+      header: 'balance after',
+      value: (t) => amountText(t.balance_after, t.formatted_balance_after, view.terminal, t.currency),
+      align: 'right',
+    },
     { header: 'reference', value: (t) => orDash(t.reference) },
-    { header: 'description', value: (t) => plainCell(t.description) },
+    { header: 'description', value: (t) => plainCell(t.description), free: true },
   ];
 }
 
@@ -64,7 +66,7 @@ export async function runTransactions(ctx: CliContext, flags: PagingFlags & { ty
   await runList<TransactionList, BalanceTransaction>(ctx, flags, {
     noun: 'transactions',
     key: 'transactions',
-    columns: transactionColumns({ terminal: ctx.io.terminal, style: ctx.io.style }),
+    columns: transactionColumns(ctx.io.view),
     fetch: (query) => client.balance.transactions({ ...(flags.type ? { type: flags.type } : {}), ...query }, { signal: ctx.signal }),
     itemsOf: (page) => listIn(page, 'transactions'),
     commandFor: (page) => ['topup transactions', ...extra, `--page ${page}`].join(' '),
@@ -75,10 +77,10 @@ export function depositColumns(view: View): Column<Deposit>[] {
   return [
     { header: 'invoice', value: (d) => d.invoice_code },
     { header: 'status', value: (d) => statusText(d.payment_status, view.style) },
-    { header: 'amount', value: (d) => amountText(d.amount, d.formatted_amount, view.terminal), align: 'right' },
+    { header: 'amount', value: (d) => amountText(d.amount, d.formatted_amount, view.terminal, d.currency), align: 'right' },
     { header: 'method', value: (d) => d.payment_method },
-    { header: 'created', value: (d) => d.created_at },
-    { header: 'paid', value: (d) => orDash(d.paid_at) },
+    { header: 'created', value: (d) => timeText(d.created_at, view) },
+    { header: 'paid', value: (d) => timeText(d.paid_at, view) },
   ];
 }
 
@@ -88,7 +90,7 @@ export async function runDepositsList(ctx: CliContext, flags: PagingFlags & { st
   await runList<DepositList, Deposit>(ctx, flags, {
     noun: 'deposits',
     key: 'deposits',
-    columns: depositColumns({ terminal: ctx.io.terminal, style: ctx.io.style }),
+    columns: depositColumns(ctx.io.view),
     fetch: (query) => client.deposits.list({ ...(flags.status ? { payment_status: flags.status } : {}), ...query }, { signal: ctx.signal }),
     itemsOf: (page) => listIn(page, 'deposits'),
     commandFor: (page) => ['topup deposits list', ...extra, `--page ${page}`].join(' '),
@@ -102,22 +104,22 @@ export function depositFields(deposit: Deposit, view: View): RecordField[] {
     {
       key: 'amount',
       label: 'amount',
-      plain: amountText(deposit.amount, deposit.formatted_amount, view.terminal),
-      pretty: view.style.bold(amountText(deposit.amount, deposit.formatted_amount, true)),
+      plain: amountText(deposit.amount, deposit.formatted_amount, view.terminal, deposit.currency),
+      pretty: view.style.bold(amountText(deposit.amount, deposit.formatted_amount, true, deposit.currency)),
     },
     { key: 'currency', label: 'currency', plain: deposit.currency },
     { key: 'payment_method', label: 'method', plain: deposit.payment_method },
     { key: 'invoice_url', label: 'invoice url', plain: deposit.invoice_url },
-    { key: 'created_at', label: 'created', plain: deposit.created_at },
-    { key: 'expires_at', label: 'expires', plain: deposit.expires_at },
-    { key: 'paid_at', label: 'paid', plain: orDash(deposit.paid_at) },
+    { key: 'created_at', label: 'created', plain: timeText(deposit.created_at, view) },
+    { key: 'expires_at', label: 'expires', plain: timeText(deposit.expires_at, view) },
+    { key: 'paid_at', label: 'paid', plain: timeText(deposit.paid_at, view) },
   ];
 }
 
 export async function runDepositsShow(ctx: CliContext, invoiceCode: string): Promise<void> {
   const data = await (await ctx.client()).deposits.get(invoiceCode, { signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(data);
-  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
+  const view = ctx.io.view;
   const deposit = recordIn<Deposit>(data, 'deposit');
   ctx.io.out(renderRecord(depositFields(deposit, view), { ...view, title: `Deposit ${deposit.invoice_code ?? invoiceCode}` }));
 }
@@ -152,10 +154,12 @@ Examples:
     .addHelpText(
       'after',
       `
-Piped, each transaction is one tab-separated line: id, created (UTC), type, amount (IDR), balance after, reference, description.
+Piped, each transaction is one tab-separated line: id, created (ISO 8601, UTC), type, amount (IDR), balance after,
+reference, description. With --all on a terminal, a progress line on stderr counts the pages.
 
 Examples:
   $ topup transactions
+  $ topup transactions --all | wc -l
   $ topup transactions --page 2 --per-page 50
   $ topup transactions --all --json | jq '[.transactions[] | select(.type == "credit") | .amount] | add'`,
     )
@@ -174,7 +178,7 @@ Examples:
     .addHelpText(
       'after',
       `
-Piped, each deposit is one tab-separated line: invoice, payment status, amount (IDR), method, created (UTC), paid (UTC or -).
+Piped, each deposit is one tab-separated line: invoice, payment status, amount (IDR), method, created and paid (ISO 8601, UTC; - if unpaid).
 
 Examples:
   $ topup deposits list

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CreditPackage, PaymentMethod } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
 import { listIn } from './answer.js';
-import { amountText, flagText, orDash } from '../io/format.js';
+import { amountText, flagText, orDash, timeText } from '../io/format.js';
 import { renderFields, renderTable } from '../io/table.js';
 
 export async function runHealth(ctx: CliContext): Promise<void> {
@@ -13,9 +13,9 @@ export async function runHealth(ctx: CliContext): Promise<void> {
       [
         ['status', orDash(health.status)],
         ['version', orDash(health.version)],
-        ['time', health.time === undefined ? '-' : `${health.time} UTC`],
+        ['time', timeText(health.time, ctx.io.view)],
       ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
+      ctx.io.view,
     ),
   );
 }
@@ -23,34 +23,36 @@ export async function runHealth(ctx: CliContext): Promise<void> {
 export async function runPackages(ctx: CliContext): Promise<void> {
   const data = await (await ctx.client()).catalog.creditPackages();
   if (ctx.globals.json) return ctx.io.writeJson(data);
-  ctx.io.out(
+  await ctx.io.page(
     renderTable<CreditPackage>(
       listIn(data, 'packages'),
       [
         { header: 'code', value: (p) => p.code },
-        { header: 'name', value: (p) => p.name },
+        { header: 'name', value: (p) => p.name, free: true },
         { header: 'credits', value: (p) => String(p.credit_amount), align: 'right' },
-        { header: 'price', value: (p) => amountText(p.price, p.formatted_price, ctx.io.terminal), align: 'right' },
+        { header: 'price', value: (p) => amountText(p.price, p.formatted_price, ctx.io.terminal, p.currency), align: 'right' },
       ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
+      await ctx.io.tableView(),
     ),
+    ctx.signal,
   );
 }
 
 export async function runPaymentMethods(ctx: CliContext): Promise<void> {
   const data = await (await ctx.client()).catalog.paymentMethods();
   if (ctx.globals.json) return ctx.io.writeJson(data);
-  ctx.io.out(
+  await ctx.io.page(
     renderTable<PaymentMethod>(
       listIn(data, 'payment_methods'),
       [
         { header: 'code', value: (m) => orDash(m.code) },
-        { header: 'name', value: (m) => orDash(m.name) },
+        { header: 'name', value: (m) => orDash(m.name), free: true },
         { header: 'type', value: (m) => orDash(m.type) },
         { header: 'sandbox', value: (m) => flagText(m.sandbox_allowed, true) },
       ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
+      await ctx.io.tableView(),
     ),
+    ctx.signal,
   );
 }
 

@@ -2,12 +2,10 @@ import { type Command } from 'commander';
 import type { Invoice, InvoiceStatus } from '../../contract/index.js';
 import type { CliContext } from '../context.js';
 import { RejectedError, UsageError } from '../errors.js';
-import { amountText, clockText, flagText, orDash, renderRecord, statusText, type RecordField } from '../io/format.js';
+import { amountText, clockText, flagText, orDash, renderRecord, statusText, timeText, type RecordField } from '../io/format.js';
 import { recordIn } from './answer.js';
-import type { Style } from '../io/style.js';
+import type { View } from '../io/view.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, parseInvoiceCode, parseWholeNumber, refreshIntervals } from './choices.js';
-
-type View = { terminal: boolean; style: Style };
 
 export function invoiceFields(invoice: Invoice, view: View): RecordField[] {
   const fields: RecordField[] = [
@@ -17,16 +15,16 @@ export function invoiceFields(invoice: Invoice, view: View): RecordField[] {
     {
       key: 'amount',
       label: 'amount',
-      plain: amountText(invoice.amount, invoice.formatted_amount, view.terminal),
-      pretty: view.style.bold(amountText(invoice.amount, invoice.formatted_amount, true)),
+      plain: amountText(invoice.amount, invoice.formatted_amount, view.terminal, invoice.currency),
+      pretty: view.style.bold(amountText(invoice.amount, invoice.formatted_amount, true, invoice.currency)),
     },
     { key: 'currency', label: 'currency', plain: invoice.currency },
     { key: 'payment_method', label: 'method', plain: invoice.payment_method },
     { key: 'payment_url', label: 'payment url', plain: orDash(invoice.payment_url) },
     { key: 'invoice_url', label: 'invoice url', plain: invoice.invoice_url },
-    { key: 'created_at', label: 'created', plain: invoice.created_at },
-    { key: 'expires_at', label: 'expires', plain: invoice.expires_at },
-    { key: 'paid_at', label: 'paid', plain: orDash(invoice.paid_at) },
+    { key: 'created_at', label: 'created', plain: timeText(invoice.created_at, view) },
+    { key: 'expires_at', label: 'expires', plain: timeText(invoice.expires_at, view) },
+    { key: 'paid_at', label: 'paid', plain: timeText(invoice.paid_at, view) },
   ];
   const order = invoice.order;
   // null: a deposit's invoice; missing: the server did not say.
@@ -57,15 +55,15 @@ export function invoiceStatusFields(status: InvoiceStatus, view: View): RecordFi
     { key: 'order_status', label: 'order', plain: status.order_status, pretty: statusText(status.order_status, view.style) },
     { key: 'is_final', label: 'final', plain: flagText(status.is_final, false), pretty: flagText(status.is_final, true) },
     { key: 'amount', label: 'amount', plain: amountText(status.amount, status.formatted_amount, view.terminal) },
-    { key: 'expires_at', label: 'expires', plain: status.expires_at },
-    { key: 'paid_at', label: 'paid', plain: orDash(status.paid_at) },
+    { key: 'expires_at', label: 'expires', plain: timeText(status.expires_at, view) },
+    { key: 'paid_at', label: 'paid', plain: timeText(status.paid_at, view) },
   ];
 }
 
 export async function runInvoicesShow(ctx: CliContext, invoiceCode: string): Promise<void> {
   const data = await (await ctx.client()).invoices.get(invoiceCode, { signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(data);
-  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
+  const view = ctx.io.view;
   const invoice = recordIn<Invoice>(data, 'invoice');
   ctx.io.out(renderRecord(invoiceFields(invoice, view), { ...view, title: `Invoice ${invoice.invoice_code ?? invoiceCode}` }));
 }
@@ -117,7 +115,7 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
         const plan = final ? '' : next > 0 ? `; next check in ${next} s` : '; giving up';
         if (spinning)
           spinner.update(
-            `Waiting for ${invoiceCode} to be paid: ${statusText(s.payment_status, style)} at ${clockText(ctx.clock.now())}${plan}.`,
+            `Waiting for ${invoiceCode} to be paid: ${statusText(s.payment_status, style)} at ${clockText(ctx.clock.now(), ctx.io.view)}${plan}.`,
           );
         else ctx.io.notice(`${describe(s)}${plan}`);
       },
@@ -152,7 +150,7 @@ export async function runInvoiceStatus(ctx: CliContext, invoiceCode: string, fla
     ? await waitForInvoice(ctx, invoiceCode, { intervalSeconds: flags.interval, timeoutSeconds: flags.timeout })
     : await (await ctx.client()).invoices.status(invoiceCode, { signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(status);
-  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
+  const view = ctx.io.view;
   ctx.io.out(renderRecord(invoiceStatusFields(status, view), { ...view, title: `Invoice ${status.invoice_code ?? invoiceCode}` }));
 }
 

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Sandbox } from '../../../mocks/core/sandbox.js';
 import type { PersistentSandbox } from '../../../mocks/state/persistent-sandbox.js';
 import type { JournalEntry } from '../../../mocks/inspect/journal.js';
@@ -103,7 +103,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     if (options.open) await openInBrowser(ctx, `${server.url}/__sandbox/`);
     if (options.log) {
       const { logLine } = await import('../io/log-line.js');
-      sandbox.requests.subscribe((entry) => ctx.io.warn(logLine(entry, { terminal: ctx.io.stderrTerminal, style: ctx.io.style })));
+      sandbox.requests.subscribe((entry) => ctx.io.warn(logLine(entry, { ...ctx.io.view, terminal: ctx.io.stderrTerminal })));
     }
     if (!isLoopbackHost(options.host)) {
       ctx.io.warn(
@@ -216,7 +216,11 @@ const moveDone: Record<InvoiceMove, string> = {
   failOrder: 'Failed and refunded order',
 };
 
-export async function runDeposit(ctx: CliContext, amount: number, options: { paid: boolean; account?: string }): Promise<void> {
+export async function runDeposit(
+  ctx: CliContext,
+  amount: number,
+  options: { paid: boolean; account?: string; mode?: 'sandbox' | 'production' },
+): Promise<void> {
   const { control, token } = await controlFor(ctx);
   // Without --account, the deposit is for the target's own account (its token), else the sandbox's demo account.
   const created = await control.deposit({
@@ -224,6 +228,7 @@ export async function runDeposit(ctx: CliContext, amount: number, options: { pai
     paid: options.paid,
     account: options.account,
     token: options.account === undefined ? token : undefined,
+    mode: options.mode,
   });
   if (ctx.globals.json) return ctx.io.writeJson(created);
   ctx.io.out(`${created.invoice_code}\n`);
@@ -340,8 +345,7 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   if (options.filterAccount) query.set('account', options.filterAccount);
   const { control } = await controlFor(ctx);
   const { logLine } = await import('../io/log-line.js');
-  const print = (entry: JournalEntry) =>
-    ctx.globals.json ? ctx.io.writeJsonLine(entry) : ctx.io.out(`${logLine(entry, { terminal: ctx.io.terminal, style: ctx.io.style })}\n`);
+  const print = (entry: JournalEntry) => (ctx.globals.json ? ctx.io.writeJsonLine(entry) : ctx.io.out(`${logLine(entry, ctx.io.view)}\n`));
   const earlier = await control.requests(new URLSearchParams([...query, ['limit', String(options.limit)]]));
   for (const entry of earlier) print(entry);
   if (!options.follow) return;
@@ -379,6 +383,7 @@ export async function runFixtures(ctx: CliContext): Promise<void> {
   if (ctx.globals.json) return ctx.io.writeJson(answer);
   // A served sandbox is a server too: its text is made safe like any other (io/sanitize.ts).
   const fixtures = (await import('../io/sanitize.js')).sanitizeDeep(answer) as typeof answer;
+  const view = await ctx.io.tableView();
   ctx.io.out(
     renderTable(
       fixtures.accounts,
@@ -389,7 +394,7 @@ export async function runFixtures(ctx: CliContext): Promise<void> {
         { header: 'balance', value: (a) => String(a.balance), align: 'right' },
         { header: 'token', value: (a) => a.token },
       ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
+      view,
     ),
   );
   ctx.io.out('\n');
@@ -399,9 +404,9 @@ export async function runFixtures(ctx: CliContext): Promise<void> {
       [
         { header: 'case', value: (c) => c.name },
         { header: 'expect', value: (c) => `${c.expect.status}${c.expect.code ? ` ${c.expect.code}` : ''}` },
-        { header: 'body', value: (c) => JSON.stringify(c.body) },
+        { header: 'body', value: (c) => JSON.stringify(c.body), free: true },
       ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
+      view,
     ),
   );
   // An older served sandbox has none.
@@ -415,9 +420,9 @@ export async function runFixtures(ctx: CliContext): Promise<void> {
       [
         { header: 'outcome', value: (m) => m.outcome },
         { header: 'pass', value: (m) => String(m.body.platform_pass_id), align: 'right' },
-        { header: 'ends', value: (m) => m.ends },
+        { header: 'ends', value: (m) => m.ends, free: true },
       ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
+      view,
     ),
   );
   const first = fixtures.magic_orders[0];
@@ -560,7 +565,18 @@ Examples:
     .argument('<amount>', 'amount in IDR, 10000 to 50000000', parseWholeNumber('amount', 1))
     .description('Create a deposit (a balance top-up) for the demo account, or --account NAME')
     .option('--paid', 'pay it at once, crediting the balance', false)
-    .option('--account <name>', 'sandbox account by name (demo, rich, broke, unlinked)')
-    .addHelpText('after', '\nExamples:\n  $ topup mock deposit 50000\n  $ topup mock deposit 100000 --paid --account rich')
-    .action((amount: number, options: { paid: boolean; account?: string }) => runDeposit(ctx, amount, options));
+    .option('--account <name>', 'sandbox account by name (demo, rich, broke, unlinked, dual)')
+    .addOption(
+      new Option('--mode <mode>', 'for an account with both keys (dual): its test or its live world (default live)').choices([
+        'sandbox',
+        'production',
+      ]),
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ topup mock deposit 50000\n  $ topup mock deposit 100000 --paid --account rich\n  $ topup mock deposit 20000 --paid --account dual --mode sandbox',
+    )
+    .action((amount: number, options: { paid: boolean; account?: string; mode?: 'sandbox' | 'production' }) =>
+      runDeposit(ctx, amount, options),
+    );
 }

@@ -5,7 +5,7 @@ import type { CliContext } from '../context.js';
 import { listIn } from './answer.js';
 import { CliError, UsageError } from '../errors.js';
 import { CHAT_USER_ID_MAX_LENGTH } from '../settings.js';
-import { amountText, orDash } from '../io/format.js';
+import { amountText, orDash, timeText } from '../io/format.js';
 import { renderFields } from '../io/table.js';
 import type { Prompter } from '../prompter.js';
 import { tokenModeOf } from './auth.js';
@@ -130,11 +130,11 @@ function printCreated(ctx: CliContext, created: CreateOrderResult): void {
               ? '-'
               : `${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${orDash(order.credit_amount)} credits`,
           ],
-          ['total', amountText(invoice.amount, invoice.formatted_amount, true)],
+          ['total', amountText(invoice.amount, invoice.formatted_amount, true, invoice.currency)],
           ['payment', `${invoice.payment_method || 'the default method'} (${orDash(invoice.payment_status)})`],
           ...(invoice.payment_url ? [['payment_url', invoice.payment_url] as [string, string]] : []),
           ['invoice_url', orDash(invoice.invoice_url)],
-          ...(invoice.payment_status === 'pending' ? [['expires_at', orDash(invoice.expires_at)] as [string, string]] : []),
+          ...(invoice.payment_status === 'pending' ? [['expires_at', timeText(invoice.expires_at, ctx.io.view)] as [string, string]] : []),
         ],
         { terminal: true, style: ctx.io.style },
       ),
@@ -143,7 +143,7 @@ function printCreated(ctx: CliContext, created: CreateOrderResult): void {
     // Piped, stdout is only the invoice code: inv=$(topup orders create ...) just works.
     ctx.io.out(`${orDash(invoice.invoice_code)}\n`);
     ctx.io.notice(
-      `Total ${amountText(invoice.amount, invoice.formatted_amount, true)}, ${orDash(invoice.payment_status)}; ${invoice.payment_status === 'pending' ? `pay at ${orDash(payAt)}` : `invoice ${orDash(invoice.invoice_url)}`}`,
+      `Total ${amountText(invoice.amount, invoice.formatted_amount, true, invoice.currency)}, ${orDash(invoice.payment_status)}; ${invoice.payment_status === 'pending' ? `pay at ${orDash(payAt)}` : `invoice ${orDash(invoice.invoice_url)}`}`,
     );
   }
   if (created.idempotent)
@@ -229,7 +229,7 @@ async function confirmOrder(ctx: CliContext, draft: OrderDraft, idempotencyKey: 
   const fields = summary(draft, idempotencyKey);
   if (live) {
     const balance = await (await ctx.client()).balance.get({ signal: ctx.signal }).then(
-      (b) => b.formatted_balance,
+      (b) => amountText(b.balance, b.formatted_balance, true, b.currency),
       () => undefined,
     );
     fields.unshift(['mode', ctx.io.style.red(ctx.io.style.bold('LIVE: pays from the real balance of a production account'))]);

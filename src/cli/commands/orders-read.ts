@@ -2,8 +2,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Order, OrderList, OrderListQuery, OrderSummary } from '../../contract/index.js';
 import { listIn, recordIn } from './answer.js';
 import type { CliContext } from '../context.js';
-import { amountText, orDash, renderRecord, statusText, type RecordField } from '../io/format.js';
-import type { Style } from '../io/style.js';
+import { amountText, orDash, renderRecord, statusText, timeText, type RecordField } from '../io/format.js';
+import type { View } from '../io/view.js';
 import type { Column } from '../io/table.js';
 import { orderStatuses, orderTypes, parseInvoiceCode, paymentStatuses } from './choices.js';
 import { addPagingOptions, runList, type PagingFlags } from './paging.js';
@@ -16,16 +16,20 @@ export interface OrderListFlags extends PagingFlags {
 }
 
 /** The columns of `orders list`, also used for the dashboard's recent orders. */
-export function orderSummaryColumns(view: { terminal: boolean; style: Style }): Column<OrderSummary>[] {
+export function orderSummaryColumns(view: View): Column<OrderSummary>[] {
   return [
     { header: 'invoice', value: (o) => o.invoice_code },
     { header: 'status', value: (o) => statusText(o.status, view.style) },
     { header: 'payment', value: (o) => statusText(o.payment_status, view.style) },
     { header: 'type', value: (o) => o.order_type },
-    { header: 'username', value: (o) => o.platform_username },
+    { header: 'username', value: (o) => o.platform_username, free: true },
     { header: 'credits', value: (o) => o.credit_amount, align: 'right' },
-    { header: 'total', value: (o) => amountText(o.total_amount, o.formatted_total_amount, view.terminal), align: 'right' },
-    { header: 'created', value: (o) => o.created_at },
+    {
+      header: 'total',
+      value: (o) => amountText(o.total_amount, o.formatted_total_amount, view.terminal, o.currency),
+      align: 'right',
+    },
+    { header: 'created', value: (o) => timeText(o.created_at, view) },
   ];
 }
 
@@ -47,15 +51,15 @@ export async function runOrdersList(ctx: CliContext, flags: OrderListFlags): Pro
   await runList<OrderList, OrderSummary>(ctx, flags, {
     noun: 'orders',
     key: 'orders',
-    columns: orderSummaryColumns({ terminal: ctx.io.terminal, style: ctx.io.style }),
+    columns: orderSummaryColumns(ctx.io.view),
     fetch: (query) => client.orders.list({ ...filters, ...query }, { signal: ctx.signal }),
     itemsOf: (page) => listIn(page, 'orders'),
     commandFor: (page) => ['topup orders list', ...filterArgs, `--page ${page}`].join(' '),
   });
 }
 
-export function orderFields(order: Order, view: { terminal: boolean; style: Style }): RecordField[] {
-  const money = (raw: number | undefined, formatted: string | undefined) => amountText(raw, formatted, view.terminal);
+export function orderFields(order: Order, view: View): RecordField[] {
+  const money = (raw: number | undefined, formatted: string | undefined) => amountText(raw, formatted, view.terminal, order.currency);
   return [
     { key: 'invoice_code', label: 'invoice', plain: order.invoice_code },
     { key: 'status', label: 'status', plain: order.status, pretty: statusText(order.status, view.style) },
@@ -71,24 +75,24 @@ export function orderFields(order: Order, view: { terminal: boolean; style: Styl
       key: 'total_amount',
       label: 'total',
       plain: money(order.total_amount, order.formatted_total_amount),
-      pretty: view.style.bold(amountText(order.total_amount, order.formatted_total_amount, true)),
+      pretty: view.style.bold(amountText(order.total_amount, order.formatted_total_amount, true, order.currency)),
     },
     { key: 'currency', label: 'currency', plain: order.currency },
     { key: 'payment_method', label: 'method', plain: order.payment_method },
     { key: 'client_reference', label: 'reference', plain: orDash(order.client_reference) },
     { key: 'environment', label: 'environment', plain: order.environment },
     { key: 'invoice_url', label: 'invoice url', plain: order.invoice_url },
-    { key: 'created_at', label: 'created', plain: order.created_at },
-    { key: 'updated_at', label: 'updated', plain: order.updated_at },
-    { key: 'paid_at', label: 'paid', plain: orDash(order.paid_at) },
-    { key: 'completed_at', label: 'completed', plain: orDash(order.completed_at) },
+    { key: 'created_at', label: 'created', plain: timeText(order.created_at, view) },
+    { key: 'updated_at', label: 'updated', plain: timeText(order.updated_at, view) },
+    { key: 'paid_at', label: 'paid', plain: timeText(order.paid_at, view) },
+    { key: 'completed_at', label: 'completed', plain: timeText(order.completed_at, view) },
   ];
 }
 
 export async function runOrdersShow(ctx: CliContext, invoiceCode: string): Promise<void> {
   const data = await (await ctx.client()).orders.get(invoiceCode, { signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(data);
-  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
+  const view = ctx.io.view;
   const order = recordIn<Order>(data, 'order');
   ctx.io.out(renderRecord(orderFields(order, view), { ...view, title: `Order ${order.invoice_code ?? invoiceCode}` }));
 }
@@ -114,10 +118,13 @@ export function registerOrderCommands(program: Command, ctx: CliContext): Comman
     .addHelpText(
       'after',
       `
-Piped, each order is one tab-separated line: invoice, status, payment status, type, username, credits, total (IDR), created (UTC).
+Piped, each order is one tab-separated line: invoice, status, payment status, type, username, credits, total (IDR),
+created (ISO 8601, UTC). On a terminal: a table as wide as the terminal (long usernames end in …), times in your
+zone, and the pager when it is taller than the terminal.
 
 Examples:
   $ topup orders list
+  $ TOPUP_PAGER=cat topup orders list --all
   $ topup orders list --status pending --type gamepass
   $ topup orders list --reference chat-4711
   $ topup orders list --all --json | jq '.orders[].invoice_code'`,

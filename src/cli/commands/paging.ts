@@ -36,18 +36,27 @@ export interface ListPlan<P extends Page, Item> {
 }
 
 /**
- * One page (the data object as-is with --json), or with --all every item of every page.
- * Hints about paging go to stderr and only on a terminal, so piped output is just the rows.
+ * One page (the data object as-is with --json), or with --all every item of every page, with a progress line on
+ * stderr while a person watches. On a terminal the table takes the terminal's width and goes through the pager when
+ * it is taller than the terminal (IOStreams.page). Hints about paging go to stderr and only on a terminal, so piped
+ * output is just the rows.
  */
 export async function runList<P extends Page, Item>(ctx: CliContext, flags: PagingFlags, plan: ListPlan<P, Item>): Promise<void> {
-  const view = { terminal: ctx.io.terminal, style: ctx.io.style };
   if (flags.all) {
     const items: Item[] = [];
     let unpaged = false;
-    // 100 a page keeps a long history within the rate limit.
-    for await (const page of plan.fetch({ per_page: flags.perPage ?? 100 }).pages()) {
-      items.push(...plan.itemsOf(page));
-      unpaged ||= page.pagination === undefined;
+    const progress = ctx.io.pagingProgress(plan.noun);
+    try {
+      // 100 a page keeps a long history within the rate limit.
+      let number = 0;
+      for await (const page of plan.fetch({ per_page: flags.perPage ?? 100 }).pages()) {
+        items.push(...plan.itemsOf(page));
+        unpaged ||= page.pagination === undefined;
+        number += 1;
+        progress.page(page.pagination?.page ?? number, { totalPages: page.pagination?.total_pages, items: items.length });
+      }
+    } finally {
+      progress.stop();
     }
     // A server that sends no pagination cannot say whether there is more: never pass one page off as all of them.
     if (unpaged)
@@ -55,14 +64,14 @@ export async function runList<P extends Page, Item>(ctx: CliContext, flags: Pagi
         `The server does not say whether there are more ${plan.noun} than these (its answer has no pagination); only the first page is shown.`,
       );
     if (ctx.globals.json) return ctx.io.writeJson({ [plan.key]: items });
-    if (items.length > 0) ctx.io.out(renderTable(items, plan.columns, view));
+    if (items.length > 0) await ctx.io.page(renderTable(items, plan.columns, await ctx.io.tableView()), ctx.signal);
     if (ctx.io.terminal) ctx.io.notice(ctx.io.style.dim(items.length === 0 ? `No ${plan.noun}.` : `${items.length} ${plan.noun}.`));
     return;
   }
   const page = await plan.fetch({ page: flags.page, per_page: flags.perPage });
   if (ctx.globals.json) return ctx.io.writeJson(page);
   const items = plan.itemsOf(page);
-  if (items.length > 0) ctx.io.out(renderTable(items, plan.columns, view));
+  if (items.length > 0) await ctx.io.page(renderTable(items, plan.columns, await ctx.io.tableView()), ctx.signal);
   if (!ctx.io.terminal) return;
   // Pagination is ours, not the document's: without it, say nothing about other pages rather than guess.
   const pagination = page.pagination;

@@ -50,7 +50,7 @@ export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<
     if (ctx.globals.json) ctx.io.writeJsonLine(data);
     else if (redraw)
       redraw(
-        `${plan.render(data)}\n${ctx.io.style.dim(`Updated ${clockText(ctx.clock.now())}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`,
+        `${plan.render(data)}\n${ctx.io.style.dim(`Updated ${clockText(ctx.clock.now(), ctx.io.view)}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`,
       );
     else ctx.io.out(`${refresh > 0 ? '\n' : ''}${plan.render(data)}`);
     await ctx.clock.sleep(seconds * 1000, ctx.signal);

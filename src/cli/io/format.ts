@@ -1,5 +1,10 @@
+import { formatMoney } from '../../contract/money.js';
+import { localClock } from './time-text.js';
 import { renderFields } from './table.js';
 import type { Style } from './style.js';
+import type { View } from './view.js';
+
+export { timeText } from './time-text.js';
 
 /** How a status reads at a glance: done, waiting, under way, failed, or closed without effect. */
 type Tone = 'good' | 'waiting' | 'busy' | 'bad' | 'closed';
@@ -35,11 +40,20 @@ export function statusText(status: string | null | undefined, style: Style): str
 }
 
 /**
- * The API's formatted amount for people; the raw integer for scripts, which must not parse "Rp 12.000".
- * Either may be missing from a server that does not send it: then the other one, then a dash, never `undefined`.
+ * The one way the CLI shows an amount of money. For people: the server's own display text (`formatted_*`), else the
+ * integer formatted as the contract formats its currency (`Rp 12.000`) when the currency is known, else the integer.
+ * For scripts: the raw integer, which they need not parse. Either may be missing from a server that does not send it:
+ * then the other one, then a dash, never `undefined`.
  */
-export function amountText(raw: number | null | undefined, formatted: string | null | undefined, terminal: boolean): string {
-  return terminal ? orDash(formatted || raw) : orDash(raw ?? formatted);
+export function amountText(
+  raw: number | null | undefined,
+  formatted: string | null | undefined,
+  terminal: boolean,
+  currency?: string | null,
+): string {
+  if (!terminal) return orDash(raw ?? formatted);
+  if (formatted) return formatted;
+  return typeof raw === 'number' && Number.isSafeInteger(raw) && currency ? formatMoney(raw, currency) : orDash(raw);
 }
 
 /** A yes/no field: `true`/`false` piped, yes/no on a terminal; a dash when the server did not say. */
@@ -58,9 +72,9 @@ export function plainCell(text: string | null | undefined): string {
   return orDash(text).replace(/[\t\r\n]+/g, ' ');
 }
 
-/** `HH:MM:SS UTC`, for "updated at" lines. */
-export function clockText(epochMs: number): string {
-  return `${new Date(epochMs).toISOString().slice(11, 19)} UTC`;
+/** `17:00:05 +07:00`, for "updated at" lines on a terminal: the time of day in the user's zone. */
+export function clockText(epochMs: number, view: Pick<View, 'timeZone'>): string {
+  return localClock(epochMs, view.timeZone);
 }
 
 /**
@@ -75,7 +89,7 @@ export interface RecordField {
   pretty?: string | undefined;
 }
 
-export function renderRecord(fields: readonly RecordField[], options: { terminal: boolean; style: Style; title?: string }): string {
+export function renderRecord(fields: readonly RecordField[], options: View & { title?: string }): string {
   if (!options.terminal)
     return renderFields(
       fields.map((f) => [f.key, plainCell(orDash(f.plain))]),

@@ -1,8 +1,11 @@
 import type { JqProgram } from './jq.js';
 import { jsonText, sanitizeText } from './sanitize.js';
 import { plainStyle, type Style } from './plain-style.js';
+import { startPagingProgress, type PagingProgress } from './paging-progress.js';
 import { startSpinner, type Spinner } from './spinner.js';
 import type { CliIO, OutputStream } from './streams.js';
+import type { TableView } from './table.js';
+import type { View } from './view.js';
 
 /** How the global options shape output: set once commander has parsed them. */
 export interface OutputMode {
@@ -65,13 +68,46 @@ export class IOStreams {
     return this.terminal ? this.streams.stdout.columns : undefined;
   }
 
+  /** Rows of the terminal on stdout; undefined when it is not one, or does not say. */
+  get rows(): number | undefined {
+    return this.terminal ? this.streams.stdout.rows : undefined;
+  }
+
+  /** The zone times are shown in on a terminal: the injected one (tests), else the process's own (TZ). */
+  get timeZone(): string | undefined {
+    return this.streams.timeZone;
+  }
+
+  /** How human output is shaped here: terminal or pipe, colours, time zone. */
+  get view(): View {
+    return { terminal: this.terminal, style: this.style, timeZone: this.timeZone };
+  }
+
+  /**
+   * The view for a table: on a terminal also its width and a measure that counts cells as the terminal draws them
+   * (wide characters and emoji take two), loaded only here, so that no other run pays for it.
+   */
+  async tableView(): Promise<View & TableView> {
+    if (!this.terminal) return this.view;
+    const { terminalMeasure } = await import('./text-width.js');
+    return { ...this.view, width: this.columns, measure: terminalMeasure };
+  }
+
   /** Prompts only when a person can answer: stdin and stdout are terminals and --no-input is not set. */
   canPrompt(): boolean {
     return this.#mode.input && this.streams.stdin.isTTY === true && this.streams.stdout.isTTY === true;
   }
 
+  /**
+   * Colour on a terminal, or anywhere with FORCE_COLOR or CLICOLOR_FORCE (`topup orders list | less -R`); never with
+   * --no-color or NO_COLOR, which win over forcing, nor with FORCE_COLOR=0.
+   */
   get colorEnabled(): boolean {
-    return this.#mode.color && this.terminal && !this.streams.env.NO_COLOR;
+    const env = this.streams.env;
+    if (!this.#mode.color || env.NO_COLOR) return false;
+    if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return !['0', 'false'].includes(env.FORCE_COLOR);
+    if (env.CLICOLOR_FORCE && env.CLICOLOR_FORCE !== '0') return true;
+    return this.terminal;
   }
 
   /** Plain until loadStyle() has run: chalk is loaded only when colour is on. */
@@ -106,6 +142,24 @@ export class IOStreams {
     this.streams.stdout.write(text);
   }
 
+  /**
+   * A long list, on stdout: through the pager when stdout is a terminal and the text is taller than it (or its height
+   * is unknown), otherwise as it is (io/pager.ts). Resolves once the pager has quit; a Ctrl-C meanwhile waits for the
+   * pager to give the terminal back, then rejects with the signal's reason (exit 130, as anywhere else).
+   */
+  async page(text: string, signal?: AbortSignal): Promise<void> {
+    if (!this.terminal || this.#mode.json) return this.out(text);
+    const pager = await import('./pager.js');
+    const command = pager.pagerCommand(this.streams.env);
+    if (command === undefined || !pager.tallerThan(text, this.rows, this.columns)) return this.out(text);
+    const shown = await pager.runPager(command, text, this.streams.env);
+    if (!shown.started) {
+      this.warn(`The pager \`${command}\` could not start; printing directly.`);
+      this.out(text);
+    } else if (shown.stderr !== '') this.streams.stderr.write(shown.stderr);
+    if (signal?.aborted) throw signal.reason;
+  }
+
   /** Exactly the data as JSON on stdout, nothing else; with --jq, jq's results for it instead. */
   writeJson(data: unknown): void {
     this.streams.stdout.write(this.#jq === undefined ? `${jsonText(data, 2)}\n` : this.#jq.run(data));
@@ -137,5 +191,13 @@ export class IOStreams {
   /** A spinner on stderr while waiting: on a terminal only, and not with --json (elsewhere it does nothing). */
   progress(text: string): Spinner {
     return startSpinner(this.streams.stderr, text, { enabled: !this.#mode.json && this.stderrTerminal });
+  }
+
+  /**
+   * Progress through pages (`transactions --all`, `api --paginate`): "Fetching transactions: page 3 of 7, 250 so far…"
+   * on stderr while a person watches, cleared when done; nothing in a pipe or with --json.
+   */
+  pagingProgress(noun: string): PagingProgress {
+    return startPagingProgress(this.progress(`Fetching ${noun}…`), noun);
   }
 }

@@ -1,6 +1,7 @@
 import type { JournalEntry } from '../../../mocks/inspect/journal.js';
 import type { Style } from './plain-style.js';
 import { sanitizeText } from './sanitize.js';
+import { localClock } from './time-text.js';
 
 const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
 
@@ -9,9 +10,9 @@ const pad = (text: string, width: number) => (text.length >= width ? text : text
  * time, method, path, status, duration, then what is worth knowing (account, route, key, replay, fault, near miss).
  * On a terminal the time is local and the columns aligned and coloured; piped, the time is ISO 8601.
  */
-export function logLine(entry: JournalEntry, options: { terminal: boolean; style: Style }): string {
+export function logLine(entry: JournalEntry, options: { terminal: boolean; style: Style; timeZone?: string | undefined }): string {
   const { style } = options;
-  const time = options.terminal ? clockTime(entry.at) : entry.time;
+  const time = options.terminal ? localClock(entry.at, options.timeZone, { millis: true, offset: false }) : entry.time;
   const status = entry.status === null ? 'dropped' : String(entry.status);
   const coloured =
     entry.status === null || entry.status >= 500 ? style.red(status) : entry.status >= 400 ? style.yellow(status) : style.green(status);
@@ -37,10 +38,4 @@ export function logLine(entry: JournalEntry, options: { terminal: boolean; style
 /** Paths, keys and account names come from whoever sent the request: never raw to a terminal. */
 function safe(text: string): string {
   return sanitizeText(text, { multiline: false });
-}
-
-function clockTime(at: number): string {
-  const date = new Date(at);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}.${String(date.getMilliseconds()).padStart(3, '0')}`;
 }

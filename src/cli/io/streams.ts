@@ -3,6 +3,7 @@ export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean | undefined;
   columns?: number | undefined;
+  rows?: number | undefined;
 }
 
 export interface CliIO {
@@ -10,6 +11,11 @@ export interface CliIO {
   stderr: OutputStream;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean | undefined };
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The zone times are shown in on a terminal; undefined (a real run): the process's own, which node takes from TZ.
+   * Tests inject one instead of changing process.env.TZ.
+   */
+  timeZone?: string | undefined;
 }
 
 /** Reads all of stdin as text (for `--with-token` and piped input). */

@@ -5,30 +5,95 @@ export interface Column<T> {
   /** A value the server did not send is a dash. */
   value: (row: T) => string | number | null | undefined;
   align?: 'left' | 'right';
+  /**
+   * Free text (names, titles, descriptions, usernames): shortened with "…" when the table is wider than the terminal.
+   * Every other column (codes, amounts, statuses, dates) keeps its width, so that what a person copies is whole.
+   */
+  free?: boolean;
+}
+
+/** How many cells a text takes on a terminal, and how to shorten it to a number of cells. */
+export interface TextMeasure {
+  width(text: string): number;
+  /** `text` cut to at most `cells` cells, ending in "…" when it was cut. */
+  truncate(text: string, cells: number): string;
 }
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const visibleLength = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '').length;
-const pad = (text: string, width: number, align: 'left' | 'right') => {
-  const fill = ' '.repeat(Math.max(0, width - visibleLength(text)));
-  return align === 'right' ? fill + text : text + fill;
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+/** One cell per UTF-16 unit, colours not counted: what a table needs when no terminal is measured. */
+export const simpleMeasure: TextMeasure = {
+  width: (text) => text.replace(ANSI, '').length,
+  truncate: (text, cells) => {
+    const plain = text.replace(ANSI, '');
+    return plain.length <= cells ? text : `${plain.slice(0, Math.max(0, cells - 1))}…`;
+  },
 };
+
+/** What a table needs of the terminal: whether it is one, its colours, its width in cells and how text is measured. */
+export interface TableView {
+  terminal: boolean;
+  style: Style;
+  /** Cells across; undefined when unknown (the table then takes the width it needs). */
+  width?: number | undefined;
+  measure?: TextMeasure | undefined;
+}
+
+const GAP = 2;
 
 const cellText = (value: string | number | null | undefined): string =>
   value === null || value === undefined || value === '' ? '-' : String(value);
 
 /**
- * On a terminal: a bold header and aligned columns. Piped: tab-separated values with no header,
- * the stable form scripts can cut and grep.
+ * Column widths within `total` cells: fixed columns keep their natural width; free columns share what is left,
+ * a narrow one keeping its whole width and the wider ones splitting the rest evenly, none narrower than its header.
+ * When even that does not fit, the rows are wider than the terminal and wrap: nothing fixed is ever cut.
  */
-export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[], options: { terminal: boolean; style: Style }): string {
+export function fitWidths(natural: readonly number[], minimum: readonly number[], free: readonly boolean[], total: number): number[] {
+  const gaps = GAP * Math.max(0, natural.length - 1);
+  if (natural.reduce((sum, w) => sum + w, 0) + gaps <= total) return [...natural];
+  const fixed = natural.reduce((sum, w, i) => (free[i] ? sum : sum + w), 0);
+  let left = total - gaps - fixed;
+  const widths = [...natural];
+  const order = natural.map((_, i) => i).filter((i) => free[i]);
+  order.sort((a, b) => natural[a]! - natural[b]!);
+  order.forEach((i, n) => {
+    const share = Math.floor(left / (order.length - n));
+    widths[i] = Math.max(minimum[i]!, Math.min(natural[i]!, share));
+    left -= widths[i];
+  });
+  return widths;
+}
+
+/**
+ * On a terminal: a bold header and aligned columns, as wide as the terminal allows (see fitWidths). Piped:
+ * tab-separated values with no header, never shortened: the stable form scripts can cut and grep.
+ */
+export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[], options: TableView): string {
   const cells = rows.map((row) => columns.map((c) => cellText(c.value(row))));
   if (!options.terminal) return cells.map((line) => line.join('\t')).join('\n') + (cells.length > 0 ? '\n' : '');
-  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((line) => visibleLength(line[i]!))));
-  const header = columns.map((c, i) => options.style.bold(pad(c.header.toUpperCase(), widths[i]!, c.align ?? 'left'))).join('  ');
+  const measure = options.measure ?? simpleMeasure;
+  const headers = columns.map((c) => c.header.toUpperCase());
+  const natural = columns.map((_, i) => Math.max(measure.width(headers[i]!), ...cells.map((line) => measure.width(line[i]!))));
+  const widths =
+    options.width !== undefined && options.width > 0
+      ? fitWidths(
+          natural,
+          headers.map((h) => measure.width(h)),
+          columns.map((c) => c.free === true),
+          options.width,
+        )
+      : natural;
+  const pad = (text: string, i: number) => {
+    const fitted = measure.width(text) > widths[i]! ? measure.truncate(text, widths[i]!) : text;
+    const fill = ' '.repeat(Math.max(0, widths[i]! - measure.width(fitted)));
+    return columns[i]!.align === 'right' ? fill + fitted : fitted + fill;
+  };
+  const header = headers.map((h, i) => options.style.bold(pad(h, i))).join('  ');
   const body = cells.map((line) =>
     line
-      .map((cell, i) => pad(cell, widths[i]!, columns[i]!.align ?? 'left'))
+      .map((cell, i) => pad(cell, i))
       .join('  ')
       .trimEnd(),
   );

@@ -46,6 +46,7 @@ function authenticationSection(): string {
     '## Authentication',
     'User-only operations (every path under `/api/v1/me`, and `POST /api/v1/auth/token/validate`) need `Authorization: Bearer <token>`. Bearer in that header is the only way to send a token: a token in the URL (a `token` query parameter, for example) is refused with 400 `TOKEN_IN_URL`. A missing, invalid or revoked token gets 401. Public operations need no token.',
     'Tokens start with `topup_test_` (sandbox mode) or `topup_live_` (production mode). Sandbox tokens may only create orders with `payment_method` = `invoice`. Keep tokens server-side, never in pages, scripts, repositories or URLs.',
+    "**Test and live data are apart.** Data belongs to the mode of the token that made it. An account that holds both a sandbox and a production token has two separate sets of orders, invoices, deposits, balance, balance transactions and idempotency keys, as test and live mode are kept apart by payment providers: a sandbox token never reads or changes production data, and a production token never reads or changes sandbox data (another mode's invoice code is 404, as another account's is). The profile (`getProfile`) and the token check (`validateToken`) describe the same account under either token; only `token_mode`/`mode` differ. (The interface document does not show this rule; this description designs it.)",
   ].join('\n\n');
 }
 
