@@ -664,6 +664,21 @@ describe('gh api: --paginate', () => {
     ]);
   });
 
+  it('a person watching stderr of a piped run sees which page is being fetched (not with --jq, which asks for JSON)', async () => {
+    const watched = await h.run(['api', 'me/orders', '--paginate', '-F', 'per_page=1', '--silent'], { stderrTTY: true });
+    expect(watched.code).toBe(0);
+    expect(watched.out).toBe('');
+    expect(watched.err).toContain(LEAN ? 'Fetching pages: page 1…' : 'Fetching pages: page 4…');
+    const filtered = await h.run(['api', 'me/orders', '--paginate', '-F', 'per_page=1', '--jq', '.data.orders[].invoice_code'], {
+      stderrTTY: true,
+    });
+    expect(filtered).toEqual({
+      code: 0,
+      out: LEAN ? `${CODES[0]}\n` : CODES.map((code) => `${code}\n`).join(''),
+      err: LEAN ? NO_PAGINATION : '',
+    });
+  });
+
   it('one pretty document per page; --slurp: one array of the pages', async () => {
     const pages = await h.run(['api', 'me/orders', '--paginate', '-F', 'per_page=3']);
     const slurped = await h.run(['api', 'me/orders', '--paginate', '--slurp', '-F', 'per_page=3']);

@@ -201,14 +201,23 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
   );
   let number = pageOf(request.path) ?? 1;
   let unpaged = false;
-  for await (const page of pages.pages()) {
-    number = page.pagination?.page ?? number;
-    unpaged = page.pagination === undefined;
-    if (page.pagination?.has_more === true && emptyPage(page.answer.body)) {
-      ctx.io.warn(`The server says more pages follow page ${number}, but that page is empty; stopped there.`);
-      break;
+  // A progress line while a person watches stderr, unless pages go to the same terminal as they come, or --verbose
+  // writes there itself.
+  const progress = flags.verbose || (ctx.io.terminal && !flags.slurp) ? undefined : ctx.io.pagingProgress('pages');
+  try {
+    for await (const page of pages.pages()) {
+      number = page.pagination?.page ?? number;
+      unpaged = page.pagination === undefined;
+      progress?.page(number);
+      if (page.pagination?.has_more === true && emptyPage(page.answer.body)) {
+        progress?.stop();
+        ctx.io.warn(`The server says more pages follow page ${number}, but that page is empty; stopped there.`);
+        break;
+      }
+      number += 1;
     }
-    number += 1;
+  } finally {
+    progress?.stop();
   }
   if (flags.slurp) ctx.io.out(`${scrub(jsonText(slurped, 2), secrets)}\n`);
   // A server that sends no pagination cannot say whether there is more: never pass one page off as all of them.
