@@ -185,10 +185,17 @@ export class CliContext {
     return { kind: 'remote', spec, baseUrl: spec.baseUrl, token: spec.token };
   }
 
-  /** A client for a server and token other than the target's: `auth login` checks a token before storing it. */
-  async clientFor(baseUrl: string, token: string): Promise<TopupClient> {
+  /** A client for a server and token other than the target's: `auth login` checks a token before storing it, `auth status` every profile's. */
+  async clientFor(baseUrl: string, token: string, options: Pick<ClientOptions, 'maxRetries'> = {}): Promise<TopupClient> {
     const [{ createClient }, fetch] = await Promise.all([import('../client/index.js'), this.remoteFetch()]);
-    return createClient({ baseUrl, token, fetch: this.#globals.json ? fetch : sanitizingFetch(fetch), ...this.#clientHooks() });
+    return createClient({
+      baseUrl,
+      token,
+      fetch: this.#globals.json ? fetch : sanitizingFetch(fetch),
+      ...this.#clientHooks(),
+      ...options,
+      clock: this.deps.clock,
+    });
   }
 
   /** The fetch for requests to a server: the injected one (tests), else fetch over node:http (see http-fetch.ts). */

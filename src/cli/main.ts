@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { runComplete } from './completion/run.js';
 import { CliContext, type ContextDeps } from './context.js';
 import { InterruptedError } from './errors.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
@@ -7,6 +8,9 @@ import { redactSecrets } from './io/redact.js';
 import { sanitizeText } from './io/sanitize.js';
 import type { CliIO } from './io/streams.js';
 import { buildProgram } from './program.js';
+
+/** The hidden command the scripts of `topup completion` call on each Tab: `topup __complete orders show ''`. */
+export const COMPLETE_COMMAND = '__complete';
 
 /** Exported so a test can check the bundle's mapping against the errors its lazily loaded chunks make. */
 export { exitCodeFor };
@@ -18,6 +22,11 @@ export { exitCodeFor };
 export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps = {}): Promise<number> {
   const ctx = new CliContext(io, deps, argv);
   const program = buildProgram(ctx);
+  // Not through commander: it would take the global options among the words (--profile NAME) for this run's own.
+  if (argv[0] === COMPLETE_COMMAND) {
+    await runComplete(ctx, program, argv.slice(1));
+    return ExitCode.ok;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return ExitCode.ok;

@@ -8,6 +8,7 @@ import { registerCatalogCommands } from './commands/catalog.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerDoctorCommand } from './commands/doctor-command.js';
+import { registerHelpCommand } from './commands/help.js';
 import { registerInvoiceCommands } from './commands/invoices.js';
 import { registerMockCommands } from './commands/mock.js';
 import { registerOrderCreateCommand } from './commands/orders-create.js';
@@ -15,6 +16,8 @@ import { registerOrderCommands } from './commands/orders-read.js';
 import type { CliContext, GlobalOptions } from './context.js';
 import { UsageError } from './errors.js';
 import { exitCodeTable } from './exit-codes.js';
+import { environmentTable } from './help/environment.js';
+import { helpTopicTable } from './help/topic-names.js';
 import { printsJson } from './json-output.js';
 import { asksForJson, commanderSentence, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
@@ -22,31 +25,26 @@ import { redactSecrets } from './io/redact.js';
 declare const __TOPUP_VERSION__: string;
 export const VERSION = typeof __TOPUP_VERSION__ === 'string' ? __TOPUP_VERSION__ : '0.0.0-dev';
 
-const exitCodeHelp = `
-Exit codes:
+const rootHelp = () => `
+Help topics (topup help TOPIC):
+${helpTopicTable()}
+
+Exit codes (topup help exit-codes):
 ${exitCodeTable.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n')}
 
-Environment:
-  TOPUP_TOKEN        API token; wins over the profile's stored token (needs a server: a profile or TOPUP_BASE_URL)
-  TOPUP_BASE_URL     base URL of the server; wins over the profile's, not over --profile
-  TOPUP_PROFILE      profile to use instead of the current one; an unknown name is an error
-  TOPUP_CONFIG_DIR   folder for config, credentials and the offline sandbox's state
-  NO_COLOR           turn colour off, prompts included (wins over the two below)
-  FORCE_COLOR        colour even when piped (FORCE_COLOR=0: none); CLICOLOR_FORCE likewise
-  TOPUP_PAGER        pager for lists taller than the terminal (then PAGER, then less -FRX); cat or empty: none
-  TZ                 time zone of times shown on a terminal (piped, times are ISO 8601 in UTC)
+Environment (topup help environment):
+${environmentTable()}
 
 --jq EXPR runs jq (built in) on what --json prints, and implies --json: strings are printed as text, other
 values as one line of JSON, one result a line. An expression jq cannot compile is a usage error (exit 2).
 
 Examples:
   $ topup packages
-  $ topup mock serve --port 4010
+  $ topup help orders create
+  $ TZ=Asia/Jakarta topup articles list
   $ topup --json packages | jq '.packages[0]'
   $ topup packages --jq '.packages[] | "\\(.code) \\(.price)"'
-  $ topup api me/orders --paginate --jq '.data.orders[].invoice_code'
-  $ FORCE_COLOR=1 topup orders list | less -R
-  $ TZ=Asia/Jakarta topup articles list`;
+  $ topup api me/orders --paginate --jq '.data.orders[].invoice_code'`;
 
 /** The commander tree. Commands register themselves; their run functions take the context. */
 export function buildProgram(ctx: CliContext): Command {
@@ -61,7 +59,7 @@ export function buildProgram(ctx: CliContext): Command {
     .option('--no-color', 'turn colour off')
     .option('--no-input', 'never prompt; a missing value is a usage error')
     .option('--debug', 'log requests (Authorization redacted) and show stack traces on stderr', false)
-    .addHelpText('after', exitCodeHelp)
+    .addHelpText('after', rootHelp)
     .showSuggestionAfterError()
     .exitOverride()
     .configureOutput(outputFor(ctx))
@@ -87,6 +85,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerConfigCommands(program, ctx);
   registerDoctorCommand(program, ctx);
   registerMockCommands(program, ctx);
+  registerHelpCommand(program, ctx);
   for (const command of program.commands) inheritSettings(command, ctx);
   return program;
 }

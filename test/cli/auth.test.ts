@@ -1,5 +1,6 @@
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { LEAN } from '../support/cli-assertions.js';
 import { describe, expect, it } from 'vitest';
@@ -254,6 +255,28 @@ describe('auth logout', () => {
   });
 });
 
+/** A port on loopback with nothing listening: connections are refused at once. */
+async function closedPort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Adds a profile by hand, as another login (or a hand edit) would have left it. */
+function addProfile(name: string, baseUrl: string, token: string | undefined, mode?: string): void {
+  const configFile = join(config.dir, 'config.json');
+  const credentialsFile = join(config.dir, 'credentials.json');
+  const current = existsSync(configFile) ? readJson('config.json') : {};
+  const profiles = { ...(current.profiles as object), [name]: { base_url: baseUrl, ...(mode ? { mode } : {}) } };
+  writeFileSync(configFile, JSON.stringify({ ...current, profiles }), { mode: 0o600 });
+  if (token !== undefined) {
+    const stored = existsSync(credentialsFile) ? readJson('credentials.json') : {};
+    writeFileSync(credentialsFile, JSON.stringify({ tokens: { ...(stored.tokens as object), [name]: token } }), { mode: 0o600 });
+  }
+}
+
 describe('auth status', () => {
   it("embedded: says it is the built-in offline sandbox, with the demo token's family only", async () => {
     const result = await topup(['auth', 'status']);
@@ -261,11 +284,13 @@ describe('auth status', () => {
     expect(result.out).toBe(
       [
         'profile: built-in offline sandbox',
+        'active: yes',
         'base_url: http://sandbox.localhost (in-process, offline)',
         `username: ${LEAN ? '-' : 'demo'}`,
         'mode: sandbox',
         'token: topup_test_… (built-in demo token)',
         `token_name: ${LEAN ? '-' : 'Demo sandbox key'}`,
+        'status: valid',
         '',
       ].join('\n'),
     );
@@ -284,30 +309,145 @@ describe('auth status', () => {
     expect(result.out).toBe(
       [
         'profile: default',
+        'active: yes',
         `base_url: ${served.url}`,
         `username: ${LEAN ? '-' : 'rich'}`,
         'mode: production',
         'token: topup_live_… (stored in the profile)',
         `token_name: ${LEAN ? '-' : 'Rich bot key'}`,
+        'status: valid',
         '',
       ].join('\n'),
     );
   });
 
-  it("--json: the profile, base URL, token source and the validation's facts", async () => {
+  it('every profile, the active one first: valid, invalid, unreachable (never "invalid") and without a token', async () => {
+    const dead = await closedPort();
+    await login('demo', ['--profile', 'sandbox']);
+    addProfile('gone', dead, served.token('rich'), 'production');
+    addProfile('revoked', served.url, REVOKED_TOKEN);
+    addProfile('empty', served.url, undefined);
+    await login('rich', ['--profile', 'main']);
+    const result = await topup(['auth', 'status']);
+    expect(result.code).toBe(0);
+    const blocks = result.out.split('\n\n').map((block) =>
+      Object.fromEntries(
+        block
+          .trim()
+          .split('\n')
+          .map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]),
+      ),
+    );
+    expect(blocks.map((b) => [b.profile, b.active, b.base_url, b.mode, b.token, b.status])).toEqual([
+      ['main', 'yes', served.url, 'production', 'topup_live_… (stored in the profile)', 'valid'],
+      ['empty', 'no', served.url, '-', '-', 'no token'],
+      [
+        'gone',
+        'no',
+        dead,
+        'production',
+        'topup_live_… (stored in the profile)',
+        `unreachable: Could not reach ${dead}: connection refused: nothing is listening there (ECONNREFUSED).`,
+      ],
+      ['revoked', 'no', served.url, '-', 'topup_live_… (stored in the profile)', expect.stringMatching(/^invalid: .+/)],
+      ['sandbox', 'no', served.url, 'sandbox', 'topup_test_… (stored in the profile)', 'valid'],
+    ]);
+    expect(result.err).toBe('');
+  });
+
+  it('--json: an array, one object per profile, the active one first', async () => {
+    const dead = await closedPort();
+    await login('demo', ['--profile', 'sandbox']);
+    addProfile('gone', dead, served.token('rich'));
+    const result = await topup(['auth', 'status', '--json', '--profile', 'sandbox']);
+    expect(result.code).toBe(0);
+    expect(result.err).toBe('');
+    expect(JSON.parse(result.out)).toEqual([
+      {
+        profile: 'sandbox',
+        active: true,
+        embedded: false,
+        base_url: served.url,
+        token_source: 'profile',
+        status: 'valid',
+        message: null,
+        mode: 'sandbox',
+        ...(LEAN
+          ? { username: null, token_name: null, last_used_at: null }
+          : { username: 'demo', token_name: 'Demo sandbox key', last_used_at: expect.any(String) }),
+      },
+      {
+        profile: 'gone',
+        active: false,
+        embedded: false,
+        base_url: dead,
+        token_source: 'profile',
+        status: 'unreachable',
+        message: `Could not reach ${dead}: connection refused: nothing is listening there (ECONNREFUSED).`,
+        mode: null,
+        username: null,
+        token_name: null,
+        last_used_at: null,
+      },
+    ]);
+  });
+
+  it("--json with --base-url and TOPUP_TOKEN: the active target is no profile; the token's facts", async () => {
     const result = await topup(['auth', 'status', '--json', '--base-url', served.url], { env: { TOPUP_TOKEN: served.token('unlinked') } });
     expect(result.code).toBe(0);
     expect(result.err).toBe('');
-    expect(JSON.parse(result.out)).toEqual({
-      profile: null,
-      embedded: false,
-      base_url: served.url,
-      token_source: 'environment',
-      mode: 'production',
-      ...(LEAN
-        ? { username: null, token_name: null, last_used_at: null }
-        : { username: 'unlinked', token_name: 'Web store key', last_used_at: expect.any(String) }),
-    });
+    expect(JSON.parse(result.out)).toEqual([
+      {
+        profile: null,
+        active: true,
+        embedded: false,
+        base_url: served.url,
+        token_source: 'environment',
+        status: 'valid',
+        message: null,
+        mode: 'production',
+        ...(LEAN
+          ? { username: null, token_name: null, last_used_at: null }
+          : { username: 'unlinked', token_name: 'Web store key', last_used_at: expect.any(String) }),
+      },
+    ]);
+  });
+
+  it('checks at most two tokens at once (the published limit is 2 to 3 parallel requests)', async () => {
+    for (const name of ['a', 'b', 'c', 'd', 'e']) addProfile(name, served.url, served.token('rich'));
+    await login('demo', ['--profile', 'main']);
+    let inFlight = 0;
+    let most = 0;
+    const counting: typeof fetch = async (input, init) => {
+      most = Math.max(most, ++inFlight);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return await fetch(input, init);
+      } finally {
+        inFlight--;
+      }
+    };
+    const result = await topup(['auth', 'status', '--json'], { fetch: counting });
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.out) as { status: string }[]).map((e) => e.status)).toEqual(Array(6).fill('valid'));
+    expect(most).toBe(2);
+  });
+
+  it('another profile that is invalid or unreachable does not change the exit code; the active one does', async () => {
+    const dead = await closedPort();
+    addProfile('gone', dead, served.token('rich'));
+    addProfile('revoked', served.url, REVOKED_TOKEN);
+    await login('rich', ['--profile', 'main']);
+    expect((await topup(['auth', 'status'])).code).toBe(0);
+    const revoked = await topup(['auth', 'status', '--profile', 'revoked']);
+    expect(revoked.code).toBe(4);
+    expect(revoked.out.split('\n')[0]).toBe('profile: revoked');
+    expect(revoked.err).toMatch(/^Error: .+\.\n$/);
+    const gone = await topup(['auth', 'status', '--profile', 'gone']);
+    expect(gone.code).toBe(7);
+    expect(gone.out).toContain(`status: unreachable: Could not reach ${dead}`);
+    expect(gone.out.split('\n\n')[0]).not.toContain('invalid');
+    expect(gone.err).toBe(`Error: Could not reach ${dead}: connection refused: nothing is listening there (ECONNREFUSED).\n`);
   });
 
   it('--debug logs the request with the Authorization value redacted (and the token appears nowhere)', async () => {
@@ -323,24 +463,26 @@ describe('auth status', () => {
     const result = await topup(['auth', 'status', '--no-color'], { tty: true });
     expect(result.out.split('\n')[0]).toBe('profile     default');
     expect(result.out).toContain('token       topup_live_… (stored in the profile)');
+    expect(result.out).toContain('status      valid');
     expect(result.out + result.err).not.toMatch(ANSI_ESCAPE);
   });
 
-  it.each<[string, string[], Record<string, string>, RegExp]>([
-    ['a revoked token', ['auth', 'status', '--base-url', 'URL'], { TOPUP_TOKEN: REVOKED_TOKEN }, /^Error: .+\.\n$/],
+  it.each<[string, string[], Record<string, string>, string, RegExp]>([
+    ['a revoked token', ['auth', 'status', '--base-url', 'URL'], { TOPUP_TOKEN: REVOKED_TOKEN }, 'invalid: ', /^Error: .+\.\n$/],
     [
       'no token for the server',
       ['auth', 'status', '--base-url', 'URL'],
       {},
+      'no token',
       /^Error: No token for URL: log in with `topup auth login --base-url URL`, or set TOPUP_TOKEN\.\n$/,
     ],
-  ])('%s is exit 4', async (_name, args, env, message) => {
+  ])('%s is exit 4, after the list that shows it', async (_name, args, env, status, message) => {
     const result = await topup(
       args.map((a) => a.replace('URL', served.url)),
       { env },
     );
     expect(result.code).toBe(4);
-    expect(result.out).toBe('');
+    expect(result.out).toContain(`\nstatus: ${status}`);
     expect(result.err).toMatch(new RegExp(message.source.replaceAll('URL', served.url.replace(/[.]/g, '\\.'))));
   });
 });
@@ -358,10 +500,13 @@ describe('token family', () => {
 });
 
 describe('auth help', () => {
-  it.each([['auth'], ['auth', 'login'], ['auth', 'logout'], ['auth', 'status']])('%j has a description and examples', async (...path) => {
-    const result = await topup([...path, '--help']);
-    expect(result.code).toBe(0);
-    expect(result.out).toMatch(/\n\S.*\n/);
-    expect(result.out).toMatch(/Examples:\n {2}\$ topup /);
-  });
+  it.each([['auth'], ['auth', 'login'], ['auth', 'logout'], ['auth', 'status'], ['auth', 'token'], ['auth', 'switch']])(
+    '%j has a description and examples',
+    async (...path) => {
+      const result = await topup([...path, '--help']);
+      expect(result.code).toBe(0);
+      expect(result.out).toMatch(/\n\S.*\n/);
+      expect(result.out).toMatch(/Examples:\n {2}\$ topup /);
+    },
+  );
 });

@@ -1,15 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { completionSpec } from '../../src/cli/commands/completion.js';
-import { CliContext } from '../../src/cli/context.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { complete, readWords, type Lookups } from '../../src/cli/completion/complete.js';
 import { renderCompletion } from '../../src/cli/io/completion-script.js';
 import { main } from '../../src/cli/main.js';
 import { buildProgram } from '../../src/cli/program.js';
+import { CliContext } from '../../src/cli/context.js';
+import { LEAN, expectUsageError } from '../support/cli-assertions.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
-import { expectUsageError } from '../support/cli-assertions.js';
+import { serveSandbox, type ServedSandbox } from './run-cli.js';
 
 let config: { dir: string; cleanup: () => void };
 beforeEach(() => {
@@ -17,27 +18,24 @@ beforeEach(() => {
 });
 afterEach(() => config.cleanup());
 
-async function topup(args: string[]) {
-  const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+async function topup(args: string[], options: { tty?: boolean; env?: Record<string, string> } = {}) {
+  const io = fakeIO({ tty: options.tty ?? false, env: { TOPUP_CONFIG_DIR: config.dir, ...options.env } });
   const code = await main(args, io);
   return { code, out: io.out(), err: io.err() };
 }
 
-const hasShell = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
-
-/** Asks the generated bash completion what it offers after `words` (the last one is being typed). */
-function bashComplete(script: string, words: string[]): string[] {
-  const file = join(config.dir, 'topup.bash');
-  writeFileSync(file, script);
-  const quoted = words.map((w) => `'${w}'`).join(' ');
-  const run = spawnSync(
-    'bash',
-    ['-c', `source "$1"; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _topup; printf '%s\\n' "\${COMPREPLY[@]}"`, 'bash', file],
-    { encoding: 'utf8' },
-  );
-  expect(run.stderr).toBe('');
-  return run.stdout.split('\n').filter((w) => w !== '');
+/** `topup __complete …words`, in-process: the candidate values (descriptions dropped) and the directive. */
+async function offered(words: string[], options: { tty?: boolean; env?: Record<string, string> } = {}) {
+  const result = await topup(['__complete', ...words], options);
+  expect(result.code).toBe(0);
+  // No noise: a shell would print stderr over the command line.
+  expect(result.err).toBe('');
+  const lines = result.out.split('\n').filter((line) => line !== '');
+  expect(lines.at(-1)).toMatch(/^:\d+$/);
+  return { values: lines.slice(0, -1).map((line) => line.split('\t')[0]), directive: lines.at(-1), lines: lines.slice(0, -1) };
 }
+
+const hasShell = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
 
 describe('topup completion', () => {
   it.each([
@@ -48,12 +46,12 @@ describe('topup completion', () => {
     expectUsageError(result, err);
   });
 
-  it.each(['bash', 'zsh', 'fish'])('%s: prints a script on stdout, nothing on stderr, and loads no sandbox', async (shell) => {
+  it.each(['bash', 'zsh', 'fish'])('%s: prints a script on stdout that asks topup __complete, nothing on stderr', async (shell) => {
     const result = await topup(['completion', shell]);
     expect(result.code).toBe(0);
     expect(result.err).toBe('');
     expect(result.out).toMatch(new RegExp(`^(#compdef topup\\n)?# ${shell} completion for topup`));
-    expect(result.out).toContain('orders');
+    expect(result.out).toContain(' __complete ');
   });
 
   it('bash: the script is valid bash', async () => {
@@ -63,132 +61,200 @@ describe('topup completion', () => {
     expect(check.status).toBe(0);
   });
 
-  it.each([
-    {
-      words: ['topup', ''],
-      includes: ['health', 'orders', 'invoices', 'balance', 'dashboard', 'api', 'completion', 'mock', '--json', '--base-url', '--help'],
-      excludes: ['list', '--status'],
-    },
-    { words: ['topup', 'or'], exactly: ['orders'] },
-    { words: ['topup', 'orders', ''], includes: ['list', 'show', '--json'], excludes: ['health'] },
-    { words: ['topup', 'orders', 'list', '--st'], exactly: ['--status'] },
-    { words: ['topup', 'orders', 'list', '--status', ''], exactly: ['pending', 'processing', 'completed', 'failed', 'cancelled'] },
-    { words: ['topup', 'orders', 'list', '--type', 'v'], exactly: ['vip_server'] },
-    { words: ['topup', 'orders', 'list', '--page', ''], exactly: [] },
-    { words: ['topup', 'deposits', 'list', '--status', 'p'], exactly: ['pending', 'paid'] },
-    {
-      words: ['topup', 'invoices', 'status', 'INV1', '--'],
-      includes: ['--wait', '--interval', '--timeout', '--json', '--no-color', '--help'],
-      excludes: ['--status'],
-    },
-    { words: ['topup', 'completion', ''], includes: ['bash', 'zsh', 'fish'] },
-    { words: ['topup', 'mock', 'p'], exactly: ['pay'] },
-    // The value of --profile is not a command, even when it is named like one.
-    { words: ['topup', '--profile', 'mock', 'p'], exactly: ['packages', 'payment-methods'] },
-    { words: ['topup', '--json', 'orders', 'show', '--'], includes: ['--help', '--json'], excludes: ['--status'] },
-  ])('bash offers $words', async ({ words, includes, excludes, exactly }) => {
-    const offered = bashComplete((await topup(['completion', 'bash'])).out, words);
-    if (exactly) expect(offered).toEqual(exactly);
-    for (const word of includes ?? []) expect(offered).toContain(word);
-    for (const word of excludes ?? []) expect(offered).not.toContain(word);
-  });
-
-  it('zsh: a compdef function with described candidates for every command path', async () => {
-    const script = (await topup(['completion', 'zsh'])).out;
-    expect(script.startsWith('#compdef topup\n')).toBe(true);
-    expect(script).toContain(`('topup orders list') candidates=(`);
-    expect(script).toContain(`'--status:only orders in this status'`);
-    expect(script).toContain(
-      `('topup orders list --status') compadd -- 'pending' 'processing' 'completed' 'failed' 'cancelled'; return ;;`,
-    );
-    expect(script).toContain(`'dashboard:Show balance, order counts, pending invoices and recent orders'`);
-    expect(script).not.toMatch(/local [^\n]*\bpath\b/);
-    expect(script.trimEnd().endsWith('compdef _topup topup; fi')).toBe(true);
-  });
-
-  it.skipIf(!hasShell('zsh'))('zsh: valid zsh that offers the same words (completion functions stubbed)', async () => {
+  it.skipIf(!hasShell('zsh'))('zsh: the script is valid zsh', async () => {
     const file = join(config.dir, '_topup');
     writeFileSync(file, (await topup(['completion', 'zsh'])).out);
     expect(spawnSync('zsh', ['-n', file], { encoding: 'utf8' }).stderr).toBe('');
-    const offer = (words: string[]) => {
-      const quoted = words.map((w) => `'${w}'`).join(' ');
-      const stubs = 'compdef() { :; }; _describe() { print -l -- "${(@P)4}"; }; compadd() { shift; print -l -- "$@"; }';
-      const run = spawnSync('zsh', ['-f', '-c', `${stubs}; source "$1"; words=(${quoted}); CURRENT=${words.length}; _topup`, 'zsh', file], {
-        encoding: 'utf8',
-      });
-      expect(run.stderr).toBe('');
-      return run.stdout.split('\n').filter((w) => w !== '');
-    };
-    expect(offer(['topup', 'orders', 'list', '--status', ''])).toEqual(['pending', 'processing', 'completed', 'failed', 'cancelled']);
-    expect(offer(['topup', '--profile', 'mock', ''])).toContain('packages:List the active credit packages');
-    expect(offer(['topup', 'orders', ''])).toContain('list:List your orders, newest first');
-    expect(offer(['topup', 'orders', ''])).not.toContain('health:Check that the API answers');
   });
 
-  it('fish: complete lines conditioned on the command path', async () => {
-    const script = (await topup(['completion', 'fish'])).out;
-    expect(script).toContain('complete -c topup -f\n');
-    expect(script).toContain(`complete -c topup -l json -d 'print the response data as JSON on stdout, and nothing else'\n`);
-    expect(script).toContain(`complete -c topup -n '__topup_at topup' -a 'orders' -d 'List, show and create orders'\n`);
-    expect(script).toContain(
-      `complete -c topup -n '__topup_at topup orders list' -l status -x -a 'pending processing completed failed cancelled' -d 'only orders in this status'\n`,
-    );
-    expect(script).toContain(`complete -c topup -n '__topup_at topup completion' -a 'bash zsh fish'\n`);
-    expect(script).toContain(`complete -c topup -n '__topup_at topup api' -s H -l header -x -d`);
-  });
-
-  it.skipIf(!hasShell('fish'))('fish: valid fish that completes by command path', async () => {
+  it.skipIf(!hasShell('fish'))('fish: the script is valid fish', async () => {
     const file = join(config.dir, 'topup.fish');
     writeFileSync(file, (await topup(['completion', 'fish'])).out);
     expect(spawnSync('fish', ['--no-execute', file], { encoding: 'utf8' }).stderr).toBe('');
-    const offer = (line: string) => {
-      const run = spawnSync('fish', ['--no-config', '-c', `function topup; end; source $argv[1]; complete -C '${line}'`, file], {
-        encoding: 'utf8',
-      });
-      expect(run.stderr).toBe('');
-      return run.stdout
-        .split('\n')
-        .filter((w) => w !== '')
-        .map((w) => w.split('\t')[0]);
-    };
-    expect(offer('topup orders list --status ').sort()).toEqual(['cancelled', 'completed', 'failed', 'pending', 'processing']);
-    expect(offer('topup --profile mock p')).toEqual(['packages', 'payment-methods']);
-    expect(offer('topup mock p')).toEqual(['pay']);
-    expect(offer('topup completion ').sort()).toEqual(['bash', 'fish', 'zsh']);
+  });
+
+  it('each script is named after the program and installs itself for it', () => {
+    expect(renderCompletion('bash', 'topup')).toContain('\ncomplete -F _topup topup\n');
+    expect(renderCompletion('zsh', 'topup')).toContain('else compdef _topup topup; fi\n');
+    expect(renderCompletion('fish', 'topup')).toContain("\ncomplete -c topup -f -a '(__topup_complete)'\n");
   });
 });
 
-describe('completionSpec', () => {
-  it('is generated from the commander tree: every command path of the program is a node', () => {
-    const program = buildProgram(new CliContext(fakeIO()));
-    const paths: string[] = [];
-    const walk = (command: Command, path: string[]) => {
-      paths.push(path.join(' '));
-      for (const sub of command.commands) walk(sub, [...path, sub.name()]);
-    };
-    walk(program, ['topup']);
-    expect(completionSpec(program).nodes.map((n) => n.path.join(' '))).toEqual(paths);
-    expect(paths.length).toBeGreaterThan(20);
+const ORDER_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'];
+
+describe('topup __complete: commands, flags and fixed values (no lookup)', () => {
+  it.each<{ words: string[]; exactly?: string[]; includes?: string[]; excludes?: string[]; directive?: string }>([
+    {
+      words: [''],
+      includes: ['health', 'orders', 'invoices', 'balance', 'dashboard', 'api', 'completion', 'mock', 'auth', 'help'],
+      excludes: ['list', '--json', '__complete'],
+    },
+    { words: ['or'], exactly: ['orders'] },
+    { words: ['orders', ''], exactly: ['list', 'show', 'create'] },
+    { words: ['orders', 'sh'], exactly: ['show'] },
+    { words: ['orders', 'list', '--st'], exactly: ['--status'] },
+    { words: ['orders', 'list', '--status', ''], exactly: ORDER_STATUSES },
+    { words: ['orders', 'list', '--type', 'v'], exactly: ['vip_server'] },
+    { words: ['orders', 'list', '--page', ''], exactly: [] },
+    { words: ['deposits', 'list', '--status', 'p'], exactly: ['pending', 'paid'] },
+    {
+      words: ['invoices', 'status', 'INV1', '--'],
+      includes: ['--wait', '--interval', '--timeout', '--json', '--no-color', '--help'],
+      excludes: ['--status'],
+    },
+    { words: ['completion', ''], exactly: ['bash', 'zsh', 'fish'] },
+    { words: ['mock', 'p'], exactly: ['pay'] },
+    // The value of --profile is not a command, even when it is named like one.
+    { words: ['--profile', 'mock', 'p'], exactly: ['packages', 'payment-methods'] },
+    { words: ['--json', 'orders', 'show', '--'], includes: ['--help', '--json'], excludes: ['--status'] },
+    { words: ['config', 'get', ''], exactly: ['profile', 'base_url', 'chat_user_id'] },
+    { words: ['config', 'set', 'b'], exactly: ['base_url'] },
+    { words: ['help', ''], includes: ['environment', 'exit-codes', 'formatting', 'sandbox', 'orders', 'auth'] },
+    { words: ['help', 'orders', ''], exactly: ['list', 'show', 'create'] },
+    { words: ['help', 'e'], exactly: ['environment', 'exit-codes'] },
+    { words: ['auth', ''], exactly: ['login', 'logout', 'status', 'token', 'switch'] },
+    { words: ['mock', 'deposit', '1', '--account', 'r'], exactly: ['rich'] },
+    { words: ['mock', 'state', 'load', ''], exactly: [], directive: ':0' },
+    { words: ['mock', 'serve', '--state', ''], exactly: [], directive: ':0' },
+  ])('$words', async ({ words, exactly, includes, excludes, directive }) => {
+    const result = await offered(words);
+    if (exactly) expect(result.values).toEqual(exactly);
+    for (const word of includes ?? []) expect(result.values).toContain(word);
+    for (const word of excludes ?? []) expect(result.values).not.toContain(word);
+    expect(result.directive).toBe(directive ?? ':4');
   });
 
-  it('a command added to the tree appears in every script, with its options and quoting intact', () => {
-    const program = new Command('topup').option('--json', 'as JSON');
-    program
-      .command('refunds')
-      .description("Money's way back: list it")
-      .command('list')
-      .option('--since <date>', 'from "date"')
-      .addOption(new Command().createOption('--kind <kind>', 'kind').choices(['full', 'part']));
-    const spec = completionSpec(program);
-    expect(renderCompletion('bash', spec)).toContain(
-      `'topup refunds list --kind') COMPREPLY=($(compgen -W 'full part' -- "$cur")); return ;;`,
-    );
-    expect(renderCompletion('zsh', spec)).toContain(`'refunds:Money'\\''s way back: list it'`);
-    expect(renderCompletion('fish', spec)).toContain(`-a 'refunds' -d 'Money\\'s way back: list it'`);
-    const bash = renderCompletion('bash', spec);
-    expect(spawnSync('bash', ['-n'], { input: bash, encoding: 'utf8' }).status).toBe(0);
-    expect(bashComplete(bash, ['topup', 'refunds', 'list', '--'])).toEqual(['--since', '--kind', '--help', '--json']);
+  it('subcommands and flags carry their descriptions after a tab, on one line', async () => {
+    expect((await offered(['orders', 'sh'])).lines).toEqual(['show\tShow one order with its pricing and dates']);
+    expect((await offered(['orders', 'list', '--st'])).lines).toEqual(['--status\tonly orders in this status']);
   });
+
+  it('after a command that takes an argument, a bare space offers no flags (bash made that a stray "-")', async () => {
+    // Nothing is configured and no order exists yet: no candidate at all, and no file names.
+    expect(await offered(['orders', 'show', ''])).toEqual({ values: [], directive: ':4', lines: [] });
+    expect((await offered(['orders', 'show', '-'])).values).toContain('--json');
+  });
+
+  it('commands, flags and fixed values need no lookup: none is made', async () => {
+    const program = buildProgram(new CliContext(fakeIO()));
+    const refuse = async () => {
+      throw new Error('a lookup was made');
+    };
+    const lookups: Lookups = { profiles: refuse, invoiceCodes: refuse, depositCodes: refuse, articleSlugs: refuse, paymentMethods: refuse };
+    for (const words of [[''], ['orders', 'list', '--status', ''], ['orders', 'show', '-'], ['config', 'get', ''], ['help', 'orders', '']])
+      await expect(complete(program, words, lookups)).resolves.toMatchObject({ directive: 4 });
+  });
+
+  it('reads the target options among the words, wherever they stand', () => {
+    const program = buildProgram(new CliContext(fakeIO()));
+    expect(readWords(program, ['--profile', 'staging', 'orders', 'show', '--base-url=http://x', '--mock', '']).target).toEqual({
+      mock: true,
+      profile: 'staging',
+      baseUrl: 'http://x',
+    });
+    expect(readWords(program, ['orders', 'show', '']).path).toEqual(['orders', 'show']);
+  });
+});
+
+describe('topup __complete: values from the config folder and the embedded sandbox', () => {
+  async function createOrder(): Promise<string> {
+    const created = await topup(['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001']);
+    expect(created.code).toBe(0);
+    return created.out.trim();
+  }
+
+  it.each([false, true])('invoice codes of the recent orders, with their status and username (tty %s)', async (tty) => {
+    const first = await createOrder();
+    const second = await createOrder();
+    const result = await offered(['orders', 'show', ''], { tty });
+    expect(result.lines).toEqual([`${second}\tpending BuilderBob`, `${first}\tpending BuilderBob`]);
+    expect((await offered(['mock', 'pay', second])).values).toEqual([second]);
+    expect((await offered(['mock', 'pay', second.slice(0, -1)])).values).toEqual([second, first]);
+    expect((await offered(['invoices', 'status', 'INV0'])).values).toEqual([]);
+  });
+
+  it('deposit codes, article slugs and payment methods', async () => {
+    const deposit = await topup(['mock', 'deposit', '50000']);
+    expect((await offered(['deposits', 'show', ''])).lines).toEqual([`${deposit.out.trim()}\tpending`]);
+    expect((await offered(['articles', 'show', 'keeping'])).lines).toEqual(['keeping-your-api-token-safe\tKeeping your API token safe']);
+    // The document does not show a payment method's fields: a lean server's list has no codes to offer, and none are made up.
+    expect((await offered(['orders', 'create', '--payment-method', ''])).values).toEqual(
+      LEAN ? [] : ['invoice', 'balance', 'qris', 'bank_transfer'],
+    );
+  });
+
+  it('profile names for --profile and config set profile, from the config folder', async () => {
+    writeFileSync(
+      join(config.dir, 'config.json'),
+      JSON.stringify({
+        current_profile: 'main',
+        profiles: { main: { base_url: 'http://127.0.0.1:9' }, staging: { base_url: 'http://127.0.0.1:9' } },
+      }),
+    );
+    expect((await offered(['--profile', ''])).values).toEqual(['main', 'staging']);
+    expect((await offered(['config', 'set', 'profile', 's'])).values).toEqual(['staging']);
+  });
+
+  it('a target that is an error (TOPUP_TOKEN without a server) completes nothing, silently', async () => {
+    expect(await offered(['orders', 'show', ''], { env: { TOPUP_TOKEN: 'topup_test_x' } })).toEqual({
+      values: [],
+      directive: ':4',
+      lines: [],
+    });
+  });
+});
+
+describe('topup __complete against a served sandbox', () => {
+  let served: ServedSandbox;
+  beforeAll(async () => {
+    served = await serveSandbox();
+  });
+  afterAll(() => served.close());
+
+  it("--base-url and TOPUP_TOKEN among the words: that server's orders", async () => {
+    const created = await topup(
+      ['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001', '--base-url', served.url],
+      {
+        env: { TOPUP_TOKEN: served.token('unlinked') },
+      },
+    );
+    expect(created.code).toBe(0);
+    const result = await offered(['--base-url', served.url, 'orders', 'show', ''], { env: { TOPUP_TOKEN: served.token('unlinked') } });
+    expect(result.values).toEqual([created.out.trim()]);
+  });
+
+  it('a refused token completes nothing, silently', async () => {
+    const result = await offered(['--base-url', served.url, 'orders', 'show', ''], { env: { TOPUP_TOKEN: 'topup_live_not_a_real_one' } });
+    expect(result).toEqual({ values: [], directive: ':4', lines: [] });
+  });
+});
+
+describe('topup __complete against a server that never answers', () => {
+  let server: Server;
+  let url: string;
+  const sockets = new Set<Socket>();
+  beforeAll(async () => {
+    // Accepts every connection and never says a word.
+    server = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it.each([[['orders', 'show', '']], [['articles', 'show', '']], [['orders', 'create', '--payment-method', '']]])(
+    '%j: nothing, within the 1.5 s deadline',
+    async (words) => {
+      const started = Date.now();
+      const result = await offered(['--base-url', url, ...words], { env: { TOPUP_TOKEN: 'topup_test_x' } });
+      const took = Date.now() - started;
+      expect(result).toEqual({ values: [], directive: ':4', lines: [] });
+      expect(took).toBeGreaterThanOrEqual(1_400);
+      expect(took).toBeLessThan(2_500);
+    },
+  );
 });
 
 describe('help of the read commands', () => {
@@ -217,7 +283,9 @@ describe('help of the read commands', () => {
     const lines = result.out.split('\n');
     expect(lines[0]).toMatch(new RegExp(`^Usage: topup ${path.join(' ')}( |$)`));
     expect(lines[2]).toMatch(/^[A-Z].{10,}/);
-    expect(result.out).toMatch(new RegExp(`\\nExamples:\\n  \\$ (source <\\()?topup ${path[0]}`));
+    // The examples start at once with a topup command line (its output perhaps kept: `inv=$(topup …)`), and one runs this command.
+    expect(result.out).toMatch(/\nExamples:\n {2}\$ (\w+=\$\(|source <\()?topup /);
+    expect(result.out).toMatch(new RegExp(`\\n {2}\\$ (source <\\()?topup ${path.join(' ')}( |\\)|$)`, 'm'));
     expect(result.err).toBe('');
   });
 });

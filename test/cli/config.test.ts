@@ -163,7 +163,13 @@ describe('config with profiles', () => {
     });
     expect(readConfig().current_profile).toBe('local');
     const status = await topup(['auth', 'status', '--json']);
-    expect(JSON.parse(status.out)).toMatchObject({ profile: 'local', username: LEAN ? null : 'demo', mode: 'sandbox' });
+    // An array of every profile, the active one first.
+    expect((JSON.parse(status.out) as unknown[])[0]).toMatchObject({
+      profile: 'local',
+      active: true,
+      username: LEAN ? null : 'demo',
+      mode: 'sandbox',
+    });
   });
 
   it('set base_url: the same server in another spelling is fine, another server with a stored token is refused', async () => {

@@ -150,12 +150,13 @@ describe('errors that name their cause', () => {
   });
 
   it.each([
-    ['a revoked token', { TOPUP_TOKEN: 'topup_test_revoked_0000000000000000' }],
-    ['no token', {}],
-  ])('auth status exits 4 with %s', async (_name, env) => {
+    ['a revoked token', { TOPUP_TOKEN: 'topup_test_revoked_0000000000000000' }, 'invalid: '],
+    ['no token', {}, 'no token'],
+  ])('auth status exits 4 with %s, after the list that shows why', async (_name, env, status) => {
     const result = await topup(['auth', 'status', '--base-url', served.url], { env });
     expect(result.code).toBe(4);
-    expect(result.out).toBe('');
+    expect(result.out).toContain(`\nstatus: ${status}`);
+    expect(result.err).toMatch(/^Error: .+\.\n$/);
   });
 
   it('plain http to a remote host is refused with what to do, not a library option name (exit 2)', async () => {

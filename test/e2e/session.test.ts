@@ -47,13 +47,17 @@ describe.sequential('a scripting session with the built topup against `topup moc
 
     const status = await cli(['auth', 'status', '--json']);
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({
-      profile: 'default',
-      base_url: server!.url,
-      mode: 'production',
-      username: 'rich',
-      token_source: 'profile',
-    });
+    expect(JSON.parse(status.stdout)).toEqual([
+      expect.objectContaining({
+        profile: 'default',
+        active: true,
+        status: 'valid',
+        base_url: server!.url,
+        mode: 'production',
+        username: 'rich',
+        token_source: 'profile',
+      }),
+    ]);
   });
 
   it('2. creates an order with flags: exit 0 and only the invoice code on stdout', async () => {

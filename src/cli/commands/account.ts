@@ -146,7 +146,7 @@ export function registerAccountCommands(program: Command, ctx: CliContext): void
 Examples:
   $ topup dashboard
   $ topup dashboard --watch
-  $ topup dashboard --watch 30 --json     one JSON line per refresh`,
+  $ topup dashboard --watch 30 --json   # one JSON line per refresh`,
     )
     .action((options: { watch?: number | boolean }) => runDashboard(ctx, options));
 }

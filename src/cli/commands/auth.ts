@@ -2,11 +2,8 @@ import { Option, type Command } from 'commander';
 import type { TokenMode } from '../../contract/index.js';
 import { TOKEN_PREFIXES } from '../../contract/token-prefix.js';
 import type { CliContext } from '../context.js';
-import { AuthError } from '../../errors.js';
 import { CliError, UsageError } from '../errors.js';
 import { readAll } from '../io/streams.js';
-import { orDash } from '../io/format.js';
-import { renderFields } from '../io/table.js';
 import { checkProfileName } from '../settings.js';
 import { namedProfile } from '../target.js';
 
@@ -32,10 +29,6 @@ export function tokenModeOf(token: string): TokenMode | undefined {
 export function tokenFamily(token: string): string {
   const family = TOKEN_FAMILIES.find(([prefix]) => token.startsWith(prefix))?.[0];
   return `${family ?? ''}…`;
-}
-
-function authError(message: string): Error {
-  return new AuthError(message);
 }
 
 export interface LoginOptions {
@@ -156,52 +149,10 @@ export async function runLogout(ctx: CliContext): Promise<void> {
   }
 }
 
-const tokenSourceText = {
-  environment: 'from TOPUP_TOKEN',
-  profile: 'stored in the profile',
-  builtIn: 'built-in demo token',
-} as const;
-
-export async function runStatus(ctx: CliContext): Promise<void> {
-  const spec = ctx.targetSpec();
-  // Nothing to check: exit 4 like `gh auth status`, saying why there is no token.
-  if (spec.kind === 'remote' && spec.token === undefined) throw authError(ctx.missingTokenReason()!);
-  const [client, target] = await Promise.all([ctx.client(), ctx.target()]);
-  const validation = await client.token.validate({ signal: ctx.signal });
-  const embedded = target.kind === 'embedded';
-  const source = spec.kind === 'embedded' ? 'builtIn' : spec.tokenSource === 'environment' ? 'environment' : 'profile';
-  const status = {
-    profile: spec.kind === 'embedded' ? null : (spec.profile ?? null),
-    embedded,
-    base_url: embedded ? target.sandbox.baseUrl : target.baseUrl,
-    token_source: source === 'builtIn' ? 'built-in' : source,
-    mode: validation.mode ?? null,
-    username: validation.user?.username ?? null,
-    token_name: validation.token_name ?? null,
-    last_used_at: validation.last_used_at ?? null,
-  };
-  if (ctx.globals.json) return ctx.io.writeJson(status);
-  const profileText = embedded ? 'built-in offline sandbox' : (status.profile ?? '(none: --base-url or TOPUP_BASE_URL)');
-  ctx.io.out(
-    renderFields(
-      [
-        ['profile', profileText],
-        ['base_url', embedded ? `${status.base_url} (in-process, offline)` : status.base_url],
-        ['username', orDash(status.username)],
-        ['mode', orDash(status.mode)],
-        ['token', `${tokenFamily(target.token!)} (${tokenSourceText[source]})`],
-        ['token_name', orDash(status.token_name)],
-      ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
-    ),
-  );
-  ctx.io.success('The token is valid.');
-}
-
 export function registerAuthCommands(program: Command, ctx: CliContext): void {
   const auth = program
     .command('auth')
-    .description('Log in to a server, log out, and check the stored token')
+    .description('Log in to a server, log out, switch profiles, and check or print the token')
     .addHelpText(
       'after',
       `
@@ -212,6 +163,7 @@ Examples:
   $ topup auth login
   $ topup auth login --with-token --base-url https://shop.example.com < token.txt
   $ topup auth status
+  $ topup auth switch --profile staging
   $ topup auth logout --profile staging`,
     );
 
@@ -249,10 +201,49 @@ Examples:
 
   auth
     .command('status')
-    .description('Check the active token with the server and show its mode, profile and base URL')
+    .description('Check the token of every profile with its server; the active one first')
     .addHelpText(
       'after',
-      '\nThe token itself is never shown, only its family (topup_test_… or topup_live_…).\n\nExamples:\n  $ topup auth status\n  $ topup auth status --profile staging --json',
+      `
+Each profile's token is checked with its server (token/validate), two at a time. A server that does not answer
+shows as unreachable, not invalid. Exit 4 when the active target has no token or its server refuses it; the other
+profiles never change the exit code. The token itself is never shown, only its family (topup_test_… or topup_live_…).
+
+Examples:
+  $ topup auth status
+  $ topup auth status --json | jq -r '.[] | select(.status != "valid") | .profile'
+  $ topup auth status --profile staging --json`,
     )
-    .action(() => runStatus(ctx));
+    .action(async () => (await import('./auth-status.js')).runStatus(ctx));
+
+  auth
+    .command('token')
+    .description("Print the active profile's token on stdout, for another program (as gh auth token)")
+    .addHelpText(
+      'after',
+      `
+TOPUP_TOKEN wins, as everywhere; a stored token is printed only for its own profile's server. It goes to stdout
+only, never to stderr or a log: hand it on through a pipe or the environment, not as an argument, which other
+users can see. Exit 4 with one sentence when there is none (the embedded sandbox has none).
+
+Examples:
+  $ topup auth token --profile staging
+  $ topup auth token --profile staging | topup auth login --with-token --profile ci --base-url https://shop.example.com`,
+    )
+    .action(async () => (await import('./auth-token.js')).runToken(ctx));
+
+  auth
+    .command('switch')
+    .usage('[--profile NAME]')
+    .description('Make another profile the current one; on a terminal without --profile, pick it from a list')
+    .addHelpText(
+      'after',
+      `
+Without --profile and without a terminal (or with --no-input) it is a usage error: a script must name the profile.
+
+Examples:
+  $ topup auth switch --profile staging
+  $ topup auth switch`,
+    )
+    .action(async () => (await import('./auth-switch.js')).runSwitch(ctx));
 }

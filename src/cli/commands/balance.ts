@@ -168,7 +168,10 @@ Examples:
   const deposits = program
     .command('deposits')
     .description('List and show deposits (balance top-ups)')
-    .addHelpText('after', '\nExamples:\n  $ topup deposits list --status pending\n  $ topup deposits show INV20261121000001');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ topup deposits list --status pending\n  $ dep=$(topup mock deposit 50000)   # a sandbox deposit\n  $ topup deposits show "$dep"',
+    );
 
   const list = deposits
     .command('list')
@@ -190,6 +193,9 @@ Examples:
     .command('show')
     .argument('<invoice>', "the deposit's invoice code", parseInvoiceCode)
     .description('Show one deposit')
-    .addHelpText('after', '\nExamples:\n  $ topup deposits show INV20261121000001\n  $ topup deposits show INV20261121000001 --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ dep=$(topup mock deposit 50000)   # a sandbox deposit\n  $ topup deposits show "$dep"\n  $ topup deposits show "$dep" --json',
+    )
     .action((invoice: string) => runDepositsShow(ctx, invoice));
 }

@@ -161,6 +161,6 @@ Examples:
   config
     .command('path')
     .description("Print the folder that holds config.json, credentials.json and the offline sandbox's state")
-    .addHelpText('after', '\nExamples:\n  $ topup config path\n  $ ls -l "$(topup config path)"')
+    .addHelpText('after', '\nExamples:\n  $ topup config path\n  $ topup config path --json')
     .action(() => runPath(ctx));
 }

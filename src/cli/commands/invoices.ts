@@ -158,7 +158,10 @@ export function registerInvoiceCommands(program: Command, ctx: CliContext): void
   const invoices = program
     .command('invoices')
     .description('Show invoices (of orders and deposits) and wait for their payment')
-    .addHelpText('after', '\nExamples:\n  $ topup invoices show INV20261121000001\n  $ topup invoices status INV20261121000001 --wait');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001)\n  $ topup invoices show "$inv"\n  $ topup mock pay "$inv"   # the sandbox pays it\n  $ topup invoices status "$inv" --wait',
+    );
 
   invoices
     .command('show')
@@ -166,7 +169,7 @@ export function registerInvoiceCommands(program: Command, ctx: CliContext): void
     .description('Show one invoice: amount, payment method, links, dates and its order')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ topup invoices show INV20261121000001\n  $ topup invoices show INV20261121000001 --json | jq -r .invoice.invoice_url',
+      '\nExamples:\n  $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001)\n  $ topup invoices show "$inv"\n  $ topup invoices show "$inv" --json | jq -r .invoice.invoice_url',
     )
     .action((invoice: string) => runInvoicesShow(ctx, invoice));
 
@@ -192,9 +195,11 @@ export function registerInvoiceCommands(program: Command, ctx: CliContext): void
 With --wait the exit code says how it ended: 0 paid, 5 expired, failed or refunded, 8 still pending at --timeout.
 
 Examples:
-  $ topup invoices status INV20261121000001
-  $ topup invoices status INV20261121000001 --wait --timeout 600
-  $ topup invoices status INV20261121000001 --wait --json | jq -r .payment_status`,
+  $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001)
+  $ topup invoices status "$inv"
+  $ topup mock pay "$inv"   # the sandbox pays it; a real invoice is paid at its payment_url
+  $ topup invoices status "$inv" --wait --timeout 600
+  $ topup invoices status "$inv" --wait --json | jq -r .payment_status`,
     )
     .action((invoice: string, flags: StatusFlags) => runInvoiceStatus(ctx, invoice, flags));
 }

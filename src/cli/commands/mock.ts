@@ -443,7 +443,8 @@ is not a topup sandbox is refused (exit 2).
 
 Examples:
   $ topup mock serve --port 4010
-  $ topup mock pay INV20261121000001
+  $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001)
+  $ topup mock pay "$inv"
   $ topup mock deposit 50000 --paid
   $ topup mock fixtures --json`,
     );
@@ -530,10 +531,15 @@ Examples:
   state
     .command('save [file]')
     .description('Write the whole state as JSON to FILE (0600), or to stdout')
+    .addHelpText('after', '\nExamples:\n  $ topup mock state save ci-start.json\n  $ topup mock state save | jq .counters')
     .action((file: string | undefined) => runStateSave(ctx, file));
   state
     .command('load <file>')
     .description('Replace the whole state with a saved one (- reads stdin); a bad file changes nothing')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ topup mock state save ci-start.json\n  $ topup mock state load ci-start.json\n  $ topup mock state save | topup mock state load -',
+    )
     .action((file: string) => runStateLoad(ctx, file));
 
   mock
@@ -550,12 +556,14 @@ Examples:
     ['fail-order', 'failOrder', 'Fail a paid order and refund its total to the balance'],
   ];
   for (const [name, verb, description] of moves) {
+    // complete and fail-order act on a paid order: their examples pay it first.
+    const paidFirst = name === 'complete' || name === 'fail-order';
     mock
       .command(`${name} <invoice>`)
       .description(description)
       .addHelpText(
         'after',
-        `\nExamples:\n  $ topup mock ${name} INV20261121000001\n  $ topup mock ${name} INV20261121000001 --base-url http://127.0.0.1:4010`,
+        `\nOn a served sandbox, add --base-url http://127.0.0.1:4010 (or log in to it).\n\nExamples:\n  $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001)\n${paidFirst ? '  $ topup mock pay "$inv"\n' : ''}  $ topup mock ${name} "$inv"`,
       )
       .action((invoice: string) => runMove(ctx, verb, invoice));
   }

@@ -62,8 +62,9 @@ const idempotencyLine = (key: string) => `Idempotency key: ${key}  (repeat safel
 export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): Promise<void> {
   const missing = missingFlags(flags);
   if (missing.length > 0 && !ctx.io.canPrompt()) {
-    const why = ctx.globals.input ? 'there is no terminal to ask on' : '--no-input is set';
-    throw new UsageError(`Missing ${missing.join(', ')}: pass ${missing.length === 1 ? 'it as a flag' : 'them as flags'} (${why}).`);
+    throw new UsageError(
+      `Missing ${missing.join(', ')}: pass ${missing.length === 1 ? 'it as a flag' : 'them as flags'} (${ctx.io.noPromptReason()}).`,
+    );
   }
   const spec = ctx.targetSpec();
   // Chosen before anything is sent, so that even an interrupted run can be repeated without a second order.
@@ -336,7 +337,7 @@ Examples:
   $ topup orders create
   $ topup orders create --username BuilderBob --place 5001 --pass 9001
   $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001 --reference chat-4411)
-  $ topup orders create --type vip_server --username BuilderBob --place 5001 --pass 7001 --payment-method balance --yes
+  $ topup orders create --type vip_server --username BuilderBob --place 5001 --pass 7001 --payment-method balance --yes --profile bot
   $ topup orders create --username BuilderBob --place 5001 --pass 9001 --idempotency-key 6f1c2a4e-retry-me`,
     )
     .action((flags: CreateOrderFlags) => runCreateOrder(ctx, flags));

@@ -105,7 +105,10 @@ export function registerOrderCommands(program: Command, ctx: CliContext): Comman
   const orders = program
     .command('orders')
     .description('List, show and create orders')
-    .addHelpText('after', '\nExamples:\n  $ topup orders list --status pending\n  $ topup orders show INV20261121000001');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ topup orders list --status pending\n  $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001)\n  $ topup orders show "$inv"',
+    );
 
   const list = orders
     .command('list')
@@ -137,7 +140,7 @@ Examples:
     .description('Show one order with its pricing and dates')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ topup orders show INV20261121000001\n  $ topup orders show INV20261121000001 --json | jq .order.status',
+      '\nExamples:\n  $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001)\n  $ topup orders show "$inv"\n  $ topup orders show "$inv" --json | jq .order.status',
     )
     .action((invoice: string) => runOrdersShow(ctx, invoice));
 

@@ -93,9 +93,17 @@ export class IOStreams {
     return { ...this.view, width: this.columns, measure: terminalMeasure };
   }
 
-  /** Prompts only when a person can answer: stdin and stdout are terminals and --no-input is not set. */
+  /** Prompts only when a person can answer: stdin and stdout are terminals, and neither --no-input nor TOPUP_NO_PROMPT is set. */
   canPrompt(): boolean {
-    return this.#mode.input && this.streams.stdin.isTTY === true && this.streams.stdout.isTTY === true;
+    return this.noPromptReason() === undefined;
+  }
+
+  /** Why no prompt may be shown, for a message that says what to pass instead; undefined when one may. */
+  noPromptReason(): string | undefined {
+    if (!this.#mode.input) return '--no-input is set';
+    if (this.streams.env.TOPUP_NO_PROMPT) return 'TOPUP_NO_PROMPT is set';
+    if (this.streams.stdin.isTTY !== true || this.streams.stdout.isTTY !== true) return 'there is no terminal to ask on';
+    return undefined;
   }
 
   /**

@@ -1,0 +1,25 @@
+/**
+ * Every environment variable the CLI reads: the one table behind the root help's block and `topup help environment`.
+ * test/cli/help.test.ts checks that each variable the code reads is in it.
+ */
+export const environmentVariables: readonly (readonly [name: string, meaning: string])[] = [
+  ['TOPUP_TOKEN', "API token; wins over the profile's stored token (needs a server: a profile or TOPUP_BASE_URL)"],
+  ['TOPUP_BASE_URL', "base URL of the server; wins over the profile's, not over --profile"],
+  ['TOPUP_PROFILE', 'profile to use instead of the current one; an unknown name is an error'],
+  ['TOPUP_CONFIG_DIR', "folder for config, credentials and the offline sandbox's state"],
+  ['TOPUP_NO_PROMPT', 'never prompt, as --no-input: a missing value is a usage error'],
+  ['NO_COLOR', 'turn colour off, prompts included (wins over the two below)'],
+  ['FORCE_COLOR / CLICOLOR_FORCE', 'colour even when piped (FORCE_COLOR=0: none)'],
+  ['TOPUP_PAGER, then PAGER', 'pager for lists taller than the terminal (default less -FRX; cat or an empty value turns it off)'],
+  ['LESS, LV', "the pager's own options; without them topup sets LESS=FRX and LV=-c, as git does"],
+  ['TZ', 'time zone of times shown on a terminal (piped, times are ISO 8601 in UTC)'],
+  ['TOPUP_BROWSER, then BROWSER', 'the browser `mock open` and `mock serve --open` start (default xdg-open, open or start)'],
+  ['XDG_CONFIG_HOME, HOME', 'the config folder without TOPUP_CONFIG_DIR: $XDG_CONFIG_HOME/topup, else ~/.config/topup'],
+  ['APPDATA', 'on Windows, the config folder without TOPUP_CONFIG_DIR: %APPDATA%\\topup'],
+];
+
+/** The variables as aligned lines, indented by two spaces. */
+export function environmentTable(): string {
+  const width = Math.max(...environmentVariables.map(([name]) => name.length)) + 2;
+  return environmentVariables.map(([name, meaning]) => `  ${name.padEnd(width)}${meaning}`).join('\n');
+}

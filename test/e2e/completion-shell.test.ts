@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from './built-cli.js';
+
+/** The script of `topup completion bash`, sourced by a real bash that finds the built binary as `topup` on its PATH. */
+let work: string;
+let env: Record<string, string>;
+
+beforeAll(() => {
+  ensureBuilt();
+  work = mkdtempSync(join(tmpdir(), 'topup-complete-'));
+  mkdirSync(join(work, 'bin'));
+  writeFileSync(join(work, 'bin', 'topup'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'topup.js')}" "$@"\n`);
+  chmodSync(join(work, 'bin', 'topup'), 0o755);
+  writeFileSync(join(work, 'ci-start.json'), '{}');
+  env = { PATH: `${join(work, 'bin')}:${process.env.PATH ?? ''}`, HOME: work, TOPUP_CONFIG_DIR: join(work, 'config') };
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function bash(script: string): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync('bash', ['-c', script], { cwd: work, env, encoding: 'utf8', timeout: 15_000 });
+}
+
+/** What Tab offers after `words` (the last one is being typed), as COMPREPLY holds it. */
+function tab(words: string[]): string[] {
+  const quoted = words.map((w) => `'${w}'`).join(' ');
+  const run = bash(
+    `source <(topup completion bash); COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _topup; printf '%s\\n' "\${COMPREPLY[@]}"`,
+  );
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  return run.stdout.split('\n').filter((w) => w !== '');
+}
+
+describe.skipIf(spawnSync('bash', ['-c', 'exit 0']).status !== 0)('bash completion through topup __complete (built binary)', () => {
+  it('after a command that takes an invoice, with no orders yet: nothing, not a stray "-"', () => {
+    expect(tab(['topup', 'orders', 'show', ''])).toEqual([]);
+  });
+
+  it.each([
+    [['topup', 'orders', 'sh'], ['show']],
+    [
+      ['topup', 'orders', 'list', '--status', ''],
+      ['pending', 'processing', 'completed', 'failed', 'cancelled'],
+    ],
+    [
+      ['topup', '--profile', 'mock', 'p'],
+      ['packages', 'payment-methods'],
+    ],
+    [
+      ['topup', 'config', 'get', ''],
+      ['profile', 'base_url', 'chat_user_id'],
+    ],
+    [['topup', 'mock', 'state', 'load', 'ci'], ['ci-start.json']],
+  ])('%j offers %j', (words, expected) => {
+    expect(tab(words)).toEqual(expected);
+  });
+
+  it('invoice codes of the orders on the embedded sandbox', () => {
+    const created = bash('topup orders create --username BuilderBob --place 5001 --pass 9001 2>/dev/null');
+    expect(created.status).toBe(0);
+    const code = created.stdout.trim();
+    expect(code).toMatch(/^INV\d+$/);
+    expect(tab(['topup', 'orders', 'show', ''])).toEqual([code]);
+    expect(tab(['topup', 'mock', 'pay', 'INV'])).toEqual([code]);
+  });
+});
