@@ -92,7 +92,8 @@ describe('help topics', () => {
 
   it('formatting names --json, --jq and what a pipe gets', async () => {
     const { out } = await topup(['help', 'formatting']);
-    expect(out).toContain('--jq EXPR        filters the --json output through jq; strings print raw.');
+    expect(out).toContain('--jq EXPR        filters the --json output through jq (built in) and implies --json: one result a line, a\n');
+    expect(out).toContain('jq cannot compile is a usage error (exit 2), checked before anything is sent.\n');
     expect(out).toMatch(/Piped {12}stable plain text without colour/);
   });
 

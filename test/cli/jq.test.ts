@@ -166,6 +166,7 @@ describe('errors', () => {
   it.each([
     { args: ['completion', 'bash'], message: '--jq filters JSON output, and `topup completion` prints none.' },
     { args: ['mock', 'open'], message: '--jq filters JSON output, and `topup mock open` prints none.' },
+    { args: ['help', 'environment'], message: '--jq filters JSON output, and `topup help` prints none.' },
   ])('$args has no JSON output → exit 2', async ({ args, message }) => {
     const result = await h.run([...args, '--jq', '.']);
     expectUsageError(result, /^\{/);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { helpTopicNames, isHelpTopic } from '../help/topic-names.js';
+import { printsNoJson } from '../json-output.js';
 
 const topicList = () => `topics: ${helpTopicNames.join(', ')}`;
 const visible = (command: Command) => command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden);
@@ -36,8 +37,7 @@ export async function runHelp(ctx: CliContext, program: Command, words: readonly
 }
 
 export function registerHelpCommand(program: Command, ctx: CliContext): void {
-  program
-    .command('help')
+  printsNoJson(program.command('help'))
     .argument('[topic-or-command...]', `a topic (${helpTopicNames.join(', ')}), or a command and its subcommands`)
     .description(`Show help for a command, or a topic: ${helpTopicNames.join(', ')}`)
     .addHelpText(

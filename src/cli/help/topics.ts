@@ -46,7 +46,9 @@ Piped            stable plain text without colour, for scripts: a list is tab-se
                  invoice code. Success messages are left out: a script learns the outcome from the exit code.
 --json           exactly the response's data as JSON on stdout, and nothing else; an error is the JSON error
                  envelope on stderr. A server's strings are kept exactly (control characters as \\u escapes).
---jq EXPR        filters the --json output through jq; strings print raw.
+--jq EXPR        filters the --json output through jq (built in) and implies --json: one result a line, a
+                 string as its text (control characters escaped), anything else as compact JSON. An expression
+                 jq cannot compile is a usage error (exit 2), checked before anything is sent.
 
 Colour is on only on a terminal; --no-color or NO_COLOR turn it off, FORCE_COLOR / CLICOLOR_FORCE turn it on
 even when piped. Text from a server never reaches a terminal raw: in human output, control characters and BiDi
@@ -56,6 +58,7 @@ Examples:
   $ topup orders list | cut -f1
   $ topup --json packages | jq '.packages[0]'
   $ topup balance --json
+  $ topup packages --jq '.packages[0].code'
 `,
 
   sandbox: () => `Until you log in to a server, every command talks to the embedded offline sandbox: an in-process copy of the
