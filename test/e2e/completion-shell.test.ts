@@ -68,3 +68,62 @@ describe.skipIf(spawnSync('bash', ['-c', 'exit 0']).status !== 0)('bash completi
     expect(tab(['topup', 'mock', 'pay', 'INV'])).toEqual([code]);
   });
 });
+
+const hasShell = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+
+function run(shell: string, args: string[]): string {
+  const result = spawnSync(shell, args, { cwd: work, env, encoding: 'utf8', timeout: 15_000 });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return result.stdout;
+}
+
+/** Candidates (value and description) as fish offers them after `line`, through its own `complete -C`. */
+function fishTab(line: string): string[] {
+  return run('fish', ['-c', `topup completion fish | source; complete -C ${JSON.stringify(line)}`])
+    .split('\n')
+    .filter((l) => l !== '')
+    .sort();
+}
+
+/**
+ * What zsh's completion function offers for `words` (the last one being typed): the script is sourced as zsh sources
+ * it, with the completion system's `_describe` and `_files` replaced by functions that print what they were handed.
+ */
+function zshTab(words: string[]): string[] {
+  const quoted = words.map((w) => `'${w}'`).join(' ');
+  const script = `compdef() { : }; _describe() { print -rl -- "\${(@P)\${@[-1]}}" }; _files() { print -- '(files)' }
+source <(topup completion zsh); words=(${quoted}); CURRENT=${words.length}; _topup`;
+  return run('zsh', ['-f', '-c', script])
+    .split('\n')
+    .filter((l) => l !== '');
+}
+
+describe.skipIf(!hasShell('fish'))('fish completion through topup __complete (built binary)', () => {
+  it.each([
+    ['topup orders sh', ['show\tShow one order with its pricing and dates']],
+    ['topup orders list --status ', ['cancelled', 'completed', 'failed', 'pending', 'processing']],
+  ])('%j offers %j', (line, expected) => {
+    expect(fishTab(line)).toEqual(expected);
+  });
+
+  it('invoice codes of the orders on the embedded sandbox, and file names where a file is asked for', () => {
+    const code = run('bash', ['-c', 'topup orders create --username BuilderBob --place 5001 --pass 9001 2>/dev/null']).trim();
+    // The state is shared with the bash tests above: this order is one of those offered, with its description.
+    expect(fishTab('topup invoices status ')).toContain(`${code}\tpending BuilderBob`);
+    expect(fishTab('topup mock state load ci')).toEqual(['ci-start.json']);
+  });
+});
+
+describe.skipIf(!hasShell('zsh'))('zsh completion through topup __complete (built binary)', () => {
+  it.each([
+    [['topup', 'orders', 'sh'], ['show:Show one order with its pricing and dates']],
+    [
+      ['topup', 'orders', 'list', '--status', ''],
+      ['pending', 'processing', 'completed', 'failed', 'cancelled'],
+    ],
+    [['topup', 'mock', 'state', 'load', 'ci'], ['(files)']],
+  ])('%j offers %j', (words, expected) => {
+    expect(zshTab(words)).toEqual(expected);
+  });
+});
