@@ -10,6 +10,7 @@ import type { Store } from '../store/store.js';
 import type { SandboxSnapshot } from '../state/snapshot.js';
 import { accountViews, invoiceView, invoiceViews, type StateFilter } from '../inspect/state-views.js';
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
+import { nextMoveAtAll } from '../rules/timed-moves.js';
 
 /** Control operations over HTTP, under a prefix outside /api/v1 (CONTROL_PREFIX). They need no token: the sandbox is local. */
 export { CONTROL_HEADER, CONTROL_PREFIX };
@@ -58,8 +59,10 @@ const invoiceMove =
     ok(`Invoice ${invoice} ${done}.`, { invoice_code: invoice, invoice: await moves[verb](invoice!) });
 
 /** GET /__sandbox/clock, and the answer of moving it. */
-function clockView(at: number) {
-  return { now_ms: at, now: new Date(at).toISOString(), offset_ms: at - Date.now() };
+/** The sandbox clock, and when it next moves something by itself (`next_move_at`, epoch ms on that clock, or null). */
+function clockView(at: number, store: Store) {
+  const next = nextMoveAtAll(store);
+  return { now_ms: at, now: new Date(at).toISOString(), offset_ms: at - Date.now(), next_move_at: next ?? null };
 }
 
 export const controlRouter = new Router<ControlHandler>()
@@ -73,7 +76,7 @@ export const controlRouter = new Router<ControlHandler>()
     const deposit = await control.deposit(depositRequest(jsonBody(request), bearerToken(request.headers.authorization) ?? undefined));
     return successReply(201, `Deposit ${deposit.invoice_code} created.`, { invoice_code: deposit.invoice_code, deposit });
   })
-  .add('POST', `${CONTROL_PREFIX}/clock`, async ({ control, now }, _params, request) => {
+  .add('POST', `${CONTROL_PREFIX}/clock`, async ({ control, now, store }, _params, request) => {
     // The body's key, not advanceClock's argument, is what a caller can correct.
     const seconds = jsonBody(request).advance_seconds;
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
@@ -84,7 +87,7 @@ export const controlRouter = new Router<ControlHandler>()
         ['advance_seconds'],
       );
     await control.advanceClock(seconds);
-    return ok('Sandbox clock moved.', clockView(now()));
+    return ok('Sandbox clock moved.', clockView(now(), store));
   })
   .add('GET', `${CONTROL_PREFIX}/faults`, async ({ faults }) => ok('Injected faults.', { ...faults.config, stats: faults.stats }))
   .add('PUT', `${CONTROL_PREFIX}/faults`, async ({ faults }, _params, request) => {
@@ -133,7 +136,7 @@ export const controlRouter = new Router<ControlHandler>()
   .add('GET', `${CONTROL_PREFIX}/invoices`, async ({ store }, _params, request) =>
     ok('Invoices, newest first.', { invoices: invoiceViews(store, stateFilter(request)) }),
   )
-  .add('GET', `${CONTROL_PREFIX}/clock`, async ({ now }) => ok('Sandbox clock.', clockView(now())))
+  .add('GET', `${CONTROL_PREFIX}/clock`, async ({ now, store }) => ok('Sandbox clock.', clockView(now(), store)))
   .add('GET', JOURNAL_PATH, async ({ journal }, _params, request) =>
     ok('Requests, oldest first.', {
       requests: selectRequests((filter) => journal.list(filter), new URL(request.url).searchParams),

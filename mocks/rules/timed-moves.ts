@@ -140,6 +140,24 @@ export function nextMoveAt(store: Store, code: string): number | undefined {
 }
 
 /**
+ * When the sandbox next moves anything by itself, if it will (an expiry, an auto-payment, a magic order's ending): what
+ * the dashboard looks again at, as the invoice page does for its invoice (`nextMoveAt`). Early rather than late: a
+ * queue's head may already have been decided otherwise, which only costs a look for nothing.
+ */
+export function nextMoveAtAll(store: Store): number | undefined {
+  const times: number[] = [];
+  const expiring = store.expiryQueue.peek();
+  if (expiring !== undefined) times.push(expiring.expires_at);
+  const paying = store.autoPayQueue.peek();
+  if (paying !== undefined && store.delays.autoPayMs !== null) times.push(paying.created_at + store.delays.autoPayMs);
+  for (const code of store.watchedOutcomes) {
+    const move = outcomeMove(store, code);
+    if (typeof move === 'object') times.push(move.at);
+  }
+  return times.length === 0 ? undefined : Math.min(...times);
+}
+
+/**
  * Makes every move due by `now`, earliest first (a payment due before an expiry wins it), and says how many it made
  * (queue entries already decided otherwise count too: dropping them changes nothing). Call under the write lock.
  */

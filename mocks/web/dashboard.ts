@@ -125,6 +125,10 @@ const moves = { pending: [['pay', 'Pay'], ['expire', 'Expire'], ['fail', 'Fail']
 async function refreshState() {
   const [accounts, invoices, faults, clock] = await Promise.all([read('/accounts'), read('/invoices?limit=50'), read('/faults'), read('/clock')]);
   $('clock').textContent = clock.now.replace('T', ' ').slice(0, 19) + ' UTC';
+  // Expiry, auto-pay and the magic orders' endings happen when a request comes after they are due: look again then
+  // (that GET settles them), so a change nobody asked about still shows.
+  clearTimeout(refreshState.next);
+  if (clock.next_move_at != null) refreshState.next = setTimeout(refreshState, Math.min(Math.max(clock.next_move_at - clock.now_ms, 0) + 250, 2 ** 31 - 1));
   $('accounts').replaceChildren(...accounts.accounts.map((a) => { const tr = document.createElement('tr'); tr.append(cell(a.name), cell(a.username), cell(a.mode), cell(a.formatted_balance, 'num')); return tr; }));
   $('invoices').replaceChildren(...invoices.invoices.map((i) => {
     const tr = document.createElement('tr');

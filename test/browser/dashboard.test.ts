@@ -85,4 +85,24 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
     expect((await fetch(`${served.url}/api/v1/health`)).status).toBe(200);
     await page.close();
   });
+
+  it('an invoice that pays itself (auto-pay) shows as paid with no other request made', async () => {
+    sandbox = await createSandbox({ autoPay: { after: 1_500 } });
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const page = await browser().newPage();
+    await page.goto(`${served.url}/__sandbox/`);
+    await expect.poll(() => page.locator('#accounts tr').count()).toBe(sandbox.fixtures().accounts.length);
+    const created = await fetch(`${served.url}/api/v1/me/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.account('rich').token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 }),
+    });
+    const invoice = ((await created.json()) as { data: { invoice: { invoice_code: string } } }).data.invoice.invoice_code;
+    const row = page.locator('#invoices tr', { hasText: invoice });
+    await expect.poll(() => row.locator('td.status').textContent()).toBe('pending');
+    // Nothing but the page itself asks from here: it looks again when the payment is due, and that look settles it.
+    await expect.poll(() => row.locator('td.status').textContent(), { timeout: 5_000 }).toBe('paid');
+    expect(sandbox.requests.count({ path: '/api/**' })).toBe(1);
+    await page.close();
+  });
 });

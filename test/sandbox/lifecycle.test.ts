@@ -337,8 +337,17 @@ describe.each(transports)('the control API under /__sandbox (%s)', (transport) =
     const code = await newOrder(t);
     const moved = dataOf(await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: INVOICE_TTL_SECONDS } }));
     // As GET /__sandbox/clock answers.
-    expect(moved).toEqual({ now_ms: CLOCK_START + TTL_MS, now: '2026-03-02T11:00:00.000Z', offset_ms: expect.any(Number) });
-    expect(Object.keys(dataOf(await t.request('GET', '/__sandbox/clock'))).sort()).toEqual(Object.keys(moved).sort());
+    // The order's expiry is due now: the next request makes it (`next_move_at`, what the dashboard looks again at).
+    expect(moved).toEqual({
+      now_ms: CLOCK_START + TTL_MS,
+      now: '2026-03-02T11:00:00.000Z',
+      offset_ms: expect.any(Number),
+      next_move_at: CLOCK_START + TTL_MS,
+    });
+    const read = dataOf(await t.request('GET', '/__sandbox/clock'));
+    expect(Object.keys(read).sort()).toEqual(Object.keys(moved).sort());
+    // That request settled it, and nothing else is waiting for the clock.
+    expect(read.next_move_at).toBeNull();
     expect(await statusOf(t, code)).toMatchObject({ payment: 'expired', order: 'cancelled' });
     // The error names the body's key.
     for (const body of [{ advance_seconds: -1 }, {}, { advance_seconds: '60' }, { seconds: 60 }]) {
