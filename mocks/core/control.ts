@@ -115,14 +115,24 @@ export function createControl(env: ControlEnv): { control: SandboxControl; moves
       }),
     advanceClock: (seconds) =>
       change(() => {
-        if (!Number.isFinite(seconds) || seconds < 0)
-          throw new ApiError(422, 'The clock only moves forward: give a number of seconds of 0 or more.', 'VALIDATION_FAILED', ['seconds']);
+        checkClockAdvance(seconds, 'seconds');
         env.advance(seconds * 1000);
       }),
     reset: () => change(() => env.reseed()),
     loadState: (snapshot) => change(() => env.load(snapshot)),
   };
   return { control, moves };
+}
+
+/** How far the clock may move: seconds, 0 or more (it never moves back). `field` names it as the caller gave it. */
+export function checkClockAdvance(seconds: unknown, field: string): asserts seconds is number {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
+    throw new ApiError(
+      422,
+      `${field} is how far to move the clock: a number of seconds, 0 or more (it never moves back).`,
+      'VALIDATION_FAILED',
+      [field],
+    );
 }
 
 function depositAccount(store: Store, request: DepositRequest): AccountRecord {

@@ -1,5 +1,5 @@
 import { ApiError, successReply, type SandboxReply, type SandboxRequest } from '../core/exchange.js';
-import type { ControlMoves, SandboxControl } from '../core/control.js';
+import { checkClockAdvance, type ControlMoves, type SandboxControl } from '../core/control.js';
 import { depositRequest } from './deposit-body.js';
 import type { Fixtures } from '../store/fixtures.js';
 import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../core/faults.js';
@@ -58,7 +58,6 @@ const invoiceMove =
   async ({ moves }, { invoice }) =>
     ok(`Invoice ${invoice} ${done}.`, { invoice_code: invoice, invoice: await moves[verb](invoice!) });
 
-/** GET /__sandbox/clock, and the answer of moving it. */
 /** The sandbox clock, and when it next moves something by itself (`next_move_at`, epoch ms on that clock, or null). */
 function clockView(at: number, store: Store) {
   const next = nextMoveAtAll(store);
@@ -79,13 +78,7 @@ export const controlRouter = new Router<ControlHandler>()
   .add('POST', `${CONTROL_PREFIX}/clock`, async ({ control, now, store }, _params, request) => {
     // The body's key, not advanceClock's argument, is what a caller can correct.
     const seconds = jsonBody(request).advance_seconds;
-    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
-      throw new ApiError(
-        422,
-        'advance_seconds is how far to move the clock: a number of seconds, 0 or more (it never moves back).',
-        'VALIDATION_FAILED',
-        ['advance_seconds'],
-      );
+    checkClockAdvance(seconds, 'advance_seconds');
     await control.advanceClock(seconds);
     return ok('Sandbox clock moved.', clockView(now(), store));
   })

@@ -17,7 +17,7 @@ export function profileAccount(store: Store, account: AccountRecord): AccountRec
 /** The mode of a record's world: that of its keys (an account with one key has the one world of that key's mode). */
 export function worldMode(store: Store, account: AccountRecord): TokenMode {
   if (account.live_account_id !== undefined) return 'sandbox';
-  const token = store.db.tokens.all().find((t) => t.account_id === account.id && !t.revoked);
+  const token = store.db.tokens.ownedBy(account.id).find((t) => !t.revoked);
   return token?.mode ?? 'production';
 }
 

@@ -4,7 +4,7 @@ import type { CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { headerLines, requestLines, statusLine } from '../io/http-text.js';
 import { jsonText, sanitizeText } from '../io/sanitize.js';
-import { readAll } from '../io/streams.js';
+import { readInputFile } from '../io/input-file.js';
 import { apiPath, type ApiFlags, type ApiMethod } from './api.js';
 import { fieldsObject, fieldsQuery, type FieldFlag, type ReadValueFile } from './api-fields.js';
 
@@ -43,18 +43,9 @@ function methodOf(given: ApiMethod | undefined, flags: ApiFlags, fields: readonl
 function fileReader(ctx: CliContext): ReadValueFile {
   let stdin: Promise<string> | undefined;
   return async (path) => {
-    if (path === '-') {
-      stdin ??= readAll(ctx.io.stdin);
-      return stdin;
-    }
-    try {
-      return await (await import('node:fs/promises')).readFile(path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why =
-        code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : code;
-      throw new UsageError(`Cannot read ${path}: ${why ?? (error as Error).message}.`);
-    }
+    if (path !== '-') return readInputFile(path, ctx.io.stdin);
+    stdin ??= readInputFile('-', ctx.io.stdin);
+    return stdin;
   };
 }
 

@@ -260,17 +260,7 @@ export async function runStateLoad(ctx: CliContext, file: string): Promise<void>
 
 /** A saved state named on the command line (a file, or `-` for stdin), parsed; anything else is a usage error. */
 async function readStateArgument(ctx: CliContext, file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text =
-      file === '-'
-        ? await (await import('../io/streams.js')).readAll(ctx.io.stdin)
-        : await (await import('node:fs/promises')).readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`,
-    );
-  }
+  const text = await (await import('../io/input-file.js')).readInputFile(file, ctx.io.stdin);
   try {
     return JSON.parse(text) as unknown;
   } catch {
