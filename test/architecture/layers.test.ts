@@ -1,0 +1,69 @@
+/**
+ * The arrows between the four parts stay one way (STYLE.md, "Data flows one way"): checked on the import graph that
+ * TypeScript's own pre-processor reads, so that a lazy `import()` deep in a function counts like any other import.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { arrowsPast, describeArrows, importArrows, sourceFiles, upwardArrows } from './import-graph.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ARROWS = importArrows(ROOT, sourceFiles(ROOT, ['src', 'mocks']));
+
+/** Bottom-up: a part may import only the parts below it (and files of its own part). */
+const PARTS = [['src/contract/'], ['src/abort.ts', 'src/errors.ts'], ['src/client/'], ['mocks/'], ['src/cli/'], ['src/index.ts']];
+
+describe('the parts of the package import one way', () => {
+  it('finds the imports at all (the graph is not empty)', () => {
+    expect(ARROWS.length).toBeGreaterThan(200);
+    expect(ARROWS.some((arrow) => arrow.from.startsWith('src/cli/') && arrow.to.startsWith('mocks/'))).toBe(true);
+  });
+
+  it('has no arrow that points up between contract, client, sandbox and CLI', () => {
+    expect(describeArrows(upwardArrows(ARROWS, PARTS))).toEqual([]);
+  });
+
+  it('keeps the contract free of everything else of ours', () => {
+    expect(
+      describeArrows(ARROWS.filter((arrow) => arrow.from.startsWith('src/contract/') && !arrow.to.startsWith('src/contract/'))),
+    ).toEqual([]);
+  });
+
+  it('keeps the client and the sandbox apart', () => {
+    expect(describeArrows([...arrowsPast(ARROWS, 'src/client/', 'mocks/'), ...arrowsPast(ARROWS, 'mocks/', 'src/client/')])).toEqual([]);
+  });
+});
+
+describe('the checker itself', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'topup-layers-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  function write(files: Record<string, string>): void {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, dirname(path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+  }
+
+  it('reports static, type-only, re-exported and dynamic imports that point up, and nothing else', () => {
+    write({
+      'low/a.ts': "import { b } from './b.js';\nexport const a = b;",
+      'low/b.ts': 'export const b = 1;',
+      'low/static.ts': "import { top } from '../high/top.js';\nexport const s = top;",
+      'low/types.ts': "import type { Top } from '../high/top.js';\nexport type T = Top;",
+      'low/reexport.ts': "export { top } from '../high/top.js';",
+      'low/lazy.ts': "export async function later() {\n  const { top } = await import('../high/top.js');\n  return top;\n}",
+      'low/package.ts': "import { z } from 'zod';\nexport const p = z;",
+      'high/top.ts': "import { b } from '../low/b.js';\nexport const top = b;\nexport type Top = number;",
+    });
+    const arrows = importArrows(dir, sourceFiles(dir, ['low', 'high']));
+    expect(describeArrows(upwardArrows(arrows, [['low/'], ['high/']])).sort()).toEqual([
+      'low/lazy.ts → high/top.ts',
+      'low/reexport.ts → high/top.ts',
+      'low/static.ts → high/top.ts',
+      'low/types.ts → high/top.ts',
+    ]);
+  });
+});
