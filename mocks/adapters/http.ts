@@ -145,9 +145,7 @@ async function serve(sandbox: Sandbox, guard: ControlGuard, origin: string, req:
   }
   // A refused repeated header still says it is the sandbox's on a control path, so that `topup mock` shows it.
   const response =
-    refusal !== undefined
-      ? errorReply(refusal, isControlPath(path) ? { [CONTROL_HEADER]: '1' } : {})
-      : await sandbox.handle(request);
+    refusal !== undefined ? errorReply(refusal, isControlPath(path) ? { [CONTROL_HEADER]: '1' } : {}) : await sandbox.handle(request);
   if (isDropped(response)) {
     req.socket.destroy();
     return;

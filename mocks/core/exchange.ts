@@ -85,11 +85,7 @@ export function droppedFetchError(): TypeError {
 /** A refusal with an error envelope. Thrown by rules; turned into a reply in one place. */
 /** Codes only the sandbox's control API gives (not part of the interface, so not in its OpenAPI document). */
 export type SandboxErrorCode =
-  | 'INVALID_STATE'
-  | 'HOST_NOT_ALLOWED'
-  | 'CROSS_SITE_REQUEST'
-  | 'CONTROL_SECRET_REQUIRED'
-  | 'CONTROL_SECRET_WRONG';
+  'INVALID_STATE' | 'HOST_NOT_ALLOWED' | 'CROSS_SITE_REQUEST' | 'CONTROL_SECRET_REQUIRED' | 'CONTROL_SECRET_WRONG';
 
 export class ApiError extends Error {
   override name = 'ApiError';

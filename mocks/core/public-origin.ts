@@ -9,7 +9,16 @@ export function publicOrigin(publicUrl: string): string {
   } catch {
     throw new TypeError(`The public URL '${publicUrl}' is not a valid URL.`);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.pathname !== '/' || url.search || url.hash)
-    throw new TypeError(`The public URL '${publicUrl}' must be an http(s) origin such as http://sandbox:4010, with no path, query or credentials.`);
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password ||
+    url.pathname !== '/' ||
+    url.search ||
+    url.hash
+  )
+    throw new TypeError(
+      `The public URL '${publicUrl}' must be an http(s) origin such as http://sandbox:4010, with no path, query or credentials.`,
+    );
   return url.origin;
 }

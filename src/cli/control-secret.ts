@@ -10,7 +10,10 @@ const MAX_SECRET_BYTES = 4_096;
  * The control secret of `topup mock serve`: from --control-secret-file, else from TOPUP_SANDBOX_CONTROL_SECRET, else
  * none. Never from an argument: other users of the machine can read a process's command line.
  */
-export async function serveControlSecret(file: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
+export async function serveControlSecret(
+  file: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string | undefined> {
   if (file !== undefined) return readControlSecretFile(file);
   return controlSecretFromEnv(env);
 }
@@ -23,7 +26,8 @@ export function controlSecretFromEnv(env: Readonly<Record<string, string | undef
 
 /** It travels in a header: visible ASCII only, so that it is sent and compared as typed. */
 function headerSafe(secret: string, source: string): string {
-  if (!/^[\x21-\x7e]+$/.test(secret)) throw new UsageError(`The control secret in ${source} must be visible ASCII characters without spaces.`);
+  if (!/^[\x21-\x7e]+$/.test(secret))
+    throw new UsageError(`The control secret in ${source} must be visible ASCII characters without spaces.`);
   return secret;
 }
 

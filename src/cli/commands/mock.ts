@@ -154,14 +154,18 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
  * other sites), not a client on the network, which can send any Host it likes; only a control secret stops that.
  */
 export function networkWarning(options: Pick<ServeOptions, 'host' | 'allowHost' | 'publicUrl'>, hasSecret: boolean): string {
-  const names = options.allowHost?.length ? `loopback names and ${options.allowHost.join(', ')}` : 'loopback names (add names with --allow-host)';
+  const names = options.allowHost?.length
+    ? `loopback names and ${options.allowHost.join(', ')}`
+    : 'loopback names (add names with --allow-host)';
   return [
     `Warning: listening on ${options.host}, so the sandbox and its control API (reset, pay, faults) can be reached from that network.`,
     `The control API and the sandbox's pages answer only to ${names}: that stops web browsers (DNS rebinding, pages on other sites), not other clients on the network, which can send Host: localhost.`,
     hasSecret
       ? `A control secret is set: control calls without it in the ${CONTROL_SECRET_HEADER} header are refused.`
       : `Set a control secret (${CONTROL_SECRET_ENV}, or --control-secret-file with a 0600 file) so that only those who hold it can drive the sandbox.`,
-    ...(options.publicUrl === undefined ? ['Invoice links use the listen address; pass --public-url with the address clients reach it at.'] : []),
+    ...(options.publicUrl === undefined
+      ? ['Invoice links use the listen address; pass --public-url with the address clients reach it at.']
+      : []),
   ].join('\n');
 }
 
