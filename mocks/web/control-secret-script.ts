@@ -12,10 +12,13 @@ function secretHeaders() { const secret = sessionStorage.getItem(SECRET_KEY); re
 // Fetch with the secret; asked for (once for calls made together) when the sandbox says it needs it or it is wrong.
 async function controlFetch(url, init = {}) {
   for (let tries = 0; ; tries++) {
+    const sent = sessionStorage.getItem(SECRET_KEY);
     const answer = await fetch(url, { ...init, headers: { ...init.headers, ...secretHeaders() } });
-    if ((answer.status !== 401 && answer.status !== 403) || tries === 3) return answer;
+    if ((answer.status !== 401 && answer.status !== 403) || tries === 5) return answer;
     const code = await answer.clone().json().then((e) => e.error && e.error.code, () => undefined);
     if (code !== 'CONTROL_SECRET_REQUIRED' && code !== 'CONTROL_SECRET_WRONG') return answer;
+    // Another call asked while this one was under way: try what it got before asking again.
+    if (sessionStorage.getItem(SECRET_KEY) !== sent) continue;
     if (!(await askSecret(code))) return answer;
   }
 }
