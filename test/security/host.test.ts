@@ -116,6 +116,22 @@ describe('Host is data, not a URL', () => {
     expect((await raw(served.url, 'GET', `/user/invoice/${code}`, { host: 'sandbox.test:8080' })).status).toBe(200);
   });
 
+  it("in process, links use createSandbox's publicUrl, else the fetch adapter's own base URL", async () => {
+    for (const [options, origin] of [
+      [{ publicUrl: 'https://sandbox.test' }, 'https://sandbox.test'],
+      [{ baseUrl: 'http://shop.localhost:9' }, 'http://shop.localhost:9'],
+    ] as const) {
+      const inProcess = await createSandbox({ rateLimit: false, ...options });
+      const answer = await inProcess.fetch(`${inProcess.baseUrl}/api/v1/me/orders`, {
+        method: 'POST',
+        headers: { host: 'evil.example', authorization: `Bearer ${inProcess.account('rich').token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(inProcess.fixtures().platform.valid_orders[0]),
+      });
+      const url = ((await answer.json()) as { data: { invoice: { invoice_url: string } } }).data.invoice.invoice_url;
+      expect(url.startsWith(`${origin}/user/invoice/`), url).toBe(true);
+    }
+  });
+
   it('a publicUrl with a path, credentials or another scheme is refused', async () => {
     const base = await createSandbox();
     for (const publicUrl of ['http://sandbox.test/app', 'http://u:p@sandbox.test', 'ftp://sandbox.test', 'not a url']) {
