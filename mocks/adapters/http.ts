@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CONTROL_HEADER } from '../../src/contract/sandbox-control.js';
+import { CONTROL_HEADER, CONTROL_SECRET_HEADER } from '../../src/contract/sandbox-control.js';
 import { ApiError, errorReply, isDropped, type SandboxRequest } from '../core/exchange.js';
+import { publicOrigin } from '../core/public-origin.js';
 import { filterFromQuery, isControlPath, JOURNAL_PATH } from '../routes/control.js';
 import { compileFilter, type JournalEntry } from '../inspect/journal.js';
 import { controlRefusal, hostnameOf, type ControlGuard } from '../rules/control-guard.js';
@@ -17,6 +18,18 @@ export interface HttpSandboxOptions {
    * a container's service name. Everything else is refused, against DNS rebinding (rules/control-guard.ts).
    */
   allowedHosts?: readonly string[];
+  /**
+   * The origin written into absolute links (`invoice_url`, …), e.g. `http://sandbox:4010` for a bot in another
+   * container. Default: the address it listens on. Never the request's Host header. Its host name may also open the
+   * sandbox's pages and control API.
+   */
+  publicUrl?: string;
+  /**
+   * When set, every control call (and the dashboard's data calls) must present it in the X-Sandbox-Control-Secret
+   * header: the Host check stops browsers only, not other clients on the network. Read it from the environment or a
+   * private file, never from a command line (which other users of the machine can see).
+   */
+  controlSecret?: string;
 }
 
 export interface HttpSandbox {
@@ -32,15 +45,22 @@ const READ_LIMIT = MAX_BODY_BYTES + 1;
 /** `topup mock serve`: the sandbox core over node:http, with nothing in between. */
 export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions = {}): Promise<HttpSandbox> {
   const listenHost = options.host ?? '127.0.0.1';
+  const linkOrigin = options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl);
+  if (options.controlSecret === '') throw new TypeError('The control secret must not be empty.');
   const guard: ControlGuard = {
     allowedHosts: new Set(
-      [...(options.allowedHosts ?? []), ...(WILDCARD_HOSTS.has(listenHost) ? [] : [hostnameOf(listenHost)])].map((name) =>
-        name.toLowerCase(),
-      ),
+      [
+        ...(options.allowedHosts ?? []),
+        ...(WILDCARD_HOSTS.has(listenHost) ? [] : [hostnameOf(listenHost)]),
+        ...(linkOrigin === undefined ? [] : [new URL(linkOrigin).hostname]),
+      ].map((name) => name.toLowerCase()),
     ),
+    secret: options.controlSecret,
   };
+  // The server's own origin, known once it listens (no request comes before): every request URL is built on it.
+  const own = { origin: linkOrigin ?? 'http://127.0.0.1' };
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
-    serve(sandbox, guard, req, res).catch(() => res.destroy());
+    serve(sandbox, guard, own.origin, req, res).catch(() => res.destroy());
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -67,6 +87,7 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
       server.off('error', reject);
       const { address, port, family } = server.address() as AddressInfo;
       const host = family === 'IPv6' ? `[${address}]` : address;
+      own.origin = linkOrigin ?? `http://${host}:${port}`;
       resolve({
         url: `http://${host}:${port}`,
         server,
@@ -84,9 +105,10 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
 /** Addresses that mean "every interface": the names a request arrives under are then not known in advance. */
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
-async function serve(sandbox: Sandbox, guard: ControlGuard, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(sandbox: Sandbox, guard: ControlGuard, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = requestPath(req.url ?? '/');
   // A whole state (PUT /__sandbox/state) may be far larger than any request of the interface.
-  const loadsState = req.method === 'PUT' && /^\/__sandbox\/state\/?(\?|$)/.test(req.url ?? '');
+  const loadsState = req.method === 'PUT' && /^\/__sandbox\/state\/?(\?|$)/.test(path);
   const body = hasBody(req) ? await readBody(req, loadsState ? MAX_STATE_BYTES + 1 : READ_LIMIT) : NO_BODY;
   if (loadsState && body.tooLarge) {
     const reply = errorReply(new ApiError(413, `A state to load is at most ${MAX_STATE_BYTES / 1024 / 1024} MiB.`, 'PAYLOAD_TOO_LARGE'), {
@@ -97,22 +119,21 @@ async function serve(sandbox: Sandbox, guard: ControlGuard, req: IncomingMessage
     return;
   }
   const { headers, repeated } = joinedHeaders(req.rawHeaders);
-  const host = headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
+  // Kept out of the headers the journal records (and the dashboard and `topup mock logs` show).
+  const presentedControlSecret = headers[CONTROL_SECRET_HEADER];
+  delete headers[CONTROL_SECRET_HEADER];
   const request: SandboxRequest = {
     method: req.method ?? 'GET',
-    url: `http://${host}${req.url ?? '/'}`,
+    // The Host header is data (the control guard reads it), never part of a URL: only the path comes from the request.
+    url: `${origin}${path}`,
     headers,
     body: body.tooLarge ? 'x'.repeat(READ_LIMIT) : body.text,
     clientAddress: req.socket.remoteAddress ?? 'unknown',
-    controlHosts: guard.allowedHosts,
+    controlGuard: guard,
+    ...(presentedControlSecret === undefined ? {} : { presentedControlSecret }),
   };
   const refusal = repeatedHeaderError(repeated);
-  if (
-    refusal === undefined &&
-    request.method === 'GET' &&
-    req.url?.startsWith(STREAM_PATH) &&
-    /^(\?|$)/.test(req.url.slice(STREAM_PATH.length))
-  ) {
+  if (refusal === undefined && request.method === 'GET' && path.startsWith(STREAM_PATH) && /^(\?|$)/.test(path.slice(STREAM_PATH.length))) {
     const guarded = controlRefusal(request, guard);
     if (guarded !== undefined) {
       const reply = errorReply(guarded, { [CONTROL_HEADER]: '1' });
@@ -124,9 +145,7 @@ async function serve(sandbox: Sandbox, guard: ControlGuard, req: IncomingMessage
   }
   // A refused repeated header still says it is the sandbox's on a control path, so that `topup mock` shows it.
   const response =
-    refusal !== undefined
-      ? errorReply(refusal, isControlPath(req.url ?? '/') ? { [CONTROL_HEADER]: '1' } : {})
-      : await sandbox.handle(request);
+    refusal !== undefined ? errorReply(refusal, isControlPath(path) ? { [CONTROL_HEADER]: '1' } : {}) : await sandbox.handle(request);
   if (isDropped(response)) {
     req.socket.destroy();
     return;
@@ -134,6 +153,21 @@ async function serve(sandbox: Sandbox, guard: ControlGuard, req: IncomingMessage
   res.writeHead(response.status, Object.assign({}, response.headers, { 'content-length': Buffer.byteLength(response.body) }));
   res.end(response.body);
   if (body.tooLarge) req.socket.end();
+}
+
+/**
+ * The path and query of a request target. Origin-form (`/path?query`) as it is; absolute-form (`http://host/path`,
+ * which HTTP/1.1 servers must accept) without its authority, which names no one we answer for; anything else is `/`.
+ */
+export function requestPath(target: string): string {
+  if (target.startsWith('/')) return target;
+  try {
+    const url = new URL(target);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return `${url.pathname}${url.search}`;
+  } catch {
+    // Not a URL either (`*` of OPTIONS): the root, which answers 404 with the nearest route.
+  }
+  return '/';
 }
 
 const NO_BODY = { text: null, tooLarge: false } as const;

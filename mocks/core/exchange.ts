@@ -1,19 +1,36 @@
 import type { ErrorCode } from '../../src/contract/index.js';
 
+/** Who may drive a served sandbox's control API and open its pages (enforced by rules/control-guard.ts). */
+export interface ControlGuard {
+  /** Host names (without port) that may reach the control API besides the loopback ones. */
+  readonly allowedHosts: ReadonlySet<string>;
+  /** When set, every control call must present it (CONTROL_SECRET_HEADER); compared in constant time. */
+  readonly secret?: string | undefined;
+}
+
 /** What the sandbox core receives: a transport-free HTTP request. Header names are lower case. */
 export interface SandboxRequest {
   method: string;
-  /** Absolute URL; its origin is the base URL the sandbox writes into invoice links. */
+  /**
+   * Absolute URL. Its origin is the server's own (the node:http adapter builds it from the request's path alone, never
+   * from Host) and is the base the sandbox writes into invoice links, unless the sandbox has a `publicUrl`.
+   */
   url: string;
   headers: Readonly<Record<string, string>>;
   body: string | null;
   /** The caller's address, for the per-address limits of public endpoints. */
   clientAddress?: string;
   /**
-   * Host names besides the loopback ones that may drive the control API. Set by transports that listen on a network
-   * (the node:http adapter); in-process requests have none to fear (rules/control-guard.ts).
+   * Who may drive the control API and open the sandbox's pages: host names besides the loopback ones, and the control
+   * secret if one is set. Set by transports that listen on a network (the node:http adapter); in-process requests
+   * have none to fear (rules/control-guard.ts).
    */
-  controlHosts?: ReadonlySet<string>;
+  controlGuard?: ControlGuard;
+  /**
+   * The control secret the caller presented (the X-Sandbox-Control-Secret header). Taken out of `headers` by the
+   * transport, so that the request journal, the dashboard and `topup mock logs` never hold it.
+   */
+  presentedControlSecret?: string;
 }
 
 export interface SandboxReply {
@@ -67,7 +84,8 @@ export function droppedFetchError(): TypeError {
 
 /** A refusal with an error envelope. Thrown by rules; turned into a reply in one place. */
 /** Codes only the sandbox's control API gives (not part of the interface, so not in its OpenAPI document). */
-export type SandboxErrorCode = 'INVALID_STATE' | 'HOST_NOT_ALLOWED' | 'CROSS_SITE_REQUEST';
+export type SandboxErrorCode =
+  'INVALID_STATE' | 'HOST_NOT_ALLOWED' | 'CROSS_SITE_REQUEST' | 'CONTROL_SECRET_REQUIRED' | 'CONTROL_SECRET_WRONG';
 
 export class ApiError extends Error {
   override name = 'ApiError';

@@ -22,6 +22,8 @@ import type { Store } from '../store/store.js';
 import type { WriteLock } from './write-lock.js';
 
 export interface PipelineEnv {
+  /** The origin written into links when the sandbox has a publicUrl; else each request's own origin. */
+  publicOrigin: string | undefined;
   store: Store;
   writeLock: WriteLock;
   rateLimit: boolean;
@@ -145,7 +147,7 @@ async function serveEndpoint(
     const ctx: RouteContext = {
       store: env.store,
       now,
-      base: url.origin,
+      base: env.publicOrigin ?? url.origin,
       principal,
       params,
       query: parseQuery(endpoint, url.searchParams),

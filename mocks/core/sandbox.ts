@@ -8,7 +8,7 @@ import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from '
 import { DEFAULT_JOURNAL_SIZE, RequestJournal, type RequestNotes } from '../inspect/journal.js';
 import { nearestRoute } from '../inspect/near-miss.js';
 import { INVOICE_PAGE_PREFIX } from '../inspect/state-views.js';
-import { controlRefusal } from '../rules/control-guard.js';
+import { controlRefusal, hostRefusal } from '../rules/control-guard.js';
 import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath, JOURNAL_PATH } from '../routes/control.js';
 import { invoiceDelays, mayBeDue, nextDueMove, settleDue } from '../rules/timed-moves.js';
 import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
@@ -19,6 +19,7 @@ import { GroupCommit } from '../state/group-commit.js';
 import { writerFlush } from '../state/flush.js';
 import { WriteLock } from './write-lock.js';
 import { createFetch } from '../adapters/fetch.js';
+import { publicOrigin } from './public-origin.js';
 import { FaultInjector, type FaultConfig, type FaultStats } from './faults.js';
 
 export interface SandboxOptions {
@@ -33,6 +34,12 @@ export interface SandboxOptions {
   lean?: boolean;
   /** Origin the fetch adapter answers for. Default `http://sandbox.localhost`. */
   baseUrl?: string;
+  /**
+   * The origin written into absolute links (`invoice_url`, `payment_url`, article links), e.g. the address a bot in
+   * another container reaches the sandbox at. Default: the origin of each request's URL, which every adapter sets to
+   * the server's own (the node:http adapter's listen address or its `publicUrl`), never from the Host header.
+   */
+  publicUrl?: string;
   /** Start from this state instead of the seed. */
   snapshot?: unknown;
   /**
@@ -89,6 +96,8 @@ export type { FaultConfig, FaultStats };
 
 export const DEFAULT_SANDBOX_URL = 'http://sandbox.localhost';
 export const OPENAPI_PATH = '/openapi.json';
+/** The dashboard's page (mocks/web/dashboard.ts, loaded only when asked for). */
+const DASHBOARD_PATH = `${CONTROL_PREFIX}/`;
 
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const clock = options.now ?? Date.now;
@@ -111,6 +120,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   if (options.faults !== undefined) faults.configure(options.faults);
   const sleep = options.sleep ?? abortableSleep;
   const env: PipelineEnv = {
+    publicOrigin: options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl),
     store,
     writeLock,
     rateLimit: options.rateLimit ?? true,
@@ -170,6 +180,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     // The invoice_url of every order and deposit: a page the bot's user opens.
     if (url.pathname.startsWith(INVOICE_PAGE_PREFIX) && (request.method === 'GET' || request.method === 'HEAD')) {
       notes.route = 'invoicePage';
+      // A DNS-rebinding page must not read it either (rules/control-guard.ts).
+      const refused = request.controlGuard === undefined ? undefined : hostRefusal(request, request.controlGuard);
+      if (refused !== undefined) return errorReply(refused);
       return (await import('../web/invoice-page.js')).invoicePage(store, url.pathname.slice(INVOICE_PAGE_PREFIX.length), at);
     }
     if (url.pathname === OPENAPI_PATH) {
@@ -180,7 +193,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     }
     if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
       // Over a network, only this machine's own tools may drive it (rules/control-guard.ts); refusals are journaled.
-      const refused = request.controlHosts === undefined ? undefined : controlRefusal(request, { allowedHosts: request.controlHosts });
+      const dashboardPage = url.pathname === DASHBOARD_PATH && (request.method === 'GET' || request.method === 'HEAD');
+      const refused = request.controlGuard === undefined ? undefined : controlRefusal(request, request.controlGuard, dashboardPage);
       if (refused !== undefined) {
         notes.route = 'control';
         return errorReply(refused);

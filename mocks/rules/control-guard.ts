@@ -1,5 +1,8 @@
-import { CONTROL_HEADER } from '../../src/contract/sandbox-control.js';
-import { ApiError, type SandboxRequest } from '../core/exchange.js';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { CONTROL_HEADER, CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER } from '../../src/contract/sandbox-control.js';
+import { ApiError, type ControlGuard, type SandboxRequest } from '../core/exchange.js';
+
+export type { ControlGuard };
 
 /**
  * Who may drive a served sandbox's control API: the machine it runs on, never a web page the developer happens to
@@ -10,11 +13,11 @@ import { ApiError, type SandboxRequest } from '../core/exchange.js';
  * - Cross-site requests: a page can POST to http://127.0.0.1:4010 without reading the answer. Such a "simple"
  *   request can carry neither `Content-Type: application/json` nor a custom header, so a change needs one of them,
  *   and a browser's own `Origin`/`Sec-Fetch-Site` saying another site is refused outright.
+ *
+ * Both protect against browsers only: any other client on the network can send `Host: localhost` and no Origin.
+ * Against those, a sandbox that listens beyond loopback takes a control secret, which every control call then
+ * presents (CONTROL_SECRET_HEADER). The invoice page and the dashboard get the same Host check as the control API.
  */
-export interface ControlGuard {
-  /** Host names (without port) that may reach the control API besides the loopback ones. */
-  readonly allowedHosts: ReadonlySet<string>;
-}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -31,18 +34,40 @@ export function hostnameOf(host: string): string {
   return (colon === -1 ? host : host.slice(0, colon)).toLowerCase();
 }
 
-/** A refusal for a control request that did not come from this machine's own tools, or undefined to let it through. */
-export function controlRefusal(request: SandboxRequest, guard: ControlGuard): ApiError | undefined {
-  const host = request.headers.host ?? new URL(request.url).host;
-  const hostname = hostnameOf(host);
-  if (!isLoopbackHost(hostname) && !guard.allowedHosts.has(hostname)) {
-    return new ApiError(
-      403,
-      `The sandbox's control API answers only on this machine's loopback names, not on '${hostname}'; start it with --allow-host ${hostname} to allow that name.`,
-      'HOST_NOT_ALLOWED',
-    );
+/**
+ * A refusal for a request under a host name that is neither loopback nor allowed (a DNS-rebinding page), or
+ * undefined. For the control API and the sandbox's own pages (the dashboard, the hosted invoice page).
+ */
+export function hostRefusal(request: SandboxRequest, guard: ControlGuard): ApiError | undefined {
+  const hostname = hostnameOf(request.headers.host ?? new URL(request.url).host);
+  if (isLoopbackHost(hostname) || guard.allowedHosts.has(hostname)) return undefined;
+  return new ApiError(
+    403,
+    `The sandbox's pages and control API answer only on this machine's loopback names, not on '${hostname}'; start it with --allow-host ${hostname} to allow that name.`,
+    'HOST_NOT_ALLOWED',
+  );
+}
+
+/**
+ * A refusal for a control request that did not come from this machine's own tools, or undefined to let it through.
+ * `page` is the dashboard's HTML itself: it holds no data, so it is served without the secret and asks for it.
+ */
+export function controlRefusal(request: SandboxRequest, guard: ControlGuard, page = false): ApiError | undefined {
+  const refused = hostRefusal(request, guard);
+  if (refused !== undefined) return refused;
+  if (guard.secret !== undefined && !page) {
+    const presented = request.presentedControlSecret;
+    if (presented === undefined || presented === '')
+      return new ApiError(
+        401,
+        `This sandbox's control API needs its control secret in the ${CONTROL_SECRET_HEADER} header (the CLI sends ${CONTROL_SECRET_ENV}).`,
+        'CONTROL_SECRET_REQUIRED',
+      );
+    if (!sameSecret(presented, guard.secret))
+      return new ApiError(403, `The ${CONTROL_SECRET_HEADER} header does not hold this sandbox's control secret.`, 'CONTROL_SECRET_WRONG');
   }
   if (SAFE_METHODS.has(request.method)) return undefined;
+  const host = request.headers.host ?? new URL(request.url).host;
   const site = request.headers['sec-fetch-site'];
   const origin = request.headers.origin;
   if ((site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && !sameHost(origin, host))) {
@@ -65,4 +90,10 @@ function sameHost(origin: string, host: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Constant time whatever the lengths: both sides are hashed to the same length first. */
+function sameSecret(presented: string, secret: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(presented), digest(secret));
 }

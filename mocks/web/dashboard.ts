@@ -1,6 +1,7 @@
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 import type { SandboxReply } from '../core/exchange.js';
 import { htmlReply } from './html-reply.js';
+import { CONTROL_SECRET_SCRIPT } from './control-secret-script.js';
 
 /** The dashboard's address: the control API's root, `{base}/__sandbox/`. */
 export const DASHBOARD_PATH = `${CONTROL_PREFIX}/`;
@@ -113,9 +114,10 @@ const API = ${JSON.stringify(CONTROL_PREFIX)};
 const $ = (id) => document.getElementById(id);
 const cell = (text, className) => { const td = document.createElement('td'); td.textContent = text == null ? '—' : String(text); if (className) td.className = className; return td; };
 function toast(text) { const t = $('toast'); t.textContent = text; t.classList.add('show'); clearTimeout(toast.timer); toast.timer = setTimeout(() => t.classList.remove('show'), 2500); }
-async function read(path) { const answer = await fetch(API + path, { headers: { accept: 'application/json' } }); return (await answer.json()).data; }
+${CONTROL_SECRET_SCRIPT}
+async function read(path) { const answer = await controlFetch(API + path, { headers: { accept: 'application/json' } }); return (await answer.json()).data; }
 async function change(method, path, body) {
-  const answer = await fetch(API + path, { method, headers: { '${CONTROL_HEADER}': '1', 'content-type': 'application/json', accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const answer = await controlFetch(API + path, { method, headers: { '${CONTROL_HEADER}': '1', 'content-type': 'application/json', accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const envelope = await answer.json().catch(() => ({}));
   toast(envelope.message || (answer.ok ? 'Done.' : 'Refused.'));
   refreshState();
@@ -195,8 +197,7 @@ async function start() {
   entries.push(...first.requests);
   renderLog();
   const last = first.requests.length === 0 ? 0 : first.requests[first.requests.length - 1].id;
-  const stream = new EventSource(API + '/requests/stream?after_id=' + last);
-  stream.addEventListener('request', (event) => { entries.push(JSON.parse(event.data)); if (entries.length > 2000) entries.splice(0, entries.length - 2000); renderLog(); changed(); });
+  followRequests(API + '/requests/stream?after_id=' + last, (entry) => { entries.push(entry); if (entries.length > 2000) entries.splice(0, entries.length - 2000); renderLog(); changed(); });
 }
 // Read when first opened: most visits never look at them.
 $('fixtures-box').addEventListener('toggle', async () => { if ($('fixtures-box').open && $('fixtures').textContent === 'Loading…') $('fixtures').textContent = JSON.stringify(await read('/fixtures'), null, 2); });

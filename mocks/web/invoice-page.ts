@@ -1,6 +1,7 @@
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
 import type { SandboxReply } from '../core/exchange.js';
 import { htmlReply } from './html-reply.js';
+import { CONTROL_SECRET_SCRIPT } from './control-secret-script.js';
 import type { Store } from '../store/store.js';
 import { invoiceView } from '../inspect/state-views.js';
 import { nextMoveAt } from '../rules/timed-moves.js';
@@ -96,7 +97,7 @@ ${js === '' ? '' : `<script>${js}</script>`}
 /** Moves the invoice through the control API (as scripts do) and follows the sandbox's request stream to refresh. */
 function script(code: string, nextMoveInMs: number | null): string {
   const base = JSON.stringify(`${CONTROL_PREFIX}/invoices/${encodeURIComponent(code)}`);
-  return `
+  return `${CONTROL_SECRET_SCRIPT}
 const base = ${base};
 const nextMoveIn = ${JSON.stringify(nextMoveInMs)};
 const status = document.getElementById('status');
@@ -110,20 +111,20 @@ function show(view) {
   for (const button of buttons) button.disabled = view.payment_status !== 'pending';
 }
 async function refresh() {
-  const answer = await fetch(base, { headers: { accept: 'application/json' } });
+  const answer = await controlFetch(base, { headers: { accept: 'application/json' } });
   if (answer.ok) show((await answer.json()).data.invoice);
 }
 for (const button of buttons) {
   button.addEventListener('click', async () => {
     buttons.forEach((b) => (b.disabled = true));
-    const answer = await fetch(base + '/' + button.dataset.move, { method: 'POST', headers: { '${CONTROL_HEADER}': '1', accept: 'application/json' } });
+    const answer = await controlFetch(base + '/' + button.dataset.move, { method: 'POST', headers: { '${CONTROL_HEADER}': '1', accept: 'application/json' } });
     const body = await answer.json().catch(() => ({}));
     message.textContent = body.message || (answer.ok ? 'Done.' : 'The sandbox refused.');
     await refresh();
   });
 }
 // Any change made elsewhere (the CLI, the control API, a bot) shows here: the sandbox streams every request it answers.
-new EventSource('${CONTROL_PREFIX}/requests/stream?method=POST,PUT,DELETE').addEventListener('request', () => refresh());
+followRequests('${CONTROL_PREFIX}/requests/stream?method=POST,PUT,DELETE', () => refresh());
 // Expiry, auto-pay and the magic values' endings happen on the sandbox's clock, at the next request after they are
 // due; a bot's polling GETs are not streamed here, so look again (that GET settles it) when the next one is due.
 if (nextMoveIn !== null && nextMoveIn < 2 ** 31) setTimeout(refresh, nextMoveIn + 250);

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { JournalEntry } from '../../mocks/inspect/journal.js';
-import { CONTROL_HEADER } from '../contract/sandbox-control.js';
+import { CONTROL_HEADER, CONTROL_SECRET_HEADER } from '../contract/sandbox-control.js';
 import { abortableSleep } from '../abort.js';
 import { ConnectionError, UsageError } from '../errors.js';
 
@@ -9,6 +9,8 @@ export interface FollowOptions {
   /** The sandbox's base URL and the filters, as query parameters of /__sandbox/requests/stream. */
   baseUrl: string;
   query: URLSearchParams;
+  /** The sandbox's control secret (TOPUP_SANDBOX_CONTROL_SECRET), sent when set. */
+  controlSecret?: string | undefined;
   /** Ends the follow (Ctrl-C); the promise then rejects with the signal's reason. */
   signal: AbortSignal;
   onEntry(entry: JournalEntry): void;
@@ -76,6 +78,7 @@ function streamOnce(
         headers: {
           accept: 'text/event-stream',
           [CONTROL_HEADER]: '1',
+          ...(options.controlSecret === undefined ? {} : { [CONTROL_SECRET_HEADER]: options.controlSecret }),
           ...(lastId === undefined ? {} : { 'last-event-id': String(lastId) }),
         },
         signal: options.signal,

@@ -2,7 +2,7 @@ import type { Fixtures } from '../../mocks/store/fixtures.js';
 import type { JournalEntry } from '../../mocks/inspect/journal.js';
 import type { InvoiceView } from '../../mocks/inspect/state-views.js';
 import type { EmbeddedSandbox } from './embedded-sandbox.js';
-import { CONTROL_HEADER } from '../contract/sandbox-control.js';
+import { CONTROL_HEADER, CONTROL_SECRET_HEADER } from '../contract/sandbox-control.js';
 import { ConnectionError, errorForStatus, isTopupError, TimeoutError } from '../errors.js';
 import { UsageError } from './errors.js';
 
@@ -92,6 +92,8 @@ export interface RemoteTransport {
   timeout: number;
   /** Ctrl-C: ends the wait at once. */
   signal?: AbortSignal | undefined;
+  /** The sandbox's control secret (TOPUP_SANDBOX_CONTROL_SECRET), sent with every control call when set. */
+  controlSecret?: string | undefined;
 }
 
 /**
@@ -124,7 +126,10 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
         method,
         path,
         // Tells the sandbox this is a tool on this machine, not a cross-site form post (mocks/rules/control-guard.ts).
-        headers: { [CONTROL_HEADER]: '1' },
+        headers: {
+          [CONTROL_HEADER]: '1',
+          ...(transport.controlSecret === undefined ? {} : { [CONTROL_SECRET_HEADER]: transport.controlSecret }),
+        },
         ...(body === undefined ? {} : { body }),
         signal: transport.signal,
         throwOnError: false,

@@ -16,3 +16,12 @@ export const NO_RATE_LIMITS = Symbol.for('topup.fetch.noRateLimits');
 export function declaresNoRateLimits(fetchFunction: unknown): boolean {
   return typeof fetchFunction === 'function' && (fetchFunction as { [NO_RATE_LIMITS]?: unknown })[NO_RATE_LIMITS] === true;
 }
+
+/**
+ * The control secret of a served sandbox (`topup mock serve` with TOPUP_SANDBOX_CONTROL_SECRET or
+ * --control-secret-file): when one is set, every control call presents it in this header. Not `Authorization`,
+ * which carries the API token of the account a call acts for.
+ */
+export const CONTROL_SECRET_HEADER = 'x-sandbox-control-secret';
+/** Where `topup mock serve` and the CLI's control commands read the control secret from (never from an argument). */
+export const CONTROL_SECRET_ENV = 'TOPUP_SANDBOX_CONTROL_SECRET';

@@ -105,4 +105,35 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
     expect(sandbox.requests.count({ path: '/api/**' })).toBe(1);
     await page.close();
   });
+
+  it('with a control secret it asks for it once, keeps it for the tab, and follows the live log with it', async () => {
+    const secret = 'dashboard-secret-123';
+    sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0, controlSecret: secret });
+    const page = await browser().newPage();
+    const asked: string[] = [];
+    page.on('dialog', (dialog) => {
+      asked.push(dialog.message());
+      // A wrong answer first: the page says so and asks again.
+      void dialog.accept(asked.length === 1 ? 'wrong' : secret);
+    });
+    try {
+      await page.goto(`${served.url}/__sandbox/`);
+      await expect.poll(() => page.locator('#accounts tr').count()).toBe(sandbox.fixtures().accounts.length);
+      expect(asked).toEqual(['This sandbox needs its control secret:', 'That control secret is wrong. The sandbox control secret:']);
+      expect(await page.evaluate(() => sessionStorage.getItem('topup-sandbox-control-secret'))).toBe(secret);
+      // The live log arrives over the secret-carrying stream (EventSource cannot send it).
+      await fetch(`${served.url}/api/v1/health?from=outside`);
+      await page.locator('#log tr', { hasText: '/api/v1/health' }).first().waitFor({ timeout: 5_000 });
+      // A change from the page carries it too, and the page reloaded asks no more.
+      await page.reload();
+      await expect.poll(() => page.locator('#accounts tr').count()).toBe(sandbox.fixtures().accounts.length);
+      expect(asked).toHaveLength(2);
+      await page.locator('#advance').fill('60');
+      await page.locator('#clock-form button[type=submit]').click();
+      await expect.poll(() => sandbox.now() - Date.now()).toBeGreaterThan(50_000);
+    } finally {
+      await page.close();
+    }
+  });
 });

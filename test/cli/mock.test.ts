@@ -181,7 +181,7 @@ describe('topup mock serve', () => {
     });
     const info = await waitForJsonLine(io.out);
     expect(io.err()).toMatch(
-      /^Warning: listening on 0\.0\.0\.0, so the sandbox and its control API .* can be reached from that network; the control API answers only to loopback names and sandbox\.\n/,
+      /^Warning: listening on 0\.0\.0\.0, so the sandbox and its control API .* can be reached from that network\.\nThe control API and the sandbox's pages answer only to loopback names and sandbox: that stops web browsers \(DNS rebinding, pages on other sites\), not other clients on the network, which can send Host: localhost\.\nSet a control secret \(TOPUP_SANDBOX_CONTROL_SECRET, or --control-secret-file with a 0600 file\) so that only those who hold it can drive the sandbox\.\n/,
     );
     const port = new URL(info.url).port;
     const statusUnder = (host: string) =>

@@ -78,7 +78,8 @@ async function project(name: string, type: 'module' | 'commonjs', files: Record<
   const untar = await run('tar', ['-xzf', tarball, '-C', topup, '--strip-components=1'], dir);
   if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
   const typescript = Object.keys(files).some((file) => file.endsWith('.ts'));
-  for (const dep of [...Object.keys(manifest.dependencies), ...(typescript ? ['@types/node'] : [])]) {
+  // msw is an optional peer: only the TypeScript projects, which follow the README's msw recipe, install it.
+  for (const dep of [...Object.keys(manifest.dependencies), ...(typescript ? ['@types/node', 'msw'] : [])]) {
     const link = join(dir, 'node_modules', dep);
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules', dep), link, 'dir');

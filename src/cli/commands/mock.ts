@@ -10,6 +10,8 @@ import { isTopupError } from '../../errors.js';
 import { renderFields, renderTable } from '../io/table.js';
 import { formatDuration, parseDuration, parseWholeNumber } from './choices.js';
 import { embeddedControl, remoteControl, type InvoiceMove, type SandboxControlClient } from '../sandbox-control.js';
+import { CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER } from '../../contract/sandbox-control.js';
+import { controlSecretFromEnv } from '../control-secret.js';
 
 export interface ServeOptions {
   port: number;
@@ -21,6 +23,12 @@ export interface ServeOptions {
   faultSeed?: number | undefined;
   /** Host names besides the loopback ones under which the control API answers (--allow-host, repeatable). */
   allowHost?: string[] | undefined;
+  /** The origin written into invoice links, instead of the listen address (--public-url). */
+  publicUrl?: string | undefined;
+  /** A 0600 file holding the control secret (else TOPUP_SANDBOX_CONTROL_SECRET). */
+  controlSecretFile?: string | undefined;
+  /** Refused: a secret on the command line is visible to every user of the machine. */
+  controlSecret?: string | undefined;
   /** Print each request to stderr as `topup mock logs` does. */
   log: boolean;
   /** Open the dashboard in the browser once listening. */
@@ -44,6 +52,8 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     { parseFaultSpec, FaultConfigError },
     { isLoopbackHost },
     { controlCallLines },
+    { publicOrigin },
+    { serveControlSecret },
   ] = await Promise.all([
     import('../../../mocks/core/sandbox.js'),
     import('../../../mocks/adapters/http.js'),
@@ -51,7 +61,21 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     import('../../../mocks/core/faults.js'),
     import('../../../mocks/rules/control-guard.js'),
     import('../../../mocks/routes/control-calls.js'),
+    import('../../../mocks/core/public-origin.js'),
+    import('../control-secret.js'),
   ]);
+  if (options.controlSecret !== undefined)
+    throw new UsageError(
+      `A control secret is never taken from the command line, where other users of the machine can read it; set ${CONTROL_SECRET_ENV} or use --control-secret-file FILE (mode 0600).`,
+    );
+  const controlSecret = await serveControlSecret(options.controlSecretFile, ctx.io.env);
+  if (options.publicUrl !== undefined) {
+    try {
+      publicOrigin(options.publicUrl);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
   let faults;
   try {
     faults = options.faults === undefined ? undefined : parseFaultSpec(options.faults, options.faultSeed);
@@ -92,7 +116,13 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     }
     let server;
     try {
-      server = await startHttpSandbox(sandbox, { port: options.port, host: options.host, allowedHosts: options.allowHost ?? [] });
+      server = await startHttpSandbox(sandbox, {
+        port: options.port,
+        host: options.host,
+        allowedHosts: options.allowHost ?? [],
+        ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+        ...(controlSecret === undefined ? {} : { controlSecret }),
+      });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new CliError(`Port ${options.port} on ${options.host} is already in use; pick another with --port.`);
@@ -105,13 +135,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
       const { logLine } = await import('../io/log-line.js');
       sandbox.requests.subscribe((entry) => ctx.io.warn(logLine(entry, { ...ctx.io.view, terminal: ctx.io.stderrTerminal })));
     }
-    if (!isLoopbackHost(options.host)) {
-      ctx.io.warn(
-        ctx.io.style.yellow(
-          `Warning: listening on ${options.host}, so the sandbox and its control API (reset, pay, faults) can be reached from that network; the control API answers only to loopback names${options.allowHost?.length ? ` and ${options.allowHost.join(', ')}` : ' (add names with --allow-host)'}.`,
-        ),
-      );
-    }
+    if (!isLoopbackHost(options.host)) ctx.io.warn(ctx.io.style.yellow(networkWarning(options, controlSecret !== undefined)));
     await new Promise<void>((resolve) => {
       const signal = ctx.deps.signal;
       if (signal === undefined) return;
@@ -123,6 +147,26 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   } finally {
     await persistent?.close();
   }
+}
+
+/**
+ * What a bind beyond loopback exposes, said exactly: the Host and Origin checks stop browsers (DNS rebinding, pages on
+ * other sites), not a client on the network, which can send any Host it likes; only a control secret stops that.
+ */
+export function networkWarning(options: Pick<ServeOptions, 'host' | 'allowHost' | 'publicUrl'>, hasSecret: boolean): string {
+  const names = options.allowHost?.length
+    ? `loopback names and ${options.allowHost.join(', ')}`
+    : 'loopback names (add names with --allow-host)';
+  return [
+    `Warning: listening on ${options.host}, so the sandbox and its control API (reset, pay, faults) can be reached from that network.`,
+    `The control API and the sandbox's pages answer only to ${names}: that stops web browsers (DNS rebinding, pages on other sites), not other clients on the network, which can send Host: localhost.`,
+    hasSecret
+      ? `A control secret is set: control calls without it in the ${CONTROL_SECRET_HEADER} header are refused.`
+      : `Set a control secret (${CONTROL_SECRET_ENV}, or --control-secret-file with a 0600 file) so that only those who hold it can drive the sandbox.`,
+    ...(options.publicUrl === undefined
+      ? ['Invoice links use the listen address; pass --public-url with the address clients reach it at.']
+      : []),
+  ].join('\n');
 }
 
 function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox, controlCalls: string[]): void {
@@ -194,7 +238,12 @@ async function controlFor(ctx: CliContext): Promise<{ control: SandboxControlCli
   if (spec.kind === 'remote') {
     // The client's own per-attempt timeout: the CLI sets none of its own for client calls.
     return {
-      control: remoteControl(spec.baseUrl, { fetch: await ctx.remoteFetch(), timeout: DEFAULT_TIMEOUT_MS, signal: ctx.signal }),
+      control: remoteControl(spec.baseUrl, {
+        fetch: await ctx.remoteFetch(),
+        timeout: DEFAULT_TIMEOUT_MS,
+        signal: ctx.signal,
+        controlSecret: controlSecretFromEnv(ctx.io.env),
+      }),
       token: spec.token,
     };
   }
@@ -361,6 +410,7 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   await followJournal({
     baseUrl: spec.baseUrl,
     query,
+    controlSecret: controlSecretFromEnv(ctx.io.env),
     signal,
     onEntry: print,
     onConnection: (state) =>
@@ -449,6 +499,12 @@ Examples:
       'a host name the control API also answers to, e.g. a container name (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option('--public-url <url>', 'the origin written into invoice links, e.g. http://sandbox:4010 (default: the listen address)')
+    .option(
+      '--control-secret-file <file>',
+      `a file (mode 0600) with a secret every control call must then present; or set ${CONTROL_SECRET_ENV}`,
+    )
+    .addOption(new Option('--control-secret <secret>').hideHelp())
     .option('--state <file>', 'keep the state in this file across restarts (written atomically)')
     .option('--seed <file>', 'start from a saved state (topup mock state save); with --state, it replaces what the file held')
     .option('--no-rate-limit', 'turn off rate limits and the in-flight cap, for load tests')
@@ -478,7 +534,7 @@ Examples:
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --auto-pay 5s   # invoices pay themselves, for a bot that polls the status\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --seed ci-start.json   # every CI run starts from the same state\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --faults "503/retry-after=1/times=1@createOrder"   # the first order fails once, its retry succeeds\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.',
+      '\nExamples:\n  $ topup mock serve\n  $ topup mock serve --auto-pay 5s   # invoices pay themselves, for a bot that polls the status\n  $ topup mock serve --port 0 --json --state ./sandbox.json\n  $ topup mock serve --seed ci-start.json   # every CI run starts from the same state\n  $ topup mock serve --no-rate-limit\n  $ topup mock serve --lean --port 4011\n  $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7\n  $ topup mock serve --faults "503/retry-after=1/times=1@createOrder"   # the first order fails once, its retry succeeds\n  $ topup mock serve --host 0.0.0.0 --allow-host sandbox --public-url http://sandbox:4010 --control-secret-file ./secret   # in a container named sandbox\n\nFaults change at run time too: PUT/GET/DELETE /__sandbox/faults.\nControl calls that change the sandbox need Content-Type: application/json or an X-Topup-Sandbox header,\nand answer only to loopback names and --allow-host names: a web page you visit cannot drive the sandbox.\nThat stops browsers, not other clients on a network: beyond loopback, set a control secret.',
     )
     .action((options: ServeOptions) => runServe(ctx, options));
 

@@ -1,0 +1,62 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { CONTROL_SECRET_ENV } from '../contract/sandbox-control.js';
+import { UsageError } from './errors.js';
+
+/** A secret longer than this is no secret file but something else named by mistake. */
+const MAX_SECRET_BYTES = 4_096;
+
+/**
+ * The control secret of `topup mock serve`: from --control-secret-file, else from TOPUP_SANDBOX_CONTROL_SECRET, else
+ * none. Never from an argument: other users of the machine can read a process's command line.
+ */
+export async function serveControlSecret(
+  file: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string | undefined> {
+  if (file !== undefined) return readControlSecretFile(file);
+  return controlSecretFromEnv(env);
+}
+
+/** The secret the CLI's control commands send (TOPUP_SANDBOX_CONTROL_SECRET), or undefined when it is unset or empty. */
+export function controlSecretFromEnv(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const secret = env[CONTROL_SECRET_ENV]?.trim();
+  return secret === undefined || secret === '' ? undefined : headerSafe(secret, CONTROL_SECRET_ENV);
+}
+
+/** It travels in a header: visible ASCII only, so that it is sent and compared as typed. */
+function headerSafe(secret: string, source: string): string {
+  if (!/^[\x21-\x7e]+$/.test(secret))
+    throw new UsageError(`The control secret in ${source} must be visible ASCII characters without spaces.`);
+  return secret;
+}
+
+/**
+ * Reads a control secret file that only its owner can read (mode 0600 or stricter): opened without following a
+ * symlink, and checked on the opened file itself, so that nothing can swap it between the check and the read.
+ */
+export async function readControlSecretFile(path: string): Promise<string> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new UsageError(`The control secret file ${path} is a symbolic link; name the file itself.`);
+    if (code === 'ENOENT') throw new UsageError(`The control secret file ${path} does not exist.`);
+    throw new UsageError(`The control secret file ${path} cannot be read (${code ?? 'unknown error'}).`);
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new UsageError(`The control secret file ${path} is not a regular file.`);
+    if ((stats.mode & 0o077) !== 0)
+      throw new UsageError(
+        `The control secret file ${path} can be read by others (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); make it private with chmod 600.`,
+      );
+    if (stats.size > MAX_SECRET_BYTES) throw new UsageError(`The control secret file ${path} is larger than ${MAX_SECRET_BYTES} bytes.`);
+    const secret = (await handle.readFile({ encoding: 'utf8' })).trim();
+    if (secret === '') throw new UsageError(`The control secret file ${path} is empty.`);
+    return headerSafe(secret, path);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
+
+/*
+ * msw is an optional peer dependency: only `createHandlers` of topup/mocks needs it. A project with the built package
+ * and its runtime dependencies but no msw anywhere it can resolve must load `topup`, `topup/mocks` (fetch and
+ * node:http adapters) and run the CLI; `createHandlers` then says to install msw.
+ */
+
+interface Manifest {
+  dependencies: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  devDependencies: Record<string, string>;
+}
+
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+let work: string;
+let project: string;
+
+beforeAll(() => {
+  ensureBuilt();
+  work = mkdtempSync(join(tmpdir(), 'topup-no-msw-'));
+  project = join(work, 'project');
+  const topup = join(project, 'node_modules', 'topup');
+  mkdirSync(topup, { recursive: true });
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'no-msw', private: true, type: 'module' }));
+  // Copies, not links: node resolves a link to its real path, from where the repository's own msw is found.
+  for (const part of ['package.json', 'dist', 'bin']) cpSync(join(ROOT, part), join(topup, part), { recursive: true });
+  for (const dep of Object.keys(manifest.dependencies)) {
+    const link = join(project, 'node_modules', dep);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', dep), link, 'dir');
+  }
+}, 120_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function runNode(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, args, {
+    cwd: project,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { PATH: process.env.PATH ?? '', HOME: work, TOPUP_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const SCRIPT = `
+import { createClient } from 'topup';
+import { createSandbox, startHttpSandbox, createHandlers } from 'topup/mocks';
+const report = {};
+report.mswResolvable = await import('msw').then(() => true, () => false);
+const sandbox = await createSandbox({ rateLimit: false });
+const demo = sandbox.account('demo');
+report.inProcess = (await createClient({ baseUrl: sandbox.baseUrl, token: demo.token, fetch: sandbox.fetch }).balance.get()).balance;
+const served = await startHttpSandbox(sandbox, { port: 0 });
+report.overHttp = (await fetch(served.url + '/api/v1/health')).status;
+await served.close();
+try {
+  createHandlers(sandbox);
+  report.handlers = 'made';
+} catch (error) {
+  report.handlers = error.message;
+}
+console.log(JSON.stringify(report));
+`;
+
+describe('msw is an optional peer dependency', () => {
+  it('is not a dependency, but an optional peer and a dev dependency at the same version', () => {
+    expect(manifest.dependencies).not.toHaveProperty('msw');
+    expect(manifest.peerDependencies?.msw).toBe(`^${manifest.devDependencies.msw}`);
+    expect(manifest.peerDependenciesMeta?.msw?.optional).toBe(true);
+  });
+
+  it('topup and topup/mocks (fetch and node:http) load and work without msw; createHandlers says to install it', () => {
+    writeFileSync(join(project, 'main.mjs'), SCRIPT);
+    const result = runNode(['main.mjs']);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      mswResolvable: false,
+      inProcess: 0,
+      overHttp: 200,
+      handlers: 'createHandlers needs msw, an optional peer dependency of topup: install msw (npm i -D msw) to use the msw handlers.',
+    });
+  });
+
+  it('the CLI, embedded sandbox included, runs without msw', () => {
+    const result = runNode([join('node_modules', 'topup', 'bin', 'topup.js'), 'packages', '--mock', '--json']);
+    expect(result.stderr).toBe(
+      'Using the embedded offline sandbox (demo sandbox token). Log in to a real server with `topup auth login`.\n',
+    );
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { packages: unknown[] }).packages.length).toBeGreaterThan(0);
+  });
+});
