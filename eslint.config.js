@@ -43,6 +43,11 @@ export default tseslint.config(
     },
   },
   {
+    // The pages' scripts (mocks/web/*/script.js) run in a browser, not in node: a node global there is a mistake.
+    files: ['mocks/web/**/*.js'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     // The CommonJS launcher (bin/package.json) is outside the TypeScript project.
     files: ['bin/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
