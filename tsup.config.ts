@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 import { lazyChildProcessInCommander, lazyImportsFromEsmBuild, lazyModules, zodSubset } from './scripts/cli-bundle.js';
+import { rawImports } from './scripts/raw-imports.js';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 const define = { __TOPUP_VERSION__: JSON.stringify(version) };
@@ -21,6 +22,8 @@ export default defineConfig([
     // dist/cli/ belongs to the CLI build below, which runs at the same time.
     clean: ['!cli/**'],
     sourcemap: false,
+    // The sandbox's pages (mocks/web/) import their style, markup and script as text: inlined here.
+    esbuildPlugins: [rawImports()],
     define,
   },
   // The CLI bundles its dependencies: resolving and compiling hundreds of small files cost more than anything
@@ -37,7 +40,7 @@ export default defineConfig([
     clean: false,
     sourcemap: false,
     noExternal: [/.*/],
-    esbuildPlugins: [lazyImportsFromEsmBuild(), zodSubset(), lazyChildProcessInCommander()],
+    esbuildPlugins: [lazyImportsFromEsmBuild(), zodSubset(), lazyChildProcessInCommander(), rawImports()],
     esbuildOptions(options) {
       // Keep import() as it is: it loads an ES module build, which require() could not before node 20.19.
       options.supported = { ...options.supported, 'dynamic-import': true };
@@ -55,7 +58,7 @@ export default defineConfig([
     clean: ['!main.cjs'],
     sourcemap: false,
     noExternal: [/.*/],
-    esbuildPlugins: [zodSubset()],
+    esbuildPlugins: [zodSubset(), rawImports()],
     // CommonJS dependencies bundled here (ajv, for conf) call require() for node's modules. Made on first call:
     // every chunk gets this banner, and most never require anything.
     banner: {

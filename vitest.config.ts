@@ -6,6 +6,10 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Two cores here; more workers only add contention.
     maxWorkers: 2,
+    // The sandbox's pages import their style sheets as text (`./style.css?raw`, mocks/web/). With CSS processing off,
+    // vitest's default, such an import is an empty string (vitest-dev/vitest#10788); let these through to Vite's own
+    // `?raw`, which returns the file's text as the build (scripts/raw-imports.ts) does.
+    css: { include: [/\.css\?raw$/] },
     projects: [
       { extends: true, test: { name: 'full', include: ['test/**/*.test.ts'] } },
       // The whole client and CLI suites a second time, every sandbox answering only what the document guarantees;

@@ -136,4 +136,29 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
       await page.close();
     }
   });
+
+  it('the pages break no rule of their CSP: their inline script and style are allowed by hash, and run', async () => {
+    sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const code = (await sandbox.control.deposit({ amount: 50_000 })).invoice_code;
+    await sandbox.control.pay(code);
+    // What only the script does: the dashboard fills its tables; the invoice page disables the buttons of a paid
+    // invoice (they are served enabled).
+    for (const [path, ran] of [
+      ['/__sandbox/', '#accounts tr'],
+      [`/user/invoice/${code}`, 'button[data-move="pay"]:disabled'],
+    ] as const) {
+      const page = await browser().newPage();
+      const refused: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+      });
+      await page.goto(`${served.url}${path}`);
+      await page.locator(ran).first().waitFor();
+      // The style sheet applies: a browser's own margin for <body> is 8px.
+      expect(await page.evaluate(() => getComputedStyle(document.body).marginTop), path).toBe('0px');
+      expect(refused, path).toEqual([]);
+      await page.close();
+    }
+  });
 });

@@ -267,6 +267,36 @@ describe('the packed package', () => {
       });
     }
   });
+
+  it("serves the sandbox's pages with their style, markup and script inside the bundle, as the sources do", async () => {
+    const pages = `import { createSandbox } from 'topup/mocks';
+const sandbox = await createSandbox({ now: () => Date.UTC(2026, 0, 1) });
+const code = (await sandbox.control.deposit({ amount: 50_000 })).invoice_code;
+const pages = [];
+for (const path of ['/__sandbox/', '/user/invoice/' + code]) {
+  const answer = await sandbox.fetch(sandbox.baseUrl + path);
+  pages.push({ status: answer.status, csp: answer.headers.get('content-security-policy'), html: await answer.text() });
+}
+console.log(JSON.stringify(pages));`;
+    const dir = await project('pages', 'module', { 'pages.mjs': pages });
+    const result = await node(['pages.mjs'], dir);
+    expect(result.stderr).toBe('');
+    const packed = JSON.parse(result.stdout) as { status: number; csp: string; html: string }[];
+    // No file of the pages travels in the package: a bundle that read one at run time would fail here.
+    expect(packedFiles.filter((file) => /\.(css|html)$/.test(file) || file.includes('web/'))).toEqual([]);
+    for (const asset of ['dashboard/style.css', 'dashboard/body.html', 'dashboard/script.js']) {
+      expect(packed[0]!.html, asset).toContain(readFileSync(join(ROOT, 'mocks', 'web', asset), 'utf8'));
+    }
+    for (const asset of ['invoice-page/style.css', 'invoice-page/script.js']) {
+      expect(packed[1]!.html, asset).toContain(readFileSync(join(ROOT, 'mocks', 'web', asset), 'utf8'));
+    }
+    const sources = await createSandbox({ now: () => Date.UTC(2026, 0, 1) });
+    const code = (await sources.control.deposit({ amount: 50_000 })).invoice_code;
+    for (const [index, path] of ['/__sandbox/', `/user/invoice/${code}`].entries()) {
+      const answer = await sources.fetch(`${sources.baseUrl}${path}`);
+      expect(packed[index], path).toEqual({ status: 200, csp: answer.headers.get('content-security-policy'), html: await answer.text() });
+    }
+  });
 });
 
 // One tsc at a time: the suite already keeps both cores busy, and its timing-sensitive tests (the state lock's

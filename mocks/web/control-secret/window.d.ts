@@ -1,0 +1,8 @@
+/** What mocks/web/control-secret/script.js gives the pages' own scripts, which run after it in the same page. */
+interface TopupControl {
+  controlFetch(url: string, init?: RequestInit & { headers?: Record<string, string> }): Promise<Response>;
+  followRequests(path: string, onEntry: (entry: unknown) => void): void;
+}
+
+// eslint-disable-next-line no-var
+declare var topupControl: TopupControl;
