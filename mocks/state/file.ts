@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { link, lstat, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { openToAppend, readIfExists, replaceFile, syncDirectory, UnsafeFileError } from '../../src/safe-file.js';
+import { createNewFile, openToAppend, readIfExists, replaceFile, syncDirectory, UnsafeFileError } from '../../src/safe-file.js';
 import { JournalDamagedError, journalLineText, readJournal, type DroppedLine } from './journal.js';
 import { lockStateFile } from './lock.js';
 import { applyChanges, isSnapshot, SnapshotError, type SandboxChanges, type SandboxSnapshot, type StateWriter } from './snapshot.js';
@@ -268,9 +268,9 @@ class StateFileWriter implements StateWriter {
    */
   async #setJournalAside(copy: string): Promise<void> {
     await this.close();
-    await link(this.journalPath, copy).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    });
+    // A copy rather than a second name: a journal with two names is refused at open.
+    const damaged = await readIfExists(this.journalPath, { soleName: true });
+    if (damaged !== undefined) await createNewFile(copy, damaged);
     await unlink(this.journalPath).catch(() => undefined);
     await syncDirectory(dirname(this.journalPath));
     this.#preserveJournalAs = undefined;

@@ -62,7 +62,8 @@ const CHECKSUM_TAIL = /,"crc":"([0-9a-f]{8})"\}$/;
 export async function readJournal(path: string, journalId: string | undefined, options: { repair?: boolean } = {}): Promise<JournalRead> {
   let buffer: Buffer | undefined;
   try {
-    buffer = await readIfExists(path);
+    // Its only name, as it is written in place: through a hard link it would write another file.
+    buffer = await readIfExists(path, { soleName: true });
   } catch (error) {
     if (error instanceof Error && error.name === 'UnsafeFileError') throw new SnapshotError(error.message);
     throw new SnapshotError(`Cannot read the state journal ${path}: ${(error as Error).message}`);
