@@ -133,14 +133,15 @@ export async function openToUpdate(path: string): Promise<FileHandle | undefined
 }
 
 /**
- * Creates a new file (0600) holding `data`, flushed to disk; fails with EEXIST when anything, a link included, is
- * at that name already: O_EXCL never follows a link.
+ * Creates a new file (0600) holding `data`, flushed to disk unless `durable` is false (a lock, which only other
+ * processes need to see); fails with EEXIST when anything, a link included, is at that name already: O_EXCL never
+ * follows a link.
  */
-export async function createNewFile(path: string, data: string | Uint8Array): Promise<void> {
+export async function createNewFile(path: string, data: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
   const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(data);
-    await handle.sync();
+    if (options.durable !== false) await handle.sync();
   } finally {
     await handle.close();
   }

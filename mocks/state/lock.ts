@@ -52,7 +52,7 @@ export async function lockStateFile(file: string, options: { waitMs?: number } =
 async function createWithPid(path: string): Promise<boolean> {
   const temp = `${path}.${process.pid}.${randomUUID()}`;
   // Created exclusively: a link planted at the name is never written through.
-  await createNewFile(temp, String(process.pid));
+  await createNewFile(temp, String(process.pid), { durable: false });
   try {
     await link(temp, path);
     return true;
