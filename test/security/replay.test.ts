@@ -85,7 +85,7 @@ describe('replaying a state journal', () => {
     const repaired = await openPersistentSandbox(file, { rateLimit: false, repair: true });
     const [dropped, kept] = repaired.notices;
     expect(dropped).toMatch(
-      new RegExp(`^Dropped line 3 of ${journal} \\(its checksum does not match, \\d+ bytes; it named INV\\d{14}\\)\\.$`),
+      new RegExp(`^Dropped line 3 of ${journal} \\(its checksum does not match, \\d+ bytes; it named (INV\\d{14}(, )?)+\\)\\.$`),
     );
     const copy = /kept as (.*)\.$/.exec(kept!)![1]!;
     expect(await readFile(copy, 'utf8')).toBe(damaged);
@@ -151,7 +151,8 @@ describe('mock serve --state (built CLI)', () => {
       (error: unknown) => (error as Error).message,
     );
     expect(refused).toContain(
-      `Error: The state journal ${journal} is damaged at line 3 (its checksum does not match); start with --repair to keep a copy of it and go on without what is damaged.`,
+      // --json: the error is an envelope on stderr.
+      `"message":"The state journal ${journal} is damaged at line 3 (its checksum does not match); start with --repair to keep a copy of it and go on without what is damaged.`,
     );
     const served = await spawnServe(['--state', file, '--repair']);
     try {
