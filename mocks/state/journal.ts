@@ -99,7 +99,12 @@ export async function readJournal(path: string, journalId: string | undefined, o
     }
     if (reason === undefined) continue;
     if (options.repair !== true) throw new JournalDamagedError(path, lineNumber, reason);
-    read.dropped.push({ line: lineNumber, bytes: Buffer.byteLength(text) + 1, reason, invoiceCodes: [...new Set(text.match(/INV\d{14}/g))] });
+    read.dropped.push({
+      line: lineNumber,
+      bytes: Buffer.byteLength(text) + 1,
+      reason,
+      invoiceCodes: [...new Set(text.match(/INV\d{14}/g))],
+    });
   }
   return read;
 }

@@ -2,7 +2,7 @@ import { link, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openPersistentSandbox, type PersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
+import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
 import { writeStateFile } from '../../mocks/state/file.js';
 import { requestLogFile } from '../../mocks/state/request-log.js';
 import type { JournalEntry } from '../../mocks/inspect/journal.js';
@@ -31,7 +31,10 @@ const victimIntact = async () => {
   expect((await stat(victim)).mode & 0o777).toBe(0o644);
 };
 
-const plant = { symlink: (target: string, path: string) => symlink(target, path), 'hard link': (target: string, path: string) => link(target, path) };
+const plant = {
+  symlink: (target: string, path: string) => symlink(target, path),
+  'hard link': (target: string, path: string) => link(target, path),
+};
 const kinds = Object.keys(plant) as (keyof typeof plant)[];
 const refusal = (path: string, kind: keyof typeof plant) =>
   `Refusing to use ${path}: ${kind === 'symlink' ? 'it is a symbolic link' : 'it has 1 other hard link(s)'}.`;
@@ -158,23 +161,27 @@ describe('credentials and config', () => {
 describe('two `mock serve --state` on one file (built CLI)', () => {
   beforeAll(() => ensureBuilt(), 120_000);
 
-  it.each(kinds)('the second, through a %s alias, is refused while the first runs', async (kind) => {
-    const file = join(dir, 'state.json');
-    const first = await spawnServe(['--state', file]);
-    try {
-      const alias = join(dir, 'alias.json');
-      await plant[kind](file, alias);
-      const second = await spawnServe(['--state', alias]).then(
-        async (s) => {
-          s.child.kill('SIGKILL');
-          return 'started';
-        },
-        (e: unknown) => (e as Error).message,
-      );
-      expect(second).toContain(refusal(alias, kind));
-    } finally {
-      first.child.kill('SIGINT');
-      await first.exited;
-    }
-  }, 30_000);
+  it.each(kinds)(
+    'the second, through a %s alias, is refused while the first runs',
+    async (kind) => {
+      const file = join(dir, 'state.json');
+      const first = await spawnServe(['--state', file]);
+      try {
+        const alias = join(dir, 'alias.json');
+        await plant[kind](file, alias);
+        const second = await spawnServe(['--state', alias]).then(
+          async (s) => {
+            s.child.kill('SIGKILL');
+            return 'started';
+          },
+          (e: unknown) => (e as Error).message,
+        );
+        expect(second).toContain(refusal(alias, kind));
+      } finally {
+        first.child.kill('SIGINT');
+        await first.exited;
+      }
+    },
+    30_000,
+  );
 });

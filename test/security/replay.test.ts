@@ -27,7 +27,8 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 async function threeDeposits(): Promise<string[]> {
   const opened = await openPersistentSandbox(file, { rateLimit: false });
   const codes: string[] = [];
-  for (let i = 0; i < 3; i++) codes.push((await opened.sandbox.control.deposit({ account: 'demo', amount: 50_000, paid: true })).invoice_code);
+  for (let i = 0; i < 3; i++)
+    codes.push((await opened.sandbox.control.deposit({ account: 'demo', amount: 50_000, paid: true })).invoice_code);
   await opened.close();
   return codes;
 }

@@ -1,4 +1,7 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Option, type Command } from 'commander';
+import { OFFLINE_STATE_FILE } from '../config-dir.js';
 import type { Sandbox } from '../../../mocks/core/sandbox.js';
 import type { PersistentSandbox } from '../../../mocks/state/persistent-sandbox.js';
 import type { JournalEntry } from '../../../mocks/inspect/journal.js';
@@ -273,12 +276,7 @@ export async function runStateLoad(ctx: CliContext, file: string): Promise<void>
  * restarting it with --repair; the embedded one has no server to restart.
  */
 export async function runStateRepair(ctx: CliContext, file: string | undefined): Promise<void> {
-  const [{ lstat }, { join }, { OFFLINE_STATE_FILE }, { openPersistentSandbox, SnapshotError, StateLockedError }] = await Promise.all([
-    import('node:fs/promises'),
-    import('node:path'),
-    import('../config-dir.js'),
-    import('../../../mocks/state/persistent-sandbox.js'),
-  ]);
+  const { openPersistentSandbox, SnapshotError, StateLockedError } = await import('../../../mocks/state/persistent-sandbox.js');
   const path = file ?? join(ctx.configDir, OFFLINE_STATE_FILE);
   const exists = async (p: string) => (await lstat(p).catch(() => undefined)) !== undefined;
   if (!(await exists(path)) && !(await exists(`${path}.journal`))) {
@@ -578,7 +576,7 @@ Examples:
     .description("Make a damaged state file readable again (the embedded sandbox's, or FILE); the damaged journal is kept")
     .addHelpText(
       'after',
-      "\nA complete journal line that is damaged stops the sandbox rather than losing an order quietly. This keeps a copy\nof the journal (FILE.journal.bad-TIME), says which lines it dropped, and moves invoice numbering past them.\nFor a served sandbox, restart it with: topup mock serve --state FILE --repair\n\nExamples:\n  $ topup mock state repair\n  $ topup mock state repair ./sandbox.json",
+      '\nA complete journal line that is damaged stops the sandbox rather than losing an order quietly. This keeps a copy\nof the journal (FILE.journal.bad-TIME), says which lines it dropped, and moves invoice numbering past them.\nFor a served sandbox, restart it with: topup mock serve --state FILE --repair\n\nExamples:\n  $ topup mock state repair\n  $ topup mock state repair ./sandbox.json',
     )
     .action((file: string | undefined) => runStateRepair(ctx, file));
 
