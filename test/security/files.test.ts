@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
 import { writeStateFile } from '../../mocks/state/file.js';
 import { requestLogFile } from '../../mocks/state/request-log.js';
+import { createNewFile, ensurePrivateDir, replaceFile } from '../../src/safe-file.js';
 import type { JournalEntry } from '../../mocks/inspect/journal.js';
 import { runCli, serveSandbox, type ServedSandbox } from '../cli/run-cli.js';
 import { spawnServe } from '../support/spawn-cli.js';
@@ -118,6 +119,31 @@ async function seedSnapshot() {
   const { createSandbox } = await import('../../mocks/core/sandbox.js');
   return (await createSandbox()).snapshot();
 }
+
+describe('the one opener (src/safe-file.ts)', () => {
+  it('replaceFile refuses a link at the name; a link in a folder above is fine', async () => {
+    await symlink(victim, join(dir, 'linked.json'));
+    await expect(replaceFile(join(dir, 'linked.json'), 'x')).rejects.toThrow(refusal(join(dir, 'linked.json'), 'symlink'));
+    await symlink(join(dir, 'outside'), join(dir, 'linked-folder'));
+    await replaceFile(join(dir, 'linked-folder', 'mine.json'), 'mine');
+    expect(await readFile(join(dir, 'outside', 'mine.json'), 'utf8')).toBe('mine');
+    await victimIntact();
+  });
+
+  it('createNewFile never writes through anything at its name', async () => {
+    await symlink(victim, join(dir, 'new.json'));
+    await expect(createNewFile(join(dir, 'new.json'), 'x')).rejects.toMatchObject({ code: 'EEXIST' });
+    await victimIntact();
+  });
+
+  it('ensurePrivateDir makes missing folders 0700 and refuses a linked last folder', async () => {
+    await ensurePrivateDir(join(dir, 'a', 'b'));
+    expect(await stat(join(dir, 'a')).then((s) => s.mode & 0o777)).toBe(0o700);
+    expect(await stat(join(dir, 'a', 'b')).then((s) => s.mode & 0o777)).toBe(0o700);
+    await symlink(join(dir, 'outside'), join(dir, 'linked-folder'));
+    await expect(ensurePrivateDir(join(dir, 'linked-folder'))).rejects.toThrow(refusal(join(dir, 'linked-folder'), 'symlink'));
+  });
+});
 
 describe('credentials and config', () => {
   let served: ServedSandbox;
