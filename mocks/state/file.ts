@@ -1,49 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
-import { readJournal } from './journal.js';
+import { lstat, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createNewFile, openToAppend, readIfExists, replaceFile, syncDirectory, UnsafeFileError } from '../../src/safe-file.js';
+import { JournalDamagedError, journalLineText, readJournal, type DroppedLine } from './journal.js';
 import { lockStateFile } from './lock.js';
 import { applyChanges, isSnapshot, SnapshotError, type SandboxChanges, type SandboxSnapshot, type StateWriter } from './snapshot.js';
 
-export { SnapshotError };
+export { SnapshotError, JournalDamagedError };
 export { lockStateFile, STATE_LOCK_WAIT_MS, StateLockedError } from './lock.js';
 
 /**
- * Writes the snapshot beside the target, flushes it to disk, then renames it over the target.
+ * Writes the snapshot whole (src/safe-file.ts: beside the target under an unguessable name, flushed, renamed over it).
  * A crash at any moment leaves either the old file or the new one, never a torn one.
  */
 export async function writeStateFile(file: string, snapshot: SandboxSnapshot): Promise<number> {
   // Serialised before the first await: nothing may change what is written after this call.
   const text = JSON.stringify(snapshot);
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, file);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await syncDirectory(dirname(file));
+  await replaceFile(file, text);
   return Buffer.byteLength(text);
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic there.
-  }
 }
 
 /** The parsed snapshot, or undefined when the file does not exist yet. */
@@ -52,15 +26,17 @@ export async function readStateFile(file: string): Promise<unknown> {
 }
 
 async function readSnapshotText(file: string): Promise<{ value: unknown; bytes: number } | undefined> {
-  let text: string;
+  let buffer: Buffer | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    // Its only name: a hard link could be a second sandbox's state file under another name (and lock).
+    buffer = await readIfExists(file, { soleName: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof UnsafeFileError) throw new SnapshotError(error.message);
     throw new SnapshotError(`Cannot read the state file ${file}: ${(error as Error).message}`);
   }
+  if (buffer === undefined) return undefined;
   try {
-    return { value: JSON.parse(text), bytes: Buffer.byteLength(text) };
+    return { value: JSON.parse(buffer.toString('utf8')), bytes: buffer.length };
   } catch {
     throw new SnapshotError(`The state file ${file} is not valid JSON.`);
   }
@@ -74,6 +50,8 @@ async function readSnapshotText(file: string): Promise<{ value: unknown; bytes: 
  * empties the journal; lines of another id (left by a crash in between) are never applied.
  */
 export interface StateFile {
+  /** What opening left out or set aside, one sentence each (a torn last line, --repair's drops); empty when nothing. */
+  readonly notices: readonly string[];
   /**
    * The state to start from: the snapshot with its journal applied; undefined for a new (or `fresh`) file.
    * Handed over once and then forgotten, so that it does not stay in memory beside the sandbox's own copy.
@@ -90,32 +68,77 @@ export interface OpenStateFileOptions {
   waitMs?: number;
   /** Start over: ignore what the file holds (it is replaced at the first commit). */
   fresh?: boolean;
+  /**
+   * Go on past a damaged journal: its damaged lines (or all of it, when its snapshot is missing) are left out, the
+   * journal is kept as FILE.journal.bad-TIME, and the state goes on from a new snapshot. Without it, both refuse.
+   */
+  repair?: boolean;
   /** The journal may grow to the snapshot's size or this many bytes, whichever is more. Default 64 KiB: the offline CLI reads the whole journal at every start. */
   minJournalBytes?: number;
 }
 
+/** A journal whose snapshot is missing: its lines cannot be replayed, and emptying it would lose them. */
+export class OrphanJournalError extends SnapshotError {
+  override name = 'OrphanJournalError';
+}
+
+/**
+ * Every new invoice or transaction puts a record naming it into its commit's line, well over this many bytes. So a
+ * dropped stretch of N bytes acknowledged fewer than N / this new codes, and counters moved ahead by that much never
+ * hand out one of them again.
+ */
+const MIN_BYTES_PER_NEW_RECORD = 16;
+
 export async function openStateFile(file: string, options: OpenStateFileOptions = {}): Promise<StateFile> {
-  const release = await lockStateFile(file, options.waitMs === undefined ? {} : { waitMs: options.waitMs });
+  const release = await lockStateFile(file, options.waitMs === undefined ? {} : { waitMs: options.waitMs }).catch((error: unknown) => {
+    throw error instanceof UnsafeFileError ? new SnapshotError(error.message) : error;
+  });
   try {
+    await checkSoleName(file);
     const journalPath = `${file}.journal`;
+    const repair = options.repair === true;
+    const notices: string[] = [];
     const read = options.fresh ? undefined : await readSnapshotText(file);
     if (read !== undefined && !isSnapshot(read.value)) throw new SnapshotError(`Not a sandbox state file of version 1: ${file}.`);
     const base = read?.value as SandboxSnapshot | undefined;
+    let preserveJournal = false;
+    if (base === undefined && !options.fresh) {
+      const orphan = await journalBytes(journalPath);
+      if (orphan > 0 && !repair)
+        throw new OrphanJournalError(`The state journal ${journalPath} holds changes, but its snapshot ${file} is missing.`);
+      if (orphan > 0) {
+        preserveJournal = true;
+        notices.push(`Started over from the seed: ${journalPath} had no snapshot to continue (${orphan} bytes kept).`);
+      }
+    }
     const journal =
       base?.journal_id === undefined
-        ? { entries: [], validBytes: 0, fileBytes: 0, seq: 0 }
-        : await readJournal(journalPath, base.journal_id);
+        ? { entries: [], validBytes: 0, fileBytes: 0, seq: 0, torn: undefined, dropped: [] as DroppedLine[] }
+        : await readJournal(journalPath, base.journal_id, { repair });
+    if (journal.torn !== undefined)
+      notices.push(
+        `Left out the unfinished last line (line ${journal.torn.line}, ${journal.torn.bytes} bytes) of ${journalPath}: a write cut short, never acknowledged.`,
+      );
+    if (journal.dropped.length > 0) {
+      preserveJournal = true;
+      notices.push(...journal.dropped.map((d) => droppedNotice(journalPath, d)));
+    }
     const writer = new StateFileWriter(file, journalPath, {
-      journalId: base?.journal_id,
+      // A repaired journal is set aside at the first snapshot, which therefore comes at once.
+      journalId: preserveJournal ? undefined : base?.journal_id,
       seq: journal.seq,
       journalBytes: journal.validBytes,
       snapshotBytes: read?.bytes,
       minJournalBytes: options.minJournalBytes ?? 64 * 1024,
+      preserveJournalAs: preserveJournal ? badCopyName(journalPath) : undefined,
     });
+    if (preserveJournal) notices.push(`The damaged journal is kept as ${writer.preservedJournalPath}.`);
     // A torn last line was never acknowledged (a line counts once it is on disk); cut it before appending more.
-    if (journal.validBytes < journal.fileBytes) await writer.truncateJournal(journal.validBytes);
+    else if (journal.validBytes < journal.fileBytes) await writer.truncateJournal(journal.validBytes);
     let snapshot = base === undefined ? undefined : applyChanges(base, journal.entries);
+    if (snapshot !== undefined && journal.dropped.length > 0) snapshot = skipDroppedCodes(snapshot, journal.dropped);
     return {
+      notices,
       takeSnapshot: () => {
         const taken = snapshot;
         snapshot = undefined;
@@ -133,6 +156,47 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
   }
 }
 
+/**
+ * The lock is taken by name (FILE.lock in FILE's folder), so FILE must be the only name of its file: neither a
+ * symbolic link nor a hard link, through which a second sandbox would open the same state under another lock.
+ * (A linked folder above is the same folder, and so the same lock.)
+ */
+async function checkSoleName(file: string): Promise<void> {
+  const stats = await lstat(file).catch(() => undefined);
+  if (stats === undefined) return;
+  const reason = stats.isSymbolicLink()
+    ? 'it is a symbolic link'
+    : !stats.isFile()
+      ? 'it is not a regular file'
+      : stats.nlink > 1
+        ? `it has ${stats.nlink - 1} other hard link(s)`
+        : undefined;
+  if (reason !== undefined) throw new SnapshotError(new UnsafeFileError(file, reason).message);
+}
+
+async function journalBytes(path: string): Promise<number> {
+  const stats = await lstat(path).catch(() => undefined);
+  if (stats?.isSymbolicLink()) throw new SnapshotError(new UnsafeFileError(path, 'it is a symbolic link').message);
+  return stats?.size ?? 0;
+}
+
+function droppedNotice(journalPath: string, dropped: DroppedLine): string {
+  const codes = dropped.invoiceCodes.length === 0 ? '' : `; it named ${dropped.invoiceCodes.join(', ')}`;
+  return `Dropped line ${dropped.line} of ${journalPath} (${dropped.reason}, ${dropped.bytes} bytes${codes}).`;
+}
+
+function badCopyName(journalPath: string): string {
+  return `${journalPath}.bad-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+}
+
+/** Counters moved past every code the dropped lines may have acknowledged (see MIN_BYTES_PER_NEW_RECORD). */
+function skipDroppedCodes(snapshot: SandboxSnapshot, dropped: readonly DroppedLine[]): SandboxSnapshot {
+  const ahead = dropped.reduce((sum, d) => sum + Math.ceil(d.bytes / MIN_BYTES_PER_NEW_RECORD), 0);
+  const counters = { ...snapshot.counters };
+  for (const name of Object.keys(counters) as (keyof typeof counters)[]) counters[name] += ahead;
+  return { ...snapshot, counters };
+}
+
 class StateFileWriter implements StateWriter {
   #journalId: string | undefined;
   #seq: number;
@@ -140,17 +204,30 @@ class StateFileWriter implements StateWriter {
   #snapshotBytes: number | undefined;
   readonly #minJournalBytes: number;
   #handle: FileHandle | undefined;
+  #preserveJournalAs: string | undefined;
 
   constructor(
     private readonly file: string,
     private readonly journalPath: string,
-    state: { journalId: string | undefined; seq: number; journalBytes: number; snapshotBytes: number | undefined; minJournalBytes: number },
+    state: {
+      journalId: string | undefined;
+      seq: number;
+      journalBytes: number;
+      snapshotBytes: number | undefined;
+      minJournalBytes: number;
+      preserveJournalAs: string | undefined;
+    },
   ) {
     this.#journalId = state.journalId;
     this.#seq = state.seq;
     this.#journalBytes = state.journalBytes;
     this.#snapshotBytes = state.snapshotBytes;
     this.#minJournalBytes = state.minJournalBytes;
+    this.#preserveJournalAs = state.preserveJournalAs;
+  }
+
+  get preservedJournalPath(): string | undefined {
+    return this.#preserveJournalAs;
   }
 
   get wantsSnapshot(): boolean {
@@ -161,7 +238,7 @@ class StateFileWriter implements StateWriter {
   async write(state: { snapshot: SandboxSnapshot } | { changes: SandboxChanges }): Promise<void> {
     if ('snapshot' in state) return this.#writeSnapshot(state.snapshot);
     if (this.#journalId === undefined) throw new Error('state file: a snapshot must be written before changes');
-    const line = `${JSON.stringify({ journal_id: this.#journalId, seq: this.#seq + 1, ...state.changes })}\n`;
+    const line = journalLineText({ journal_id: this.#journalId, seq: this.#seq + 1, ...state.changes });
     const handle = await this.#journal();
     try {
       await handle.write(line);
@@ -181,7 +258,23 @@ class StateFileWriter implements StateWriter {
     // From here the old journal's lines are another id's: emptying it only saves space and reading time.
     this.#journalId = journalId;
     this.#seq = 0;
-    await this.truncateJournal(0);
+    if (this.#preserveJournalAs !== undefined) await this.#setJournalAside(this.#preserveJournalAs);
+    else await this.truncateJournal(0);
+  }
+
+  /**
+   * Keeps the damaged journal under another name and starts an empty one. After the new snapshot: a crash before
+   * this leaves the damaged journal where it was, refused again at the next start, never lost.
+   */
+  async #setJournalAside(copy: string): Promise<void> {
+    await this.close();
+    // A copy rather than a second name: a journal with two names is refused at open.
+    const damaged = await readIfExists(this.journalPath, { soleName: true });
+    if (damaged !== undefined) await createNewFile(copy, damaged);
+    await unlink(this.journalPath).catch(() => undefined);
+    await syncDirectory(dirname(this.journalPath));
+    this.#preserveJournalAs = undefined;
+    this.#journalBytes = 0;
   }
 
   async truncateJournal(bytes: number): Promise<void> {
@@ -193,7 +286,12 @@ class StateFileWriter implements StateWriter {
 
   async #journal(): Promise<FileHandle> {
     if (this.#handle === undefined) {
-      this.#handle = await open(this.journalPath, 'a', 0o600);
+      try {
+        this.#handle = await openToAppend(this.journalPath);
+      } catch (error) {
+        if (error instanceof UnsafeFileError) throw new SnapshotError(error.message);
+        throw error;
+      }
       await syncDirectory(dirname(this.journalPath));
     }
     return this.#handle;

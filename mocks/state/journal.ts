@@ -1,80 +1,148 @@
-import { readFile } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import { readIfExists } from '../../src/safe-file.js';
+import { tableKeys } from '../store/table-keys.js';
 import { SnapshotError, type SandboxChanges } from './snapshot.js';
 
 /**
- * The journal beside a state file (FILE.journal): one line per commit, `{ journal_id, seq, ...changes }`, appended
- * and flushed before the commit's request is answered. Only lines with the snapshot's `journal_id` continue it.
+ * The journal beside a state file (FILE.journal): one line per commit, `{ journal_id, seq, ...changes, crc }`,
+ * appended and flushed before the commit's request is answered. Only lines with the snapshot's `journal_id` continue
+ * it. `crc` is the CRC-32 of the line without it, so that a changed byte is found rather than replayed.
  */
 export interface JournalLine extends SandboxChanges {
   journal_id: string;
   seq: number;
 }
 
-/**
- * The journal's lines that continue the snapshot (those with its id), in order. A torn tail (an unfinished or
- * unparseable last stretch, with no valid line after it) was never acknowledged and is left out; anything else
- * unreadable means the file was damaged.
- */
-export async function readJournal(
-  path: string,
-  journalId: string,
-): Promise<{ entries: SandboxChanges[]; validBytes: number; fileBytes: number; seq: number }> {
-  let buffer: Buffer;
-  try {
-    buffer = await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], validBytes: 0, fileBytes: 0, seq: 0 };
-    throw new SnapshotError(`Cannot read the state journal ${path}: ${(error as Error).message}`);
+/** A complete line of the journal that is damaged (it does not parse, fails its checksum or is out of order). */
+export class JournalDamagedError extends SnapshotError {
+  override name = 'JournalDamagedError';
+  constructor(
+    readonly path: string,
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`The state journal ${path} is damaged at line ${line} (${reason}).`);
   }
-  const entries: SandboxChanges[] = [];
-  let seq = 0;
-  let offset = 0;
-  let validBytes = 0;
-  let tornAt: number | undefined;
-  while (offset < buffer.length) {
-    const end = buffer.indexOf(0x0a, offset);
-    const line = parseLine(buffer.subarray(offset, end === -1 ? buffer.length : end));
-    if (tornAt === undefined) {
-      if (line === undefined || end === -1) tornAt = offset;
-      else {
-        if (line.journal_id === journalId) {
-          if (line.seq !== seq + 1) throw new SnapshotError(`The state journal ${path} is damaged: entry ${line.seq} follows ${seq}.`);
-          seq = line.seq;
-          const { journal_id: _id, seq: _seq, ...changes } = line;
-          entries.push(changes);
-        }
-        validBytes = end + 1;
-      }
-    } else if (line !== undefined) {
-      throw new SnapshotError(`The state journal ${path} is damaged: an unreadable entry lies before readable ones.`);
-    }
-    if (end === -1) break;
-    offset = end + 1;
-  }
-  return { entries, validBytes, fileBytes: buffer.length, seq };
 }
 
-function parseLine(bytes: Buffer): JournalLine | undefined {
+/** A line that --repair left out, and the invoice codes it named (those orders are gone from the state). */
+export interface DroppedLine {
+  line: number;
+  bytes: number;
+  reason: string;
+  invoiceCodes: string[];
+}
+
+export interface JournalRead {
+  entries: SandboxChanges[];
+  /** Bytes up to the end of the last complete line: where appending goes on. */
+  validBytes: number;
+  fileBytes: number;
+  seq: number;
+  /** A last line with no newline: a crash mid-write, never acknowledged, so left out. */
+  torn: { line: number; bytes: number } | undefined;
+  /** Damaged lines left out (only with `repair`; without it the first one is thrown). */
+  dropped: DroppedLine[];
+}
+
+/** The text written for one commit. */
+export function journalLineText(line: JournalLine): string {
+  const json = JSON.stringify(line);
+  const checksum = crc32(json).toString(16).padStart(8, '0');
+  return `${json.slice(0, -1)},"crc":"${checksum}"}\n`;
+}
+
+const CHECKSUM_TAIL = /,"crc":"([0-9a-f]{8})"\}$/;
+
+/**
+ * The journal's lines that continue the snapshot (those with its id), in order. A torn last line (no newline) was
+ * never acknowledged and is left out; any complete line that is damaged throws JournalDamagedError naming it, or
+ * with `repair` is left out and listed in `dropped`.
+ */
+export async function readJournal(path: string, journalId: string | undefined, options: { repair?: boolean } = {}): Promise<JournalRead> {
+  let buffer: Buffer | undefined;
+  try {
+    // Its only name, as it is written in place: through a hard link it would write another file.
+    buffer = await readIfExists(path, { soleName: true });
+  } catch (error) {
+    if (error instanceof Error && error.name === 'UnsafeFileError') throw new SnapshotError(error.message);
+    throw new SnapshotError(`Cannot read the state journal ${path}: ${(error as Error).message}`);
+  }
+  const read: JournalRead = { entries: [], validBytes: 0, fileBytes: buffer?.length ?? 0, seq: 0, torn: undefined, dropped: [] };
+  if (buffer === undefined) return read;
+  let offset = 0;
+  let lineNumber = 0;
+  let foreignId: string | undefined;
+  while (offset < buffer.length) {
+    lineNumber += 1;
+    const end = buffer.indexOf(0x0a, offset);
+    if (end === -1) {
+      read.torn = { line: lineNumber, bytes: buffer.length - offset };
+      break;
+    }
+    const text = buffer.subarray(offset, end).toString('utf8');
+    offset = end + 1;
+    read.validBytes = offset;
+    const parsed = parseLine(text);
+    let reason = typeof parsed === 'string' ? parsed : undefined;
+    if (typeof parsed !== 'string') {
+      if (parsed.journal_id === journalId) {
+        if (parsed.seq === read.seq + 1 || (options.repair === true && parsed.seq > read.seq)) {
+          read.seq = parsed.seq;
+          const { journal_id: _id, seq: _seq, ...changes } = parsed;
+          read.entries.push(changes);
+        } else reason = `entry ${parsed.seq} follows ${read.seq}`;
+      } else if (read.seq > 0 || (foreignId !== undefined && foreignId !== parsed.journal_id)) {
+        // An older journal's lines (a crash between a new snapshot and emptying its journal) only come first.
+        reason = "a line of another journal among this one's";
+      } else foreignId = parsed.journal_id;
+    }
+    if (reason === undefined) continue;
+    if (options.repair !== true) throw new JournalDamagedError(path, lineNumber, reason);
+    read.dropped.push({
+      line: lineNumber,
+      bytes: Buffer.byteLength(text) + 1,
+      reason,
+      invoiceCodes: [...new Set(text.match(/INV\d{14}/g))],
+    });
+  }
+  return read;
+}
+
+/** The line, or why it is damaged. */
+function parseLine(text: string): JournalLine | string {
+  const tail = CHECKSUM_TAIL.exec(text);
+  if (tail === null) return 'it has no checksum';
+  const json = `${text.slice(0, tail.index)}}`;
+  if (crc32(json).toString(16).padStart(8, '0') !== tail[1]) return 'its checksum does not match';
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    value = JSON.parse(json);
   } catch {
-    return undefined;
+    return 'it is not JSON';
   }
-  if (value === null || typeof value !== 'object') return undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'it is not an object';
   const line = value as Partial<JournalLine>;
-  if (typeof line.journal_id !== 'string' || !Number.isSafeInteger(line.seq) || typeof line.clock_offset_ms !== 'number') return undefined;
-  if (line.counters === null || typeof line.counters !== 'object' || line.tables === null || typeof line.tables !== 'object')
-    return undefined;
-  for (const change of Object.values(line.tables)) {
+  if (typeof line.journal_id !== 'string') return 'journal_id is not a string';
+  if (!Number.isSafeInteger(line.seq) || line.seq! < 1) return 'seq is not a positive whole number';
+  if (!Number.isFinite(line.clock_offset_ms)) return 'clock_offset_ms is not a number';
+  const counters = line.counters as Record<string, unknown> | undefined;
+  if (counters === null || typeof counters !== 'object' || !['invoice', 'transaction'].every((k) => isCount(counters[k])))
+    return 'counters are not whole numbers';
+  if (line.tables === null || typeof line.tables !== 'object' || Array.isArray(line.tables)) return 'tables is not an object';
+  for (const [name, change] of Object.entries(line.tables)) {
+    if (!Object.hasOwn(tableKeys, name)) return `it names an unknown table '${name}'`;
     if (
       change === null ||
       typeof change !== 'object' ||
       !Array.isArray(change.put) ||
       !Array.isArray(change.remove) ||
+      !change.put.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r)) ||
       !change.remove.every((k) => typeof k === 'string')
     )
-      return undefined;
+      return `its change to '${name}' is malformed`;
   }
   return line as JournalLine;
 }
+
+const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { abortableSleep } from '../../src/abort.js';
-import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, stat, unlink } from 'node:fs/promises';
+import { createNewFile, readIfExists } from '../../src/safe-file.js';
 
 /*
  * Why a hand-rolled lock rather than proper-lockfile: proper-lockfile decides that a lock is stale by its age
@@ -50,7 +51,8 @@ export async function lockStateFile(file: string, options: { waitMs?: number } =
  */
 async function createWithPid(path: string): Promise<boolean> {
   const temp = `${path}.${process.pid}.${randomUUID()}`;
-  await writeFile(temp, String(process.pid), { mode: 0o600 });
+  // Created exclusively: a link planted at the name is never written through.
+  await createNewFile(temp, String(process.pid), { durable: false });
   try {
     await link(temp, path);
     return true;
@@ -62,13 +64,10 @@ async function createWithPid(path: string): Promise<boolean> {
   }
 }
 
-/** The pid in a lock file, or undefined when there is no lock file (it was released). */
+/** The pid in a lock file, or undefined when there is no lock file (it was released). A link there is refused. */
 async function ownerOf(lockPath: string): Promise<number | undefined> {
-  try {
-    return Number((await readFile(lockPath, 'utf8')).trim());
-  } catch {
-    return undefined;
-  }
+  const text = (await readIfExists(lockPath))?.toString('utf8');
+  return text === undefined ? undefined : Number(text.trim());
 }
 
 /**

@@ -4,6 +4,8 @@ import { openStateFile, type OpenStateFileOptions } from './file.js';
 /** A sandbox whose state lives in a state file, which it holds locked until `close()`. */
 export interface PersistentSandbox {
   readonly sandbox: Sandbox;
+  /** What opening left out or set aside (mocks/state/file.ts), one sentence each, for the user to read. */
+  readonly notices: readonly string[];
   /** Closes the journal and releases the file's lock. The sandbox must not be used after. */
   close(): Promise<void>;
 }
@@ -16,10 +18,11 @@ export type PersistentSandboxOptions = Omit<SandboxOptions, 'snapshot' | 'stateW
  * one whose journal outgrew its snapshot, gets a whole snapshot now rather than at the first change.
  */
 export async function openPersistentSandbox(file: string, options: PersistentSandboxOptions = {}): Promise<PersistentSandbox> {
-  const { waitMs, fresh, minJournalBytes, ...sandboxOptions } = options;
+  const { waitMs, fresh, repair, minJournalBytes, ...sandboxOptions } = options;
   const stateFile = await openStateFile(file, {
     ...(waitMs === undefined ? {} : { waitMs }),
     ...(fresh === undefined ? {} : { fresh }),
+    ...(repair === undefined ? {} : { repair }),
     ...(minJournalBytes === undefined ? {} : { minJournalBytes }),
   });
   try {
@@ -30,7 +33,7 @@ export async function openPersistentSandbox(file: string, options: PersistentSan
       stateWriter: stateFile.writer,
     });
     if (stateFile.writer.wantsSnapshot) await stateFile.writer.write({ snapshot: sandbox.snapshot() });
-    return { sandbox, close: () => stateFile.close() };
+    return { sandbox, notices: stateFile.notices, close: () => stateFile.close() };
   } catch (error) {
     await stateFile.close();
     throw error;
@@ -40,3 +43,5 @@ export async function openPersistentSandbox(file: string, options: PersistentSan
 /** What opening can fail with: the file is another process's (`StateLockedError`), or it is damaged (`SnapshotError`). */
 export { StateLockedError } from './lock.js';
 export { SnapshotError } from './snapshot.js';
+export { JournalDamagedError } from './journal.js';
+export { OrphanJournalError } from './file.js';

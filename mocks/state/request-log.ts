@@ -1,4 +1,5 @@
-import { appendFile, open, readFile, rename, stat } from 'node:fs/promises';
+import { lstat, rename, type FileHandle } from 'node:fs/promises';
+import { openToAppend, openToRead, readIfExists, UnsafeFileError } from '../../src/safe-file.js';
 import { DEFAULT_JOURNAL_SIZE, type JournalEntry } from '../inspect/journal.js';
 
 /**
@@ -35,7 +36,12 @@ export function requestLogFile(stateFile: string, size: number = DEFAULT_JOURNAL
       if (first !== undefined && last !== undefined && last.id - first.id + 1 >= size) await rename(current, previous);
       // A torn line left by a crash stays a line of its own, so the next entry is never glued to it.
       const torn = !(await endsWithNewline(current));
-      await appendFile(current, `${torn ? '\n' : ''}${numbered.map((e) => JSON.stringify(e)).join('\n')}\n`, { mode: 0o600 });
+      const handle = await openToAppend(current);
+      try {
+        await handle.write(`${torn ? '\n' : ''}${numbered.map((e) => JSON.stringify(e)).join('\n')}\n`);
+      } finally {
+        await handle.close();
+      }
       return numbered;
     },
     async read() {
@@ -45,7 +51,7 @@ export function requestLogFile(stateFile: string, size: number = DEFAULT_JOURNAL
     async version() {
       const parts = await Promise.all(
         [previous, current].map((path) =>
-          stat(path).then(
+          lstat(path).then(
             (s) => `${s.size}:${s.mtimeMs}:${s.ino}`,
             () => '-',
           ),
@@ -57,13 +63,7 @@ export function requestLogFile(stateFile: string, size: number = DEFAULT_JOURNAL
 }
 
 async function readEntries(path: string): Promise<JournalEntry[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const text = (await readIfExists(path))?.toString('utf8') ?? '';
   const entries: JournalEntry[] = [];
   for (const line of text.split('\n')) {
     const entry = parseEntry(line);
@@ -85,7 +85,7 @@ function parseEntry(line: string): JournalEntry | undefined {
 }
 
 async function endsWithNewline(path: string): Promise<boolean> {
-  const handle = await open(path, 'r').catch(() => undefined);
+  const handle = await openLog(path);
   if (handle === undefined) return true;
   try {
     const { size } = await handle.stat();
@@ -100,7 +100,7 @@ async function endsWithNewline(path: string): Promise<boolean> {
 
 /** The first or last readable entry of a generation, read from that end only. */
 async function edgeEntry(path: string, edge: 'first' | 'last'): Promise<JournalEntry | undefined> {
-  const handle = await open(path, 'r').catch(() => undefined);
+  const handle = await openLog(path);
   if (handle === undefined) return undefined;
   try {
     const { size } = await handle.stat();
@@ -121,4 +121,12 @@ async function edgeEntry(path: string, edge: 'first' | 'last'): Promise<JournalE
   } finally {
     await handle.close();
   }
+}
+
+/** A generation to read from; undefined when it does not exist or cannot be read (a link there is refused). */
+function openLog(path: string): Promise<FileHandle | undefined> {
+  return openToRead(path).catch((error: unknown) => {
+    if (error instanceof UnsafeFileError) throw error;
+    return undefined;
+  });
 }

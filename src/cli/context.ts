@@ -162,7 +162,9 @@ export class CliContext {
   /** The in-process sandbox whose state persists in the config folder between runs; locked only per operation. */
   offlineSandbox(): Promise<EmbeddedSandbox> {
     this.#offline ??= import('./embedded-sandbox.js').then(({ embeddedSandbox }) =>
-      embeddedSandbox(join(this.configDir, OFFLINE_STATE_FILE)),
+      embeddedSandbox(join(this.configDir, OFFLINE_STATE_FILE), {
+        onNotice: (text) => this.io.warn(this.io.style.yellow(text)),
+      }),
     );
     return this.#offline;
   }

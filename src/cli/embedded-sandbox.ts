@@ -1,9 +1,11 @@
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { ensurePrivateDir } from '../safe-file.js';
 import type { SandboxRequest, SandboxResponse } from '../../mocks/core/exchange.js';
 import { DEFAULT_SANDBOX_URL, type Sandbox } from '../../mocks/core/sandbox.js';
 import { seedAccount } from '../../mocks/store/seed.js';
 import { SnapshotError } from '../../mocks/state/snapshot.js';
+import { JournalDamagedError } from '../../mocks/state/journal.js';
+import { OrphanJournalError } from '../../mocks/state/file.js';
 import { STATE_LOCK_WAIT_MS, StateLockedError } from '../../mocks/state/lock.js';
 import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
 import { requestLogFile, type RequestLogFile } from '../../mocks/state/request-log.js';
@@ -26,16 +28,23 @@ export interface EmbeddedSandbox {
   /** The log of the requests it answered, command after command (mocks/state/request-log.ts). */
   readonly requestLog: RequestLogFile;
   /** `work` on the sandbox as it is on disk now, under the lock; what it changes is on disk before the lock goes. `fresh` starts from the seed. */
-  use<T>(work: (sandbox: Sandbox) => Promise<T>, options?: { fresh?: boolean }): Promise<T>;
+  use<T>(work: (sandbox: Sandbox) => Promise<T>, options?: { fresh?: boolean; repair?: boolean }): Promise<T>;
 }
 
-export function embeddedSandbox(file: string): EmbeddedSandbox {
+export interface EmbeddedSandboxOptions {
+  /** Told what opening the state left out or set aside (a torn last line, what a repair dropped), a sentence each. */
+  onNotice?: (text: string) => void;
+}
+
+export function embeddedSandbox(file: string, options: EmbeddedSandboxOptions = {}): EmbeddedSandbox {
   const log = requestLogFile(file);
-  const use = async <T>(work: (sandbox: Sandbox) => Promise<T>, options: { fresh?: boolean } = {}): Promise<T> => {
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  const use = async <T>(work: (sandbox: Sandbox) => Promise<T>, useOptions: { fresh?: boolean; repair?: boolean } = {}): Promise<T> => {
+    await ensurePrivateDir(dirname(file)).catch((error: unknown) => {
+      throw finalFetchError(new CliError((error as Error).message));
+    });
     let opened;
     try {
-      opened = await openPersistentSandbox(file, { fresh: options.fresh ?? false });
+      opened = await openPersistentSandbox(file, { fresh: useOptions.fresh ?? false, repair: useOptions.repair ?? false });
     } catch (error) {
       // Final: the client must report these as they are, not retry them as if the network had failed.
       if (error instanceof StateLockedError)
@@ -46,6 +55,7 @@ export function embeddedSandbox(file: string): EmbeddedSandbox {
         );
       throw unreadable(error);
     }
+    for (const notice of opened.notices) options.onNotice?.(notice);
     // What this command sent goes to the log beside the state, for `topup mock logs` to show later.
     const answered: JournalEntry[] = [];
     const stopListening = opened.sandbox.requests.subscribe((entry) => answered.push(entry));
@@ -71,6 +81,12 @@ export function embeddedSandbox(file: string): EmbeddedSandbox {
 }
 
 function unreadable(error: unknown): unknown {
+  if (error instanceof JournalDamagedError || error instanceof OrphanJournalError)
+    return finalFetchError(
+      new CliError(
+        `${error.message.replace(/\.$/, '')}; run \`topup mock state repair\` to keep a copy of it and go on without what is damaged, or \`topup mock reset\` to start over.`,
+      ),
+    );
   if (error instanceof SnapshotError)
     return finalFetchError(
       new CliError(

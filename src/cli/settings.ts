@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, readIfExistsSync, replaceFile, UnsafeFileError } from '../safe-file.js';
 import type { TokenMode } from '../contract/index.js';
 import { CliError, UsageError } from './errors.js';
 
@@ -28,9 +29,9 @@ export const CREDENTIALS_FILE = 'credentials.json';
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 
 /**
- * Profiles in config.json and their tokens in credentials.json, both mode 0600.
- * Reads use plain fs (conf costs more start-up time than the rest of a command); writes go through conf,
- * with clearInvalidConfig off so a hand-edit mistake is reported, never answered by wiping every profile.
+ * Profiles in config.json and their tokens in credentials.json, both mode 0600 in a 0700 folder, read and replaced
+ * whole through src/safe-file.ts: never through a link, never half-written. A hand-edit mistake is reported, never
+ * answered by wiping every profile.
  */
 export class Settings {
   private constructor(
@@ -70,7 +71,7 @@ export class Settings {
   /** True when credentials.json can be read by others than its owner. */
   credentialsExposed(): boolean {
     try {
-      return (statSync(this.credentialsPath).mode & 0o077) !== 0;
+      return (lstatSync(this.credentialsPath).mode & 0o077) !== 0;
     } catch {
       return false;
     }
@@ -132,13 +133,14 @@ export function checkProfileName(name: string): void {
 }
 
 function readJson<T extends object>(file: string): T {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readIfExistsSync(file)?.toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {} as T;
+    if (error instanceof UnsafeFileError) throw new CliError(error.message);
     throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
   }
+  if (text === undefined) return {} as T;
   try {
     const value = JSON.parse(text) as unknown;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
@@ -149,14 +151,12 @@ function readJson<T extends object>(file: string): T {
 }
 
 async function writeStore(dir: string, name: 'config' | 'credentials', contents: object): Promise<void> {
-  const { default: Conf } = await import('conf');
-  const store = new Conf<Record<string, unknown>>({
-    cwd: dir,
-    configName: name,
-    projectName: 'topup',
-    configFileMode: 0o600,
-    clearInvalidConfig: false,
-    accessPropertiesByDotNotation: false,
-  });
-  store.store = contents as Record<string, unknown>;
+  const file = join(dir, name === 'config' ? CONFIG_FILE : CREDENTIALS_FILE);
+  try {
+    await ensurePrivateDir(dir);
+    await replaceFile(file, `${JSON.stringify(contents, null, '\t')}\n`);
+  } catch (error) {
+    if (error instanceof UnsafeFileError) throw new CliError(error.message);
+    throw new CliError(`Cannot write ${file}: ${(error as Error).message}`);
+  }
 }

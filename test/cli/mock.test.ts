@@ -382,7 +382,7 @@ describe('a damaged offline state file', () => {
     expect((await topup(['packages'])).code).toBe(0);
   });
 
-  it('a damaged journal beside it is the same clear error, and reset recovers from it too', async () => {
+  it('a damaged journal beside it is a clear error naming the line, and repair or reset recovers from it', async () => {
     const { readFileSync, writeFileSync } = await import('node:fs');
     for (let i = 0; i < 3; i++) expect((await topup(['mock', 'deposit', '10000', '--paid'])).code).toBe(0);
     const journal = join(config.dir, 'sandbox-state.json.journal');
@@ -392,9 +392,15 @@ describe('a damaged offline state file', () => {
     writeFileSync(journal, lines.join('\n'));
     const broken = await topup(['balance']);
     expect(broken.code).toBe(1);
-    expect(broken.err).toMatch(/state is unreadable .*journal is damaged.*run `topup mock reset`/);
+    expect(broken.err).toMatch(
+      /journal \S+ is damaged at line 1 \(it has no checksum\); run `topup mock state repair` .* or `topup mock reset` to start over\.\n$/,
+    );
     expect(broken.out).toBe('');
 
+    const repaired = await topup(['mock', 'state', 'repair']);
+    expect(repaired.code).toBe(0);
+    expect(repaired.err).toMatch(/^Dropped line 1 of \S+ \(it has no checksum, \d+ bytes\)\.\n/);
+    expect((await topup(['balance'])).code).toBe(0);
     expect((await topup(['mock', 'reset'])).code).toBe(0);
     expect((await topup(['--json', 'balance'])).out).toMatch(LEAN ? /^\{\}\n$/ : /"balance":\s*0\b/);
   });

@@ -180,16 +180,24 @@ describe('state file journal', () => {
     expect(dataOf(await again.request('GET', `/api/v1/me/orders/${code}`, { token: demo.token })).order.status).toBe('processing');
   });
 
-  it('deleting the state file starts over, whatever its journal still holds', async () => {
+  it('a journal whose state file was deleted is refused, never emptied; repair keeps it and starts over', async () => {
     const { t, state } = await openOn(transport);
     dataOf(await order(t, demo.token), 201);
     await state.close();
     opened.splice(opened.indexOf(state), 1);
     await unlink(file);
-    const reopened = await openStateFile(file);
-    opened.push(reopened);
-    expect(reopened.takeSnapshot()).toBeUndefined();
-    expect(reopened.writer.wantsSnapshot).toBe(true);
+    const journal = await readFile(`${file}.journal`);
+    const error = await openStateFile(file).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(`The state journal ${file}.journal holds changes, but its snapshot ${file} is missing.`);
+    expect(await readFile(`${file}.journal`)).toEqual(journal);
+    const repaired = await openStateFile(file, { repair: true });
+    opened.push(repaired);
+    expect(repaired.takeSnapshot()).toBeUndefined();
+    expect(repaired.writer.wantsSnapshot).toBe(true);
+    await repaired.writer.write({ snapshot: t.sandbox.snapshot() });
+    const kept = /kept as (.*)\.$/.exec(repaired.notices.at(-1)!)![1]!;
+    expect(kept).toMatch(/state\.json\.journal\.bad-/);
+    expect(await readFile(kept)).toEqual(journal);
   });
 
   it('takeSnapshot hands the state over once', async () => {

@@ -1,4 +1,7 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Option, type Command } from 'commander';
+import { OFFLINE_STATE_FILE } from '../config-dir.js';
 import type { Sandbox } from '../../../mocks/core/sandbox.js';
 import type { PersistentSandbox } from '../../../mocks/state/persistent-sandbox.js';
 import type { JournalEntry } from '../../../mocks/inspect/journal.js';
@@ -17,6 +20,8 @@ export interface ServeOptions {
   port: number;
   host: string;
   state?: string | undefined;
+  /** With --state: go on past a damaged journal, keeping a copy of it (mocks/state/file.ts). */
+  repair?: boolean | undefined;
   rateLimit: boolean;
   lean: boolean;
   faults?: string | undefined;
@@ -48,7 +53,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   const [
     { createSandbox },
     { startHttpSandbox },
-    { openPersistentSandbox, SnapshotError, StateLockedError },
+    { openPersistentSandbox, SnapshotError, StateLockedError, JournalDamagedError, OrphanJournalError },
     { parseFaultSpec, FaultConfigError },
     { isLoopbackHost },
     { controlCallLines },
@@ -83,6 +88,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     if (error instanceof FaultConfigError) throw new UsageError(error.message);
     throw error;
   }
+  if (options.repair === true && options.state === undefined) throw new UsageError('--repair repairs a state file: add --state FILE.');
   // Read before anything starts: a seed that cannot be read or loaded is the user's mistake, said at once.
   const seed = options.seed === undefined ? undefined : await readStateArgument(ctx, options.seed);
   const file = options.state;
@@ -97,12 +103,18 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   // One server per state file (it holds the file's lock): a second one would overwrite the first one's orders.
   let persistent: PersistentSandbox | undefined;
   try {
-    persistent = file === undefined ? undefined : await openPersistentSandbox(file, { ...sandboxOptions, waitMs: 0 });
+    persistent =
+      file === undefined ? undefined : await openPersistentSandbox(file, { ...sandboxOptions, waitMs: 0, repair: options.repair ?? false });
   } catch (error) {
     if (error instanceof StateLockedError) throw new CliError(`${file} is already used by another running sandbox.`);
+    if (error instanceof JournalDamagedError || error instanceof OrphanJournalError)
+      throw new CliError(
+        `${error.message.replace(/\.$/, '')}; start with --repair to keep a copy of it and go on without what is damaged.`,
+      );
     if (error instanceof SnapshotError) throw new CliError(error.message);
     throw error;
   }
+  for (const notice of persistent?.notices ?? []) ctx.io.warn(ctx.io.style.yellow(notice));
   try {
     const sandbox = persistent?.sandbox ?? (await createSandbox(sandboxOptions));
     if (seed !== undefined) {
@@ -307,6 +319,33 @@ export async function runStateLoad(ctx: CliContext, file: string): Promise<void>
   ctx.io.success(`Sandbox state loaded from ${file === '-' ? 'stdin' : file}.`);
 }
 
+/**
+ * `topup mock state repair [FILE]`: opens a state file (the embedded sandbox's by default) as `mock serve --state FILE
+ * --repair` would, and closes it. A file, not a target: a served sandbox holds its file's lock, and is repaired by
+ * restarting it with --repair; the embedded one has no server to restart.
+ */
+export async function runStateRepair(ctx: CliContext, file: string | undefined): Promise<void> {
+  const { openPersistentSandbox, SnapshotError, StateLockedError } = await import('../../../mocks/state/persistent-sandbox.js');
+  const path = file ?? join(ctx.configDir, OFFLINE_STATE_FILE);
+  const exists = async (p: string) => (await lstat(p).catch(() => undefined)) !== undefined;
+  if (!(await exists(path)) && !(await exists(`${path}.journal`))) {
+    if (ctx.globals.json) return ctx.io.writeJson({ file: path, notices: [] });
+    return ctx.io.success(`There is no state at ${path}; nothing to repair.`);
+  }
+  let opened;
+  try {
+    opened = await openPersistentSandbox(path, { repair: true });
+  } catch (error) {
+    if (error instanceof StateLockedError) throw new CliError(`${path} is in use by another process; stop it first.`);
+    if (error instanceof SnapshotError) throw new CliError(error.message);
+    throw error;
+  }
+  await opened.close();
+  for (const notice of opened.notices) ctx.io.warn(ctx.io.style.yellow(notice));
+  if (ctx.globals.json) return ctx.io.writeJson({ file: path, notices: opened.notices });
+  ctx.io.success(opened.notices.length === 0 ? `${path} is whole; nothing to repair.` : `${path} is readable again.`);
+}
+
 /** A saved state named on the command line (a file, or `-` for stdin), parsed; anything else is a usage error. */
 async function readStateArgument(ctx: CliContext, file: string): Promise<unknown> {
   const text = await (await import('../io/input-file.js')).readInputFile(file, ctx.io.stdin);
@@ -506,6 +545,7 @@ Examples:
     )
     .addOption(new Option('--control-secret <secret>').hideHelp())
     .option('--state <file>', 'keep the state in this file across restarts (written atomically)')
+    .option('--repair', 'with --state: go on past a damaged journal, keeping a copy of it (FILE.journal.bad-TIME)', false)
     .option('--seed <file>', 'start from a saved state (topup mock state save); with --state, it replaces what the file held')
     .option('--no-rate-limit', 'turn off rate limits and the in-flight cap, for load tests')
     .option('--lean', 'answer only what the interface document guarantees, to prove a client tolerates a minimal server', false)
@@ -587,6 +627,14 @@ Examples:
       '\nExamples:\n  $ topup mock state save ci-start.json\n  $ topup mock state load ci-start.json\n  $ topup mock state save | topup mock state load -',
     )
     .action((file: string) => runStateLoad(ctx, file));
+  state
+    .command('repair [file]')
+    .description("Make a damaged state file readable again (the embedded sandbox's, or FILE); the damaged journal is kept")
+    .addHelpText(
+      'after',
+      '\nA complete journal line that is damaged stops the sandbox rather than losing an order quietly. This keeps a copy\nof the journal (FILE.journal.bad-TIME), says which lines it dropped, and moves invoice numbering past them.\nFor a served sandbox, restart it with: topup mock serve --state FILE --repair\n\nExamples:\n  $ topup mock state repair\n  $ topup mock state repair ./sandbox.json',
+    )
+    .action((file: string | undefined) => runStateRepair(ctx, file));
 
   mock
     .command('reset')

@@ -114,7 +114,7 @@ const INVOICE_COMMANDS = new Set([
   'mock complete',
   'mock fail-order',
 ]);
-const FILE_ARGUMENTS = new Set(['mock state save', 'mock state load']);
+const FILE_ARGUMENTS = new Set(['mock state save', 'mock state load', 'mock state repair']);
 const FILE_OPTIONS = new Set(['--state', '--seed']);
 
 const named = (values: readonly string[]): Candidate[] => values.map((value) => ({ value }));

@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/*
+ * The one way topup opens a file it keeps (state snapshot, its journal and lock, the request log, credentials and
+ * config). A file of ours is never a symbolic link and never has a second name: a link planted at one of our names
+ * would make us read, append to or replace someone else's file. Links in the folders above are fine (a linked
+ * ~/.config is common); only the last part of the path is checked. A leaf: imports nothing of ours.
+ */
+
+/** Where the platform has it (not Windows), the kernel itself refuses to follow a link at the last part. */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** Files of ours are the owner's only. */
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
+
+/** A file of ours is a link or something other than a plain file; nothing was read or written. */
+export class UnsafeFileError extends Error {
+  override name = 'UnsafeFileError';
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`Refusing to use ${path}: ${reason}.`);
+  }
+}
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** ELOOP (Linux) or EMLINK (BSD) is how O_NOFOLLOW refuses a link. */
+function refusal(path: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ELOOP' || code === 'EMLINK' ? new UnsafeFileError(path, 'it is a symbolic link') : error;
+}
+
+/** A regular file, and (when we write to it in place, or its name must be its identity) this one name only. */
+function checkOpened(path: string, stats: { isFile(): boolean; nlink: number }, soleName: boolean): void {
+  if (!stats.isFile()) throw new UnsafeFileError(path, 'it is not a regular file');
+  if (soleName && stats.nlink > 1) throw new UnsafeFileError(path, `it has ${stats.nlink - 1} other hard link(s)`);
+}
+
+/** lstat where O_NOFOLLOW does not exist, so that a link is still refused (with a small race there). */
+async function refuseLinkBeforeOpen(path: string): Promise<void> {
+  if (NO_FOLLOW !== 0) return;
+  const stats = await lstat(path).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+  if (stats?.isSymbolicLink()) throw new UnsafeFileError(path, 'it is a symbolic link');
+}
+
+async function openChecked(path: string, flags: number, soleName: boolean, mode = PRIVATE_FILE_MODE): Promise<FileHandle> {
+  await refuseLinkBeforeOpen(path);
+  let handle: FileHandle;
+  try {
+    handle = await open(path, flags | NO_FOLLOW, mode);
+  } catch (error) {
+    throw refusal(path, error);
+  }
+  try {
+    checkOpened(path, await handle.stat(), soleName);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+export interface ReadOptions {
+  /** Refuse a file with other hard links too: one whose name must say which file it is (a state file and its lock). */
+  soleName?: boolean;
+}
+
+/** Opens a file of ours to read; undefined when it does not exist. */
+export async function openToRead(path: string, options: ReadOptions = {}): Promise<FileHandle | undefined> {
+  try {
+    return await openChecked(path, constants.O_RDONLY, options.soleName === true);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The whole file; undefined when it does not exist. */
+export async function readIfExists(path: string, options: ReadOptions = {}): Promise<Buffer | undefined> {
+  const handle = await openToRead(path, options);
+  if (handle === undefined) return undefined;
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** As readIfExists, for the few callers that must stay synchronous (the CLI's settings at start-up). */
+export function readIfExistsSync(path: string): Buffer | undefined {
+  if (NO_FOLLOW === 0) {
+    try {
+      if (lstatSync(path).isSymbolicLink()) throw new UnsafeFileError(path, 'it is a symbolic link');
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | NO_FOLLOW);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw refusal(path, error);
+  }
+  try {
+    checkOpened(path, fstatSync(fd), false);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Opens (creating it 0600 if needed) a file of ours that grows by appends: a journal, a log. */
+export function openToAppend(path: string): Promise<FileHandle> {
+  return openChecked(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, true);
+}
+
+/** Opens an existing file of ours to change it in place (truncate, read back); undefined when it does not exist. */
+export async function openToUpdate(path: string): Promise<FileHandle | undefined> {
+  try {
+    return await openChecked(path, constants.O_RDWR, true);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Creates a new file (0600) holding `data`, flushed to disk unless `durable` is false (a lock, which only other
+ * processes need to see); fails with EEXIST when anything, a link included, is at that name already: O_EXCL never
+ * follows a link.
+ */
+export async function createNewFile(path: string, data: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
+  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, PRIVATE_FILE_MODE);
+  try {
+    await handle.writeFile(data);
+    if (options.durable !== false) await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Replaces a file of ours whole: written to a new file beside it with a name no one can guess, flushed, renamed over
+ * it, and the folder flushed. A crash at any moment leaves the old file or the new one, never a torn one; a link at
+ * the name is refused, and a link planted at a temporary name is never written through.
+ */
+export async function replaceFile(path: string, data: string | Uint8Array): Promise<void> {
+  const stats = await lstat(path).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+  if (stats?.isSymbolicLink()) throw new UnsafeFileError(path, 'it is a symbolic link');
+  if (stats !== undefined && !stats.isFile()) throw new UnsafeFileError(path, 'it is not a regular file');
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(12).toString('hex')}.tmp`);
+  try {
+    await createNewFile(temp, data);
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDirectory(dirname(path));
+}
+
+/** Makes a file's creation or rename durable. */
+export async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic there.
+  }
+}
+
+/**
+ * Creates a folder of ours and any missing parents, 0700. The folder itself must not be a link (its parents may be);
+ * an existing folder keeps its mode.
+ */
+export async function ensurePrivateDir(path: string): Promise<void> {
+  await mkdir(path, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const stats = await lstat(path);
+  if (stats.isSymbolicLink()) throw new UnsafeFileError(path, 'it is a symbolic link');
+  if (!stats.isDirectory()) throw new UnsafeFileError(path, 'it is not a folder');
+}

@@ -1,0 +1,213 @@
+import { link, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
+import { writeStateFile } from '../../mocks/state/file.js';
+import { requestLogFile } from '../../mocks/state/request-log.js';
+import { createNewFile, ensurePrivateDir, replaceFile } from '../../src/safe-file.js';
+import type { JournalEntry } from '../../mocks/inspect/journal.js';
+import { runCli, serveSandbox, type ServedSandbox } from '../cli/run-cli.js';
+import { spawnServe } from '../support/spawn-cli.js';
+import { ensureBuilt } from '../e2e/built-cli.js';
+
+/*
+ * Every file topup keeps, attacked with a link planted at its name (src/safe-file.ts): a symbolic link or a hard link
+ * to a victim file outside must be refused with a sentence naming the path, and the victim must stay byte for byte.
+ */
+
+let dir: string;
+let victim: string;
+const VICTIM_TEXT = '{"victim":"do not touch"}\n';
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'topup-files-'));
+  await mkdir(join(dir, 'outside'));
+  victim = join(dir, 'outside', 'victim.json');
+  await writeFile(victim, VICTIM_TEXT, { mode: 0o644 });
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const victimIntact = async () => {
+  expect(await readFile(victim, 'utf8')).toBe(VICTIM_TEXT);
+  expect((await stat(victim)).mode & 0o777).toBe(0o644);
+};
+
+const plant = {
+  symlink: (target: string, path: string) => symlink(target, path),
+  'hard link': (target: string, path: string) => link(target, path),
+};
+const kinds = Object.keys(plant) as (keyof typeof plant)[];
+const refusal = (path: string, kind: keyof typeof plant) =>
+  `Refusing to use ${path}: ${kind === 'symlink' ? 'it is a symbolic link' : 'it has 1 other hard link(s)'}.`;
+
+/** A sandbox on a state file that already holds a snapshot and a journal line, closed again. */
+async function stateWithOneChange(file: string): Promise<void> {
+  const opened = await openPersistentSandbox(file, { rateLimit: false });
+  await opened.sandbox.control.deposit({ account: 'demo', amount: 50_000, paid: true });
+  await opened.close();
+}
+
+describe.each(kinds)('a %s planted at a state file name', (kind) => {
+  it('the snapshot: refused at open, the victim untouched', async () => {
+    const file = join(dir, 'state.json');
+    await plant[kind](victim, file);
+    await expect(openPersistentSandbox(file)).rejects.toThrow(refusal(file, kind));
+    await victimIntact();
+  });
+
+  it('the journal: refused, never appended through', async () => {
+    const file = join(dir, 'state.json');
+    await stateWithOneChange(file);
+    await rm(`${file}.journal`);
+    await plant[kind](victim, `${file}.journal`);
+    await expect(openPersistentSandbox(file)).rejects.toThrow(refusal(`${file}.journal`, kind));
+    await victimIntact();
+  });
+
+  it('the lock: refused or waited on, never written', async () => {
+    const file = join(dir, 'state.json');
+    await plant[kind](victim, `${file}.lock`);
+    // A hard link reads as a lock whose owner cannot be told: waited on, as any lock held by someone else.
+    const expected = kind === 'symlink' ? refusal(`${file}.lock`, kind) : `The state file ${file} is in use by another process.`;
+    await expect(openPersistentSandbox(file, { waitMs: 0 })).rejects.toThrow(expected);
+    await victimIntact();
+  });
+
+  it("the embedded sandbox's request log: refused, never appended through", async () => {
+    const file = join(dir, 'state.json');
+    const log = requestLogFile(file);
+    await plant[kind](victim, log.path);
+    const entry = { id: 1, method: 'GET', path: '/api/v1/me' } as unknown as JournalEntry;
+    await expect(log.append([entry])).rejects.toThrow(refusal(log.path, kind));
+    await victimIntact();
+  });
+});
+
+describe('state file aliases', () => {
+  it("a state file's second name (hard link) cannot be opened as another state file", async () => {
+    const file = join(dir, 'state.json');
+    await stateWithOneChange(file);
+    const alias = join(dir, 'alias.json');
+    await link(file, alias);
+    await expect(openPersistentSandbox(alias, { waitMs: 0 })).rejects.toThrow(refusal(alias, 'hard link'));
+    await expect(openPersistentSandbox(file, { waitMs: 0 })).rejects.toThrow(refusal(file, 'hard link'));
+  });
+
+  it('a snapshot written while symlinks wait at every temp name the old scheme (pid and time) would use', async () => {
+    const file = join(dir, 'state.json');
+    const now = Date.now();
+    for (let i = 0; i < 3_000; i++) await symlink(victim, join(dir, `.state.json.${process.pid}.${now + i}.tmp`));
+    await writeStateFile(file, await seedSnapshot());
+    await victimIntact();
+    expect((await lstat(file)).isFile()).toBe(true);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('a journal without its snapshot is refused and kept byte for byte', async () => {
+    const file = join(dir, 'state.json');
+    await stateWithOneChange(file);
+    await rm(file);
+    const journal = await readFile(`${file}.journal`);
+    await expect(openPersistentSandbox(file)).rejects.toThrow(
+      `The state journal ${file}.journal holds changes, but its snapshot ${file} is missing.`,
+    );
+    expect(await readFile(`${file}.journal`)).toEqual(journal);
+  });
+});
+
+async function seedSnapshot() {
+  const { createSandbox } = await import('../../mocks/core/sandbox.js');
+  return (await createSandbox()).snapshot();
+}
+
+describe('the one opener (src/safe-file.ts)', () => {
+  it('replaceFile refuses a link at the name; a link in a folder above is fine', async () => {
+    await symlink(victim, join(dir, 'linked.json'));
+    await expect(replaceFile(join(dir, 'linked.json'), 'x')).rejects.toThrow(refusal(join(dir, 'linked.json'), 'symlink'));
+    await symlink(join(dir, 'outside'), join(dir, 'linked-folder'));
+    await replaceFile(join(dir, 'linked-folder', 'mine.json'), 'mine');
+    expect(await readFile(join(dir, 'outside', 'mine.json'), 'utf8')).toBe('mine');
+    await victimIntact();
+  });
+
+  it('createNewFile never writes through anything at its name', async () => {
+    await symlink(victim, join(dir, 'new.json'));
+    await expect(createNewFile(join(dir, 'new.json'), 'x')).rejects.toMatchObject({ code: 'EEXIST' });
+    await victimIntact();
+  });
+
+  it('ensurePrivateDir makes missing folders 0700 and refuses a linked last folder', async () => {
+    await ensurePrivateDir(join(dir, 'a', 'b'));
+    expect(await stat(join(dir, 'a')).then((s) => s.mode & 0o777)).toBe(0o700);
+    expect(await stat(join(dir, 'a', 'b')).then((s) => s.mode & 0o777)).toBe(0o700);
+    await symlink(join(dir, 'outside'), join(dir, 'linked-folder'));
+    await expect(ensurePrivateDir(join(dir, 'linked-folder'))).rejects.toThrow(refusal(join(dir, 'linked-folder'), 'symlink'));
+  });
+});
+
+describe('credentials and config', () => {
+  let served: ServedSandbox;
+  beforeAll(async () => {
+    served = await serveSandbox();
+  });
+  afterAll(() => served.close());
+  const login = (configDir: string) =>
+    runCli(configDir, ['auth', 'login', '--with-token', '--base-url', served.url], { stdin: `${served.token('rich')}\n` });
+
+  it('auth login into a new config folder creates it 0700, with 0600 files', async () => {
+    const configDir = join(dir, 'home', 'config', 'topup');
+    expect((await login(configDir)).code).toBe(0);
+    expect((await stat(configDir)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(configDir, 'credentials.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(configDir, 'config.json'))).mode & 0o777).toBe(0o600);
+    expect((await readdir(configDir)).sort()).toEqual(['config.json', 'credentials.json']);
+  });
+
+  it.each(['credentials.json', 'config.json'])('%s symlinked to another JSON file: login refused, the file untouched', async (name) => {
+    const configDir = join(dir, 'config');
+    await mkdir(configDir, { mode: 0o700 });
+    await symlink(victim, join(configDir, name));
+    const result = await login(configDir);
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(`Error: Refusing to use ${join(configDir, name)}: it is a symbolic link.\n`);
+    await victimIntact();
+  });
+
+  it.each(['credentials.json', 'config.json'])('%s hard-linked to another file: replaced, the other file untouched', async (name) => {
+    const configDir = join(dir, 'config');
+    await mkdir(configDir, { mode: 0o700 });
+    await writeFile(victim, '{}', { mode: 0o644 });
+    await link(victim, join(configDir, name));
+    expect((await login(configDir)).code).toBe(0);
+    expect(await readFile(victim, 'utf8')).toBe('{}');
+    expect((await stat(victim)).mode & 0o777).toBe(0o644);
+  });
+});
+
+describe('two `mock serve --state` on one file (built CLI)', () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it.each(kinds)(
+    'the second, through a %s alias, is refused while the first runs',
+    async (kind) => {
+      const file = join(dir, 'state.json');
+      const first = await spawnServe(['--state', file]);
+      try {
+        const alias = join(dir, 'alias.json');
+        await plant[kind](file, alias);
+        const second = await spawnServe(['--state', alias]).then(
+          async (s) => {
+            s.child.kill('SIGKILL');
+            return 'started';
+          },
+          (e: unknown) => (e as Error).message,
+        );
+        expect(second).toContain(refusal(alias, kind));
+      } finally {
+        first.child.kill('SIGINT');
+        await first.exited;
+      }
+    },
+    30_000,
+  );
+});
