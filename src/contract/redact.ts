@@ -31,7 +31,7 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'coo
 const SECRET_NAME =
   /(?:^|[^a-z])(?:access[_-]?|refresh[_-]?|id[_-]?|auth[_-]?|api[_-]?|bearer[_-]?)?token$|api[_-]?key$|secret$|passw(?:or)?d$|^passphrase$|^auth(?:orization)?$|^cookie$|^session(?:[_-]?id)?$/i;
 /** Secrets of these names are no tokens: nothing of them is shown. */
-const OPAQUE_NAME = /secret$|passw(?:or)?d$|^passphrase$|^cookie$|^session/i;
+const OPAQUE_NAME = /secret$|passw(?:or)?d$|^passphrase$|cookie$|^session/i;
 /** `Bearer X`, `Token X`, `Basic X` in text (an error that echoes a header, a commander message). */
 const SCHEME_CREDENTIAL = /\b(Bearer|Token|Basic)([ \t]+)([^\s'"`,;<>()]+)/gi;
 /**
@@ -49,6 +49,8 @@ const HEADER_IN_TEXT = /\b(proxy-authorization|authorization|set-cookie|cookie|x
 const QUERY_PARAM = /(^|[?&;])([A-Za-z0-9_.-]+)=([^&;#\s'"`]*)/g;
 /** `https://user:pass@host`: credentials in a URL. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"`]+@/gi;
+/** A word that every name SECRET_NAME takes contains. */
+const SECRET_WORDS = ['token', 'key', 'secret', 'passw', 'passphrase', 'auth', 'cookie', 'session'];
 /** `"token": "…"` in JSON text, without parsing it (the journal cuts bodies as it records them). */
 const JSON_STRING_FIELD = /"((?:[^"\\\n]|\\.){1,64})"(\s*:\s*)"((?:[^"\\\n]|\\.)*)"/g;
 
@@ -93,23 +95,33 @@ export function isSecretName(name: string): boolean {
   return CREDENTIAL_HEADERS.has(name.toLowerCase()) || SECRET_NAME.test(name);
 }
 
+/** Compiled once per list: the journal passes one list to every part of a request it cuts. */
+const compiled = new WeakMap<KnownSecrets, { find: string; mask: string }[]>();
+
 /** The known secrets worth looking for, longest first (one may contain another), with their encoded forms. */
 function searchable(known: KnownSecrets): { find: string; mask: string }[] {
-  const found: { find: string; mask: string }[] = [];
+  if (known.length === 0) return [];
+  let found = compiled.get(known);
+  if (found !== undefined) return found;
+  found = [];
   for (const secret of known) {
     if (typeof secret !== 'string' || secret.length < MIN_KNOWN_SECRET_LENGTH) continue;
     const mask = maskToken(secret);
     // As typed, in a URL and in JSON text: a token with `+`, `/` or `"` changes there.
     for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) found.push({ find: form, mask });
   }
-  return found.sort((a, b) => b.find.length - a.find.length);
+  found.sort((a, b) => b.find.length - a.find.length);
+  compiled.set(known, found);
+  return found;
 }
 
 /** Text of any kind (a message, a URL, a body, a stack trace) with every secret in it cut. */
 export function redactText(text: string, known: KnownSecrets = []): string {
   let out = text;
   for (const { find, mask } of searchable(known)) if (out.includes(find)) out = out.split(find).join(mask);
-  if (/bearer|token|basic/i.test(out))
+  // One lower-case copy answers every "could this rule apply" cheaply (the journal cuts every body it records).
+  const lower = out.toLowerCase();
+  if (lower.includes('bearer') || lower.includes('token') || lower.includes('basic'))
     out = out.replace(SCHEME_CREDENTIAL, (whole, scheme: string, space: string, word: string) => {
       // A sentence's full stop is no part of the credential.
       const credential = word.replace(/[.]+$/, '');
@@ -117,7 +129,7 @@ export function redactText(text: string, known: KnownSecrets = []): string {
       const shown = /^(bearer|token)$/i.test(scheme) ? maskToken(credential) : REDACTED;
       return `${scheme}${space}${shown}${word.slice(credential.length)}`;
     });
-  if (/authorization|cookie|x-api-key/i.test(out))
+  if (lower.includes('authorization') || lower.includes('cookie') || lower.includes('x-api-key'))
     out = out.replace(HEADER_IN_TEXT, (whole, name: string, sep: string, value: string) => {
       const trimmed = value.trimEnd();
       if (isMasked(trimmed) || /\[redacted\]|…/.test(trimmed)) return whole;
@@ -141,7 +153,9 @@ export function redactUrl(url: string, known: KnownSecrets = []): string {
 /** Text that may be JSON (a request or answer body): fields named like secrets are cut too, without parsing it. */
 export function redactBody(text: string, known: KnownSecrets = []): string {
   let out = redactText(text, known);
-  if (out.includes('"'))
+  // Most bodies have no field named like a secret: one scan says so, and spares the field-by-field one.
+  const lower = out.toLowerCase();
+  if (SECRET_WORDS.some((word) => lower.includes(word)))
     out = out.replace(JSON_STRING_FIELD, (whole, name: string, sep: string, value: string) =>
       isSecretName(name) && value !== '' && !isMasked(value) ? `"${name}"${sep}"${maskNamed(name, value)}"` : whole,
     );
