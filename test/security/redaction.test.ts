@@ -280,6 +280,14 @@ describe('a server that echoes the configured token gets it printed redacted, ne
     expect(everything(result)).not.toContain(PLAIN);
   });
 
+  it('--verbose shows a body field named like a secret cut, even a token the CLI does not know', async () => {
+    const other = 'sk_other_Zq8Lm3Np5Rt7Vx9Bc2Df';
+    const result = await topup(['api', '--verbose', '-X', 'POST', 'auth/token/validate', '-f', `token=${other}`]);
+    expect(result.err).toContain(`{"token":"…${other.slice(-4)}"}`);
+    expect(everything(result)).not.toContain(other);
+    expect(JSON.stringify(sandbox.requests.list())).not.toContain(other);
+  });
+
   it('the journal of those runs holds the token nowhere', () => {
     expect(sandbox.requests.count()).toBeGreaterThan(5);
     expect(JSON.stringify(sandbox.requests.list())).not.toContain(PLAIN);
