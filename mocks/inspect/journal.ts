@@ -1,4 +1,4 @@
-import { TOKEN_PREFIXES } from '../../src/contract/token-prefix.js';
+import { redactAnswered, redactEntryInput } from './journal-redaction.js';
 
 /** What the pipeline learnt about a request while answering it (filled in as it goes; see core/pipeline.ts). */
 export interface RequestNotes {
@@ -26,7 +26,7 @@ export interface JournalEntry {
   method: string;
   path: string;
   query: Record<string, string>;
-  /** Lower-case names; Authorization shows only the token's family and last 4 characters. */
+  /** Lower-case names; credentials cut (Authorization shows only the token's family and last 4 characters). */
   headers: Record<string, string>;
   idempotency_key: string | null;
   request_body: string | null;
@@ -74,7 +74,8 @@ export type EntryInput = Omit<JournalEntry, 'id'>;
 
 /**
  * One answered request as the core hands it over: references to what the request and its answer already hold, no
- * copies. The entry (redacted headers, parsed query, ISO time, cut bodies) is built from it only when read.
+ * copies of what needs none. The journal cuts its secrets as it records it (journal-redaction.ts); the entry (parsed
+ * query, ISO time, cut bodies) is built from that only when read.
  */
 export interface AnsweredRequest {
   at: number;
@@ -83,7 +84,7 @@ export interface AnsweredRequest {
   path: string;
   /** The raw query string, `?a=1` or empty. */
   search: string;
-  /** Lower-case names, as the request carried them; redacted when the entry is built. */
+  /** Lower-case names, as the request carried them; redacted as the journal records them. */
   headers: Readonly<Record<string, string>>;
   requestBody: string | null;
   /** null when the connection was dropped. */
@@ -148,13 +149,14 @@ export class RequestJournal {
     return this.size > 0 || this.#listeners.size > 0;
   }
 
-  /** Keeps one answered request, as the sandbox core hands it over (references only). */
+  /** Keeps one answered request, as the sandbox core hands it over, its secrets cut before anything keeps it. */
   keep(answered: AnsweredRequest): void {
-    this.#keep(answered, undefined);
+    this.#keep(redactAnswered(answered), undefined);
   }
 
-  /** Keeps an entry that is already built (tests, imports). */
-  record(input: EntryInput): void {
+  /** Keeps an entry that is already built (tests, imports), its secrets cut the same way. */
+  record(given: EntryInput): void {
+    const input = redactEntryInput(given);
     this.#keep(
       {
         at: input.at,
@@ -279,12 +281,9 @@ export class RequestJournal {
   }
 }
 
-/** The journal's record of one answered request, its Authorization redacted. */
+/** The journal's record of one answered request (already redacted as it was kept). */
 function entryInput(answered: AnsweredRequest): EntryInput {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answered.headers))
-    headers[name] = name === 'authorization' ? redactAuthorization(value) : value;
-  const { notes } = answered;
+  const { headers, notes } = answered;
   return {
     at: answered.at,
     time: new Date(answered.at).toISOString(),
@@ -304,16 +303,6 @@ function entryInput(answered: AnsweredRequest): EntryInput {
     fault: notes.fault ?? null,
     near_miss: notes.nearMiss ?? null,
   };
-}
-
-/** The Authorization value as the journal shows it: the scheme, the token's family and its last 4 characters. */
-export function redactAuthorization(value: string): string {
-  const match = /^(\S+)\s+(\S+)$/.exec(value.trim());
-  if (match === null) return '[redacted]';
-  const [, scheme, token] = match as unknown as [string, string, string];
-  if (token.length < 12) return `${scheme} [redacted]`;
-  const family = Object.values(TOKEN_PREFIXES).find((prefix) => token.startsWith(prefix)) ?? '';
-  return `${scheme} ${family}…${token.slice(-4)}`;
 }
 
 /** A predicate for the filter; every field given must match. */

@@ -114,7 +114,11 @@ export class CliContext {
   }
 
   settings(): Settings {
-    this.#settings ??= Settings.load(this.configDir);
+    if (this.#settings === undefined) {
+      this.#settings = Settings.load(this.configDir);
+      // Every stored token is one this run must never print whole, whichever profile a server echoes.
+      for (const name of this.#settings.profileNames()) this.io.knowSecret(this.#settings.token(name));
+    }
     return this.#settings;
   }
 
@@ -131,6 +135,7 @@ export class CliContext {
       profile: (name) => settings.profile(name),
       token: (name) => settings.token(name),
     });
+    if (this.#spec.kind === 'remote') this.io.knowSecret(this.#spec.token);
     return this.#spec;
   }
 
@@ -189,6 +194,7 @@ export class CliContext {
 
   /** A client for a server and token other than the target's: `auth login` checks a token before storing it, `auth status` every profile's. */
   async clientFor(baseUrl: string, token: string, options: Pick<ClientOptions, 'maxRetries'> = {}): Promise<TopupClient> {
+    this.io.knowSecret(token);
     const [{ createClient }, fetch] = await Promise.all([import('../client/index.js'), this.remoteFetch()]);
     return createClient({
       baseUrl,
@@ -206,7 +212,7 @@ export class CliContext {
   }
 
   /**
-   * What the client reports as it goes. --debug: each request (Authorization already redacted by the client), each
+   * What the client reports as it goes. --debug: each request (its secrets already redacted by the client), each
    * answer's status and time, each wait. A wait over 2 s is said on a terminal even without --debug, so that a paced
    * or rate-limited command never looks hung.
    */

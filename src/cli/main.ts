@@ -47,11 +47,11 @@ export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps
 function reportError(ctx: CliContext, error: unknown): void {
   const err = error instanceof Error ? error : new Error(String(error));
   const details = err as Error & { status?: number; code?: string; fields?: readonly string[]; idempotencyKey?: string };
-  const secrets = [ctx.io.env.TOPUP_TOKEN];
   // A 401 to a request that carried no token is explained by why it carried none.
   const reason = exitCodeFor(err) === ExitCode.auth ? ctx.missingTokenReason() : undefined;
-  // The message may be a server's, or hold what someone typed: never raw to the terminal.
-  const message = sanitizeText(redactSecrets(oneSentence(reason ?? err.message), secrets), { multiline: false });
+  // The message may be a server's, or hold what someone typed: never raw to the terminal (stderr also cuts every token
+  // this run knows; a value glued to an option is cut here).
+  const message = sanitizeText(redactSecrets(oneSentence(reason ?? err.message)), { multiline: false });
   if (ctx.globals.json || asksForJson(ctx.argv)) {
     const code = typeof details.code === 'string' ? details.code : undefined;
     ctx.io.stderr.write(errorEnvelope({ message, code, fields: details.fields, idempotencyKey: details.idempotencyKey }));
@@ -61,7 +61,7 @@ function reportError(ctx: CliContext, error: unknown): void {
     if (details.idempotencyKey && maybeCommitted(err))
       ctx.io.stderr.write(`Retry safely with: --idempotency-key ${details.idempotencyKey}\n`);
   }
-  if (ctx.globals.debug && err.stack) ctx.io.stderr.write(`${redactSecrets(err.stack, secrets)}\n`);
+  if (ctx.globals.debug && err.stack) ctx.io.stderr.write(`${redactSecrets(err.stack)}\n`);
 }
 
 function maybeCommitted(error: Error): boolean {

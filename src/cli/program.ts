@@ -97,15 +97,30 @@ function commandPath(command: Command): string {
   return names.join(' ');
 }
 
-/** Help on stdout; commander's own errors on stderr, as the one JSON error shape when --json was asked for. */
+/**
+ * Help on stdout; commander's own errors on stderr, as the one JSON error shape when --json was asked for. Its errors
+ * echo what was typed (`-H 'Authorization: Basic …'`, `--tokn=SECRET`): cut before anything is shaped from them, and
+ * every stored token is known by then (stderr cuts those word for word).
+ */
 function outputFor(ctx: CliContext) {
-  const redact = (text: string) => redactSecrets(text, [ctx.io.env.TOPUP_TOKEN]);
+  const redact = (text: string) => redactSecrets(text);
   return {
     writeOut: (text: string) => ctx.io.stdout.write(text),
     writeErr: (text: string) => ctx.io.stderr.write(redact(text)),
-    outputError: (text: string, write: (text: string) => void) =>
-      write(asksForJson(ctx.argv) ? errorEnvelope({ message: commanderSentence(text) }) : text),
+    outputError: (text: string, write: (text: string) => void) => {
+      knowStoredTokens(ctx);
+      write(asksForJson(ctx.argv) ? errorEnvelope({ message: commanderSentence(redact(text)) }) : text);
+    },
   };
+}
+
+/** Loads the stored profiles, whose tokens the context then knows; a config that cannot be read changes nothing here. */
+function knowStoredTokens(ctx: CliContext): void {
+  try {
+    ctx.settings();
+  } catch {
+    // The command's own run reports an unreadable config; an error about a typo must not turn into that.
+  }
 }
 
 /** Subcommands report through the same streams and never call process.exit. */

@@ -1,3 +1,4 @@
+import { redactText } from '../contract/redact.js';
 import { errorForStatus, type TopupError } from '../errors.js';
 
 /** What the transport knows of a failed answer. */
@@ -22,14 +23,15 @@ const fallbackMessages: Record<number, string> = {
 
 /**
  * Maps a non-2xx answer to the error class of its status, keeping the envelope's message, code and fields.
- * `secrets` are scrubbed from every string, so a server that echoes the token cannot leak it into an error.
+ * Every string is redacted (src/contract/redact.ts) with `secrets` known word for word, so a server that echoes the
+ * token cannot leak it into an error.
  */
 export function errorFromResponse(answer: FailedAnswer, secrets: readonly string[] = []): TopupError {
   const envelope = readErrorEnvelope(answer.body);
   const message = envelope.message ?? fallbackMessages[answer.status] ?? `The server answered with status ${answer.status}.`;
-  return errorForStatus(answer.status, scrub(message, secrets), {
-    code: envelope.code === undefined ? undefined : scrub(envelope.code, secrets),
-    fields: envelope.fields?.map((field) => scrub(field, secrets)),
+  return errorForStatus(answer.status, redactText(message, secrets), {
+    code: envelope.code === undefined ? undefined : redactText(envelope.code, secrets),
+    fields: envelope.fields?.map((field) => redactText(field, secrets)),
     retryAfter: answer.retryAfter,
   });
 }
@@ -48,13 +50,4 @@ function readErrorEnvelope(body: unknown): { message?: string; code?: string; fi
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Replaces every occurrence of each secret with [REDACTED]. */
-export function scrub(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret !== '') result = result.split(secret).join('[REDACTED]');
-  }
-  return result;
 }

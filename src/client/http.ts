@@ -1,4 +1,5 @@
 import { raceAbort } from '../abort.js';
+import { redactHeaders, redactUrl } from '../contract/redact.js';
 import { connectionFailure, timeoutFailure } from './transport-failure.js';
 import type { FetchFunction, OutgoingRequest, ResolvedOptions } from './options.js';
 
@@ -53,7 +54,7 @@ export async function sendAttempt(
     ...attempt.headers,
   };
   // Outside the try: an error of the caller's own hook is theirs, not a transport failure.
-  options.onRequest?.(describeRequest(attempt.method, url, headers));
+  options.onRequest?.(describeRequest(attempt.method, url, headers, options.token));
 
   const body = attempt.text ?? (attempt.json === undefined ? undefined : JSON.stringify(attempt.json));
   try {
@@ -140,15 +141,13 @@ export async function exchange(
   }
 }
 
-/** The request with its Authorization value redacted, for the debug hook; headers by name, as fetch lists them. */
-export function describeRequest(method: string, url: string, headers: Record<string, string>): OutgoingRequest {
-  const shown: Record<string, string> = {};
-  for (const name of Object.keys(headers).sort())
-    shown[name] = name === 'authorization' ? redactAuthorization(headers[name]!) : headers[name]!;
-  return { method, url, headers: shown };
-}
-
-function redactAuthorization(value: string): string {
-  const scheme = /^(\w+) /.exec(value)?.[1];
-  return scheme === undefined ? '[REDACTED]' : `${scheme} [REDACTED]`;
+/**
+ * The request as the debug hook sees it, its secrets cut (src/contract/redact.ts): credentials in headers, secret
+ * query parameters, and the token wherever it appears. Headers by name, as fetch lists them.
+ */
+export function describeRequest(method: string, url: string, headers: Record<string, string>, token?: string): OutgoingRequest {
+  const known = [token];
+  const sorted: Record<string, string> = {};
+  for (const name of Object.keys(headers).sort()) sorted[name] = headers[name]!;
+  return { method, url: redactUrl(url, known), headers: redactHeaders(sorted, known) };
 }

@@ -10,7 +10,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** A WHATWG fetch: the global one, undici's, msw's, or the sandbox's in-process one. */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** What the `onRequest` debug hook sees of each attempt. The Authorization value is always redacted. */
+/** What the `onRequest` debug hook sees of each attempt: credentials, secret query parameters and the token redacted. */
 export interface OutgoingRequest {
   method: string;
   url: string;

@@ -1,4 +1,4 @@
-import { scrub } from './error-from-response.js';
+import { redactText } from '../contract/redact.js';
 import { ConnectionError, TimeoutError } from '../errors.js';
 
 /** Error codes of node's sockets, resolvers and TLS, as a person would name the cause. */
@@ -52,7 +52,7 @@ export function connectionFailure(
   token: string | undefined,
   during: 'request' | 'body' = 'request',
 ): ConnectionError {
-  const reason = scrub(reasonOf(error), token === undefined ? [] : [token]);
+  const reason = redactText(reasonOf(error), [token]);
   // Part of the answer had come: the server was reached, and the request may have taken effect.
   if (during === 'body')
     return new ConnectionError(`${originOf(url)} closed the connection before its answer was complete (${reason}).`, {

@@ -166,7 +166,8 @@ describe('auth login', () => {
     const result = await login('rich', ['--debug']);
     expect(result.code).toBe(0);
     expect(result.err).toContain(`> POST ${served.url}/api/v1/auth/token/validate`);
-    expect(result.err).toContain('Bearer [REDACTED]');
+    expect(result.err).toContain(`"authorization":"Bearer topup_live_…${served.token('rich').slice(-4)}"`);
+    expect(result.err).not.toContain(served.token('rich'));
   });
 
   it('with TOPUP_TOKEN set, warns that the environment wins over the stored token', async () => {
@@ -455,7 +456,8 @@ describe('auth status', () => {
     const result = await topup(['--debug', 'auth', 'status']);
     expect(result.code).toBe(0);
     expect(result.err).toContain(`> POST ${served.url}/api/v1/auth/token/validate`);
-    expect(result.err).toContain('Bearer [REDACTED]');
+    expect(result.err).toContain(`"authorization":"Bearer topup_live_…${served.token('rich').slice(-4)}"`);
+    expect(result.out + result.err).not.toContain(served.token('rich'));
   });
 
   it('on a terminal: aligned fields, no colour with --no-color', async () => {

@@ -187,7 +187,9 @@ describe('orders create, scripted (flags, piped)', () => {
     expect(result.code).toBe(0);
     expect(result.err).toContain(`> POST ${served.url}/api/v1/me/orders`);
     expect(result.err).toContain('"idempotency-key":"debug-1"');
-    expect(result.err).toContain('Bearer [REDACTED]');
+    // The one redaction (src/contract/redact.ts): the token's family and last 4 characters.
+    expect(result.err).toContain(`"authorization":"Bearer topup_live_…${served.token('rich').slice(-4)}"`);
+    expect(result.err).not.toContain(served.token('rich'));
   });
 });
 

@@ -8,11 +8,15 @@ const RICH = 'topup_live_rich_9Xk2mQ7vLp3RtY8wZc4bNs6d';
 describe('redactSecrets', () => {
   it.each([
     [`error: unknown option '--tokn=${RICH}'`, `error: unknown option '--tokn=…'`],
-    [`error: unknown command '${RICH}'`, `error: unknown command 'topup_live_…'`],
+    [`error: unknown command '${RICH}'`, `error: unknown command 'topup_live_…Ns6d'`],
     ['Invoice INV1 was not found.', 'Invoice INV1 was not found.'],
     // A hyphen inside a word is no option: the examples of `--faults` stay readable.
     ['Examples: drop-after=20%, 503/retry-after=1', 'Examples: drop-after=20%, 503/retry-after=1'],
-    ['secret s3cr3t-value-123 leaked', 'secret [REDACTED] leaked'],
+    ['secret s3cr3t-value-123 leaked', 'secret …-123 leaked'],
+    // commander echoes what was typed after -H: credentials in it are cut whatever their shape.
+    [`error: bad header 'Authorization: Basic dXNlcjpzM2NyM3Q='`, `error: bad header 'Authorization: Basic [redacted]'`],
+    [`error: bad header 'Authorization: Bearer sk_live_51HxYz0abcdef'`, `error: bad header 'Authorization: Bearer …cdef'`],
+    [`error: too many arguments: 'Bearer sk_live_51HxYz0abcdef'`, `error: too many arguments: 'Bearer …cdef'`],
   ])('%s', (input, expected) => {
     expect(redactSecrets(input, ['s3cr3t-value-123'])).toBe(expected);
   });

@@ -94,7 +94,7 @@ describe('requests', () => {
       {
         method: 'GET',
         url: `${sandbox.baseUrl}/api/v1/me`,
-        headers: { accept: 'application/json', authorization: 'Bearer [REDACTED]', 'user-agent': 'topup-client' },
+        headers: { accept: 'application/json', authorization: `Bearer topup_live_…${token.slice(-4)}`, 'user-agent': 'topup-client' },
       },
     ]);
   });

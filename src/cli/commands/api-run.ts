@@ -139,7 +139,11 @@ function emptyPage(body: unknown): boolean {
 export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path: string }, flags: ApiFlags): Promise<void> {
   const request = await requestOf(ctx, target, flags);
   const reasons = flags.include || flags.verbose ? (await import('node:http')).STATUS_CODES : {};
-  const { errorFromResponse, scrub } = await import('../../client/error-from-response.js');
+  const [{ errorFromResponse }, { redactText }] = await Promise.all([
+    import('../../client/error-from-response.js'),
+    import('../../contract/redact.js'),
+  ]);
+  const scrub = (text: string, known: readonly string[]) => redactText(text, known);
   const secrets: string[] = [];
   const clean = (text: string) => scrub(sanitizeText(text, { multiline: false }), secrets);
   const sentBody = request.body === undefined ? undefined : 'raw' in request.body ? request.body.raw : JSON.stringify(request.body.json);

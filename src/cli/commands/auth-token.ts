@@ -13,7 +13,11 @@ export async function runToken(ctx: CliContext): Promise<void> {
       'No token: commands use the embedded offline sandbox, which needs none; log in with `topup auth login`, or set TOPUP_TOKEN and TOPUP_BASE_URL.',
     );
   if (spec.token === undefined) throw new AuthError(ctx.missingTokenReason() ?? `No token for ${spec.baseUrl}.`);
-  if (ctx.globals.json)
-    return ctx.io.writeJson({ token: spec.token, profile: spec.profile ?? null, base_url: spec.baseUrl, token_source: spec.tokenSource });
-  ctx.io.out(`${spec.token}\n`);
+  const token = spec.token;
+  // Printing the token is this command's job: the one run whose stdout is not redacted.
+  ctx.io.revealingTokens(() => {
+    if (ctx.globals.json)
+      return ctx.io.writeJson({ token, profile: spec.profile ?? null, base_url: spec.baseUrl, token_source: spec.tokenSource });
+    ctx.io.out(`${token}\n`);
+  });
 }

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { TokenMode } from '../../contract/index.js';
+import { tokenFamily as familyOf } from '../../contract/redact.js';
 import { TOKEN_PREFIXES } from '../../contract/token-prefix.js';
 import type { CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
@@ -25,10 +26,12 @@ export function tokenModeOf(token: string): TokenMode | undefined {
   return TOKEN_FAMILIES.find(([prefix]) => token.startsWith(prefix))?.[1];
 }
 
-/** What may be shown of a token: its family prefix and nothing of the secret part. */
+/**
+ * What `auth status` shows of a stored token: its family prefix and nothing of the secret part (less than the
+ * redaction of an echoed token shows, src/contract/redact.ts: this one is printed on every status).
+ */
 export function tokenFamily(token: string): string {
-  const family = TOKEN_FAMILIES.find(([prefix]) => token.startsWith(prefix))?.[0];
-  return `${family ?? ''}…`;
+  return `${familyOf(token) ?? ''}…`;
 }
 
 export interface LoginOptions {

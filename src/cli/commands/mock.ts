@@ -184,19 +184,22 @@ export function networkWarning(options: Pick<ServeOptions, 'host' | 'allowHost' 
 function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox, controlCalls: string[]): void {
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
-    ctx.io.writeJsonLine({
-      url,
-      dashboard: `${url}/__sandbox/`,
-      openapi: `${url}/openapi.json`,
-      rate_limit: options.rateLimit,
-      lean: options.lean,
-      state: options.state ?? null,
-      seed: options.seed ?? null,
-      faults: sandbox.faults.config,
-      auto_pay_ms: options.autoPay ?? null,
-      auto_expire_ms: options.autoExpire ?? null,
-      accounts,
-    });
+    // The demo tokens are public test values, listed so a bot can be pointed at them: the one place they are printed.
+    ctx.io.revealingTokens(() =>
+      ctx.io.writeJsonLine({
+        url,
+        dashboard: `${url}/__sandbox/`,
+        openapi: `${url}/openapi.json`,
+        rate_limit: options.rateLimit,
+        lean: options.lean,
+        state: options.state ?? null,
+        seed: options.seed ?? null,
+        faults: sandbox.faults.config,
+        auto_pay_ms: options.autoPay ?? null,
+        auto_expire_ms: options.autoExpire ?? null,
+        accounts,
+      }),
+    );
     return;
   }
   const style = ctx.io.style;
@@ -218,15 +221,17 @@ function printServing(ctx: CliContext, options: ServeOptions, url: string, sandb
     ),
   );
   ctx.io.out('\nDemo tokens (public test values):\n');
-  ctx.io.out(
-    renderTable(
-      accounts,
-      [
-        { header: 'account', value: (a) => a.name },
-        { header: 'mode', value: (a) => a.mode },
-        { header: 'token', value: (a) => a.token },
-      ],
-      { terminal: ctx.io.terminal, style },
+  ctx.io.revealingTokens(() =>
+    ctx.io.out(
+      renderTable(
+        accounts,
+        [
+          { header: 'account', value: (a) => a.name },
+          { header: 'mode', value: (a) => a.mode },
+          { header: 'token', value: (a) => a.token },
+        ],
+        { terminal: ctx.io.terminal, style },
+      ),
     ),
   );
   // Every control call, for people: scripts read the README or `--json`.
@@ -459,10 +464,19 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
 
 export async function runFixtures(ctx: CliContext): Promise<void> {
   const answer = await (await controlFor(ctx)).control.fixtures();
-  if (ctx.globals.json) return ctx.io.writeJson(answer);
+  // Printing the sandbox's test tokens is this command's job: stdout is not redacted while it does.
+  if (ctx.globals.json) return ctx.io.revealingTokens(() => ctx.io.writeJson(answer));
   // A served sandbox is a server too: its text is made safe like any other (io/sanitize.ts).
   const fixtures = (await import('../io/sanitize.js')).sanitizeDeep(answer) as typeof answer;
   const view = await ctx.io.tableView();
+  ctx.io.revealingTokens(() => printFixtures(ctx, fixtures, view));
+}
+
+function printFixtures(
+  ctx: CliContext,
+  fixtures: Awaited<ReturnType<SandboxControlClient['fixtures']>>,
+  view: Awaited<ReturnType<CliContext['io']['tableView']>>,
+): void {
   ctx.io.out(
     renderTable(
       fixtures.accounts,

@@ -1,3 +1,4 @@
+import { redactBody, redactHeaderValue } from '../../contract/redact.js';
 import { sanitizeText } from './sanitize.js';
 
 /** Header lookup and listing, as a fetch Response's headers offer them. */
@@ -17,14 +18,14 @@ export function statusLine(status: number, reasons: Readonly<Record<number, stri
   return reason === undefined ? `HTTP/1.1 ${status}` : `HTTP/1.1 ${status} ${reason}`;
 }
 
-/** `name: value`, one a line, sorted by name; values as the server sent them, made safe. */
+/** `name: value`, one a line, sorted by name; values as the server sent them, made safe, credentials (Set-Cookie) cut. */
 export function headerLines(headers: ListedHeaders, clean: CleanLine): string[] {
   const lines: [string, string][] = [];
-  headers.forEach?.((value, name) => lines.push([clean(name), clean(value)]));
+  headers.forEach?.((value, name) => lines.push([clean(name), clean(redactHeaderValue(name, value))]));
   return lines.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, value]) => `${name}: ${value}`);
 }
 
-/** `--verbose`: the request as sent, each line after `> `; Authorization already redacted by the client. */
+/** `--verbose`: the request as sent, each line after `> `; headers already redacted by the client, the body here. */
 export function requestLines(
   request: { method: string; url: string; headers: Record<string, string> },
   body: string | undefined,
@@ -38,6 +39,6 @@ export function requestLines(
       .sort()
       .map((name) => `> ${clean(name)}: ${clean(request.headers[name]!)}`),
     '>',
-    ...(body === undefined ? [] : sanitizeText(body).split('\n')),
+    ...(body === undefined ? [] : sanitizeText(redactBody(body)).split('\n')),
   ];
 }

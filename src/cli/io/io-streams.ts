@@ -1,4 +1,6 @@
+import { redactText } from '../../contract/redact.js';
 import type { JqProgram } from './jq.js';
+import { redactingStream } from './redact.js';
 import { jsonText, sanitizeText } from './sanitize.js';
 import { plainStyle, type Style } from './plain-style.js';
 import { startPagingProgress, type PagingProgress } from './paging-progress.js';
@@ -21,13 +23,69 @@ export interface OutputMode {
  * Everything a command may do with the terminal, in the spirit of gh's IOStreams: the streams, whether each is a
  * terminal, colour, whether a person can be asked, and the kinds of output. Data goes to stdout; everything else to
  * stderr. Commands write only through this, never to process.stdout or process.stderr.
+ *
+ * Its streams are the one choke point of redaction: every write to stdout and stderr has the tokens this run knows
+ * cut word for word, and any token of the sandbox's format (src/contract/redact.ts), so a server that echoes the
+ * token (as a username, a token name, an error) cannot get it printed. Only a command whose job is to print a token
+ * writes one, inside revealingTokens().
  */
 export class IOStreams {
   #mode: OutputMode = { json: false, color: true, input: true };
   #style: Style | undefined;
   #jq: JqProgram | undefined;
+  readonly #secrets = new Set<string>();
+  #revealing = false;
+  #stdout: OutputStream | undefined;
+  #stderr: OutputStream | undefined;
+  /** The given streams, each write redacted; stdin, env and the time zone as given. */
+  readonly streams: CliIO;
 
-  constructor(readonly streams: CliIO) {}
+  constructor(raw: CliIO) {
+    this.knowSecret(raw.env.TOPUP_TOKEN);
+    const redact = (text: string) => this.redact(text);
+    const get = {
+      stdout: () => (this.#stdout ??= redactingStream(raw.stdout, (text) => (this.#revealing ? text : redact(text)))),
+      stderr: () => (this.#stderr ??= redactingStream(raw.stderr, redact)),
+    };
+    // Getters: node builds each stdio stream on first touch (main.ts), and most commands never read stdin.
+    this.streams = {
+      get stdout() {
+        return get.stdout();
+      },
+      get stderr() {
+        return get.stderr();
+      },
+      get stdin() {
+        return raw.stdin;
+      },
+      env: raw.env,
+      timeZone: raw.timeZone,
+    };
+  }
+
+  /** A token this run sends or may be answered with (TOPUP_TOKEN, the profile's, one being logged in): never printed whole. */
+  knowSecret(secret: string | undefined): void {
+    if (secret !== undefined && secret !== '') this.#secrets.add(secret);
+  }
+
+  /** Text with every secret this run knows, and any token of the sandbox's format, cut. */
+  redact(text: string): string {
+    return redactText(text, [...this.#secrets]);
+  }
+
+  /**
+   * Runs `print` with stdout unredacted: only for a command whose job is to print a token (`auth token`,
+   * `mock fixtures`, the demo tokens `mock serve` lists). stderr stays redacted.
+   */
+  revealingTokens<T>(print: () => T): T {
+    const before = this.#revealing;
+    this.#revealing = true;
+    try {
+      return print();
+    } finally {
+      this.#revealing = before;
+    }
+  }
 
   get stdout(): OutputStream {
     return this.streams.stdout;
@@ -147,7 +205,7 @@ export class IOStreams {
 
   /** Data, on stdout. */
   out(text: string): void {
-    this.streams.stdout.write(text);
+    this.stdout.write(text);
   }
 
   /**
@@ -160,32 +218,32 @@ export class IOStreams {
     const pager = await import('./pager.js');
     const command = pager.pagerCommand(this.streams.env);
     if (command === undefined || !pager.tallerThan(text, this.rows, this.columns)) return this.out(text);
-    const shown = await pager.runPager(command, text, this.streams.env);
+    const shown = await pager.runPager(command, this.#revealing ? text : this.redact(text), this.streams.env);
     if (!shown.started) {
       this.warn(`The pager \`${command}\` could not start; printing directly.`);
       this.out(text);
-    } else if (shown.stderr !== '') this.streams.stderr.write(shown.stderr);
+    } else if (shown.stderr !== '') this.stderr.write(shown.stderr);
     if (signal?.aborted) throw signal.reason;
   }
 
   /** Exactly the data as JSON on stdout, nothing else; with --jq, jq's results for it instead. */
   writeJson(data: unknown): void {
-    this.streams.stdout.write(this.#jq === undefined ? `${jsonText(data, 2)}\n` : this.#jq.run(data));
+    this.stdout.write(this.#jq === undefined ? `${jsonText(data, 2)}\n` : this.#jq.run(data));
   }
 
   /** One record of a stream (NDJSON: one compact JSON document a line); with --jq, jq's results for it instead. */
   writeJsonLine(data: unknown): void {
-    this.streams.stdout.write(this.#jq === undefined ? `${jsonText(data)}\n` : this.#jq.run(data));
+    this.stdout.write(this.#jq === undefined ? `${jsonText(data)}\n` : this.#jq.run(data));
   }
 
   /** What a person must see even with --json (stderr is never data): where the data came from, a risk. */
   warn(text: string): void {
-    this.streams.stderr.write(`${text}\n`);
+    this.stderr.write(`${text}\n`);
   }
 
   /** Information for people on stderr (a next step, a total, a hint); silent with --json. */
   notice(text: string): void {
-    if (!this.#mode.json) this.streams.stderr.write(`${text}\n`);
+    if (!this.#mode.json) this.stderr.write(`${text}\n`);
   }
 
   /**
@@ -193,12 +251,12 @@ export class IOStreams {
    * exit code and stdout; its logs need no ticks.
    */
   success(text: string): void {
-    if (!this.#mode.json && this.stderrTerminal) this.streams.stderr.write(`${this.style.green('✓')} ${text}\n`);
+    if (!this.#mode.json && this.stderrTerminal) this.stderr.write(`${this.style.green('✓')} ${text}\n`);
   }
 
   /** A spinner on stderr while waiting: on a terminal only, and not with --json (elsewhere it does nothing). */
   progress(text: string): Spinner {
-    return startSpinner(this.streams.stderr, text, { enabled: !this.#mode.json && this.stderrTerminal });
+    return startSpinner(this.stderr, text, { enabled: !this.#mode.json && this.stderrTerminal });
   }
 
   /**
