@@ -146,8 +146,7 @@ export async function remoteControl(baseUrl: string, transport: RemoteTransport)
   };
   let known: Promise<void> | undefined;
   // Once per command: the cheapest control GET, sent without a token.
-  const knownSandbox = () =>
-    (known ??= send('GET', `${CONTROL_PREFIX}/clock`).then((answer) => requireSandbox(answer, true)));
+  const knownSandbox = () => (known ??= send('GET', `${CONTROL_PREFIX}/clock`).then((answer) => requireSandbox(answer, true)));
   const call = async (method: string, path: string, body?: unknown, token?: string): Promise<unknown> => {
     // A GET without a token is itself the check: it changes nothing and its answer says what answered.
     if (method !== 'GET' || token !== undefined) await knownSandbox();

@@ -177,13 +177,7 @@ describe('§6 control commands check the target first', () => {
     ['a query', (url: string) => `${url}/?a=1`, /must not have a query or fragment/],
     ['a fragment', (url: string) => `${url}/#x`, /must not have a query or fragment/],
   ])('a base URL with %s is refused for mock commands as for every other, and nothing is sent', async (_what, shape, message) => {
-    for (const args of [
-      ['mock', 'pay', 'INV1'],
-      ['mock', 'deposit', '50000'],
-      ['mock', 'fixtures'],
-      ['mock', 'logs'],
-      ['balance'],
-    ]) {
+    for (const args of [['mock', 'pay', 'INV1'], ['mock', 'deposit', '50000'], ['mock', 'fixtures'], ['mock', 'logs'], ['balance']]) {
       const result = await topup([...args, '--base-url', shape(shop.url)], { TOPUP_TOKEN: TOKEN });
       expectUsageError(result, message);
     }
@@ -211,21 +205,25 @@ describe('§6 completion talks only to the configured target', () => {
     return result.out;
   };
 
-  it.each([[['orders', 'show', '']], [['deposits', 'show', '']], [['articles', 'show', '']], [['orders', 'create', '--payment-method', '']]])(
-    '%j with --base-url typed: no request reaches the typed URL, with TOPUP_TOKEN set or a profile logged in',
-    async (words) => {
-      loggedInTo(configured.url);
-      expect(await complete(['--base-url', typed.url, ...words], { TOPUP_TOKEN: TOKEN })).toBe(':4\n');
-      expect(await complete([`--base-url=${typed.url}`, ...words])).toBe(':4\n');
-      expect(typed.received).toEqual([]);
-      expect(configured.received).toEqual([]);
-    },
-  );
+  it.each([
+    [['orders', 'show', '']],
+    [['deposits', 'show', '']],
+    [['articles', 'show', '']],
+    [['orders', 'create', '--payment-method', '']],
+  ])('%j with --base-url typed: no request reaches the typed URL, with TOPUP_TOKEN set or a profile logged in', async (words) => {
+    loggedInTo(configured.url);
+    expect(await complete(['--base-url', typed.url, ...words], { TOPUP_TOKEN: TOKEN })).toBe(':4\n');
+    expect(await complete([`--base-url=${typed.url}`, ...words])).toBe(':4\n');
+    expect(typed.received).toEqual([]);
+    expect(configured.received).toEqual([]);
+  });
 
   it("the logged-in profile's own server gets its token; TOPUP_BASE_URL of no profile gets no token", async () => {
     loggedInTo(configured.url);
     await complete(['orders', 'show', '']);
-    expect(configured.received.map((r) => [r.url.split('?')[0], r.headers.authorization])).toEqual([['/api/v1/me/orders', `Bearer ${TOKEN}`]]);
+    expect(configured.received.map((r) => [r.url.split('?')[0], r.headers.authorization])).toEqual([
+      ['/api/v1/me/orders', `Bearer ${TOKEN}`],
+    ]);
     await complete(['orders', 'show', ''], { TOPUP_BASE_URL: typed.url, TOPUP_TOKEN: TOKEN });
     await complete(['articles', 'show', ''], { TOPUP_BASE_URL: typed.url, TOPUP_TOKEN: TOKEN });
     expect(typed.received.map((r) => r.url.split('?')[0])).toEqual(['/api/v1/articles']);
@@ -257,7 +255,8 @@ describe('§7 redirects carry no body across origins', () => {
     shop.received.length = 0;
   });
 
-  const refusal = /answered 30[78] with a redirect to http:\/\/127\.0\.0\.1:\d+, another origin; the request body is never sent to another origin/;
+  const refusal =
+    /answered 30[78] with a redirect to http:\/\/127\.0\.0\.1:\d+, another origin; the request body is never sent to another origin/;
 
   it.each([
     ['the global fetch', undefined],
@@ -279,17 +278,22 @@ describe('§7 redirects carry no body across origins', () => {
   it.each([
     ['the global fetch', undefined],
     ['the CLI fetch', httpFetch],
-  ])('the client (%s): a same-origin 307 still resends body and token; a 303 elsewhere becomes a GET without them', async (_name, fetch) => {
-    const client = createClient({ baseUrl: shop.url, token: TOKEN, maxRetries: 0, ...(fetch ? { fetch } : {}) });
-    const same = await client.request({ method: 'POST', path: '/api/v1/me/orders?to=self', body: { note: SECRET_NOTE } });
-    expect(same.body).toEqual({ success: true, data: { got: JSON.stringify({ note: SECRET_NOTE }) } });
-    expect(shop.received.at(-1)!.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    await client.request({ method: 'POST', path: '/api/v1/me/orders?status=303', body: { note: SECRET_NOTE } });
-    expect(elsewhere.received.map((r) => [r.method, r.body, r.headers.authorization])).toEqual([['GET', '', undefined]]);
-  });
+  ])(
+    'the client (%s): a same-origin 307 still resends body and token; a 303 elsewhere becomes a GET without them',
+    async (_name, fetch) => {
+      const client = createClient({ baseUrl: shop.url, token: TOKEN, maxRetries: 0, ...(fetch ? { fetch } : {}) });
+      const same = await client.request({ method: 'POST', path: '/api/v1/me/orders?to=self', body: { note: SECRET_NOTE } });
+      expect(same.body).toEqual({ success: true, data: { got: JSON.stringify({ note: SECRET_NOTE }) } });
+      expect(shop.received.at(-1)!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+      await client.request({ method: 'POST', path: '/api/v1/me/orders?status=303', body: { note: SECRET_NOTE } });
+      expect(elsewhere.received.map((r) => [r.method, r.body, r.headers.authorization])).toEqual([['GET', '', undefined]]);
+    },
+  );
 
   it('httpFetch on its own, following redirects, does not resend a body to another origin', async () => {
-    const error = await httpFetch(`${shop.url}/api/v1/me/orders?status=307`, { method: 'POST', body: SECRET_NOTE }).catch((e: unknown) => e);
+    const error = await httpFetch(`${shop.url}/api/v1/me/orders?status=307`, { method: 'POST', body: SECRET_NOTE }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TypeError);
     expect(((error as TypeError).cause as Error).message).toBe('a 307 redirect to another origin would resend the request body');
     expect(elsewhere.received).toEqual([]);
@@ -301,7 +305,9 @@ describe('§7 redirects carry no body across origins', () => {
   ])('topup api %s: a 307 to another origin is refused with one sentence (exit 1), and the file stays home', async (_name, flags) => {
     const file = join(config.dir, 'note.json');
     writeFileSync(file, JSON.stringify({ note: SECRET_NOTE }));
-    const result = await topup(['api', '-X', 'POST', 'me/orders?status=307', ...flags(file), '--base-url', shop.url], { TOPUP_TOKEN: TOKEN });
+    const result = await topup(['api', '-X', 'POST', 'me/orders?status=307', ...flags(file), '--base-url', shop.url], {
+      TOPUP_TOKEN: TOKEN,
+    });
     expect(result.code).toBe(1);
     expect(result.out).toBe('');
     expect(result.err).toMatch(new RegExp(`^Error: http://127\\.0\\.0\\.1:\\d+ ${refusal.source}[^\\n]*\\n$`));

@@ -76,15 +76,23 @@ export function targetLookups(streams: CliIO, deps: CliContext['deps'], deadline
       }
     },
     invoiceCodes: (target) =>
-      within(target, async (ctx, signal) => {
-        const page = await (await ctx.client()).orders.list({ per_page: 20 }, { signal });
-        return itemsOf(page, 'orders').flatMap((o) => described(o.invoice_code, INVOICE_CODE, o.status, o.platform_username));
-      }, 'token'),
+      within(
+        target,
+        async (ctx, signal) => {
+          const page = await (await ctx.client()).orders.list({ per_page: 20 }, { signal });
+          return itemsOf(page, 'orders').flatMap((o) => described(o.invoice_code, INVOICE_CODE, o.status, o.platform_username));
+        },
+        'token',
+      ),
     depositCodes: (target) =>
-      within(target, async (ctx, signal) => {
-        const page = await (await ctx.client()).deposits.list({ per_page: 20 }, { signal });
-        return itemsOf(page, 'deposits').flatMap((d) => described(d.invoice_code, INVOICE_CODE, d.payment_status));
-      }, 'token'),
+      within(
+        target,
+        async (ctx, signal) => {
+          const page = await (await ctx.client()).deposits.list({ per_page: 20 }, { signal });
+          return itemsOf(page, 'deposits').flatMap((d) => described(d.invoice_code, INVOICE_CODE, d.payment_status));
+        },
+        'token',
+      ),
     articleSlugs: (target) =>
       within(target, async (ctx, signal) => {
         const page = await (await ctx.client()).articles.list({}, { signal });
