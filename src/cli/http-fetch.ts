@@ -6,7 +6,8 @@ import { FetchAnswer, plainInit, type PlainInit } from './fetch-answer.js';
  * HTTP parser (WebAssembly) on the first request, and at exit the process waits for V8 to finish optimising it:
  * together some 70 ms, more than the rest of a command (BENCHMARKS.md). The library keeps the global fetch; this
  * serves one-shot CLI processes. Bodies are small JSON, so both directions are buffered whole.
- * Follows redirects as fetch does, and answers with a FetchAnswer (see there).
+ * Follows redirects as fetch does, except that a body is never resent to another origin (fetch would resend a
+ * 307/308's), and answers with a FetchAnswer (see there). The client asks for `redirect: 'manual'` and decides itself.
  */
 export async function httpFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const request = typeof input === 'string' || input instanceof URL ? plainInit(init) : await requestInit(input, init);
@@ -60,6 +61,8 @@ function redirected(previous: Outgoing, url: URL, status: number): Outgoing {
     for (const name of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) delete headers[name];
     return { url, method: previous.method === 'HEAD' ? 'HEAD' : 'GET', headers, body: undefined };
   }
+  if (url.origin !== previous.url.origin && previous.body !== undefined)
+    throw new TypeError('fetch failed', { cause: new Error(`a ${status} redirect to another origin would resend the request body`) });
   return { ...previous, url, headers };
 }
 

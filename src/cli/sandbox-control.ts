@@ -2,7 +2,7 @@ import type { Fixtures } from '../../mocks/store/fixtures.js';
 import type { JournalEntry } from '../../mocks/inspect/journal.js';
 import type { InvoiceView } from '../../mocks/inspect/state-views.js';
 import type { EmbeddedSandbox } from './embedded-sandbox.js';
-import { CONTROL_HEADER, CONTROL_SECRET_HEADER } from '../contract/sandbox-control.js';
+import { CONTROL_HEADER, CONTROL_PREFIX, CONTROL_SECRET_HEADER } from '../contract/sandbox-control.js';
 import { ConnectionError, errorForStatus, isTopupError, TimeoutError } from '../errors.js';
 import { UsageError } from './errors.js';
 
@@ -99,19 +99,19 @@ export interface RemoteTransport {
 /**
  * Control calls through the client's raw `request()`: its timeout, abort and connection errors. Each call is sent
  * once: the control POSTs change state and carry no idempotency key, and GET /fixtures is cheap to ask again by hand.
+ * A call that changes anything or carries a token goes only to a server that has first shown, to a token-less GET,
+ * that it is a topup sandbox: a real server never sees a control POST, nor the token with one.
  */
-export function remoteControl(baseUrl: string, transport: RemoteTransport): SandboxControlClient {
-  let origin: string;
-  try {
-    origin = new URL(baseUrl).origin;
-  } catch {
-    throw new UsageError(`The base URL '${baseUrl}' is not a valid URL.`);
-  }
-  const call = async (method: string, path: string, body?: unknown, token?: string): Promise<unknown> => {
+export async function remoteControl(baseUrl: string, transport: RemoteTransport): Promise<SandboxControlClient> {
+  const { parseBaseUrl } = await import('../client/base-url.js');
+  // The one rule of every command: no credentials, query or fragment in a base URL (refused, never cut off). Plain
+  // http:// to another host (a container) is checked per call, by whether a token goes with it.
+  const base = parseBaseUrl(baseUrl, { allowInsecureHttp: true });
+  const origin = new URL(base).origin;
+  const send = async (method: string, path: string, body?: unknown, token?: string) => {
     const { createClient } = await import('../client/index.js');
-    // Plain http:// to a sandbox on another host (a container) is fine while no token goes with it.
     const client = createClient({
-      baseUrl: origin,
+      baseUrl: base,
       token,
       fetch: transport.fetch,
       timeout: transport.timeout,
@@ -120,9 +120,8 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
       allowInsecureHttp: token === undefined,
       userAgent: 'topup-cli',
     });
-    let answer;
     try {
-      answer = await client.request({
+      return await client.request({
         method,
         path,
         // Tells the sandbox this is a tool on this machine, not a cross-site form post (mocks/rules/control-guard.ts).
@@ -142,11 +141,22 @@ export function remoteControl(baseUrl: string, transport: RemoteTransport): Sand
         throw new ConnectionError(`${error.message.replace(/\.$/, '')}. Is \`topup mock serve\` running there?`);
       throw error;
     }
-    // A real server must never be driven as if it were a sandbox, whatever it answers at these paths.
+  };
+  // A real server must never be driven as if it were a sandbox, whatever it answers at these paths.
+  const requireSandbox = (answer: { headers: { get(name: string): string | null } }, probe: boolean) => {
     if (answer.headers.get(CONTROL_HEADER) !== '1')
       throw new UsageError(
-        `${origin} is not a topup sandbox (no /__sandbox control API answers there); \`topup mock\` commands act only on a sandbox: pass --mock for the embedded one, or --base-url of \`topup mock serve\`.`,
+        `${origin} is not a topup sandbox (no /__sandbox control API answers there); \`topup mock\` commands act only on a sandbox${probe ? ', so no token and no change were sent to it' : ''}: pass --mock for the embedded one, or --base-url of \`topup mock serve\`.`,
       );
+  };
+  let known: Promise<void> | undefined;
+  // Once per command: the cheapest control GET, sent without a token.
+  const knownSandbox = () => (known ??= send('GET', `${CONTROL_PREFIX}/clock`).then((answer) => requireSandbox(answer, true)));
+  const call = async (method: string, path: string, body?: unknown, token?: string): Promise<unknown> => {
+    // A GET without a token is itself the check: it changes nothing and its answer says what answered.
+    if (method !== 'GET' || token !== undefined) await knownSandbox();
+    const answer = await send(method, path, body, token);
+    requireSandbox(answer, false);
     const envelope = answer.body as Envelope;
     // The error class of its status, with its code and fields, as the embedded sandbox's control rejects (409 and 422 exit 5).
     if (!answer.ok || envelope?.success !== true)

@@ -35,9 +35,12 @@ export function parseBaseUrl(
   if (url.search !== '' || url.hash !== '') {
     throw new UsageError('The base URL must not have a query or fragment; it is the site root, like https://shop.example.com.');
   }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && options.allowInsecureHttp !== true) {
+  // Own properties only: a value inherited from a polluted Object.prototype never switches the guard off.
+  const allowInsecureHttp = Object.hasOwn(options, 'allowInsecureHttp') && options.allowInsecureHttp === true;
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
+    const advice = Object.hasOwn(options, 'insecureAdvice') ? options.insecureAdvice : undefined;
     throw new UsageError(
-      `The base URL uses plain http:// to a host that is not loopback, so the token would travel unencrypted; ${options.insecureAdvice ?? 'use https://'}.`,
+      `The base URL uses plain http:// to a host that is not loopback, so the token would travel unencrypted; ${advice ?? 'use https://'}.`,
     );
   }
   if (/\/api\/v1\/?$/.test(url.pathname)) {

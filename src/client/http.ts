@@ -1,5 +1,6 @@
 import { raceAbort } from '../abort.js';
 import { redactHeaders, redactUrl } from '../contract/redact.js';
+import { nextHop, RedirectRefusedError, type Hop } from './redirects.js';
 import { connectionFailure, timeoutFailure } from './transport-failure.js';
 import type { FetchFunction, OutgoingRequest, ResolvedOptions } from './options.js';
 
@@ -25,6 +26,10 @@ export interface Answer {
   readonly status: number;
   readonly ok: boolean;
   readonly headers: { get(name: string): string | null; forEach?(callback: (value: string, name: string) => void): void };
+  /** A browser's `opaqueredirect` under `redirect: 'manual'`; otherwise unread. */
+  readonly type?: string;
+  /** A WHATWG body stream, cancelled when a redirect's body is not read; absent from the CLI's own answers. */
+  readonly body?: unknown;
   text(): Promise<string>;
 }
 
@@ -120,25 +125,41 @@ export async function exchange(
   signal?.addEventListener('abort', onAbort, { once: true });
   let during: 'request' | 'body' = 'request';
   try {
-    const sent = fetch(url, {
-      method: request.method,
-      headers: request.headers,
-      signal: controller.signal,
-      ...(request.body === undefined ? {} : { body: request.body }),
-    });
-    const answer: Answer = await raceAbort(sent, controller.signal);
-    during = 'body';
-    const body = await raceAbort(answer.text(), controller.signal);
-    return { answer, body };
+    // Redirects are followed in redirects.ts, not by fetch, which would resend a 307/308's body to another origin.
+    let hop: Hop = { url, ...request };
+    for (let hops = 0; ; hops++) {
+      const sent = fetch(hop.url, {
+        method: hop.method,
+        headers: hop.headers,
+        signal: controller.signal,
+        redirect: 'manual',
+        ...(hop.body === undefined ? {} : { body: hop.body }),
+      });
+      const answer: Answer = await raceAbort(sent, controller.signal);
+      const next = nextHop(hop, answer, hops);
+      if (next === undefined) {
+        during = 'body';
+        const body = await raceAbort(answer.text(), controller.signal);
+        return { answer, body };
+      }
+      discardBody(answer);
+      hop = next;
+    }
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (timedOut) throw timeoutFailure(url, limits.timeout);
-    if (isFinalFetchError(error)) throw error;
+    if (isFinalFetchError(error) || error instanceof RedirectRefusedError) throw error;
     throw new TransportFailure(error, during);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** A redirect's own body is never read: cancelling the stream frees the connection at once. */
+function discardBody(answer: Answer): void {
+  const stream = answer.body as { cancel?: () => Promise<void> } | null | undefined;
+  if (typeof stream?.cancel === 'function') stream.cancel().catch(() => undefined);
 }
 
 /**

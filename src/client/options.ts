@@ -98,13 +98,25 @@ export const defaults = {
 /** The largest delay setTimeout accepts. */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/**
+ * The options the caller set on the object itself. An inherited value is never an option: a polluted
+ * Object.prototype (`allowInsecureHttp` set there by some library's deep merge) must not switch a guard off.
+ */
+function ownOptions<T extends object>(options: T): Partial<T> {
+  const own: Partial<T> = Object.create(null) as Partial<T>;
+  for (const name of Object.keys(options) as (keyof T)[]) own[name] = options[name];
+  return own;
+}
+
 /** Checks every option and fills in the defaults; throws UsageError before anything is sent. */
-export function resolveOptions(options: ClientOptions): ResolvedOptions {
-  if (typeof options !== 'object' || options === null) throw new UsageError('createClient needs an options object.');
+export function resolveOptions(given: ClientOptions): ResolvedOptions {
+  if (typeof given !== 'object' || given === null) throw new UsageError('createClient needs an options object.');
+  const options = ownOptions(given);
   const fetchFunction = options.fetch ?? globalThis.fetch;
   if (typeof fetchFunction !== 'function') throw new UsageError('No fetch function is available; pass the fetch option.');
   const userAgent = options.userAgent ?? defaults.userAgent;
   if (!/^[\x20-\x7e]+$/.test(userAgent)) throw new UsageError('The userAgent must be visible ASCII text.');
+  const clock = typeof options.clock === 'object' && options.clock !== null ? ownOptions(options.clock) : {};
   return {
     baseUrl: parseBaseUrl(options.baseUrl, {
       allowInsecureHttp: options.allowInsecureHttp,
@@ -124,9 +136,9 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     onResponse: options.onResponse,
     onWait: options.onWait,
     clock: {
-      now: options.clock?.now ?? systemClock.now,
-      sleep: options.clock?.sleep ?? systemClock.sleep,
-      random: options.clock?.random ?? systemClock.random,
+      now: clock.now ?? systemClock.now,
+      sleep: clock.sleep ?? systemClock.sleep,
+      random: clock.random ?? systemClock.random,
     },
   };
 }

@@ -211,21 +211,31 @@ describe('topup __complete against a served sandbox', () => {
   });
   afterAll(() => served.close());
 
-  it("--base-url and TOPUP_TOKEN among the words: that server's orders", async () => {
-    const created = await topup(
-      ['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001', '--base-url', served.url],
-      {
-        env: { TOPUP_TOKEN: served.token('unlinked') },
-      },
-    );
+  /** A profile logged in to the served sandbox, as `auth login` leaves it, written straight to the config folder. */
+  const profileOf = (url: string, token: string) => {
+    writeFileSync(join(config.dir, 'config.json'), JSON.stringify({ current_profile: 'local', profiles: { local: { base_url: url } } }));
+    writeFileSync(join(config.dir, 'credentials.json'), JSON.stringify({ tokens: { local: token } }), { mode: 0o600 });
+  };
+
+  it("a profile logged in to the server: that server's orders, with the profile's token", async () => {
+    profileOf(served.url, served.token('unlinked'));
+    const created = await topup(['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001']);
     expect(created.code).toBe(0);
-    const result = await offered(['--base-url', served.url, 'orders', 'show', ''], { env: { TOPUP_TOKEN: served.token('unlinked') } });
+    const result = await offered(['orders', 'show', '']);
     expect(result.values).toEqual([created.out.trim()]);
   });
 
   it('a refused token completes nothing, silently', async () => {
-    const result = await offered(['--base-url', served.url, 'orders', 'show', ''], { env: { TOPUP_TOKEN: 'topup_live_not_a_real_one' } });
+    profileOf(served.url, 'topup_live_not_a_real_one');
+    const result = await offered(['orders', 'show', '']);
     expect(result).toEqual({ values: [], directive: ':4', lines: [] });
+  });
+
+  it('TOPUP_BASE_URL of no profile: public lookups only, the token goes to no server a profile did not log in to', async () => {
+    const env = { TOPUP_BASE_URL: served.url, TOPUP_TOKEN: served.token('unlinked') };
+    expect((await topup(['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001'], { env })).code).toBe(0);
+    expect((await offered(['orders', 'show', ''], { env })).values).toEqual([]);
+    expect((await offered(['articles', 'show', 'keeping'], { env })).values).toEqual(['keeping-your-api-token-safe']);
   });
 });
 
@@ -247,8 +257,10 @@ describe('topup __complete against a server that never answers', () => {
   it.each([[['orders', 'show', '']], [['articles', 'show', '']], [['orders', 'create', '--payment-method', '']]])(
     '%j: nothing, within the 1.5 s deadline',
     async (words) => {
+      writeFileSync(join(config.dir, 'config.json'), JSON.stringify({ current_profile: 'main', profiles: { main: { base_url: url } } }));
+      writeFileSync(join(config.dir, 'credentials.json'), JSON.stringify({ tokens: { main: 'topup_test_x' } }), { mode: 0o600 });
       const started = Date.now();
-      const result = await offered(['--base-url', url, ...words], { env: { TOPUP_TOKEN: 'topup_test_x' } });
+      const result = await offered(words);
       const took = Date.now() - started;
       expect(result).toEqual({ values: [], directive: ':4', lines: [] });
       expect(took).toBeGreaterThanOrEqual(1_400);

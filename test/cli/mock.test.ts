@@ -478,14 +478,15 @@ describe('mock commands against a served sandbox (--base-url)', () => {
         stall: 'silent',
         fetch: 'cli',
         args: ['mock', 'pay', 'INV1'],
-        request: 'POST /__sandbox/invoices/INV1/pay',
+        // A control POST waits for the token-less check that the target is a sandbox: that check is what stalls.
+        request: 'GET /__sandbox/clock',
       },
       {
         name: 'sends its headers, then stalls mid-body',
         stall: 'mid-body',
         fetch: 'cli',
         args: ['mock', 'deposit', '50000'],
-        request: 'POST /__sandbox/deposits',
+        request: 'GET /__sandbox/clock',
       },
       {
         name: 'sends its headers, then stalls mid-body (a fetch that resolves at the headers)',

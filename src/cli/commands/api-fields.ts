@@ -26,18 +26,28 @@ export async function typedValue(text: string, readFile: ReadValueFile): Promise
   return text;
 }
 
+/**
+ * Names that would walk into an object's prototype (`__proto__[x]` once turned off the plain-http guard of the whole
+ * process). A request body never needs them; a field name is input from a stranger (a script, a pasted line).
+ */
+const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** `a[b][]` → ['a', 'b', '']: the name, then each bracketed key; an empty key appends to an array. */
 export function keyPath(key: string): string[] {
   const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
   if (match === null) throw new UsageError(`The field name '${key}' is not valid: use name, name[key] or name[].`);
   const keys = [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((part) => part[1]!);
   if (keys.slice(0, -1).includes('')) throw new UsageError(`The field name '${key}' is not valid: [] can only come last.`);
-  return [match[1]!, ...keys];
+  const path = [match[1]!, ...keys];
+  if (path.some((name) => PROTOTYPE_NAMES.has(name)))
+    throw new UsageError(`The field name '${key}' is not allowed: __proto__, constructor and prototype cannot be field names.`);
+  return path;
 }
 
 /** The fields as one JSON object, nested by their `a[b]` names, in the order given. */
 export async function fieldsObject(flags: readonly FieldFlag[], readFile: ReadValueFile): Promise<Record<string, FieldValue>> {
-  const root: Record<string, FieldValue> = {};
+  // Null-prototype objects throughout: no name, whatever slips past keyPath, can reach Object.prototype.
+  const root = emptyObject();
   for (const flag of flags) {
     const at = flag.text.indexOf('=');
     if (at <= 0) throw new UsageError(`A field is key=value; '${flag.text}' has no ${at === 0 ? 'key' : '= sign'}.`);
@@ -61,17 +71,21 @@ function place(root: Record<string, FieldValue>, path: readonly string[], value:
       return;
     }
     if (last) {
-      if (name in node && typeof node[name] === 'object' && node[name] !== null)
+      if (Object.hasOwn(node, name) && typeof node[name] === 'object' && node[name] !== null)
         throw new UsageError(`The field '${key}' conflicts with another field of the same name.`);
       node[name] = value;
       return;
     }
-    const existing = node[name];
-    if (existing === undefined) node[name] = nextIsArray ? [] : {};
+    const existing = Object.hasOwn(node, name) ? node[name] : undefined;
+    if (existing === undefined) node[name] = nextIsArray ? [] : emptyObject();
     else if (typeof existing !== 'object' || existing === null || Array.isArray(existing) !== nextIsArray)
       throw new UsageError(`The field '${key}' conflicts with another field of the same name.`);
     node = node[name] as Record<string, FieldValue> | FieldValue[];
   }
+}
+
+function emptyObject(): Record<string, FieldValue> {
+  return Object.create(null) as Record<string, FieldValue>;
 }
 
 /**

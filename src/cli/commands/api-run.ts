@@ -78,7 +78,8 @@ async function requestOf(ctx: CliContext, target: { method?: ApiMethod; path: st
   else if (fields.length > 0) body = { json: values };
   if (flags.data !== undefined) body = { json: parseData(flags.data) };
   if (flags.input !== undefined) body = { raw: await read(flags.input) };
-  const headers: Record<string, string> = {};
+  // A -H name is typed text: `__proto__` must stay a name, never reach the object's prototype.
+  const headers = Object.create(null) as Record<string, string>;
   let idempotencyKey: string | undefined;
   for (const header of flags.header ?? []) {
     const at = header.indexOf(':');

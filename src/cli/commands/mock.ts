@@ -255,7 +255,7 @@ async function controlFor(ctx: CliContext): Promise<{ control: SandboxControlCli
   if (spec.kind === 'remote') {
     // The client's own per-attempt timeout: the CLI sets none of its own for client calls.
     return {
-      control: remoteControl(spec.baseUrl, {
+      control: await remoteControl(spec.baseUrl, {
         fetch: await ctx.remoteFetch(),
         timeout: DEFAULT_TIMEOUT_MS,
         signal: ctx.signal,

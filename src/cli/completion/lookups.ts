@@ -1,4 +1,5 @@
 import { CliContext } from '../context.js';
+import type { TargetSpec } from '../target.js';
 import type { CliIO } from '../io/streams.js';
 import { sanitizeText } from '../io/sanitize.js';
 import type { Candidate, Lookups, WordTarget } from './complete.js';
@@ -29,9 +30,12 @@ const itemsOf = (data: unknown, key: string): Record<string, unknown>[] => {
 };
 
 /**
- * The lookups of `topup __complete`, on the target the words name (the one rule of target.ts), through a context whose
- * stderr is silent: no notice, warning or error reaches the shell. No prompts (nothing is a terminal here), at most
- * one request per lookup, no retries, and the deadline over all of it.
+ * The lookups of `topup __complete`, on the configured target (the one rule of target.ts: --mock and --profile among
+ * the words, the environment, the current profile), through a context whose stderr is silent: no notice, warning or
+ * error reaches the shell. No prompts (nothing is a terminal here), at most one request per lookup, no retries, and
+ * the deadline over all of it.
+ * A Tab press is no request a person made: a `--base-url` among the words completes nothing (the shell would send
+ * whatever URL was typed, or pasted from a stranger), and the token goes only to the logged-in profile's own server.
  */
 export function targetLookups(streams: CliIO, deps: CliContext['deps'], deadlineMs = LOOKUP_DEADLINE_MS): Lookups {
   const contextFor = (target: WordTarget) => {
@@ -43,16 +47,22 @@ export function targetLookups(streams: CliIO, deps: CliContext['deps'], deadline
       debug: false,
       mock: target.mock,
       profile: target.profile,
-      baseUrl: target.baseUrl,
     });
     return ctx;
   };
-  const within = async (target: WordTarget, work: (ctx: CliContext, signal: AbortSignal) => Promise<Candidate[]>): Promise<Candidate[]> => {
+  const within = async (
+    target: WordTarget,
+    work: (ctx: CliContext, signal: AbortSignal) => Promise<Candidate[]>,
+    needs: 'token' | 'nothing' = 'nothing',
+  ): Promise<Candidate[]> => {
+    if (target.baseUrl !== undefined) return [];
     const deadline = AbortSignal.timeout(deadlineMs);
     const signal = deps.signal ? AbortSignal.any([deadline, deps.signal]) : deadline;
     const expired = new Promise<Candidate[]>((resolve) => signal.addEventListener('abort', () => resolve([]), { once: true }));
     try {
-      return await Promise.race([work(contextFor(target), signal), expired]);
+      const ctx = contextFor(target);
+      if (needs === 'token' && !ownServerOfProfile(ctx.targetSpec())) return [];
+      return await Promise.race([work(ctx, signal), expired]);
     } catch {
       return [];
     }
@@ -66,15 +76,23 @@ export function targetLookups(streams: CliIO, deps: CliContext['deps'], deadline
       }
     },
     invoiceCodes: (target) =>
-      within(target, async (ctx, signal) => {
-        const page = await (await ctx.client()).orders.list({ per_page: 20 }, { signal });
-        return itemsOf(page, 'orders').flatMap((o) => described(o.invoice_code, INVOICE_CODE, o.status, o.platform_username));
-      }),
+      within(
+        target,
+        async (ctx, signal) => {
+          const page = await (await ctx.client()).orders.list({ per_page: 20 }, { signal });
+          return itemsOf(page, 'orders').flatMap((o) => described(o.invoice_code, INVOICE_CODE, o.status, o.platform_username));
+        },
+        'token',
+      ),
     depositCodes: (target) =>
-      within(target, async (ctx, signal) => {
-        const page = await (await ctx.client()).deposits.list({ per_page: 20 }, { signal });
-        return itemsOf(page, 'deposits').flatMap((d) => described(d.invoice_code, INVOICE_CODE, d.payment_status));
-      }),
+      within(
+        target,
+        async (ctx, signal) => {
+          const page = await (await ctx.client()).deposits.list({ per_page: 20 }, { signal });
+          return itemsOf(page, 'deposits').flatMap((d) => described(d.invoice_code, INVOICE_CODE, d.payment_status));
+        },
+        'token',
+      ),
     articleSlugs: (target) =>
       within(target, async (ctx, signal) => {
         const page = await (await ctx.client()).articles.list({}, { signal });
@@ -86,4 +104,12 @@ export function targetLookups(streams: CliIO, deps: CliContext['deps'], deadline
         return itemsOf(data, 'payment_methods').flatMap((m) => described(m.code, METHOD_CODE, m.name));
       }),
   };
+}
+
+/**
+ * Whether a lookup may send a token: to the embedded sandbox (its demo token), or to the server of the profile the
+ * run names or has logged in (TOPUP_TOKEN included); never to TOPUP_BASE_URL of no profile.
+ */
+function ownServerOfProfile(spec: TargetSpec): boolean {
+  return spec.kind === 'embedded' || spec.profile !== undefined;
 }
