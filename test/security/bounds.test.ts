@@ -1,18 +1,20 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError } from '../../src/client/index.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { baseEnv, ensureBuilt, ROOT, topup } from '../e2e/built-cli.js';
+import { spawnServe, type Served } from '../support/spawn-cli.js';
+import { MAX_READER_BUFFER_BYTES, MAX_STREAM_READERS } from '../../mocks/inspect/journal-stream.js';
 
 /**
  * Everything bounded (issue 20, section 8), tried as a hostile server or an unlucky user would: a --jq filter that
  * never ends or eats memory, on the built binary with real signals; an answer that inflates to far more than any
- * answer of this API holds, with and without Content-Length.
+ * answer of this API holds, with and without Content-Length; readers of the live request stream that never read.
  */
 
 const MiB = 1024 * 1024;
@@ -229,4 +231,116 @@ describe('--jq is bounded and hears signals (the built binary)', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('"message":"TOPUP_JQ_TIMEOUT_MS must be a positive whole number, not \\"soon\\"."');
   });
+});
+
+describe('the live request stream (`mock serve`, the built binary)', () => {
+  let served: Served;
+  const ENTRIES = 1000;
+
+  /** The resident memory of the served sandbox, in MB. */
+  const serverRssMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${served.child.pid}/status`, 'utf8'))![1]) / 1024;
+
+  /** `count` requests whose 16 KB bodies the journal keeps: some 17 MB of journal as JSON per 1000. */
+  async function fill(count: number): Promise<void> {
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const body = JSON.stringify({ note: 'x'.repeat(16_000) });
+    const one = () =>
+      new Promise<void>((resolve, reject) => {
+        const sent = httpRequest(
+          `${served.url}/api/v1/auth/token/validate`,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+          (answer) => answer.resume().on('end', resolve),
+        );
+        sent.on('error', reject);
+        sent.end(body);
+      });
+    for (let done = 0; done < count; done += 8) await Promise.all(Array.from({ length: Math.min(8, count - done) }, one));
+    agent.destroy();
+  }
+
+  /** A raw reader of the stream: resolves with the socket and the first chunk of its answer, then reads no more. */
+  function openReader(query: string): Promise<{ socket: Socket; head: string }> {
+    const { port } = new URL(served.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.write(
+      `GET /__sandbox/requests/stream${query} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-topup-sandbox: 1\r\naccept: text/event-stream\r\n\r\n`,
+    );
+    return new Promise((resolve) =>
+      socket.once('data', (chunk: Buffer) => {
+        socket.pause();
+        resolve({ socket, head: chunk.toString('utf8') });
+      }),
+    );
+  }
+
+  beforeAll(async () => {
+    served = await spawnServe(['--no-rate-limit'], { HOME: config.dir, TOPUP_CONFIG_DIR: config.dir });
+    await fill(ENTRIES);
+  }, 60_000);
+  afterAll(() => served?.child.kill('SIGKILL'));
+
+  it(`40 idle readers of after_id=0: ${MAX_STREAM_READERS} are served, the rest get 503 with Retry-After, memory stays bounded`, async () => {
+    const before = serverRssMb();
+    const readers: { socket: Socket; head: string }[] = [];
+    for (let i = 0; i < 40; i++) readers.push(await openReader('?after_id=0'));
+    // Time for the server to write (or, unbounded, to buffer) its replies.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const grownMb = serverRssMb() - before;
+    const statuses = readers.map((r) => r.head.split(' ')[1]);
+    expect(statuses).toEqual([...Array<string>(MAX_STREAM_READERS).fill('200'), ...Array<string>(40 - MAX_STREAM_READERS).fill('503')]);
+    const refused = readers.at(-1)!.head;
+    expect(refused).toMatch(/\r\nretry-after: 5\r\n/i);
+    // The body, chunked: its one chunk holds the whole envelope.
+    expect(refused).toContain(
+      JSON.stringify({
+        success: false,
+        message: `The sandbox already streams its requests to ${MAX_STREAM_READERS} readers; close one or retry later.`,
+        error: { code: 'SERVICE_UNAVAILABLE' },
+      }),
+    );
+    expect(grownMb).toBeLessThan(200);
+    for (const reader of readers) reader.socket.destroy();
+    // A closed reader frees its place.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const again = await openReader('?after_id=0');
+    expect(again.head.split(' ')[1]).toBe('200');
+    again.socket.destroy();
+  });
+
+  it('a reader that reads gets every entry the journal holds once, in order, then the live ones', async () => {
+    const { port } = new URL(served.url);
+    const ids: number[] = [];
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.write(`GET /__sandbox/requests/stream?after_id=0 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-topup-sandbox: 1\r\n\r\n`);
+    let text = '';
+    let wanted = ENTRIES;
+    let reached: () => void = () => undefined;
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
+        const id = /^id: (\d+)$/m.exec(text.slice(0, end))?.[1];
+        text = text.slice(end + 2);
+        if (id !== undefined) ids.push(Number(id));
+      }
+      if (ids.length >= wanted) reached();
+    });
+    // The whole journal first (replayed as fast as this reader reads), then 8 live entries.
+    await new Promise<void>((resolve) => (reached = resolve));
+    wanted = ENTRIES + 8;
+    const live = new Promise<void>((resolve) => (reached = resolve));
+    await fill(8);
+    await live;
+    socket.destroy();
+    expect(ids).toEqual(Array.from({ length: ENTRIES + 8 }, (_, i) => ids[0]! + i));
+  }, 30_000);
+
+  it(`a reader that stops reading while requests arrive is dropped once ${MAX_READER_BUFFER_BYTES / 1024 / 1024} MiB wait for it`, async () => {
+    const reader = await openReader('');
+    const ended = new Promise<void>((resolve) => reader.socket.once('close', () => resolve()));
+    // Some 17 MB of live entries: more than the socket buffers and the limit together.
+    await fill(ENTRIES);
+    reader.socket.resume();
+    const guard = new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 10_000));
+    expect(await Promise.race([ended.then(() => 'closed' as const), guard])).toBe('closed');
+  }, 60_000);
 });
