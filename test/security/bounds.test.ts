@@ -184,12 +184,12 @@ describe('--jq is bounded and hears signals (the built binary)', () => {
     let stdout = '';
     let sentAt = 0;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    // The notice comes once the command runs; jq then spins on the packages.
+    // The notice comes once the command runs; jq then spins on the packages (given time to get there on a busy machine).
     child.stderr.setEncoding('utf8').once('data', () => {
       setTimeout(() => {
         sentAt = Date.now();
         child.kill(signal);
-      }, 500);
+      }, 1500);
     });
     const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
