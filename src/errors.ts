@@ -184,6 +184,22 @@ export class WaitTimeoutError extends TopupError {
   }
 }
 
+/**
+ * An answer's body grew past the client's `maxResponseBytes` (counted after decompression) and was dropped unread:
+ * a server sending that much is broken or hostile. Never retried: the same request would get the same answer.
+ */
+export class ResponseTooLargeError extends TopupError {
+  override name = 'ResponseTooLargeError';
+  override readonly kind = 'api';
+  /** The limit, in bytes, that the body went past. */
+  readonly maxBytes: number;
+
+  constructor(message: string, maxBytes: number, details: TopupErrorDetails = {}) {
+    super(message, { code: 'RESPONSE_TOO_LARGE', ...details });
+    this.maxBytes = maxBytes;
+  }
+}
+
 type StatusErrorClass = new (message: string, details: TopupErrorDetails) => TopupError;
 
 const classByStatus: Readonly<Record<number, StatusErrorClass>> = {

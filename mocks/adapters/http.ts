@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { CONTROL_HEADER, CONTROL_SECRET_HEADER } from '../../src/contract/sandbox-control.js';
 import { ApiError, errorReply, isDropped, type SandboxRequest } from '../core/exchange.js';
 import { publicOrigin } from '../core/public-origin.js';
-import { filterFromQuery, isControlPath, JOURNAL_PATH } from '../routes/control.js';
-import { compileFilter, type JournalEntry } from '../inspect/journal.js';
+import { isControlPath, JOURNAL_PATH } from '../routes/control.js';
+import { streamJournal } from '../inspect/journal-stream.js';
 import { controlRefusal, hostnameOf, type ControlGuard } from '../rules/control-guard.js';
 import { repeatedHeaderError, SINGLE_VALUED_HEADERS } from '../rules/single-headers.js';
 import { MAX_BODY_BYTES, MAX_STATE_BYTES } from '../rules/json-body.js';
@@ -219,48 +219,3 @@ function readBody(req: IncomingMessage, readLimit: number): Promise<{ text: stri
 }
 
 const STREAM_PATH = `${JOURNAL_PATH}/stream`;
-
-/** How often an idle stream says it is alive, so that proxies and clients do not time it out. */
-const HEARTBEAT_MS = 15_000;
-
-/**
- * `GET /__sandbox/requests/stream`: the request journal as Server-Sent Events, one `request` event per answered
- * request (id = the entry's id), filtered like `GET /__sandbox/requests`. A client that reconnects with
- * `Last-Event-ID` (or `after_id`) first gets what it missed that the journal still holds.
- */
-function streamJournal(sandbox: Sandbox, request: SandboxRequest, req: IncomingMessage, res: ServerResponse): void {
-  const url = new URL(request.url);
-  let filter;
-  try {
-    filter = filterFromQuery(url.searchParams);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const reply = errorReply(error, { [CONTROL_HEADER]: '1' });
-    res.writeHead(reply.status, reply.headers).end(reply.body);
-    return;
-  }
-  const lastEventId = request.headers['last-event-id'];
-  const after = lastEventId !== undefined && /^\d+$/.test(lastEventId) ? Number(lastEventId) : filter.afterId;
-  const matches = compileFilter({ ...filter, afterId: undefined });
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    connection: 'keep-alive',
-    [CONTROL_HEADER]: '1',
-  });
-  const send = (entry: JournalEntry) => {
-    if (matches(entry)) res.write(`id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`);
-  };
-  // Said at once, so that a client knows the stream is open before the first request arrives.
-  res.write(': topup sandbox request stream\n\n');
-  if (after !== undefined) for (const entry of sandbox.requests.list({ afterId: after })) send(entry);
-  const unsubscribe = sandbox.requests.subscribe(send);
-  const heartbeat = setInterval(() => res.write(': alive\n\n'), HEARTBEAT_MS);
-  heartbeat.unref();
-  const stop = () => {
-    clearInterval(heartbeat);
-    unsubscribe();
-  };
-  req.socket.once('close', stop);
-  res.once('close', stop);
-}

@@ -1,4 +1,6 @@
 import type { IncomingMessage, RequestOptions } from 'node:http';
+import { finalFetchError } from '../client/http.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, MAX_RESPONSE_BYTES, responseTooLarge } from '../client/response-limit.js';
 import { FetchAnswer, plainInit, type PlainInit } from './fetch-answer.js';
 
 /**
@@ -8,9 +10,13 @@ import { FetchAnswer, plainInit, type PlainInit } from './fetch-answer.js';
  * serves one-shot CLI processes. Bodies are small JSON, so both directions are buffered whole.
  * Follows redirects as fetch does, except that a body is never resent to another origin (fetch would resend a
  * 307/308's), and answers with a FetchAnswer (see there). The client asks for `redirect: 'manual'` and decides itself.
+ * A body is read only up to the limit the client sets on the init (response-limit.ts), counted as it arrives and again
+ * as it is decompressed.
  */
 export async function httpFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const request = typeof input === 'string' || input instanceof URL ? plainInit(init) : await requestInit(input, init);
+  const given = (init as { [MAX_RESPONSE_BYTES]?: unknown } | undefined)?.[MAX_RESPONSE_BYTES];
+  const maxBytes = typeof given === 'number' ? given : DEFAULT_MAX_RESPONSE_BYTES;
   let outgoing: Outgoing = {
     url: new URL(typeof input === 'string' || input instanceof URL ? input : input.url),
     method: request.method,
@@ -21,7 +27,7 @@ export async function httpFetch(input: string | URL | Request, init?: RequestIni
     const answer = await send(outgoing, request.signal);
     const location = answer.headers.location;
     if (location === undefined || !REDIRECTS.has(answer.statusCode ?? 0) || request.redirect === 'manual')
-      return (await toAnswer(answer, request.signal)).asResponse();
+      return (await toAnswer(answer, request.signal, maxBytes, outgoing.url)).asResponse();
     answer.resume();
     if (request.redirect === 'error') throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
     if (redirects >= MAX_REDIRECTS) throw new TypeError('fetch failed', { cause: new Error('too many redirects') });
@@ -91,13 +97,26 @@ async function send(outgoing: Outgoing, signal: PlainInit['signal']): Promise<In
   });
 }
 
-async function toAnswer(answer: IncomingMessage, signal: PlainInit['signal']): Promise<FetchAnswer> {
+async function toAnswer(answer: IncomingMessage, signal: PlainInit['signal'], maxBytes: number, url: URL): Promise<FetchAnswer> {
+  const status = answer.statusCode ?? 500;
+  const tooLarge = () => {
+    answer.destroy();
+    return finalFetchError(responseTooLarge(url.href, maxBytes, status));
+  };
+  // Content-Length counts the bytes sent: past the limit, the body is too, decoded or not.
+  if (Number(answer.headers['content-length'] ?? 0) > maxBytes) throw tooLarge();
   const chunks: Buffer[] = [];
+  let received = 0;
   const onAbort = () => answer.destroy();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    for await (const chunk of answer) chunks.push(chunk as Buffer);
+    for await (const chunk of answer) {
+      received += (chunk as Buffer).length;
+      if (received > maxBytes) throw tooLarge();
+      chunks.push(chunk as Buffer);
+    }
   } catch (error) {
+    if (isTooLarge(error)) throw error;
     throw signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error });
   } finally {
     signal?.removeEventListener('abort', onAbort);
@@ -107,13 +126,14 @@ async function toAnswer(answer: IncomingMessage, signal: PlainInit['signal']): P
   const raw = answer.rawHeaders;
   const headers: [string, string][] = [];
   for (let i = 0; i < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);
-  const status = answer.statusCode ?? 500;
   let body: Buffer = Buffer.alloc(0);
   if (!NULL_BODY.has(status)) {
     const encoding = answer.headers['content-encoding'];
     try {
-      body = await decoded(Buffer.concat(chunks), encoding);
+      body = await decoded(Buffer.concat(chunks), encoding, maxBytes);
     } catch (error) {
+      // zlib stops inflating at maxOutputLength: a small gzip bomb never grows past the limit.
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
       throw new TypeError('fetch failed', { cause: error });
     }
   }
@@ -124,12 +144,18 @@ async function toAnswer(answer: IncomingMessage, signal: PlainInit['signal']): P
 }
 
 /** We never ask for compression, but a server may send it anyway; fetch would decode it. */
-async function decoded(body: Buffer, encoding: string | undefined): Promise<Buffer> {
+async function decoded(body: Buffer, encoding: string | undefined, maxBytes: number): Promise<Buffer> {
   if (encoding === undefined || encoding === 'identity' || body.length === 0) return body;
   const zlib = await import('node:zlib');
   const { promisify } = await import('node:util');
-  if (encoding === 'gzip' || encoding === 'x-gzip') return promisify(zlib.gunzip)(body);
-  if (encoding === 'deflate') return promisify(zlib.inflate)(body);
-  if (encoding === 'br') return promisify(zlib.brotliDecompress)(body);
+  const within = { maxOutputLength: maxBytes };
+  if (encoding === 'gzip' || encoding === 'x-gzip') return promisify(zlib.gunzip)(body, within);
+  if (encoding === 'deflate') return promisify(zlib.inflate)(body, within);
+  if (encoding === 'br') return promisify(zlib.brotliDecompress)(body, within);
   return body;
+}
+
+/** The limit's own error, thrown from inside the read loop: not a transport failure to wrap. */
+function isTooLarge(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ResponseTooLargeError';
 }

@@ -70,7 +70,7 @@ export function buildProgram(ctx: CliContext): Command {
       if (globals.jq === undefined) return;
       if (!printsJson(action)) throw new UsageError(`--jq filters JSON output, and \`${commandPath(action)}\` prints none.`);
       // Checked before the command runs: a typo in the filter must not cost an order its output.
-      await ctx.io.useJq(globals.jq);
+      await ctx.io.useJq(globals.jq, ctx.signal);
     });
   registerCatalogCommands(program, ctx);
   registerArticleCommands(program, ctx);

@@ -85,6 +85,12 @@ const movePaths: Record<InvoiceMove, (code: string) => string> = {
   failOrder: (c) => `/__sandbox/orders/${encodeURIComponent(c)}/fail`,
 };
 
+/**
+ * The control API's own answer limit, above the client's 8 MiB: `mock state save` fetches a whole state, which may be
+ * as large as the sandbox loads (64 MiB, MAX_STATE_BYTES in mocks/rules/json-body.ts), inside its envelope.
+ */
+export const CONTROL_MAX_RESPONSE_BYTES = 80 * 1024 * 1024;
+
 /** How the control calls reach a served sandbox. */
 export interface RemoteTransport {
   fetch: typeof globalThis.fetch;
@@ -115,6 +121,7 @@ export async function remoteControl(baseUrl: string, transport: RemoteTransport)
       token,
       fetch: transport.fetch,
       timeout: transport.timeout,
+      maxResponseBytes: CONTROL_MAX_RESPONSE_BYTES,
       maxRetries: 0,
       pacing: false,
       allowInsecureHttp: token === undefined,

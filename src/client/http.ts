@@ -1,6 +1,8 @@
 import { raceAbort } from '../abort.js';
 import { redactHeaders, redactUrl } from '../contract/redact.js';
+import { ResponseTooLargeError } from '../errors.js';
 import { nextHop, RedirectRefusedError, type Hop } from './redirects.js';
+import { MAX_RESPONSE_BYTES, readBodyWithin } from './response-limit.js';
 import { connectionFailure, timeoutFailure } from './transport-failure.js';
 import type { FetchFunction, OutgoingRequest, ResolvedOptions } from './options.js';
 
@@ -48,7 +50,7 @@ export interface ReceivedAnswer {
  */
 export async function sendAttempt(
   attempt: Attempt,
-  options: Pick<ResolvedOptions, 'baseUrl' | 'fetch' | 'timeout' | 'token' | 'userAgent' | 'onRequest'>,
+  options: Pick<ResolvedOptions, 'baseUrl' | 'fetch' | 'timeout' | 'maxResponseBytes' | 'token' | 'userAgent' | 'onRequest'>,
 ): Promise<ReceivedAnswer> {
   const query = attempt.searchParams === undefined ? '' : `?${attempt.searchParams.toString()}`;
   const url = new URL(`${options.baseUrl}${attempt.path}${query}`).href;
@@ -67,7 +69,7 @@ export async function sendAttempt(
       options.fetch,
       url,
       { method: attempt.method, headers, body },
-      { timeout: options.timeout, signal: attempt.signal },
+      { timeout: options.timeout, maxResponseBytes: options.maxResponseBytes, signal: attempt.signal },
     );
   } catch (error) {
     if (error instanceof TransportFailure) throw connectionFailure(error.reason, url, options.token, error.during);
@@ -101,7 +103,8 @@ export class TransportFailure extends Error {
 }
 
 /**
- * One request and its whole answer within `timeout`: a server may send its headers and then stall mid-body.
+ * One request and its whole answer within `timeout` and `maxResponseBytes`: a server may send its headers and then
+ * stall mid-body, or send far more than any answer of this API holds (a gzip bomb).
  * Rejects with the caller's abort reason, a TimeoutError, or a TransportFailure. Aborting the signal given to
  * fetch also cancels the body and closes its connection; the waits are raced as well, for a fetch that ignores it.
  */
@@ -109,7 +112,7 @@ export async function exchange(
   fetch: FetchFunction | ((url: string, init: RequestInit) => Promise<Answer>),
   url: string,
   request: { method: string; headers: Record<string, string>; body?: string | undefined },
-  limits: { timeout: number; signal?: AbortSignal | undefined },
+  limits: { timeout: number; maxResponseBytes: number; signal?: AbortSignal | undefined },
 ): Promise<ReceivedAnswer> {
   const { signal } = limits;
   signal?.throwIfAborted();
@@ -128,18 +131,20 @@ export async function exchange(
     // Redirects are followed in redirects.ts, not by fetch, which would resend a 307/308's body to another origin.
     let hop: Hop = { url, ...request };
     for (let hops = 0; ; hops++) {
-      const sent = fetch(hop.url, {
+      const init: RequestInit & { [MAX_RESPONSE_BYTES]: number } = {
         method: hop.method,
         headers: hop.headers,
         signal: controller.signal,
         redirect: 'manual',
         ...(hop.body === undefined ? {} : { body: hop.body }),
-      });
-      const answer: Answer = await raceAbort(sent, controller.signal);
+        // For a fetch that buffers whole bodies itself (the CLI's): where to stop. Other fetches ignore it.
+        [MAX_RESPONSE_BYTES]: limits.maxResponseBytes,
+      };
+      const answer: Answer = await raceAbort(fetch(hop.url, init), controller.signal);
       const next = nextHop(hop, answer, hops);
       if (next === undefined) {
         during = 'body';
-        const body = await raceAbort(answer.text(), controller.signal);
+        const body = await raceAbort(readBodyWithin(answer, hop.url, limits.maxResponseBytes), controller.signal);
         return { answer, body };
       }
       discardBody(answer);
@@ -148,6 +153,11 @@ export async function exchange(
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (timedOut) throw timeoutFailure(url, limits.timeout);
+    if (error instanceof ResponseTooLargeError) {
+      // Closes the connection the oversized body was still arriving on.
+      controller.abort(error);
+      throw error;
+    }
     if (isFinalFetchError(error) || error instanceof RedirectRefusedError) throw error;
     throw new TransportFailure(error, during);
   } finally {

@@ -27,6 +27,7 @@ export {
   NotFoundError,
   PermissionError,
   RateLimitError,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
   TopupError,
@@ -41,3 +42,4 @@ export {
   type TopupErrorDetails,
 } from '../errors.js';
 export { finalFetchError } from './http.js';
+export { DEFAULT_MAX_RESPONSE_BYTES } from './response-limit.js';

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from './clock.js';
 import { UsageError } from '../errors.js';
 import { declaresNoRateLimits } from '../contract/sandbox-control.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limit.js';
 
 /** How long one attempt may take, headers and body, unless the client is told otherwise. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -26,6 +27,11 @@ export interface ClientOptions {
   fetch?: FetchFunction | undefined;
   /** Milliseconds one attempt may take, up to the last byte of the answer, before it fails with TimeoutError. Default 30 000. */
   timeout?: number | undefined;
+  /**
+   * The most bytes an answer's body may hold, counted after decompression, with or without a Content-Length. A larger
+   * answer fails with ResponseTooLargeError as soon as it passes the limit. Default 8 MiB (8 388 608).
+   */
+  maxResponseBytes?: number | undefined;
   /** Retries after the first attempt. Default 4; 0 turns retries off. */
   maxRetries?: number | undefined;
   /** Milliseconds after the first attempt when no more retries start; also the longest Retry-After honoured. Default 60 000. */
@@ -59,6 +65,7 @@ export interface ResolvedOptions {
   token: string | undefined;
   fetch: FetchFunction;
   timeout: number;
+  maxResponseBytes: number;
   retryPolicy: RetryPolicy;
   pacing: boolean;
   userAgent: string;
@@ -88,6 +95,7 @@ export interface ClientWait {
 
 export const defaults = {
   timeout: DEFAULT_TIMEOUT_MS,
+  maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
   maxRetries: defaultRetryPolicy.maxRetries,
   maxRetryTime: defaultRetryPolicy.maxRetryTime,
   pacing: true,
@@ -125,6 +133,13 @@ export function resolveOptions(given: ClientOptions): ResolvedOptions {
     token: checkToken(options.token),
     fetch: fetchFunction,
     timeout: checkNumber('timeout', options.timeout ?? defaults.timeout, 1, MAX_TIMER_MS),
+    maxResponseBytes: checkNumber(
+      'maxResponseBytes',
+      options.maxResponseBytes ?? defaults.maxResponseBytes,
+      1,
+      Number.MAX_SAFE_INTEGER,
+      true,
+    ),
     retryPolicy: {
       ...defaultRetryPolicy,
       maxRetries: checkNumber('maxRetries', options.maxRetries ?? defaults.maxRetries, 0, 100, true),

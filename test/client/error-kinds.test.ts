@@ -22,6 +22,7 @@ const documented: [string, ExitCode][] = [
   ['ConnectionError', ExitCode.unavailable],
   ['TimeoutError', ExitCode.unavailable],
   ['WaitTimeoutError', ExitCode.stillPending],
+  ['ResponseTooLargeError', ExitCode.error],
   ['TopupError', ExitCode.error],
 ];
 

@@ -171,11 +171,11 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
     });
 
   /** The headers (-i on stdout, --verbose on stderr), then the body; a status outside 2xx then ends the run. */
-  const show = (answer: RawResponse): void => {
+  const show = async (answer: RawResponse): Promise<void> => {
     if (flags.verbose) ctx.io.warn([...headerLines(answer.headers, clean).map((line) => `< ${line}`), '<'].join('\n'));
     if (flags.include) ctx.io.out(`${[statusLine(answer.status, reasons), ...headerLines(answer.headers, clean)].join('\n')}\n\n`);
     if (!flags.silent) {
-      const shown = scrub(bodyText(ctx, answer), secrets);
+      const shown = scrub(await bodyText(ctx, answer), secrets);
       if (shown !== '') ctx.io.out(shown.endsWith('\n') ? shown : `${shown}\n`);
     }
     if (!answer.ok) throw errorFromResponse({ status: answer.status, body: answer.body }, secrets);
@@ -189,7 +189,7 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
     async (number) => {
       const answer = await send(number === undefined ? request.path : onPage(request.path, number));
       if (flags.slurp && answer.ok) slurped.push(answer.body);
-      else show(answer);
+      else await show(answer);
       return { answer, pagination: paginationOf(answer.body) as Pagination | undefined };
     },
     () => [],
@@ -222,7 +222,7 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
 }
 
 /** The body as printed: pretty JSON (terminal-active characters escaped), jq's results, or text made safe. */
-function bodyText(ctx: CliContext, answer: RawResponse): string {
+async function bodyText(ctx: CliContext, answer: RawResponse): Promise<string> {
   const jq = ctx.io.jq;
   if (jq === undefined) return answer.body === undefined ? sanitizeText(answer.text) : jsonText(answer.body, 2);
   if (answer.body !== undefined) return jq.run(answer.body);

@@ -191,7 +191,7 @@ function fieldsOf(checked: Checked, ctx: CliContext): [string, string][] {
 export async function runStatus(ctx: CliContext): Promise<void> {
   const entries = await entriesOf(ctx);
   const checked = await inTurns(entries, CHECKS_AT_ONCE, (entry) => check(ctx, entry));
-  if (ctx.globals.json) ctx.io.writeJson(checked.map(jsonOf));
+  if (ctx.globals.json) await ctx.io.writeJson(checked.map(jsonOf));
   else {
     const view = { terminal: ctx.io.terminal, style: ctx.io.style };
     ctx.io.out(checked.map((c) => renderFields(fieldsOf(c, ctx), view)).join('\n'));

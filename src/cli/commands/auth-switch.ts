@@ -17,7 +17,7 @@ export async function runSwitch(ctx: CliContext): Promise<void> {
     );
   await settings.setCurrentProfile(name);
   const baseUrl = settings.profile(name)!.base_url;
-  if (ctx.globals.json) ctx.io.writeJson({ profile: name, base_url: baseUrl, previous: current ?? null });
+  if (ctx.globals.json) await ctx.io.writeJson({ profile: name, base_url: baseUrl, previous: current ?? null });
   else
     ctx.io.success(
       name === current ? `Profile ${name} (${baseUrl}) was already the current one.` : `Switched to profile ${name} (${baseUrl}).`,

@@ -15,7 +15,7 @@ export async function runToken(ctx: CliContext): Promise<void> {
   if (spec.token === undefined) throw new AuthError(ctx.missingTokenReason() ?? `No token for ${spec.baseUrl}.`);
   const token = spec.token;
   // Printing the token is this command's job: the one run whose stdout is not redacted.
-  ctx.io.revealingTokens(() => {
+  await ctx.io.revealingTokens(async () => {
     if (ctx.globals.json)
       return ctx.io.writeJson({ token, profile: spec.profile ?? null, base_url: spec.baseUrl, token_source: spec.tokenSource });
     ctx.io.out(`${token}\n`);

@@ -75,7 +75,8 @@ export async function runLogin(ctx: CliContext, options: LoginOptions, stray: re
     true,
   );
 
-  if (ctx.globals.json) ctx.io.writeJson({ profile: name, base_url: baseUrl, mode: validation.mode ?? null, username: username ?? null });
+  if (ctx.globals.json)
+    await ctx.io.writeJson({ profile: name, base_url: baseUrl, mode: validation.mode ?? null, username: username ?? null });
   ctx.io.success(
     `Logged in to ${baseUrl}${username === undefined ? '' : ` as ${username}`} (${validation.mode ?? 'mode not reported'}${validation.mode === undefined ? '' : ' token'}), profile ${name}.`,
   );

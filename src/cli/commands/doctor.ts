@@ -205,8 +205,8 @@ function firstString(list: unknown, field: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function finish(ctx: CliContext, report: DoctorReport): void {
-  if (ctx.globals.json) ctx.io.writeJson(report);
+async function finish(ctx: CliContext, report: DoctorReport): Promise<void> {
+  if (ctx.globals.json) await ctx.io.writeJson(report);
   else {
     const style = ctx.io.style;
     ctx.io.out(

@@ -141,7 +141,7 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
       if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host '${options.host}'.`);
       throw error;
     }
-    printServing(ctx, options, server.url, sandbox, controlCallLines());
+    await printServing(ctx, options, server.url, sandbox, controlCallLines());
     if (options.open) await openInBrowser(ctx, `${server.url}/__sandbox/`);
     if (options.log) {
       const { logLine } = await import('../io/log-line.js');
@@ -181,11 +181,11 @@ export function networkWarning(options: Pick<ServeOptions, 'host' | 'allowHost' 
   ].join('\n');
 }
 
-function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox, controlCalls: string[]): void {
+async function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox, controlCalls: string[]): Promise<void> {
   const accounts = sandbox.fixtures().accounts;
   if (ctx.globals.json) {
     // The demo tokens are public test values, listed so a bot can be pointed at them: the one place they are printed.
-    ctx.io.revealingTokens(() =>
+    await ctx.io.revealingTokens(() =>
       ctx.io.writeJsonLine({
         url,
         dashboard: `${url}/__sandbox/`,
@@ -428,13 +428,20 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   if (options.filterAccount) query.set('account', options.filterAccount);
   const { control } = await controlFor(ctx);
   const { logLine } = await import('../io/log-line.js');
-  const print = (entry: JournalEntry) => (ctx.globals.json ? ctx.io.writeJsonLine(entry) : ctx.io.out(`${logLine(entry, ctx.io.view)}\n`));
+  const show = async (entry: JournalEntry) =>
+    ctx.globals.json ? ctx.io.writeJsonLine(entry) : ctx.io.out(`${logLine(entry, ctx.io.view)}\n`);
   const earlier = await control.requests(new URLSearchParams([...query, ['limit', String(options.limit)]]));
-  for (const entry of earlier) print(entry);
+  for (const entry of earlier) await show(entry);
   if (!options.follow) return;
   const spec = ctx.targetSpec();
   const last = earlier.at(-1)?.id;
-  const signal = ctx.signal ?? new AbortController().signal;
+  // Entries arrive while --jq may still run on an earlier one: printed in order, and a failed jq ends the follow.
+  const failed = new AbortController();
+  const signal = ctx.signal === undefined ? failed.signal : AbortSignal.any([ctx.signal, failed.signal]);
+  let printed = Promise.resolve();
+  const print = (entry: JournalEntry) => {
+    printed = printed.then(() => show(entry)).catch((error: unknown) => failed.abort(error));
+  };
   ctx.io.notice(ctx.io.style.dim("Following the sandbox's requests; press Ctrl-C to stop."));
   if (spec.kind !== 'remote') {
     // The embedded sandbox answers other topup commands, one at a time: follow the log they leave beside its state.

@@ -107,7 +107,7 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
   }
 
   if (ctx.globals.json) {
-    ctx.io.writeJson(created);
+    await ctx.io.writeJson(created);
     ctx.io.warn(idempotencyLine(idempotencyKey));
     return;
   }

@@ -47,7 +47,7 @@ export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<
       plan.seconds,
       typeof hint === 'number' && Number.isFinite(hint) && hint > 0 ? Math.min(hint, MAX_HINT_SECONDS) : 0,
     );
-    if (ctx.globals.json) ctx.io.writeJsonLine(data);
+    if (ctx.globals.json) await ctx.io.writeJsonLine(data);
     else if (redraw)
       redraw(
         `${plan.render(data)}\n${ctx.io.style.dim(`Updated ${clockText(ctx.clock.now(), ctx.io.view)}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`,

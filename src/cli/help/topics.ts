@@ -49,6 +49,8 @@ Piped            stable plain text without colour, for scripts: a list is tab-se
 --jq EXPR        filters the --json output through jq (built in) and implies --json: one result a line, a
                  string as its text (control characters escaped), anything else as compact JSON. An expression
                  jq cannot compile is a usage error (exit 2), checked before anything is sent.
+                 A filter that runs over 10 s on one value or needs over 256 MB is stopped (exit 1;
+                 TOPUP_JQ_TIMEOUT_MS and TOPUP_JQ_MEMORY_MB change the limits); Ctrl-C stops it at once.
 
 Colour is on only on a terminal; --no-color or NO_COLOR turn it off, FORCE_COLOR / CLICOLOR_FORCE turn it on
 even when piped. Text from a server never reaches a terminal raw: in human output, control characters and BiDi

@@ -80,11 +80,17 @@ export class IOStreams {
   revealingTokens<T>(print: () => T): T {
     const before = this.#revealing;
     this.#revealing = true;
+    let printed: T;
     try {
-      return print();
-    } finally {
+      printed = print();
+    } catch (error) {
       this.#revealing = before;
+      throw error;
     }
+    // Output through --jq is written when its worker answers: reveal until then.
+    if (printed instanceof Promise) return printed.finally(() => (this.#revealing = before)) as T;
+    this.#revealing = before;
+    return printed;
   }
 
   get stdout(): OutputStream {
@@ -192,10 +198,10 @@ export class IOStreams {
    * --jq: checks the expression with jq (a usage error if jq cannot compile it) and from then on sends every JSON
    * output through it. jq (WebAssembly) is loaded here, so a run without --jq never loads it.
    */
-  async useJq(expression: string): Promise<void> {
+  async useJq(expression: string, signal?: AbortSignal): Promise<void> {
     const { compileJq } = await import('./jq.js');
     // jq's own stderr (its `debug` and `stderr` builtins) is for the person running it: stderr, made safe.
-    this.#jq = await compileJq(expression, (text) => this.warn(sanitizeText(text)));
+    this.#jq = await compileJq(expression, (text) => this.warn(sanitizeText(text)), { signal, env: this.streams.env });
   }
 
   /** The --jq program, once useJq() has checked it: for a command that filters what it prints itself (`topup api`). */
@@ -226,14 +232,17 @@ export class IOStreams {
     if (signal?.aborted) throw signal.reason;
   }
 
-  /** Exactly the data as JSON on stdout, nothing else; with --jq, jq's results for it instead. */
-  writeJson(data: unknown): void {
-    this.stdout.write(this.#jq === undefined ? `${jsonText(data, 2)}\n` : this.#jq.run(data));
+  /**
+   * Exactly the data as JSON on stdout, nothing else; with --jq, jq's results for it instead. Resolves once written:
+   * jq runs in a worker and may fail or be stopped, which rejects.
+   */
+  async writeJson(data: unknown): Promise<void> {
+    this.streams.stdout.write(this.#jq === undefined ? `${jsonText(data, 2)}\n` : await this.#jq.run(data));
   }
 
   /** One record of a stream (NDJSON: one compact JSON document a line); with --jq, jq's results for it instead. */
-  writeJsonLine(data: unknown): void {
-    this.stdout.write(this.#jq === undefined ? `${jsonText(data)}\n` : this.#jq.run(data));
+  async writeJsonLine(data: unknown): Promise<void> {
+    this.streams.stdout.write(this.#jq === undefined ? `${jsonText(data)}\n` : await this.#jq.run(data));
   }
 
   /** What a person must see even with --json (stderr is never data): where the data came from, a risk. */
