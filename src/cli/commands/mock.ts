@@ -76,7 +76,8 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     persistent = file === undefined ? undefined : await openPersistentSandbox(file, { ...sandboxOptions, waitMs: 0 });
   } catch (error) {
     if (error instanceof StateLockedError) throw new CliError(`${file} is already used by another running sandbox.`);
-    if (error instanceof SnapshotError) throw new CliError(error.message);
+    // A state the checks refused names the field; say which file holds it (read errors name it already).
+    if (error instanceof SnapshotError) throw new CliError(error.message.replace(/^The state cannot be loaded: /, `${file} cannot be loaded: `));
     throw error;
   }
   try {
