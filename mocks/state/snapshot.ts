@@ -58,7 +58,8 @@ export class SnapshotError extends Error {
  * naming the field, and leaves the store as it was. Returns the snapshot's clock offset.
  */
 export async function restoreSnapshot(store: Store, snapshot: unknown, clock: number = Date.now()): Promise<number> {
-  if (!isSnapshotOfThisVersion(snapshot)) throw new SnapshotError(`${REFUSED}Not a sandbox state file of version ${SNAPSHOT_VERSION}.`, 'version');
+  if (!isSnapshotOfThisVersion(snapshot))
+    throw new SnapshotError(`${REFUSED}Not a sandbox state file of version ${SNAPSHOT_VERSION}.`, 'version');
   let state;
   try {
     state = checkState(snapshot, clock);
@@ -96,7 +97,8 @@ export function applyChanges(snapshot: SandboxSnapshot, entries: readonly Sandbo
     let table = tables.get(name as TableName);
     if (table === undefined) {
       const records = snapshot.tables[name as TableName] ?? [];
-      if (!Array.isArray(records)) throw new SnapshotError(`The state cannot be loaded: tables.${name} must be a list of records.`, `tables.${name}`);
+      if (!Array.isArray(records))
+        throw new SnapshotError(`The state cannot be loaded: tables.${name} must be a list of records.`, `tables.${name}`);
       table = new Map(
         records.map((record, index) => {
           if (record === null || typeof record !== 'object')

@@ -173,7 +173,13 @@ function checkRecords(state: SandboxState): void {
   tables.accounts.forEach((account, index) => {
     if (account.live_account_id === undefined) return;
     const live = tables.accounts[accountIds.get(String(account.live_account_id)) ?? -1];
-    mustName('accounts', index, 'live_account_id', live !== undefined && live.live_account_id === undefined, 'another account that is live');
+    mustName(
+      'accounts',
+      index,
+      'live_account_id',
+      live !== undefined && live.live_account_id === undefined,
+      'another account that is live',
+    );
   });
   // An order and a deposit are each one half of a pair with their invoice, as the sandbox makes them.
   const invoices = tables.invoices;

@@ -158,7 +158,12 @@ describe('state files and snapshots', () => {
     },
     {
       name: 'a record of the wrong shape',
-      snapshot: { version: 1, clock_offset_ms: 0, counters: { invoice: 0, transaction: 0 }, tables: { ...emptyTables, orders: [{ invoice_code: 7 }] } },
+      snapshot: {
+        version: 1,
+        clock_offset_ms: 0,
+        counters: { invoice: 0, transaction: 0 },
+        tables: { ...emptyTables, orders: [{ invoice_code: 7 }] },
+      },
       message: /^The state cannot be loaded: tables\.orders\[0\]\.invoice_code must be a string\.$/,
     },
   ])('refuses a snapshot that is $name with a SnapshotError', async ({ snapshot, message }) => {

@@ -46,7 +46,11 @@ const absurd: [string, (s: State) => unknown, string][] = [
   ['an unknown payment status', (s) => withRecord(s, 'invoices', 0, { payment_status: 'bogus' }), 'tables.invoices[0].payment_status'],
   ['a token of no account', (s) => withRecord(s, 'tokens', 0, { account_id: 999 }), 'tables.tokens[0].account_id'],
   ['an order without its invoice', (s) => ({ ...s, tables: { ...s.tables, invoices: [] } }), 'tables.orders[0].invoice_code'],
-  ['two accounts with one id', (s) => ({ ...s, tables: { ...s.tables, accounts: [...s.tables.accounts, s.tables.accounts[0]] } }), 'tables.accounts[6]'],
+  [
+    'two accounts with one id',
+    (s) => ({ ...s, tables: { ...s.tables, accounts: [...s.tables.accounts, s.tables.accounts[0]] } }),
+    'tables.accounts[6]',
+  ],
   ['another version', (s) => ({ ...s, version: 2 }), 'version'],
 ];
 
@@ -64,7 +68,16 @@ async function validState(t: TestSandbox): Promise<State> {
 
 /** The sandbox answers its API as before: no 5xx, and an order can still be made. */
 async function expectAnswersNormally(t: TestSandbox): Promise<void> {
-  for (const path of ['/api/v1/me', '/api/v1/me/balance', '/api/v1/me/orders', '/api/v1/catalog/credit-packages', '/api/v1/catalog/payment-methods', '/api/v1/me/deposits', '/__sandbox/clock', '/__sandbox/state'])
+  for (const path of [
+    '/api/v1/me',
+    '/api/v1/me/balance',
+    '/api/v1/me/orders',
+    '/api/v1/catalog/credit-packages',
+    '/api/v1/catalog/payment-methods',
+    '/api/v1/me/deposits',
+    '/__sandbox/clock',
+    '/__sandbox/state',
+  ])
     expect((await t.request('GET', path, { token: rich.token })).status, path).toBe(200);
   expect((await t.request('POST', '/api/v1/me/orders', { token: demo.token, body: SIMPLE_ORDER })).status).toBe(201);
 }
@@ -110,22 +123,29 @@ describe('PUT /__sandbox/state refuses an absurd state, naming the field, and ch
 describe('POST /__sandbox/clock keeps the clock within 1970 and 9999', () => {
   const sandbox = useSandboxes();
 
-  it.each([1e300, 1e20, Number.MAX_VALUE, (CLOCK_MAX - CLOCK_START) / 1000 + 1])('advance_seconds %d is 422 and moves nothing', async (seconds) => {
-    const t = await sandbox('http', { rateLimit: false });
-    const before = (await t.request('GET', '/__sandbox/clock')).json.data.now_ms as number;
-    const answer = await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: seconds } });
-    expect(answer.status).toBe(422);
-    expect(answer.json).toMatchObject({ success: false, error: { code: 'VALIDATION_FAILED', fields: ['advance_seconds'] } });
-    expect(answer.json.message).toMatch(/^advance_seconds would move the clock past the start of year 9999; it may move at most \d+ seconds from now\.$/);
-    expect((await t.request('GET', '/__sandbox/clock')).json.data.now_ms).toBe(before);
-    await expectAnswersNormally(t);
-  });
+  it.each([1e300, 1e20, Number.MAX_VALUE, (CLOCK_MAX - CLOCK_START) / 1000 + 1])(
+    'advance_seconds %d is 422 and moves nothing',
+    async (seconds) => {
+      const t = await sandbox('http', { rateLimit: false });
+      const before = (await t.request('GET', '/__sandbox/clock')).json.data.now_ms as number;
+      const answer = await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: seconds } });
+      expect(answer.status).toBe(422);
+      expect(answer.json).toMatchObject({ success: false, error: { code: 'VALIDATION_FAILED', fields: ['advance_seconds'] } });
+      expect(answer.json.message).toMatch(
+        /^advance_seconds would move the clock past the start of year 9999; it may move at most \d+ seconds from now\.$/,
+      );
+      expect((await t.request('GET', '/__sandbox/clock')).json.data.now_ms).toBe(before);
+      await expectAnswersNormally(t);
+    },
+  );
 
   it('moves to the very edge, or by a fraction of a millisecond, and orders are still made', async () => {
     const t = await sandbox('http', { rateLimit: false });
     expect((await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: 0.0004 } })).status).toBe(200);
     await expectAnswersNormally(t);
-    expect((await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: (CLOCK_MAX - CLOCK_START) / 1000 - 1 } })).status).toBe(200);
+    expect((await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: (CLOCK_MAX - CLOCK_START) / 1000 - 1 } })).status).toBe(
+      200,
+    );
     await expectAnswersNormally(t);
     expect((await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: 2 } })).status).toBe(422);
   });
@@ -204,7 +224,9 @@ describe('topup mock state load refuses an absurd state (exit 5, one sentence), 
     await writeFile(file, JSON.stringify({ ...saved, clock_offset_ms: 1e308 }));
     const loaded = await topup(['mock', 'state', 'load', file]);
     expect(loaded.code).toBe(5);
-    expect(loaded.err).toMatch(/^Error: The state cannot be loaded: clock_offset_ms must be a whole number of milliseconds that keeps the sandbox clock between 1970 and 9999\.\n$/m);
+    expect(loaded.err).toMatch(
+      /^Error: The state cannot be loaded: clock_offset_ms must be a whole number of milliseconds that keeps the sandbox clock between 1970 and 9999\.\n$/m,
+    );
     expect((await topup(['balance'])).code).toBe(0);
   });
 
@@ -222,7 +244,9 @@ describe('topup mock state load refuses an absurd state (exit 5, one sentence), 
     await writeFile(join(config.dir, OFFLINE_STATE_FILE), JSON.stringify({ ...saved, clock_offset_ms: 1e308 }));
     const refused = await topup(['balance']);
     expect(refused.code).not.toBe(0);
-    expect(refused.err).toMatch(/clock_offset_ms must be a whole number of milliseconds that keeps the sandbox clock between 1970 and 9999/);
+    expect(refused.err).toMatch(
+      /clock_offset_ms must be a whole number of milliseconds that keeps the sandbox clock between 1970 and 9999/,
+    );
     expect(refused.err).toMatch(/topup mock reset/);
     expect((await topup(['mock', 'reset'])).code).toBe(0);
     expect((await topup(['balance'])).code).toBe(0);

@@ -77,7 +77,8 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   } catch (error) {
     if (error instanceof StateLockedError) throw new CliError(`${file} is already used by another running sandbox.`);
     // A state the checks refused names the field; say which file holds it (read errors name it already).
-    if (error instanceof SnapshotError) throw new CliError(error.message.replace(/^The state cannot be loaded: /, `${file} cannot be loaded: `));
+    if (error instanceof SnapshotError)
+      throw new CliError(error.message.replace(/^The state cannot be loaded: /, `${file} cannot be loaded: `));
     throw error;
   }
   try {
