@@ -8,6 +8,7 @@ import { invoiceView, type InvoiceView } from '../inspect/state-views.js';
 import { CURRENCY } from '../rules/pricing.js';
 import { expiryOf, scheduleInvoice, settleDue } from '../rules/timed-moves.js';
 import type { Store } from '../store/store.js';
+import { CLOCK_MAX } from '../store/time-range.js';
 import type { WriteLock } from './write-lock.js';
 
 export interface DepositRequest {
@@ -114,9 +115,10 @@ export function createControl(env: ControlEnv): { control: SandboxControl; moves
         return invoiceView(env.store, code)!;
       }),
     advanceClock: (seconds) =>
-      change(() => {
-        checkClockAdvance(seconds, 'seconds');
-        env.advance(seconds * 1000);
+      change((now) => {
+        checkClockAdvance(seconds, 'seconds', now);
+        // Whole milliseconds: every time a record holds is one, and is dated from this clock.
+        env.advance(Math.round(seconds * 1000));
       }),
     reset: () => change(() => env.reseed()),
     loadState: (snapshot) => change(() => env.load(snapshot)),
@@ -124,12 +126,23 @@ export function createControl(env: ControlEnv): { control: SandboxControl; moves
   return { control, moves };
 }
 
-/** How far the clock may move: seconds, 0 or more (it never moves back). `field` names it as the caller gave it. */
-export function checkClockAdvance(seconds: unknown, field: string): asserts seconds is number {
+/**
+ * How far the clock may move from `now`: seconds, 0 or more (it never moves back), and no further than CLOCK_MAX
+ * (year 9999), past which no time can be stored or shown. `field` names it as the caller gave it.
+ */
+export function checkClockAdvance(seconds: unknown, field: string, now: number): asserts seconds is number {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
     throw new ApiError(
       422,
       `${field} is how far to move the clock: a number of seconds, 0 or more (it never moves back).`,
+      'VALIDATION_FAILED',
+      [field],
+    );
+  const room = Math.max(0, Math.floor((CLOCK_MAX - now) / 1000));
+  if (now + Math.round(seconds * 1000) > CLOCK_MAX)
+    throw new ApiError(
+      422,
+      `${field} would move the clock past the start of year 9999; it may move at most ${room} seconds from now.`,
       'VALIDATION_FAILED',
       [field],
     );

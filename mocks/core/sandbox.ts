@@ -106,7 +106,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const store = new Store();
   store.delays = invoiceDelays(options);
   if (options.snapshot === undefined) await seed(store.db);
-  else offsetMs = await restoreSnapshot(store, options.snapshot);
+  else offsetMs = await restoreSnapshot(store, options.snapshot, clock());
   // The closures below keep `options`; the snapshot must not stay alive with them (at 100k orders it is 60 MB).
   options = { ...options, snapshot: undefined };
 
@@ -146,20 +146,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await seed(store.db);
     },
     load: async (snapshot) => {
-      // Checked whole on a store of its own first: a bad snapshot must leave the state as it was.
+      // restoreSnapshot checks the whole state before it changes anything: a bad one leaves the state as it was.
       try {
-        await restoreSnapshot(new Store(), snapshot);
+        offsetMs = await restoreSnapshot(store, snapshot, clock());
       } catch (error) {
         if (error instanceof SnapshotError)
-          throw new ApiError(
-            422,
-            `The state cannot be loaded: ${error.message.replace(/^The state file has/, 'it has')}`,
-            'VALIDATION_FAILED',
-          );
+          throw new ApiError(422, error.message, 'VALIDATION_FAILED', error.field === undefined ? undefined : [error.field]);
         throw error;
       }
       rateLimiter.clear();
-      offsetMs = await restoreSnapshot(store, snapshot);
     },
   });
   const fixtures = () => buildFixtures(store);

@@ -78,7 +78,7 @@ export const controlRouter = new Router<ControlHandler>()
   .add('POST', `${CONTROL_PREFIX}/clock`, async ({ control, now, store }, _params, request) => {
     // The body's key, not advanceClock's argument, is what a caller can correct.
     const seconds = jsonBody(request).advance_seconds;
-    checkClockAdvance(seconds, 'advance_seconds');
+    checkClockAdvance(seconds, 'advance_seconds', now());
     await control.advanceClock(seconds);
     return ok('Sandbox clock moved.', clockView(now(), store));
   })

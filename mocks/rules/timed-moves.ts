@@ -3,6 +3,7 @@ import type { InvoiceRecord, OrderRecord } from '../store/records.js';
 import type { InvoiceDelays, Store } from '../store/store.js';
 import { closeUnpaidInvoice, completeOrder, failOrder, payInvoice } from './lifecycle.js';
 import { DELIVERY_TAKES_MS, INVOICE_EXPIRES_AFTER_MS, INVOICE_FAILS_AFTER_MS, magicOutcomeOf, type MagicOutcome } from './magic-values.js';
+import { TIME_MAX } from '../store/time-range.js';
 
 /*
  * Moves the sandbox makes by itself when the clock reaches them: expiry, auto-pay, and the magic values' endings.
@@ -24,8 +25,9 @@ export function invoiceDelays(options: { autoPay?: { after: number }; autoExpire
 
 /** When a new invoice expires: a magic `invoice_expires` one soon, else after auto-expire's delay, else the TTL. */
 export function expiryOf(store: Store, createdAt: number, outcome?: MagicOutcome): number {
-  if (outcome === 'invoice_expires') return createdAt + INVOICE_EXPIRES_AFTER_MS;
-  return createdAt + (store.delays.autoExpireMs ?? INVOICE_TTL_SECONDS * 1000);
+  // Never past the last time a record may hold: a long --auto-expire near year 9999 must not make an order a 500.
+  if (outcome === 'invoice_expires') return Math.min(TIME_MAX, createdAt + INVOICE_EXPIRES_AFTER_MS);
+  return Math.min(TIME_MAX, createdAt + (store.delays.autoExpireMs ?? INVOICE_TTL_SECONDS * 1000));
 }
 
 /** Magic invoices that end unpaid by themselves are left to their ending: auto-pay would take it from them. */

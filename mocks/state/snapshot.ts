@@ -2,8 +2,9 @@ import type { Db, TableName } from '../store/db.js';
 import type { Counters, Store, TableChangeSet } from '../store/store.js';
 import { tableKeys } from '../store/table-keys.js';
 import { rebuildSchedule } from '../rules/timed-moves.js';
+import { checkState, SNAPSHOT_VERSION, StateRefusal } from './state-schema.js';
 
-export const SNAPSHOT_VERSION = 1;
+export { SNAPSHOT_VERSION };
 
 /** The whole sandbox state as plain JSON: what `--state FILE` and the offline CLI keep between runs. */
 export interface SandboxSnapshot {
@@ -43,26 +44,44 @@ export function takeSnapshot(store: Store, clockOffsetMs: number): SandboxSnapsh
 
 export class SnapshotError extends Error {
   override name = 'SnapshotError';
+  /** The field at fault, as a path (`counters.invoice`, `tables.orders[3].created_at`), when one is. */
+  readonly field: string | undefined;
+  constructor(message: string, field?: string) {
+    super(message);
+    this.field = field;
+  }
 }
 
-/** Loads a snapshot into an empty store; every record is checked against its table's schema. */
-export async function restoreSnapshot(store: Store, snapshot: unknown): Promise<number> {
-  if (!isSnapshot(snapshot)) throw new SnapshotError(`Not a sandbox state file of version ${SNAPSHOT_VERSION}.`);
+/**
+ * Replaces what the store holds with a snapshot, checked whole first (mocks/state/state-schema.ts) against the
+ * sandbox clock it will run on (`clock`, epoch ms, before the snapshot's offset): a bad one throws SnapshotError,
+ * naming the field, and leaves the store as it was. Returns the snapshot's clock offset.
+ */
+export async function restoreSnapshot(store: Store, snapshot: unknown, clock: number = Date.now()): Promise<number> {
+  if (!isSnapshotOfThisVersion(snapshot))
+    throw new SnapshotError(`${REFUSED}Not a sandbox state file of version ${SNAPSHOT_VERSION}.`, 'version');
+  let state;
+  try {
+    state = checkState(snapshot, clock);
+  } catch (error) {
+    if (error instanceof StateRefusal) throw new SnapshotError(`${REFUSED}${error.message}`, error.field);
+    throw error;
+  }
   store.clear();
   for (const name of Object.keys(store.db) as TableName[]) {
     const table = store.db[name] as unknown as { insert(values: unknown): Promise<unknown> };
-    for (const record of snapshot.tables[name] ?? []) {
-      // insert() validates against the table's schema; any other failure is as much a damaged file.
-      try {
-        await table.insert(record);
-      } catch {
-        throw new SnapshotError(`The state file has an invalid record in '${name}'.`);
-      }
-    }
+    // The tables check each record with the schema checkState used, so none fails here.
+    for (const record of state.tables[name]) await table.insert(record);
   }
-  store.counters = { ...snapshot.counters };
+  store.counters = { ...state.counters };
   rebuildSchedule(store);
-  return snapshot.clock_offset_ms;
+  return state.clock_offset_ms;
+}
+
+const REFUSED = 'The state cannot be loaded: ';
+
+function isSnapshotOfThisVersion(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && (value as { version?: unknown }).version === SNAPSHOT_VERSION;
 }
 
 /**
@@ -77,7 +96,16 @@ export function applyChanges(snapshot: SandboxSnapshot, entries: readonly Sandbo
     const keyOf = tableKeys[name as TableName] as (record: unknown) => string;
     let table = tables.get(name as TableName);
     if (table === undefined) {
-      table = new Map((snapshot.tables[name as TableName] ?? []).map((record) => [keyOf(record), record]));
+      const records = snapshot.tables[name as TableName] ?? [];
+      if (!Array.isArray(records))
+        throw new SnapshotError(`The state cannot be loaded: tables.${name} must be a list of records.`, `tables.${name}`);
+      table = new Map(
+        records.map((record, index) => {
+          if (record === null || typeof record !== 'object')
+            throw new SnapshotError(`The state cannot be loaded: tables.${name}[${index}] must be an object.`, `tables.${name}[${index}]`);
+          return [keyOf(record), record];
+        }),
+      );
       tables.set(name as TableName, table);
     }
     return table;
@@ -102,15 +130,16 @@ export function applyChanges(snapshot: SandboxSnapshot, entries: readonly Sandbo
   return { ...snapshot, clock_offset_ms, counters, tables: merged };
 }
 
+/**
+ * Enough of a snapshot to replay its journal onto (mocks/state/file.ts): the rest, field by field, is for
+ * restoreSnapshot to check and name.
+ */
 export function isSnapshot(value: unknown): value is SandboxSnapshot {
   if (value === null || typeof value !== 'object') return false;
   const s = value as Partial<SandboxSnapshot>;
   return (
     s.version === SNAPSHOT_VERSION &&
-    typeof s.clock_offset_ms === 'number' &&
     (s.journal_id === undefined || typeof s.journal_id === 'string') &&
-    typeof s.counters === 'object' &&
-    s.counters !== null &&
     typeof s.tables === 'object' &&
     s.tables !== null
   );

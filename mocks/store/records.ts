@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import { OrderStatus, OrderType, PaymentStatus, TokenMode } from '../../src/contract/index.js';
+import { COUNT_MAX, TIME_MAX, TIME_MIN } from './time-range.js';
 
-/** Shapes of what the sandbox stores. Times are epoch milliseconds; the routes format them. */
-const Millis = z.number().int();
+/**
+ * Shapes of what the sandbox stores, checked on every insert and update and for every record of a state that is
+ * loaded (mocks/state/state-schema.ts). Times are epoch milliseconds within mocks/store/time-range.ts; the routes
+ * format them. Each constraint carries the phrase a refused state's error completes with its field's path.
+ */
+const TIME = 'must be a time from 1970 to 9999 in epoch milliseconds';
+const Millis = z.number({ error: TIME }).int({ error: TIME }).min(TIME_MIN, { error: TIME }).max(TIME_MAX, { error: TIME });
+/** Money and balances: whole, not negative, and small enough that adding to them stays exact. */
+const AMOUNT = `must be a whole number from 0 to ${COUNT_MAX}`;
+const Amount = z.number({ error: AMOUNT }).int({ error: AMOUNT }).min(0, { error: AMOUNT }).max(COUNT_MAX, { error: AMOUNT });
 
 export const AccountRecord = z.object({
   id: z.number().int(),
@@ -10,7 +19,7 @@ export const AccountRecord = z.object({
   username: z.string(),
   display_name: z.string(),
   email: z.string(),
-  balance: z.number().int().min(0),
+  balance: Amount,
   balance_updated_at: Millis,
   created_at: Millis,
   /**
@@ -41,8 +50,8 @@ export const TransactionRecord = z.object({
   id: z.string(),
   account_id: z.number().int(),
   type: z.enum(['credit', 'debit']),
-  amount: z.number().int().min(0),
-  balance_after: z.number().int().min(0),
+  amount: Amount,
+  balance_after: Amount,
   description: z.string(),
   reference: z.string().nullable(),
   created_at: Millis,
@@ -52,7 +61,7 @@ export const InvoiceRecord = z.object({
   invoice_code: z.string(),
   account_id: z.number().int(),
   type: z.enum(['order', 'deposit']),
-  amount: z.number().int().min(0),
+  amount: Amount,
   currency: z.string(),
   payment_method: z.string(),
   payment_url: z.string(),

@@ -644,7 +644,9 @@ describe('topup mock state save|load and mock serve --seed', () => {
     writeFileSync(seedFile, '{"version": 1, "tables": {}}');
     const bad = await topup(['mock', 'serve', '--port', '0', '--seed', seedFile]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/^Error: .*seed\.json cannot be loaded: Not a sandbox state file of version 1\.\n$/m);
+    expect(bad.err).toMatch(
+      /^Error: .*seed\.json cannot be loaded: clock_offset_ms must be a whole number of milliseconds that keeps the sandbox clock between 1970 and 9999\.\n$/m,
+    );
   });
 });
 

@@ -33,7 +33,7 @@ describe.each(transports)('the whole state over the control API (%s)', (transpor
 
   it.each([
     ['not a snapshot', { version: 2, tables: {} }, /^The state cannot be loaded: Not a sandbox state file of version 1\.$/],
-    ['a record that breaks its schema', 'bad-order', /^The state cannot be loaded: it has an invalid record in 'orders'\.$/],
+    ['a record that breaks its schema', 'bad-order', /^The state cannot be loaded: tables\.orders\[0\]\.invoice_code must be a string\.$/],
   ])('a bad state (%s) is 422 and changes nothing', async (_name, body, message) => {
     const t = await sandbox(transport);
     await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER });

@@ -111,7 +111,9 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
       throw new CliError(
         `${error.message.replace(/\.$/, '')}; start with --repair to keep a copy of it and go on without what is damaged.`,
       );
-    if (error instanceof SnapshotError) throw new CliError(error.message);
+    // A state the checks refused names the field; say which file holds it (read errors name it already).
+    if (error instanceof SnapshotError)
+      throw new CliError(error.message.replace(/^The state cannot be loaded: /, `${file} cannot be loaded: `));
     throw error;
   }
   for (const notice of persistent?.notices ?? []) ctx.io.warn(ctx.io.style.yellow(notice));

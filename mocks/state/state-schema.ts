@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import * as R from '../store/records.js';
+import type { TableName } from '../store/db.js';
+import { tableKeys } from '../store/table-keys.js';
+import { leanCheckOf, type LeanCheck } from './lean-check.js';
+import { CLOCK_MAX, COUNT_MAX, TIME_MIN } from '../store/time-range.js';
+
+export const SNAPSHOT_VERSION = 1;
+
+/** Each table's record schema: the ones the tables check every insert with (mocks/store/db.ts). */
+const recordSchemas = {
+  accounts: R.AccountRecord,
+  tokens: R.TokenRecord,
+  chatLinks: R.ChatLinkRecord,
+  transactions: R.TransactionRecord,
+  invoices: R.InvoiceRecord,
+  orders: R.OrderRecord,
+  deposits: R.DepositRecord,
+  idempotency: R.IdempotencyRecord,
+  creditPackages: R.CreditPackageRecord,
+  paymentMethods: R.PaymentMethodRecord,
+  articles: R.ArticleRecord,
+  platformUsers: R.PlatformUserRecord,
+  platformPlaces: R.PlatformPlaceRecord,
+  platformPasses: R.PlatformPassRecord,
+  vipServers: R.VipServerRecord,
+} satisfies Record<TableName, z.ZodObject>;
+
+const TABLE_NAMES = Object.keys(recordSchemas) as TableName[];
+
+const COUNTER = `must be a non-negative whole number (at most ${COUNT_MAX})`;
+const Counter = z.number({ error: COUNTER }).int({ error: COUNTER }).min(0, { error: COUNTER }).max(COUNT_MAX, { error: COUNTER });
+const OFFSET = 'must be a whole number of milliseconds that keeps the sandbox clock between 1970 and 9999';
+const TABLE = 'must be a list of records';
+
+/**
+ * A sandbox state: what `GET /__sandbox/state` answers and a state file holds, and the one shape every way in is
+ * checked against (a state file at start-up, `PUT /__sandbox/state`, `topup mock state load`, `--seed`).
+ * Every table is present, and every record is its table's own schema (mocks/store/records.ts).
+ */
+export const SandboxStateSchema = z.object({
+  version: z.literal(SNAPSHOT_VERSION, { error: `must be ${SNAPSHOT_VERSION}, the only version of a sandbox state` }),
+  clock_offset_ms: z.number({ error: OFFSET }).int({ error: OFFSET }),
+  counters: z.object({ invoice: Counter, transaction: Counter }, { error: 'must be an object of invoice and transaction counts' }),
+  tables: z.object(
+    Object.fromEntries(TABLE_NAMES.map((name) => [name, z.array(recordSchemas[name], { error: TABLE })])) as {
+      [K in TableName]: z.ZodArray<(typeof recordSchemas)[K]>;
+    },
+    { error: 'must be an object of every table of the sandbox' },
+  ),
+  journal_id: z.string().optional(),
+});
+
+export type SandboxState = z.output<typeof SandboxStateSchema>;
+
+/**
+ * The same schema with each table taken as a list only: its records are checked one by one (checkTable), by a
+ * lean check read off their zod schema, as a whole-state parse of 100k orders would copy every record.
+ */
+const StateEnvelope = SandboxStateSchema.extend({
+  tables: z.object(
+    Object.fromEntries(TABLE_NAMES.map((name) => [name, z.custom<unknown[]>((v) => Array.isArray(v), { error: TABLE })])) as {
+      [K in TableName]: z.ZodCustom<unknown[]>;
+    },
+    { error: 'must be an object of every table of the sandbox' },
+  ),
+});
+
+const leanChecks = Object.fromEntries(TABLE_NAMES.map((name) => [name, leanCheckOf(recordSchemas[name])])) as Record<
+  TableName,
+  LeanCheck | undefined
+>;
+
+/** Every record of a table against its schema; the first one at fault is refused with zod's own account of why. */
+function checkTable(name: TableName, records: readonly unknown[]): void {
+  const schema = recordSchemas[name];
+  const lean = leanChecks[name];
+  records.forEach((record, index) => {
+    if (lean?.(record) === true) return;
+    const parsed = schema.safeParse(record, { error: plainMessage });
+    if (parsed.success) return;
+    const issue = parsed.error.issues[0]!;
+    throw new StateRefusal(fieldPath(['tables', name, index, ...issue.path]), issue.message);
+  });
+}
+
+/** A state refused, with the field at fault as a path (`counters.invoice`, `tables.orders[3].created_at`). */
+export class StateRefusal extends Error {
+  override name = 'StateRefusal';
+  constructor(
+    readonly field: string,
+    problem: string,
+  ) {
+    super(`${field} ${problem}.`);
+  }
+}
+
+/**
+ * The state, checked whole: its shape (SandboxStateSchema), then what a shape cannot say: the clock it gives
+ * (`clock` + clock_offset_ms) is within 1970 and 9999, keys are unique, every record names records that exist,
+ * counters are past every code already used, and there is an account with a token to use it. Throws StateRefusal
+ * for the first problem found.
+ */
+export function checkState(value: unknown, clock: number): SandboxState {
+  const parsed = StateEnvelope.safeParse(value, { error: plainMessage });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new StateRefusal(fieldPath(issue.path), issue.message);
+  }
+  for (const name of TABLE_NAMES) checkTable(name, parsed.data.tables[name]);
+  // Every record now passes its schema (the records are the input's own objects, which the tables copy on insert).
+  const state = parsed.data as unknown as SandboxState;
+  const now = clock + state.clock_offset_ms;
+  if (!(now >= TIME_MIN && now <= CLOCK_MAX)) throw new StateRefusal('clock_offset_ms', OFFSET);
+  checkRecords(state);
+  return state;
+}
+
+/** The phrase for zod's own issues (a record field of the wrong type, an unknown status), after the field's path. */
+function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is missing' : `must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return 'is not in the expected format';
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}`;
+    default:
+      return undefined;
+  }
+}
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const part of path) text += typeof part === 'number' ? `[${part}]` : `${text === '' ? '' : '.'}${String(part)}`;
+  return text === '' ? 'the state' : text;
+}
+
+/**
+ * What every route relies on without checking again (`invoices.get(code)!`, the account of a token): one loop per
+ * table, no zod, so a 100k-order state costs milliseconds here.
+ */
+function checkRecords(state: SandboxState): void {
+  const { tables } = state;
+  const keys = {} as Record<TableName, Map<string, number>>;
+  for (const name of TABLE_NAMES) {
+    const keyOf = tableKeys[name] as (record: unknown) => string;
+    const seen = new Map<string, number>();
+    tables[name].forEach((record, index) => {
+      const key = keyOf(record);
+      const first = seen.get(key);
+      if (first !== undefined) throw new StateRefusal(`tables.${name}[${index}]`, `has the same key as tables.${name}[${first}]`);
+      seen.set(key, index);
+    });
+    keys[name] = seen;
+  }
+  if (tables.accounts.length === 0) throw new StateRefusal('tables.accounts', 'must hold at least one account');
+  if (!tables.tokens.some((t) => !t.revoked)) throw new StateRefusal('tables.tokens', 'must hold at least one token that is not revoked');
+
+  const accountIds = keys.accounts;
+  const mustName = (table: TableName, index: number, field: string, has: boolean, what: string) => {
+    if (!has) throw new StateRefusal(`tables.${table}[${index}].${field}`, `must name ${what}`);
+  };
+  const ownedBy = (table: 'tokens' | 'chatLinks' | 'transactions' | 'invoices' | 'orders' | 'deposits' | 'idempotency') =>
+    tables[table].forEach((record, index) =>
+      mustName(table, index, 'account_id', accountIds.has(String(record.account_id)), 'an account in tables.accounts'),
+    );
+  (['tokens', 'chatLinks', 'transactions', 'invoices', 'orders', 'deposits', 'idempotency'] as const).forEach(ownedBy);
+  tables.accounts.forEach((account, index) => {
+    if (account.live_account_id === undefined) return;
+    const live = tables.accounts[accountIds.get(String(account.live_account_id)) ?? -1];
+    mustName(
+      'accounts',
+      index,
+      'live_account_id',
+      live !== undefined && live.live_account_id === undefined,
+      'another account that is live',
+    );
+  });
+  // An order and a deposit are each one half of a pair with their invoice, as the sandbox makes them.
+  const invoices = tables.invoices;
+  tables.orders.forEach((order, index) => {
+    const invoice = invoices[keys.invoices.get(order.invoice_code) ?? -1];
+    mustName('orders', index, 'invoice_code', invoice?.type === 'order', 'an invoice of type order in tables.invoices');
+  });
+  tables.deposits.forEach((deposit, index) => {
+    const invoice = invoices[keys.invoices.get(deposit.invoice_code) ?? -1];
+    mustName('deposits', index, 'invoice_code', invoice?.type === 'deposit', 'an invoice of type deposit in tables.invoices');
+  });
+  invoices.forEach((invoice, index) => {
+    const pair = invoice.type === 'order' ? keys.orders : keys.deposits;
+    mustName('invoices', index, 'invoice_code', pair.has(invoice.invoice_code), `its ${invoice.type} in tables.${invoice.type}s`);
+  });
+  tables.idempotency.forEach((record, index) =>
+    mustName('idempotency', index, 'invoice_code', keys.orders.has(record.invoice_code), 'an order in tables.orders'),
+  );
+  // The next code must be new: a counter behind the codes already used would hand one out again.
+  const highest = (codes: Iterable<string>, pattern: RegExp) => {
+    let max = 0;
+    for (const code of codes) {
+      const match = pattern.exec(code);
+      if (match !== null) max = Math.max(max, Number(match[1]));
+    }
+    return max;
+  };
+  const lastInvoice = highest(keys.invoices.keys(), /^INV\d{8}(\d+)$/);
+  if (state.counters.invoice < lastInvoice)
+    throw new StateRefusal('counters.invoice', `must be at least ${lastInvoice}, the highest invoice number in tables.invoices`);
+  const lastTransaction = highest(keys.transactions.keys(), /^TRX(\d+)$/);
+  if (state.counters.transaction < lastTransaction)
+    throw new StateRefusal('counters.transaction', `must be at least ${lastTransaction}, the highest number in tables.transactions`);
+}
