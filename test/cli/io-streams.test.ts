@@ -40,9 +40,9 @@ describe('IOStreams: what each kind of output does, on a terminal and off it', (
     expect(io.err().replace(/\r\u001b\[K(?:[\u2800-\u28ff] [^\r\n]*)?/g, '')).toBe(err);
   });
 
-  it('writeJson writes the data as JSON on stdout, escaping what a terminal would act on', () => {
+  it('writeJson writes the data as JSON on stdout, escaping what a terminal would act on', async () => {
     const { io, ios } = streams({ tty: true });
-    ios.writeJson({ name: 'a\u001b[31mb' });
+    await ios.writeJson({ name: 'a\u001b[31mb' });
     expect(io.out()).toBe('{\n  "name": "a\\u001b[31mb"\n}\n');
   });
 
