@@ -69,11 +69,12 @@ describe.skipIf(browserMissing !== undefined)('in a real browser (Chromium)', ()
   });
 
   it('shows an auto-payment when it is due, with no other request coming in', async () => {
-    const { url } = await order({ autoPay: { after: 1_000 } });
+    // Due 3 s after the order: time enough for a loaded machine to open the page while it is still pending.
+    const { url } = await order({ autoPay: { after: 3_000 } });
     const page = await browser().newPage();
     await page.goto(url);
     await expect.poll(() => page.locator('#status').textContent()).toBe('pending');
-    await expect.poll(() => page.locator('#status').textContent(), { timeout: 4_000 }).toBe('paid');
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 8_000 }).toBe('paid');
     await page.close();
   });
 
