@@ -141,11 +141,23 @@ describe.each(transports)('rate limits (%s)', (transport) => {
   });
 
   it("refuses a token's 4th request in flight with 429, and serves other tokens meanwhile", async () => {
-    const t = await sandbox(transport, { stateWriter: snapshotWriter(slowPersist) });
+    // The accepted orders' commits wait at a gate, so they stay in flight however slowly the burst arrives; the gate
+    // opens once the refused ones have been answered.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const t = await sandbox(transport, { stateWriter: snapshotWriter(() => gate) });
+    let refused = 0;
     const burst = Array.from({ length: 6 }, (_, i) =>
-      t.request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, client_reference: `burst-${i}` } }),
+      t
+        .request('POST', '/api/v1/me/orders', { token: rich.token, body: { ...SIMPLE_ORDER, client_reference: `burst-${i}` } })
+        .then((answer) => {
+          if (answer.status === 429) refused += 1;
+          return answer;
+        }),
     );
     const meanwhile = await t.request('GET', '/api/v1/me', { token: demo.token });
+    await expect.poll(() => refused, { timeout: 10_000 }).toBe(3);
+    open();
     const answers = await Promise.all(burst);
     expect(meanwhile.status).toBe(200);
     expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 429, 429, 429]);
