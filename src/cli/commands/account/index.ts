@@ -6,7 +6,7 @@ import { recordIn } from '../shared/answer.js';
 import { renderTable, type TableView } from '../../io/table.js';
 import type { View } from '../../io/view.js';
 import { refreshIntervals } from '../shared/choices.js';
-import { orderSummaryColumns } from '../orders/index.js';
+import { orderSummaryColumns } from '../orders/list.js';
 import { parseWatchSeconds, runWatch, watchInterval } from '../shared/watch.js';
 
 export function profileFields(user: Profile, view: View): RecordField[] {
@@ -128,7 +128,13 @@ export function registerAccountCommands(program: Command, ctx: CliContext): void
   program
     .command('me')
     .description("Show the profile of the token's owner")
-    .addHelpText('after', '\nExamples:\n  $ topup me\n  $ topup me --json | jq -r .user.username')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup me
+  $ topup me --json | jq -r .user.username`,
+    )
     .action(() => runMe(ctx));
 
   const { min, recommended } = refreshIntervals.dashboard;

@@ -68,7 +68,13 @@ export function registerArticleCommands(program: Command, ctx: CliContext): void
   const articles = program
     .command('articles')
     .description("Read the shop's published articles (guides, news, promotions)")
-    .addHelpText('after', '\nExamples:\n  $ topup articles list\n  $ topup articles show keeping-your-api-token-safe');
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup articles list
+  $ topup articles show keeping-your-api-token-safe`,
+    );
 
   const list = articles
     .command('list')
@@ -94,7 +100,10 @@ Examples:
     .description('Show one article with its Markdown body')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ topup articles show keeping-your-api-token-safe\n  $ topup articles show keeping-your-api-token-safe --json | jq -r .article.content',
+      `
+Examples:
+  $ topup articles show keeping-your-api-token-safe
+  $ topup articles show keeping-your-api-token-safe --json | jq -r .article.content`,
     )
     .action((slug: string) => runArticlesShow(ctx, slug));
 }

@@ -181,7 +181,12 @@ Examples:
     .description('Forget a profile and delete its stored token (the current profile unless --profile)')
     .addHelpText(
       'after',
-      "\nThe token stays valid on the server; revoke it on the web site's API-access page.\n\nExamples:\n  $ topup auth logout\n  $ topup auth logout --profile staging",
+      `
+The token stays valid on the server; revoke it on the web site's API-access page.
+
+Examples:
+  $ topup auth logout
+  $ topup auth logout --profile staging`,
     )
     .action(() => runLogout(ctx));
 

@@ -60,16 +60,33 @@ export function registerCatalogCommands(program: Command, ctx: CliContext): void
   program
     .command('health')
     .description('Check that the API answers')
-    .addHelpText('after', '\nExamples:\n  $ topup health\n  $ topup health --json')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup health
+  $ topup health --json`,
+    )
     .action(() => runHealth(ctx));
   program
     .command('packages')
     .description('List the active credit packages')
-    .addHelpText('after', '\nExamples:\n  $ topup packages\n  $ topup packages --json | jq ".packages[].code"')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup packages
+  $ topup packages --json | jq ".packages[].code"`,
+    )
     .action(() => runPackages(ctx));
   program
     .command('payment-methods')
     .description('List the active payment methods')
-    .addHelpText('after', '\nExamples:\n  $ topup payment-methods')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup payment-methods`,
+    )
     .action(() => runPaymentMethods(ctx));
 }

@@ -140,13 +140,25 @@ Examples:
   config
     .command('list')
     .description("Show every key's value and the names of all profiles")
-    .addHelpText('after', '\nExamples:\n  $ topup config list\n  $ topup config list --json')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup config list
+  $ topup config list --json`,
+    )
     .action(() => runList(ctx));
 
   config
     .command('get <key>')
     .description(`Print one value (${CONFIG_KEYS.join(', ')}); exits 1 when it is not set`)
-    .addHelpText('after', '\nExamples:\n  $ topup config get profile\n  $ url=$(topup config get base_url)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup config get profile
+  $ url=$(topup config get base_url)`,
+    )
     .action((key: string) => runGet(ctx, key));
 
   config
@@ -154,13 +166,23 @@ Examples:
     .description('Change one value; profile must name an existing profile, an empty chat_user_id clears it')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ topup config set profile default\n  $ topup config set chat_user_id 700000001 --profile bot\n  $ topup config set base_url https://shop.example.com/',
+      `
+Examples:
+  $ topup config set profile default
+  $ topup config set chat_user_id 700000001 --profile bot
+  $ topup config set base_url https://shop.example.com/`,
     )
     .action((key: string, value: string) => runSet(ctx, key, value));
 
   config
     .command('path')
     .description("Print the folder that holds config.json, credentials.json and the offline sandbox's state")
-    .addHelpText('after', '\nExamples:\n  $ topup config path\n  $ topup config path --json')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup config path
+  $ topup config path --json`,
+    )
     .action(() => runPath(ctx));
 }

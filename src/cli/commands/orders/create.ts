@@ -10,7 +10,7 @@ import { renderFields } from '../../io/table.js';
 import type { Prompter } from '../../prompter.js';
 import { tokenModeOf } from '../auth/token-family.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, orderTypes, parseWholeNumber, refreshIntervals, wholeNumberOf } from '../shared/choices.js';
-import { waitForInvoice } from '../invoices/index.js';
+import { waitForInvoice } from '../invoices/wait.js';
 
 export interface CreateOrderFlags {
   type?: OrderType | undefined;
