@@ -148,14 +148,15 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
   const secrets: string[] = [];
   const clean = (text: string) => scrub(sanitizeText(text, { multiline: false }), secrets);
   const sentBody = request.body === undefined ? undefined : 'raw' in request.body ? request.body.raw : JSON.stringify(request.body.json);
-  const client = await ctx.exactClient(
-    flags.verbose
+  const client = await ctx.client({
+    exact: true,
+    watch: flags.verbose
       ? {
           onRequest: (sent) => ctx.io.warn(scrub(requestLines(sent, sentBody).join('\n'), secrets)),
           onResponse: (answer) => ctx.io.warn(`< ${statusLine(answer.status, reasons)}`),
         }
       : {},
-  );
+  });
   const token = (await ctx.target()).token;
   if (token !== undefined) secrets.push(token);
 

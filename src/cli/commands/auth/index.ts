@@ -39,7 +39,7 @@ export async function runLogin(ctx: CliContext, options: LoginOptions, stray: re
   );
   const token = options.withToken ? await tokenFromStdin(ctx) : await askToken(ctx, baseUrl);
 
-  const client = await ctx.clientFor(baseUrl, token);
+  const client = await ctx.client({ server: { baseUrl, token } });
   const validation = await client.token.validate({ signal: ctx.signal });
   // The token check's answer is not in the interface document: keep what it says, and no guess of what it does not.
   const username = validation.user?.username;

@@ -103,7 +103,7 @@ async function entriesOf(ctx: CliContext): Promise<Entry[]> {
       token,
       storedMode: profile.mode,
       // One retry: a profile that is not in use must not hold up the list for a minute of backoff.
-      client: token === undefined ? undefined : () => ctx.clientFor(profile.base_url, token, { maxRetries: 1 }),
+      client: token === undefined ? undefined : () => ctx.client({ server: { baseUrl: profile.base_url, token, maxRetries: 1 } }),
     });
   }
   return entries;

@@ -70,7 +70,7 @@ export async function runDoctor(ctx: CliContext, options: { contract: boolean })
 
   const seen: Recorded[] = [];
   let probe: EndpointId | undefined;
-  const client = await ctx.clientWith((fetch) => recordingFetch(fetch, seen, () => probe));
+  const client = await ctx.client({ wrapFetch: (fetch) => recordingFetch(fetch, seen, () => probe) });
   const ask = async <T>(id: EndpointId, call: () => Promise<T>): Promise<T | undefined> => {
     probe = id;
     try {
