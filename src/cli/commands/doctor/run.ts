@@ -39,24 +39,93 @@ function recordingFetch(fetch: typeof globalThis.fetch, seen: Recorded[], curren
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
 
+/** The report as the checks fill it in: a check is a line of the table, a finding a problem to fix (exit 1). */
+class Report implements DoctorReport {
+  target: DoctorReport['target'] = null;
+  checks: Check[] = [];
+  findings: Finding[] = [];
+
+  check(name: string, ok: boolean, detail: string): void {
+    this.checks.push({ name, ok, detail });
+  }
+
+  find(where: string, problem: string): void {
+    this.findings.push({ where, problem });
+  }
+
+  /** Plain data, keys in the order --json has always printed them. */
+  toJSON(): DoctorReport {
+    return { target: this.target, checks: this.checks, findings: this.findings };
+  }
+}
+
+/** Every answer the client gets, kept and tagged with the probe (endpoint) that asked for it. */
+class Probes {
+  readonly seen: Recorded[] = [];
+  #current: EndpointId | undefined;
+
+  constructor(private readonly report: Report) {}
+
+  readonly wrapFetch = (fetch: typeof globalThis.fetch) => recordingFetch(fetch, this.seen, () => this.#current);
+
+  /** `call`, its answers tagged with `id`. */
+  async as<T>(id: EndpointId, call: () => Promise<T>): Promise<T> {
+    this.#current = id;
+    try {
+      return await call();
+    } finally {
+      this.#current = undefined;
+    }
+  }
+
+  /** `call` as `id`; a failure is a finding about that endpoint, and undefined. */
+  readonly ask: Ask = async (id, call) => {
+    try {
+      return await this.as(id, call);
+    } catch (error) {
+      this.report.find(endpointName(id), `${errorText(error)}.`);
+      return undefined;
+    }
+  };
+}
+
 /**
  * `topup doctor`: where requests go and why, whether the server answers, its clock and rate-limit headers, the
  * token's validity and mode, and with `--contract` a paced read of every GET endpoint checked against the contract.
  * Read-only: it never creates an order.
  */
 export async function runDoctor(ctx: CliContext, options: { contract: boolean }): Promise<void> {
-  const report: DoctorReport = { target: null, checks: [], findings: [] };
-  const check = (name: string, ok: boolean, detail: string) => report.checks.push({ name, ok, detail });
-  const find = (where: string, problem: string) => report.findings.push({ where, problem });
+  const report = new Report();
+  const spec = await checkTarget(ctx, report);
+  if (spec === undefined) return finish(ctx, report);
+  const probes = new Probes(report);
+  const client = await ctx.client({ wrapFetch: probes.wrapFetch });
+  const health = await checkServer(ctx, report, client, probes);
+  if (health === undefined) return finish(ctx, report);
+  checkClock(ctx, report, health);
+  checkRateLimits(report, health);
+  const token = await checkToken(ctx, report, spec, client, probes);
+  if (options.contract) await probeContract(client, probes.ask, token !== undefined, ctx.signal);
+  await checkAnswers(report, probes.seen);
+  if (options.contract)
+    report.check(
+      'contract',
+      report.findings.length === 0,
+      `${new Set(probes.seen.map((s) => s.probe).filter(Boolean)).size} of 17 endpoints read; order creation is never tried`,
+    );
+  return finish(ctx, report);
+}
 
+/** Where requests go and why; undefined (a failed check) when the flags and settings name no usable target. */
+async function checkTarget(ctx: CliContext, report: Report): Promise<TargetSpec | undefined> {
   let spec: TargetSpec;
   try {
     spec = ctx.targetSpec();
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    check('target', false, errorText(error));
-    find('target', `${errorText(error)}.`);
-    return finish(ctx, report);
+    report.check('target', false, errorText(error));
+    report.find('target', `${errorText(error)}.`);
+    return undefined;
   }
   const target = await ctx.target();
   report.target = {
@@ -66,48 +135,42 @@ export async function runDoctor(ctx: CliContext, options: { contract: boolean })
     source: spec.source,
     profile: spec.kind === 'remote' ? (spec.profile ?? null) : null,
   };
-  check('target', true, describeTarget(spec));
+  report.check('target', true, describeTarget(spec));
+  return spec;
+}
 
-  const seen: Recorded[] = [];
-  let probe: EndpointId | undefined;
-  const client = await ctx.client({ wrapFetch: (fetch) => recordingFetch(fetch, seen, () => probe) });
-  const ask = async <T>(id: EndpointId, call: () => Promise<T>): Promise<T | undefined> => {
-    probe = id;
-    try {
-      return await call();
-    } catch (error) {
-      find(endpointName(id), `${errorText(error)}.`);
-      return undefined;
-    } finally {
-      probe = undefined;
-    }
-  };
-
-  // The server: does it answer, what time is it there, does it publish its rate limits.
+/** Does the server answer: its health answer as sent, or undefined (a failed check) when it does not. */
+async function checkServer(ctx: CliContext, report: Report, client: TopupClient, probes: Probes): Promise<Recorded | undefined> {
   const sentAt = ctx.clock.now();
-  probe = 'getHealth';
   try {
-    await client.health({ signal: ctx.signal });
+    await probes.as('getHealth', () => client.health({ signal: ctx.signal }));
   } catch (error) {
-    check('server', false, errorText(error));
-    find('server', `${errorText(error)}.`);
-    return finish(ctx, report);
-  } finally {
-    probe = undefined;
+    report.check('server', false, errorText(error));
+    report.find('server', `${errorText(error)}.`);
+    return undefined;
   }
-  const health = seen.at(-1)!;
-  check('server', true, `GET /api/v1/health answered ${health.status} in ${ctx.clock.now() - sentAt} ms`);
+  const health = probes.seen.at(-1)!;
+  report.check('server', true, `GET /api/v1/health answered ${health.status} in ${ctx.clock.now() - sentAt} ms`);
+  return health;
+}
+
+/** What time it is there: a clock far off misreads rate-limit reset times and invoice expiry. */
+function checkClock(ctx: CliContext, report: Report, health: Recorded): void {
   const skew = clockSkewSeconds(health.headers.get('date'), ctx.clock.now());
-  if (skew === undefined) check('clock', true, 'the server sends no Date header; nothing to compare');
+  if (skew === undefined) report.check('clock', true, 'the server sends no Date header; nothing to compare');
   else if (Math.abs(skew) > SKEW_LIMIT_SECONDS) {
-    check('clock', false, `the server's clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead' : 'behind'}`);
-    find(
+    report.check('clock', false, `the server's clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead' : 'behind'}`);
+    report.find(
       'clock',
       `The server's clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} this machine's; rate-limit reset times and invoice expiry will be misread.`,
     );
-  } else check('clock', true, `within ${SKEW_LIMIT_SECONDS} s of this machine's (${skew} s)`);
+  } else report.check('clock', true, `within ${SKEW_LIMIT_SECONDS} s of this machine's (${skew} s)`);
+}
+
+/** Whether the server publishes its rate limits (never a finding: the client keeps to the published ones). */
+function checkRateLimits(report: Report, health: Recorded): void {
   const limits = rateLimitHeadersOf(health.headers);
-  check(
+  report.check(
     'rate limits',
     true,
     Object.keys(limits).length === 0
@@ -116,8 +179,16 @@ export async function runDoctor(ctx: CliContext, options: { contract: boolean })
           .map(([name, value]) => `${name}: ${value}`)
           .join(', '),
   );
+}
 
-  // The token: is there one, does the server take it, in which mode.
+/** Is there a token, does the server take it, in which mode. Returns how the token is named, undefined for none. */
+async function checkToken(
+  ctx: CliContext,
+  report: Report,
+  spec: TargetSpec,
+  client: TopupClient,
+  probes: Probes,
+): Promise<string | undefined> {
   const token =
     spec.kind === 'embedded'
       ? 'the built-in demo token'
@@ -128,45 +199,42 @@ export async function runDoctor(ctx: CliContext, options: { contract: boolean })
           : undefined;
   if (token === undefined) {
     const why = ctx.missingTokenReason() ?? 'No token.';
-    check('token', false, why.replace(/\.$/, ''));
-    find('token', `${why.replace(/\.$/, '')}; commands under /me will be refused.`);
-  } else {
-    const validation = await ask('validateToken', () => client.token.validate({ signal: ctx.signal }));
-    if (validation === undefined) check('token', false, `${token} was not accepted`);
-    else {
-      const mode = validation.mode;
-      const stored = spec.kind === 'remote' && spec.tokenSource === 'profile' ? spec.mode : undefined;
-      check(
-        'token',
-        true,
-        `${token} is valid: ${mode ?? 'mode not reported'}${validation.user?.username ? `, user ${validation.user.username}` : ''}`,
-      );
-      if (stored !== undefined && mode !== undefined && stored !== mode) {
-        find('token', `The profile remembers a ${stored} token, but the server reports ${mode}; log in again to update it.`);
-      }
-    }
+    report.check('token', false, why.replace(/\.$/, ''));
+    report.find('token', `${why.replace(/\.$/, '')}; commands under /me will be refused.`);
+    return undefined;
   }
+  const validation = await probes.ask('validateToken', () => client.token.validate({ signal: ctx.signal }));
+  if (validation === undefined) {
+    report.check('token', false, `${token} was not accepted`);
+    return token;
+  }
+  const mode = validation.mode;
+  const stored = spec.kind === 'remote' && spec.tokenSource === 'profile' ? spec.mode : undefined;
+  report.check(
+    'token',
+    true,
+    `${token} is valid: ${mode ?? 'mode not reported'}${validation.user?.username ? `, user ${validation.user.username}` : ''}`,
+  );
+  if (stored !== undefined && mode !== undefined && stored !== mode) {
+    report.find('token', `The profile remembers a ${stored} token, but the server reports ${mode}; log in again to update it.`);
+  }
+  return token;
+}
 
-  if (options.contract) await probeContract(client, ask, token !== undefined, ctx.signal);
+/** Every successful answer of a probe, checked against the contract of its endpoint. */
+async function checkAnswers(report: Report, seen: readonly Recorded[]): Promise<void> {
   for (const answer of seen) {
     if (answer.probe === undefined || answer.status < 200 || answer.status > 299) continue;
     let body: unknown;
     try {
       body = JSON.parse(answer.body);
     } catch {
-      find(endpointName(answer.probe), 'The answer is not JSON.');
+      report.find(endpointName(answer.probe), 'The answer is not JSON.');
       continue;
     }
     const { endpointById, successEnvelope } = await import('../../../contract/endpoints.js');
     report.findings.push(...contractFindings(endpointName(answer.probe), successEnvelope(endpointById[answer.probe].data), body));
   }
-  if (options.contract)
-    check(
-      'contract',
-      report.findings.length === 0,
-      `${new Set(seen.map((s) => s.probe).filter(Boolean)).size} of 17 endpoints read; order creation is never tried`,
-    );
-  return finish(ctx, report);
 }
 
 /** `GET /api/v1/me/balance`: how a finding names the endpoint it is about. */
@@ -205,8 +273,8 @@ function firstString(list: unknown, field: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-async function finish(ctx: CliContext, report: DoctorReport): Promise<void> {
-  if (ctx.globals.json) await ctx.io.writeJson(report);
+async function finish(ctx: CliContext, report: Report): Promise<void> {
+  if (ctx.globals.json) await ctx.io.writeJson(report.toJSON());
   else {
     const style = ctx.io.style;
     ctx.io.out(
