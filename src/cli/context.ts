@@ -27,6 +27,20 @@ export function waitNotice(wait: ClientWait): string {
   return `Keeping to the published rate limit; next request in ${seconds} s.`;
 }
 
+/** Hooks a command adds to a client's own, called after the --debug ones (`topup api --verbose`). */
+export type ClientWatch = Pick<ClientOptions, 'onRequest' | 'onResponse'>;
+
+/** Which client a command asks the context for (CliContext.client); none of these: the target's own. */
+export interface ClientChoice {
+  /** A server and token other than the target's: `auth login` checks a token before storing it, `auth status` every profile's. */
+  server?: { baseUrl: string; token: string; maxRetries?: number } | undefined;
+  /** Answers exactly as sent, not made safe for the terminal: for `topup api`, which escapes what it prints itself. */
+  exact?: boolean | undefined;
+  /** Sees every answer first (`topup doctor` keeps each one whole). */
+  wrapFetch?: ((fetch: typeof globalThis.fetch) => typeof globalThis.fetch) | undefined;
+  watch?: ClientWatch | undefined;
+}
+
 /** Options every command accepts. */
 export interface GlobalOptions {
   json: boolean;
@@ -159,9 +173,17 @@ export class CliContext {
     return this.#target;
   }
 
-  client(): Promise<TopupClient> {
-    this.#client ??= this.#createClient();
-    return this.#client;
+  /**
+   * The one way to a client. Without options: the target's, made once per run, its answers made safe for the terminal
+   * unless --json. The options ask for another server, exact answers, a fetch that sees answers first, or more hooks.
+   */
+  client(options: ClientChoice = {}): Promise<TopupClient> {
+    if (options.server !== undefined) return this.#clientForServer(options.server);
+    if (options.exact === undefined && options.wrapFetch === undefined && options.watch === undefined) {
+      this.#client ??= this.#createClient();
+      return this.#client;
+    }
+    return this.#createClient(options.wrapFetch, { exact: options.exact ?? false, watch: options.watch ?? {} });
   }
 
   /** The in-process sandbox whose state persists in the config folder between runs; locked only per operation. */
@@ -192,8 +214,8 @@ export class CliContext {
     return { kind: 'remote', spec, baseUrl: spec.baseUrl, token: spec.token };
   }
 
-  /** A client for a server and token other than the target's: `auth login` checks a token before storing it, `auth status` every profile's. */
-  async clientFor(baseUrl: string, token: string, options: Pick<ClientOptions, 'maxRetries'> = {}): Promise<TopupClient> {
+  /** A client for another server and token: its token known as a secret at once, its answers made safe like the target's. */
+  async #clientForServer({ baseUrl, token, ...options }: NonNullable<ClientChoice['server']>): Promise<TopupClient> {
     this.io.knowSecret(token);
     const [{ createClient }, fetch] = await Promise.all([import('../client/index.js'), this.remoteFetch()]);
     return createClient({
@@ -229,22 +251,9 @@ export class CliContext {
     };
   }
 
-  /** A client like the command's own, whose fetch `wrap` sees first (`topup doctor` keeps every answer whole). */
-  clientWith(wrap: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch): Promise<TopupClient> {
-    return this.#createClient(wrap);
-  }
-
-  /**
-   * A client for the target whose answers arrive exactly as sent: for `topup api`, which escapes what it prints itself.
-   * `watch` sees each attempt and answer too (`topup api --verbose`), after the --debug lines.
-   */
-  exactClient(watch: Pick<ClientOptions, 'onRequest' | 'onResponse'> = {}): Promise<TopupClient> {
-    return this.#createClient((fetch) => fetch, { exact: true, watch });
-  }
-
   async #createClient(
     wrapGiven: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch,
-    options: { exact?: boolean; watch?: Pick<ClientOptions, 'onRequest' | 'onResponse'> } = {},
+    options: { exact?: boolean; watch?: ClientWatch } = {},
   ): Promise<TopupClient> {
     const [{ createClient }, target] = await Promise.all([import('../client/index.js'), this.target()]);
     // Human output never shows server text raw (io/sanitize.ts); --json shows it exactly, as JSON escapes it.
@@ -277,7 +286,7 @@ export class CliContext {
 /** Both sets of hooks, each called in turn. */
 function withWatch(
   hooks: Pick<ClientOptions, 'onRequest' | 'onResponse' | 'onWait'>,
-  watch: Pick<ClientOptions, 'onRequest' | 'onResponse'>,
+  watch: ClientWatch,
 ): Pick<ClientOptions, 'onRequest' | 'onResponse' | 'onWait'> {
   const { onRequest, onResponse } = hooks;
   return {

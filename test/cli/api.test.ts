@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiPath } from '../../src/cli/commands/api.js';
+import { apiPath } from '../../src/cli/commands/api/arguments.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/client/options.js';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { LEAN } from '../support/cli-assertions.js';

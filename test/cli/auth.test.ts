@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { LEAN } from '../support/cli-assertions.js';
 import { describe, expect, it } from 'vitest';
 import { REVOKED_TOKEN } from '../../mocks/store/seed.js';
-import { tokenFamily, tokenModeOf } from '../../src/cli/commands/auth.js';
+import { tokenFamily, tokenModeOf } from '../../src/cli/commands/auth/token-family.js';
 import { useServedCli, type RunOptions, type ServedSandbox } from './run-cli.js';
 import { scriptedPrompter } from './scripted-prompter.js';
 

@@ -1,7 +1,7 @@
 import { urlOf } from '../support/url-of.js';
 import { describe, expect, it } from 'vitest';
 import { startHttpSandbox } from '../../mocks/adapters/http.js';
-import { waitForInvoice } from '../../src/cli/commands/invoices.js';
+import { waitForInvoice } from '../../src/cli/commands/invoices/wait.js';
 import { CliContext } from '../../src/cli/context.js';
 import { pollIntervals } from '../../src/contract/timing.js';
 import { fakeIO } from '../support/fake-io.js';

@@ -8,8 +8,8 @@ import {
   paymentStatuses,
   refreshIntervals,
   DEFAULT_WAIT_TIMEOUT_SECONDS,
-} from '../../src/cli/commands/choices.js';
-import { parseWatchSeconds, watchInterval } from '../../src/cli/commands/watch.js';
+} from '../../src/cli/commands/shared/choices.js';
+import { parseWatchSeconds, watchInterval } from '../../src/cli/commands/shared/watch.js';
 import { amountText, clockText, orDash, plainCell, renderRecord, statusText, type RecordField } from '../../src/cli/io/format.js';
 import { createRedraw, rowsOf } from '../../src/cli/io/redraw.js';
 import { startSpinner } from '../../src/cli/io/spinner.js';

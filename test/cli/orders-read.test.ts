@@ -1,7 +1,7 @@
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerOrderCommands } from '../../src/cli/commands/orders-read.js';
+import { registerOrderCommands } from '../../src/cli/commands/orders/index.js';
 import { CliContext } from '../../src/cli/context.js';
 import { fakeIO } from '../support/fake-io.js';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';

@@ -1,5 +1,5 @@
 import type { Command, Option } from 'commander';
-import { CONFIG_KEYS } from '../commands/config.js';
+import { CONFIG_KEYS } from '../commands/config/keys.js';
 import { helpTopicNames } from '../help/topic-names.js';
 
 /** The last line of `topup __complete`, as cobra's: a bit set that tells the shell script what to do besides. */

@@ -1,0 +1,109 @@
+import type { Command } from 'commander';
+import type { DashboardSummary } from '../../../contract/index.js';
+import type { CliContext } from '../../context.js';
+import { amountText, orDash, renderRecord, type RecordField } from '../../io/format.js';
+import { renderTable, type TableView } from '../../io/table.js';
+import type { View } from '../../io/view.js';
+import { refreshIntervals } from '../shared/choices.js';
+import { orderSummaryColumns } from '../orders/list.js';
+import { parseWatchSeconds, runWatch, watchInterval } from '../shared/watch.js';
+
+/**
+ * The dashboard as one record. Piped: `key: value` lines, then one `recent_order:` line per recent order
+ * holding that order's `orders list` row, so a refresh of `--watch` stays one paragraph.
+ */
+export function renderDashboard(summary: DashboardSummary, view: View & TableView): string {
+  // Every part of the dashboard is our design, not the document's: each may be missing and shows as a dash.
+  const counts: Partial<Record<string, unknown>> & NonNullable<DashboardSummary['orders']> = summary.orders ?? {};
+  const recentOrders = summary.recent_orders ?? [];
+  if (!view.terminal) {
+    const fields: RecordField[] = [
+      { key: 'balance', label: '', plain: summary.balance },
+      { key: 'currency', label: '', plain: summary.currency },
+      { key: 'total_spent', label: '', plain: summary.total_spent },
+      { key: 'pending_invoices', label: '', plain: summary.pending_invoices },
+      ...(['total', 'pending', 'processing', 'completed', 'failed', 'cancelled'] as const).map((k) => ({
+        key: `orders_${k}`,
+        label: '',
+        plain: counts[k],
+      })),
+    ];
+    const columns = orderSummaryColumns(view);
+    const rows = recentOrders.map((o) => `recent_order: ${columns.map((c) => c.value(o)).join('\t')}\n`);
+    return renderRecord(fields, view) + rows.join('');
+  }
+  const style = view.style;
+  const breakdown = (['pending', 'processing', 'completed', 'failed', 'cancelled'] as const)
+    .filter((k) => (counts[k] ?? 0) > 0)
+    .map((k) => `${counts[k]} ${k}`);
+  const pending = summary.pending_invoices;
+  const summaryText = renderRecord(
+    [
+      {
+        key: 'balance',
+        label: 'balance',
+        plain: amountText(summary.balance, summary.formatted_balance, true, summary.currency),
+        pretty: style.bold(amountText(summary.balance, summary.formatted_balance, true, summary.currency)),
+      },
+      {
+        key: 'total_spent',
+        label: 'total spent',
+        plain: amountText(summary.total_spent, summary.formatted_total_spent, true, summary.currency),
+      },
+      {
+        key: 'pending_invoices',
+        label: 'pending invoices',
+        plain: pending,
+        pretty: pending !== undefined && pending > 0 ? style.yellow(String(pending)) : orDash(pending),
+      },
+      {
+        key: 'orders',
+        label: 'orders',
+        plain: counts.total === undefined ? undefined : `${counts.total}${breakdown.length > 0 ? ` (${breakdown.join(', ')})` : ''}`,
+      },
+    ],
+    { ...view, title: 'Dashboard' },
+  );
+  const recent =
+    summary.recent_orders === undefined
+      ? style.dim('-') + '\n'
+      : recentOrders.length === 0
+        ? style.dim('No orders yet.') + '\n'
+        : renderTable(recentOrders, orderSummaryColumns(view), view);
+  return `${summaryText}\n${style.bold('Recent orders')}\n${recent}`;
+}
+
+export async function runDashboard(ctx: CliContext, options: { watch?: number | boolean }): Promise<void> {
+  const client = await ctx.client();
+  const view = await ctx.io.tableView();
+  const fetch = () => client.account.dashboard({ signal: ctx.signal });
+  const seconds = watchInterval(options.watch, refreshIntervals.dashboard.recommended);
+  if (seconds !== undefined) {
+    return runWatch(ctx, { seconds, fetch, render: (s) => renderDashboard(s, view), serverHint: (s) => s.refresh_after_seconds });
+  }
+  const summary = await fetch();
+  if (ctx.globals.json) return ctx.io.writeJson(summary);
+  ctx.io.out(renderDashboard(summary, view));
+}
+
+/** `topup dashboard [--watch]`. */
+export function registerDashboard(program: Command, ctx: CliContext): void {
+  const { min, recommended } = refreshIntervals.dashboard;
+  program
+    .command('dashboard')
+    .description('Show balance, order counts, pending invoices and recent orders')
+    .option(
+      '--watch [seconds]',
+      `refresh until Ctrl-C, every ${recommended} s or the given seconds (at least ${min})`,
+      parseWatchSeconds('dashboard', min),
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup dashboard
+  $ topup dashboard --watch
+  $ topup dashboard --watch 30 --json   # one JSON line per refresh`,
+    )
+    .action((options: { watch?: number | boolean }) => runDashboard(ctx, options));
+}

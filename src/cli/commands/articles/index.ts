@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { registerArticlesList } from './list.js';
+import { registerArticlesShow } from './show.js';
+
+/** `topup articles`: list and show. */
+export function registerArticleCommands(program: Command, ctx: CliContext): void {
+  const articles = program
+    .command('articles')
+    .description("Read the shop's published articles (guides, news, promotions)")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup articles list
+  $ topup articles show keeping-your-api-token-safe`,
+    );
+
+  registerArticlesList(articles, ctx);
+  registerArticlesShow(articles, ctx);
+}

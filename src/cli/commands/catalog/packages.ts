@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import type { CreditPackage } from '../../../contract/index.js';
+import type { CliContext } from '../../context.js';
+import { listIn } from '../shared/answer.js';
+import { amountText } from '../../io/format.js';
+import { renderTable } from '../../io/table.js';
+
+export async function runPackages(ctx: CliContext): Promise<void> {
+  const data = await (await ctx.client()).catalog.creditPackages();
+  if (ctx.globals.json) return ctx.io.writeJson(data);
+  await ctx.io.page(
+    renderTable<CreditPackage>(
+      listIn(data, 'packages'),
+      [
+        { header: 'code', value: (p) => p.code },
+        { header: 'name', value: (p) => p.name, free: true },
+        { header: 'credits', value: (p) => String(p.credit_amount), align: 'right' },
+        { header: 'price', value: (p) => amountText(p.price, p.formatted_price, ctx.io.terminal, p.currency), align: 'right' },
+      ],
+      await ctx.io.tableView(),
+    ),
+    ctx.signal,
+  );
+}
+
+/** `topup packages`. */
+export function registerPackages(program: Command, ctx: CliContext): void {
+  program
+    .command('packages')
+    .description('List the active credit packages')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup packages
+  $ topup packages --json | jq ".packages[].code"`,
+    )
+    .action(() => runPackages(ctx));
+}

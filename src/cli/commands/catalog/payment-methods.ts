@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import type { PaymentMethod } from '../../../contract/index.js';
+import type { CliContext } from '../../context.js';
+import { listIn } from '../shared/answer.js';
+import { flagText, orDash } from '../../io/format.js';
+import { renderTable } from '../../io/table.js';
+
+export async function runPaymentMethods(ctx: CliContext): Promise<void> {
+  const data = await (await ctx.client()).catalog.paymentMethods();
+  if (ctx.globals.json) return ctx.io.writeJson(data);
+  await ctx.io.page(
+    renderTable<PaymentMethod>(
+      listIn(data, 'payment_methods'),
+      [
+        { header: 'code', value: (m) => orDash(m.code) },
+        { header: 'name', value: (m) => orDash(m.name), free: true },
+        { header: 'type', value: (m) => orDash(m.type) },
+        { header: 'sandbox', value: (m) => flagText(m.sandbox_allowed, true) },
+      ],
+      await ctx.io.tableView(),
+    ),
+    ctx.signal,
+  );
+}
+
+/** `topup payment-methods`. */
+export function registerPaymentMethods(program: Command, ctx: CliContext): void {
+  program
+    .command('payment-methods')
+    .description('List the active payment methods')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup payment-methods`,
+    )
+    .action(() => runPaymentMethods(ctx));
+}

@@ -1,0 +1,120 @@
+import type { z } from 'zod';
+import { schemaDef, type SchemaDef } from '../../../contract/schema-def.js';
+
+/** Something that is not as the interface document says, or that will make commands fail. */
+export interface Finding {
+  /** What was checked, e.g. `GET /api/v1/me/balance` or `token`. */
+  where: string;
+  /** One sentence. */
+  problem: string;
+}
+
+/** How far the server's clock is from ours, in whole seconds (positive: the server is ahead); undefined without a Date header. */
+export function clockSkewSeconds(dateHeader: string | null, localNowMs: number): number | undefined {
+  if (dateHeader === null) return undefined;
+  const serverMs = Date.parse(dateHeader);
+  if (Number.isNaN(serverMs)) return undefined;
+  // A Date header has whole seconds: under a second of difference is no skew.
+  return Math.trunc((serverMs - localNowMs) / 1000) || 0;
+}
+
+/** A skew this large misreads X-RateLimit-Reset (a Unix time) and invoice expiry times. */
+export const SKEW_LIMIT_SECONDS = 30;
+
+export const RATE_LIMIT_HEADER_NAMES = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'] as const;
+
+/** The rate-limit headers an answer carried, by lower-case name. */
+export function rateLimitHeadersOf(headers: { get(name: string): string | null }): Record<string, string> {
+  const seen: Record<string, string> = {};
+  for (const name of RATE_LIMIT_HEADER_NAMES) {
+    const value = headers.get(name);
+    if (value !== null) seen[name] = value;
+  }
+  return seen;
+}
+
+function pathText(path: readonly PropertyKey[]): string {
+  return path.length === 0
+    ? '(the body)'
+    : path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+        .join('.')
+        .replace(/\.\[/g, '[');
+}
+
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let current = body;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** The known values of an open enum (the contract's `openEnum`: a union of an enum and any string), else undefined. */
+function openEnumValues(def: SchemaDef): string[] | undefined {
+  if (def.type !== 'union' || def.options?.length !== 2) return undefined;
+  const [known, other] = def.options.map(schemaDef);
+  return known!.type === 'enum' && other!.type === 'string' ? Object.values(known!.entries ?? {}) : undefined;
+}
+
+/**
+ * Values of open enums (a status, a mode) that the contract does not know: a tolerant reader accepts and shows them,
+ * so the schema check passes; doctor still reports them, since a new value may need new handling.
+ */
+export function unknownEnumFindings(where: string, schema: z.ZodType, value: unknown, path: PropertyKey[] = []): Finding[] {
+  const def = schemaDef(schema);
+  const values = openEnumValues(def);
+  if (values !== undefined) {
+    return typeof value === 'string' && !values.includes(value)
+      ? [
+          {
+            where,
+            problem: `${pathText(path)}: unknown value ${JSON.stringify(value)} (the contract knows ${values.map((v) => JSON.stringify(v)).join(', ')}).`,
+          },
+        ]
+      : [];
+  }
+  if ((def.type === 'optional' || def.type === 'nullable') && def.innerType) return unknownEnumFindings(where, def.innerType, value, path);
+  if (def.type === 'array' && def.element && Array.isArray(value))
+    return value.flatMap((item, i) => unknownEnumFindings(where, def.element!, item, [...path, i]));
+  if (def.type === 'object' && def.shape && value !== null && typeof value === 'object') {
+    return Object.entries(def.shape).flatMap(([key, field]) =>
+      unknownEnumFindings(where, field, (value as Record<string, unknown>)[key], [...path, key]),
+    );
+  }
+  return [];
+}
+
+/**
+ * What differs between an answer and the contract's reading of it, one finding per difference, in words: a missing
+ * guaranteed field, a value of an unexpected type, an unknown enum value. The schema is the contract's tolerant
+ * reader, so fields the document does not guarantee may be absent, and unknown fields are fine.
+ */
+export function contractFindings(where: string, schema: z.ZodType, body: unknown): Finding[] {
+  const parsed = schema.safeParse(body);
+  const unknownValues = unknownEnumFindings(where, schema, body);
+  if (parsed.success) return unknownValues;
+  return [
+    ...unknownValues,
+    ...parsed.error.issues.map((issue) => {
+      const at = pathText(issue.path);
+      const value = valueAt(body, issue.path);
+      if (issue.code === 'invalid_value' && 'values' in issue) {
+        return {
+          where,
+          problem: `${at}: unknown value ${JSON.stringify(value)} (the contract knows ${issue.values.map((v) => JSON.stringify(v)).join(', ')}).`,
+        };
+      }
+      if (issue.code === 'invalid_type' && value === undefined) return { where, problem: `${at}: a guaranteed field is missing.` };
+      if (issue.code === 'invalid_type') return { where, problem: `${at}: expected ${issue.expected}, got ${typeName(value)}.` };
+      return { where, problem: `${at}: ${issue.message.replace(/\.$/, '')}.` };
+    }),
+  ];
+}

@@ -1,0 +1,73 @@
+import type { InvoiceStatus } from '../../../contract/index.js';
+import type { CliContext } from '../../context.js';
+import { RejectedError, UsageError } from '../../errors.js';
+import { clockText, orDash, statusText } from '../../io/format.js';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, refreshIntervals } from '../shared/choices.js';
+
+export interface WaitSettings {
+  /** Seconds between polls; default 15, at least 10. */
+  intervalSeconds?: number | undefined;
+  /** Seconds until the wait gives up with WaitTimeoutError (exit 8); default 65 minutes. */
+  timeoutSeconds?: number | undefined;
+}
+
+const unpaidEndings: Record<string, (code: string) => string> = {
+  expired: (code) => `Invoice ${code} expired before it was paid.`,
+  cancelled: (code) => `Invoice ${code} was cancelled before it was paid.`,
+  failed: (code) => `The payment of invoice ${code} failed.`,
+  refunded: (code) => `Invoice ${code} was paid, then refunded to the balance because the order failed.`,
+};
+
+/**
+ * Polls an invoice until it is final, showing progress on stderr (a spinner on a terminal, one line per
+ * poll otherwise, nothing with --json), and returns the final status when it is paid.
+ * An invoice that ended expired, failed or refunded is a RejectedError (exit 5); a wait that runs out
+ * is the client's WaitTimeoutError (exit 8); Ctrl-C rejects with the signal's reason (exit 130).
+ */
+export async function waitForInvoice(ctx: CliContext, invoiceCode: string, settings: WaitSettings = {}): Promise<InvoiceStatus> {
+  const interval = settings.intervalSeconds ?? refreshIntervals.invoiceStatus.recommended;
+  const timeout = settings.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
+  const { min } = refreshIntervals.invoiceStatus;
+  if (!Number.isInteger(interval) || interval < min) throw new UsageError(`The wait interval must be at least ${min} seconds.`);
+  if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError('The wait timeout must be a whole number of seconds.');
+  const [client, { isFinalStatus, nextPollDelay }] = await Promise.all([ctx.client(), import('../../../client/wait.js')]);
+  const style = ctx.io.style;
+  const quiet = ctx.globals.json;
+  const spinning = !quiet && ctx.io.stderrTerminal;
+  const spinner = ctx.io.progress(`Waiting for ${invoiceCode} to be paid…`);
+  const describe = (s: InvoiceStatus) =>
+    `${s.invoice_code ?? invoiceCode} ${orDash(s.payment_status)}${s.order_status == null ? '' : ` (order ${s.order_status})`}`;
+  const deadline = ctx.clock.now() + timeout * 1000;
+  let final: InvoiceStatus;
+  try {
+    final = await client.invoices.wait(invoiceCode, {
+      interval: interval * 1000,
+      timeout: timeout * 1000,
+      signal: ctx.signal,
+      onPoll: (s) => {
+        // As the client decides: the server may ask for a longer pause, and the last one ends at the deadline.
+        const final = typeof s.payment_status === 'string' && isFinalStatus(s, invoiceCode);
+        const next = Math.ceil(nextPollDelay(interval * 1000, s.poll_after_seconds, deadline - ctx.clock.now()) / 1000);
+        const plan = final ? '' : next > 0 ? `; next check in ${next} s` : '; giving up';
+        if (spinning)
+          spinner.update(
+            `Waiting for ${invoiceCode} to be paid: ${statusText(s.payment_status, style)} at ${clockText(ctx.clock.now(), ctx.io.view)}${plan}.`,
+          );
+        else ctx.io.notice(`${describe(s)}${plan}`);
+      },
+    });
+  } catch (error) {
+    spinner.stop();
+    throw error;
+  }
+  spinner.stop(
+    spinning
+      ? final.payment_status === 'paid'
+        ? `${style.green('✓')} ${describe(final)}`
+        : `${style.red('✗')} ${describe(final)}`
+      : undefined,
+  );
+  const ending = Object.hasOwn(unpaidEndings, final.payment_status ?? '') ? unpaidEndings[final.payment_status!] : undefined;
+  if (ending !== undefined) throw new RejectedError(ending(final.invoice_code ?? invoiceCode));
+  return final;
+}

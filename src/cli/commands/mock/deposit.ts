@@ -1,0 +1,51 @@
+import { Option, type Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { parseWholeNumber } from '../shared/choices.js';
+import { controlFor } from './control.js';
+
+export async function runDeposit(
+  ctx: CliContext,
+  amount: number,
+  options: { paid: boolean; account?: string; mode?: 'sandbox' | 'production' },
+): Promise<void> {
+  const { control, token } = await controlFor(ctx);
+  // Without --account, the deposit is for the target's own account (its token), else the sandbox's demo account.
+  const created = await control.deposit({
+    amount,
+    paid: options.paid,
+    account: options.account,
+    token: options.account === undefined ? token : undefined,
+    mode: options.mode,
+  });
+  if (ctx.globals.json) return ctx.io.writeJson(created);
+  ctx.io.out(`${created.invoice_code}\n`);
+  if (options.paid) ctx.io.success('Deposit created and paid; the balance is credited.');
+  else ctx.io.notice(`Deposit created. Pay it with: topup mock pay ${created.invoice_code}`);
+}
+
+/** `topup mock deposit`. */
+export function registerDeposit(mock: Command, ctx: CliContext): void {
+  mock
+    .command('deposit')
+    .argument('<amount>', 'amount in IDR, 10000 to 50000000', parseWholeNumber('amount', 1))
+    .description('Create a deposit (a balance top-up) for the demo account, or --account NAME')
+    .option('--paid', 'pay it at once, crediting the balance', false)
+    .option('--account <name>', 'sandbox account by name (demo, rich, broke, unlinked, dual)')
+    .addOption(
+      new Option('--mode <mode>', 'for an account with both keys (dual): its test or its live world (default live)').choices([
+        'sandbox',
+        'production',
+      ]),
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup mock deposit 50000
+  $ topup mock deposit 100000 --paid --account rich
+  $ topup mock deposit 20000 --paid --account dual --mode sandbox`,
+    )
+    .action((amount: number, options: { paid: boolean; account?: string; mode?: 'sandbox' | 'production' }) =>
+      runDeposit(ctx, amount, options),
+    );
+}

@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { registerDeposit } from './deposit.js';
+import { registerFixtures } from './fixtures.js';
+import { registerLogs } from './logs.js';
+import { registerMoves } from './moves.js';
+import { registerOpen } from './open.js';
+import { registerReset } from './reset.js';
+import { registerServe } from './serve.js';
+import { registerState } from './state.js';
+
+/** `topup mock`: one file per verb (serve, open, logs, fixtures, state, reset, the invoice moves, deposit). */
+export function registerMockCommands(program: Command, ctx: CliContext): void {
+  const mock = program
+    .command('mock')
+    .description('Run and steer the sandbox: serve it over HTTP, pay or expire invoices, add deposits')
+    .addHelpText(
+      'after',
+      `
+These act on the same server as every other command: a profile logged in to \`topup mock serve\`, --base-url
+or TOPUP_BASE_URL of a served sandbox, or the embedded one (--mock, or when nothing is configured). A server that
+is not a topup sandbox is refused (exit 2).
+
+Examples:
+  $ topup mock serve --port 4010
+  $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001)
+  $ topup mock pay "$inv"
+  $ topup mock deposit 50000 --paid
+  $ topup mock fixtures --json`,
+    );
+
+  registerServe(mock, ctx);
+  registerOpen(mock, ctx);
+  registerLogs(mock, ctx);
+  registerFixtures(mock, ctx);
+  registerState(mock, ctx);
+  registerReset(mock, ctx);
+  registerMoves(mock, ctx);
+  registerDeposit(mock, ctx);
+}

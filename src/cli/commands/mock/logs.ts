@@ -1,0 +1,95 @@
+import type { Command } from 'commander';
+import type { JournalEntry } from '../../../../mocks/inspect/journal.js';
+import type { CliContext } from '../../context.js';
+import { controlSecretFromEnv } from '../../control-secret.js';
+import { parseWholeNumber } from '../shared/choices.js';
+import { controlFor } from './control.js';
+
+export interface LogsOptions {
+  follow: boolean;
+  filterMethod?: string | undefined;
+  filterStatus?: string | undefined;
+  filterPath?: string | undefined;
+  filterAccount?: string | undefined;
+  limit: number;
+}
+
+/**
+ * `topup mock logs`: the served sandbox's request journal, like `stripe logs tail`: one line per request on a
+ * terminal, NDJSON with --json; --follow streams new requests until Ctrl-C, through restarts of the sandbox.
+ */
+export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<void> {
+  const query = new URLSearchParams();
+  if (options.filterMethod) query.set('method', options.filterMethod);
+  if (options.filterStatus) query.set('status', options.filterStatus);
+  if (options.filterPath) query.set('path', options.filterPath);
+  if (options.filterAccount) query.set('account', options.filterAccount);
+  const { control } = await controlFor(ctx);
+  const { logLine } = await import('../../io/log-line.js');
+  const show = async (entry: JournalEntry) =>
+    ctx.globals.json ? ctx.io.writeJsonLine(entry) : ctx.io.out(`${logLine(entry, ctx.io.view)}\n`);
+  const earlier = await control.requests(new URLSearchParams([...query, ['limit', String(options.limit)]]));
+  for (const entry of earlier) await show(entry);
+  if (!options.follow) return;
+  const spec = ctx.targetSpec();
+  const last = earlier.at(-1)?.id;
+  // Entries arrive while --jq may still run on an earlier one: printed in order, and a failed jq ends the follow.
+  const failed = new AbortController();
+  const signal = ctx.signal === undefined ? failed.signal : AbortSignal.any([ctx.signal, failed.signal]);
+  let printed = Promise.resolve();
+  const print = (entry: JournalEntry) => {
+    printed = printed.then(() => show(entry)).catch((error: unknown) => failed.abort(error));
+  };
+  ctx.io.notice(ctx.io.style.dim("Following the sandbox's requests; press Ctrl-C to stop."));
+  if (spec.kind !== 'remote') {
+    // The embedded sandbox answers other topup commands, one at a time: follow the log they leave beside its state.
+    const [{ followRequestLog }, { compileFilter }, { filterFromQuery }] = await Promise.all([
+      import('../../request-log-follow.js'),
+      import('../../../../mocks/inspect/journal.js'),
+      import('../../../../mocks/routes/control.js'),
+    ]);
+    const log = (await ctx.offlineSandbox()).requestLog;
+    const matches = compileFilter(filterFromQuery(query));
+    await followRequestLog({ log, afterId: last ?? 0, signal, clock: ctx.clock, onEntry: (entry) => matches(entry) && print(entry) });
+    return;
+  }
+  const { followJournal } = await import('../../journal-stream.js');
+  // From the last one shown, or from the start when none matched: a request made while the stream connects is not lost.
+  query.set('after_id', String(last ?? 0));
+  await followJournal({
+    baseUrl: spec.baseUrl,
+    query,
+    controlSecret: controlSecretFromEnv(ctx.io.env),
+    signal,
+    onEntry: print,
+    onConnection: (state) =>
+      ctx.io.notice(ctx.io.style.yellow(state === 'lost' ? 'The sandbox went away; reconnecting…' : 'Reconnected to the sandbox.')),
+  });
+}
+
+/** `topup mock logs`: its filters and help. */
+export function registerLogs(mock: Command, ctx: CliContext): void {
+  mock
+    .command('logs')
+    .description("Print the served sandbox's request log; --follow streams new requests until Ctrl-C")
+    .option('-f, --follow', 'keep printing requests as they arrive (reconnects when the sandbox restarts)', false)
+    .option('--filter-method <methods>', 'only these methods, e.g. GET,POST')
+    .option('--filter-status <statuses>', 'only these statuses or classes, e.g. 4xx,429')
+    .option('--filter-path <path>', 'only this path; * matches one segment, ** any rest, e.g. /api/v1/me/orders/*')
+    .option('--filter-account <name>', "only requests with this account's token (its username)")
+    .option('--limit <n>', 'how many earlier requests to print first', parseWholeNumber('limit', 0, 10_000), 50)
+    .addHelpText(
+      'after',
+      `
+Requests come from the target sandbox: a served one (topup mock serve) keeps the last 1,000 (--journal-size);
+the embedded one keeps the last 1,000 that topup commands sent it, in a log beside its state.
+On a terminal: one aligned line per request; --json: one JSON object per line (NDJSON).
+
+Examples:
+  $ topup mock logs
+  $ topup mock logs --base-url http://127.0.0.1:4010
+  $ topup mock logs --follow --filter-status 4xx,5xx --base-url http://127.0.0.1:4010
+  $ topup mock logs --json --filter-path /api/v1/me/orders --filter-method POST --base-url http://127.0.0.1:4010 | jq .idempotency_key`,
+    )
+    .action((options: LogsOptions) => runLogs(ctx, options));
+}

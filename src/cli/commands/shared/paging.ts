@@ -1,0 +1,87 @@
+import { Option, type Command } from 'commander';
+import type { Page, PagePromise } from '../../../client/index.js';
+import type { CliContext } from '../../context.js';
+import { renderTable, type Column } from '../../io/table.js';
+import { parseWholeNumber } from './choices.js';
+
+export interface PagingFlags {
+  page?: number | undefined;
+  perPage?: number | undefined;
+  all?: boolean | undefined;
+}
+
+/** --page, --per-page (unless the endpoint has a fixed page size) and --all. */
+export function addPagingOptions(command: Command, options: { perPage?: boolean } = {}): Command {
+  command.addOption(new Option('--page <n>', 'page to show, from 1').argParser(parseWholeNumber('--page', 1, 1_000_000)));
+  if (options.perPage !== false) {
+    command.addOption(
+      new Option('--per-page <n>', 'items per page, 1 to 100 (default 20; 100 with --all)').argParser(
+        parseWholeNumber('--per-page', 1, 100),
+      ),
+    );
+  }
+  return command.addOption(new Option('--all', 'follow every page and print every item').conflicts('page'));
+}
+
+export interface ListPlan<P extends Page, Item> {
+  /** Plural noun for messages, e.g. "orders". */
+  noun: string;
+  /** The list's key in the data object; --all --json prints `{ [key]: [...every item] }`. */
+  key: string;
+  columns: readonly Column<Item>[];
+  fetch(query: { page?: number | undefined; per_page?: number | undefined }): PagePromise<P, Item>;
+  itemsOf(page: P): readonly Item[];
+  /** The command that shows page `page`, for the "next page" hint. */
+  commandFor(page: number): string;
+}
+
+/**
+ * One page (the data object as-is with --json), or with --all every item of every page, with a progress line on
+ * stderr while a person watches. On a terminal the table takes the terminal's width and goes through the pager when
+ * it is taller than the terminal (IOStreams.page). Hints about paging go to stderr and only on a terminal, so piped
+ * output is just the rows.
+ */
+export async function runList<P extends Page, Item>(ctx: CliContext, flags: PagingFlags, plan: ListPlan<P, Item>): Promise<void> {
+  if (flags.all) {
+    const items: Item[] = [];
+    let unpaged = false;
+    const progress = ctx.io.pagingProgress(plan.noun);
+    try {
+      // 100 a page keeps a long history within the rate limit.
+      let number = 0;
+      for await (const page of plan.fetch({ per_page: flags.perPage ?? 100 }).pages()) {
+        items.push(...plan.itemsOf(page));
+        unpaged ||= page.pagination === undefined;
+        number += 1;
+        progress.page(page.pagination?.page ?? number, { totalPages: page.pagination?.total_pages, items: items.length });
+      }
+    } finally {
+      progress.stop();
+    }
+    // A server that sends no pagination cannot say whether there is more: never pass one page off as all of them.
+    if (unpaged)
+      ctx.io.warn(
+        `The server does not say whether there are more ${plan.noun} than these (its answer has no pagination); only the first page is shown.`,
+      );
+    if (ctx.globals.json) return ctx.io.writeJson({ [plan.key]: items });
+    if (items.length > 0) await ctx.io.page(renderTable(items, plan.columns, await ctx.io.tableView()), ctx.signal);
+    if (ctx.io.terminal) ctx.io.notice(ctx.io.style.dim(items.length === 0 ? `No ${plan.noun}.` : `${items.length} ${plan.noun}.`));
+    return;
+  }
+  const page = await plan.fetch({ page: flags.page, per_page: flags.perPage });
+  if (ctx.globals.json) return ctx.io.writeJson(page);
+  const items = plan.itemsOf(page);
+  if (items.length > 0) await ctx.io.page(renderTable(items, plan.columns, await ctx.io.tableView()), ctx.signal);
+  if (!ctx.io.terminal) return;
+  // Pagination is ours, not the document's: without it, say nothing about other pages rather than guess.
+  const pagination = page.pagination;
+  const number = pagination?.page ?? flags.page ?? 1;
+  const of = pagination?.total_pages === undefined ? '' : ` of ${pagination.total_pages}`;
+  if (items.length === 0) ctx.io.notice(ctx.io.style.dim(number > 1 ? `No ${plan.noun} on page ${number}${of}.` : `No ${plan.noun}.`));
+  else if (pagination?.has_more === true)
+    ctx.io.notice(
+      ctx.io.style.dim(
+        `Page ${number}${of}${pagination.total === undefined ? '' : ` (${pagination.total} ${plan.noun})`}. Next: ${plan.commandFor(number + 1)}`,
+      ),
+    );
+}

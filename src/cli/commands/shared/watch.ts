@@ -1,0 +1,58 @@
+import { InvalidArgumentError } from 'commander';
+import type { CliContext } from '../../context.js';
+import { clockText } from '../../io/format.js';
+import { wholeNumberOf } from './choices.js';
+import { createRedraw } from '../../io/redraw.js';
+
+/** `--watch [SECONDS]`: bare means the recommended interval; fewer seconds than the minimum is a usage error. */
+export function parseWatchSeconds(what: string, min: number) {
+  return (value: string): number => {
+    const seconds = wholeNumberOf(value);
+    if (seconds === undefined) throw new InvalidArgumentError('--watch takes a whole number of seconds.');
+    if (seconds < min)
+      throw new InvalidArgumentError(`The ${what} may be refreshed at most every ${min} seconds; use --watch ${min} or more.`);
+    return seconds;
+  };
+}
+
+export function watchInterval(flag: number | boolean | undefined, recommended: number): number | undefined {
+  if (flag === undefined || flag === false) return undefined;
+  return flag === true ? recommended : flag;
+}
+
+/** A server's hint past an hour is ignored beyond that: a watch should still refresh. */
+const MAX_HINT_SECONDS = 3600;
+
+export interface WatchPlan<T> {
+  seconds: number;
+  fetch(): Promise<T>;
+  /** The view of one refresh: a terminal frame or a plain record. */
+  render(data: T): string;
+  /** Seconds the server asks to wait before the next refresh, when it says. */
+  serverHint?(data: T): number | undefined;
+}
+
+/**
+ * Refreshes until Ctrl-C: redrawn in place on a terminal; piped, one record per refresh
+ * (blank-line separated, or one JSON line each with --json). Ends only by the signal's abort
+ * (exit 130) or an error.
+ */
+export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<void> {
+  const redraw = ctx.io.terminal && !ctx.globals.json ? createRedraw(ctx.io.stdout) : undefined;
+  for (let refresh = 0; ; refresh++) {
+    const data = await plan.fetch();
+    // A server may lengthen the pause, never shorten it below the document's minimum (plan.seconds is checked).
+    const hint: unknown = plan.serverHint?.(data);
+    const seconds = Math.max(
+      plan.seconds,
+      typeof hint === 'number' && Number.isFinite(hint) && hint > 0 ? Math.min(hint, MAX_HINT_SECONDS) : 0,
+    );
+    if (ctx.globals.json) await ctx.io.writeJsonLine(data);
+    else if (redraw)
+      redraw(
+        `${plan.render(data)}\n${ctx.io.style.dim(`Updated ${clockText(ctx.clock.now(), ctx.io.view)}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`,
+      );
+    else ctx.io.out(`${refresh > 0 ? '\n' : ''}${plan.render(data)}`);
+    await ctx.clock.sleep(seconds * 1000, ctx.signal);
+  }
+}

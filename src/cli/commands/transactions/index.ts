@@ -1,0 +1,69 @@
+import { Option, type Command } from 'commander';
+import type { BalanceTransaction, TransactionList } from '../../../contract/index.js';
+import type { CliContext } from '../../context.js';
+import { amountText, orDash, plainCell, timeText } from '../../io/format.js';
+import type { View } from '../../io/view.js';
+import type { Column } from '../../io/table.js';
+import { listIn } from '../shared/answer.js';
+import { addPagingOptions, runList, type PagingFlags } from '../shared/paging.js';
+
+export function transactionColumns(view: View): Column<BalanceTransaction>[] {
+  const signed = (t: BalanceTransaction) => {
+    const amount = amountText(t.amount, t.formatted_amount, view.terminal, t.currency);
+    if (!view.terminal || amount === '-') return amount;
+    // An unknown type is shown as it is, with no sign that would guess its direction.
+    return t.type === 'credit'
+      ? view.style.green(`+${amount}`)
+      : t.type === 'debit'
+        ? view.style.red(`-${amount}`)
+        : `${amount} (${t.type ?? '?'})`;
+  };
+  return [
+    { header: 'id', value: (t) => t.id },
+    { header: 'created', value: (t) => timeText(t.created_at, view) },
+    { header: 'type', value: (t) => t.type },
+    { header: 'amount', value: signed, align: 'right' },
+    {
+      header: 'balance after',
+      value: (t) => amountText(t.balance_after, t.formatted_balance_after, view.terminal, t.currency),
+      align: 'right',
+    },
+    { header: 'reference', value: (t) => orDash(t.reference) },
+    { header: 'description', value: (t) => plainCell(t.description), free: true },
+  ];
+}
+
+export async function runTransactions(ctx: CliContext, flags: PagingFlags & { type?: 'credit' | 'debit' | undefined }): Promise<void> {
+  const client = await ctx.client();
+  const extra = [flags.type && `--type ${flags.type}`, flags.perPage && `--per-page ${flags.perPage}`].filter(Boolean);
+  await runList<TransactionList, BalanceTransaction>(ctx, flags, {
+    noun: 'transactions',
+    key: 'transactions',
+    columns: transactionColumns(ctx.io.view),
+    fetch: (query) => client.balance.transactions({ ...(flags.type ? { type: flags.type } : {}), ...query }, { signal: ctx.signal }),
+    itemsOf: (page) => listIn(page, 'transactions'),
+    commandFor: (page) => ['topup transactions', ...extra, `--page ${page}`].join(' '),
+  });
+}
+
+/** `topup transactions`: the balance's credits and debits, paged. */
+export function registerTransactionsCommand(program: Command, ctx: CliContext): void {
+  const transactions = program
+    .command('transactions')
+    .description('List balance transactions (credits and debits), newest first')
+    .addOption(new Option('--type <type>', 'only credits or only debits').choices(['credit', 'debit']));
+  addPagingOptions(transactions)
+    .addHelpText(
+      'after',
+      `
+Piped, each transaction is one tab-separated line: id, created (ISO 8601, UTC), type, amount (IDR), balance after,
+reference, description. With --all on a terminal, a progress line on stderr counts the pages.
+
+Examples:
+  $ topup transactions
+  $ topup transactions --all | wc -l
+  $ topup transactions --page 2 --per-page 50
+  $ topup transactions --all --json | jq '[.transactions[] | select(.type == "credit") | .amount] | add'`,
+    )
+    .action((flags: PagingFlags & { type?: 'credit' | 'debit' }) => runTransactions(ctx, flags));
+}
