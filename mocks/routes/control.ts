@@ -1,5 +1,5 @@
 import { ApiError, successReply, type SandboxReply, type SandboxRequest } from '../core/exchange.js';
-import { checkClockAdvance, type ControlMoves, type SandboxControl } from '../core/control.js';
+import { checkClockAdvance, type ControlMoves, type SandboxControl } from './control-moves.js';
 import { depositRequest } from './deposit-body.js';
 import type { Fixtures } from '../store/fixtures.js';
 import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../core/faults.js';

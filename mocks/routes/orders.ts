@@ -7,7 +7,7 @@ import { parseJsonObject } from '../rules/json-body.js';
 import { postTransaction } from '../rules/ledger.js';
 import { parseOrderInput } from '../rules/order-request.js';
 import { checkAmountRange, checkBalance, requireChatLink, resolvePaymentMethod } from '../rules/payment.js';
-import { magicOutcomeOf } from '../rules/magic-values.js';
+import { magicOutcomeOf } from '../store/magic-values.js';
 import { checkAgainstPlatform } from '../rules/platform.js';
 import { expiryOf, scheduleInvoice } from '../rules/timed-moves.js';
 import { CURRENCY, quote } from '../rules/pricing.js';

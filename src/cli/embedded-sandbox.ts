@@ -1,13 +1,13 @@
 import { dirname } from 'node:path';
 import { ensurePrivateDir } from '../safe-file.js';
 import type { SandboxRequest, SandboxResponse } from '../../mocks/core/exchange.js';
-import { DEFAULT_SANDBOX_URL, type Sandbox } from '../../mocks/core/sandbox.js';
+import { DEFAULT_SANDBOX_URL, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { seedAccount } from '../../mocks/store/seed.js';
 import { SnapshotError } from '../../mocks/state/snapshot.js';
 import { JournalDamagedError } from '../../mocks/state/journal.js';
 import { OrphanJournalError } from '../../mocks/state/file.js';
 import { STATE_LOCK_WAIT_MS, StateLockedError } from '../../mocks/state/lock.js';
-import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
+import { openPersistentSandbox } from '../../mocks/assembly/persistent-sandbox.js';
 import { requestLogFile, type RequestLogFile } from '../../mocks/state/request-log.js';
 import type { JournalEntry } from '../../mocks/inspect/journal.js';
 import { finalFetchError } from '../client/http.js';

@@ -36,6 +36,37 @@ describe('the parts of the package import one way', () => {
   });
 });
 
+/**
+ * The sandbox bottom-up (read it in this order): the ground (request/answer types, router, write lock, faults, the
+ * fetch every sandbox offers), the store and its seed data, the rules of the shop, the views and the request journal
+ * that inspect it, the state file that persists it, the web pages, the routes, the assembly that composes them into a
+ * sandbox, the adapters that serve it (msw, fetch, http), and last the public entry.
+ */
+const SANDBOX_LAYERS = [
+  ['mocks/core/'],
+  ['mocks/store/'],
+  ['mocks/rules/'],
+  ['mocks/inspect/'],
+  ['mocks/state/'],
+  ['mocks/web/'],
+  ['mocks/routes/'],
+  ['mocks/assembly/'],
+  ['mocks/adapters/'],
+  ['mocks/index.ts'],
+];
+
+describe('the sandbox reads bottom-up', () => {
+  const sandboxFiles = sourceFiles(ROOT, ['mocks']);
+
+  it('puts every sandbox file in a layer', () => {
+    expect(sandboxFiles.filter((file) => !SANDBOX_LAYERS.some(([prefix]) => file.startsWith(prefix!)))).toEqual([]);
+  });
+
+  it('has no arrow from a lower layer of the sandbox to a higher one', () => {
+    expect(describeArrows(upwardArrows(ARROWS, SANDBOX_LAYERS))).toEqual([]);
+  });
+});
+
 describe('the checker itself', () => {
   const dir = mkdtempSync(join(tmpdir(), 'topup-layers-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
+import { openPersistentSandbox } from '../../mocks/assembly/persistent-sandbox.js';
 import { runCli } from '../cli/run-cli.js';
 import { ensureBuilt } from '../e2e/built-cli.js';
 import { spawnServe } from '../support/spawn-cli.js';

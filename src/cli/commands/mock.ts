@@ -2,8 +2,8 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { OFFLINE_STATE_FILE } from '../config-dir.js';
-import type { Sandbox } from '../../../mocks/core/sandbox.js';
-import type { PersistentSandbox } from '../../../mocks/state/persistent-sandbox.js';
+import type { Sandbox } from '../../../mocks/assembly/sandbox.js';
+import type { PersistentSandbox } from '../../../mocks/assembly/persistent-sandbox.js';
 import type { JournalEntry } from '../../../mocks/inspect/journal.js';
 import { DEFAULT_TIMEOUT_MS } from '../../client/options.js';
 import { embeddedNotice, type CliContext } from '../context.js';
@@ -60,9 +60,9 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     { publicOrigin },
     { serveControlSecret },
   ] = await Promise.all([
-    import('../../../mocks/core/sandbox.js'),
+    import('../../../mocks/assembly/sandbox.js'),
     import('../../../mocks/adapters/http.js'),
-    import('../../../mocks/state/persistent-sandbox.js'),
+    import('../../../mocks/assembly/persistent-sandbox.js'),
     import('../../../mocks/core/faults.js'),
     import('../../../mocks/rules/control-guard.js'),
     import('../../../mocks/routes/control-calls.js'),
@@ -332,7 +332,7 @@ export async function runStateLoad(ctx: CliContext, file: string): Promise<void>
  * restarting it with --repair; the embedded one has no server to restart.
  */
 export async function runStateRepair(ctx: CliContext, file: string | undefined): Promise<void> {
-  const { openPersistentSandbox, SnapshotError, StateLockedError } = await import('../../../mocks/state/persistent-sandbox.js');
+  const { openPersistentSandbox, SnapshotError, StateLockedError } = await import('../../../mocks/assembly/persistent-sandbox.js');
   const path = file ?? join(ctx.configDir, OFFLINE_STATE_FILE);
   const exists = async (p: string) => (await lstat(p).catch(() => undefined)) !== undefined;
   if (!(await exists(path)) && !(await exists(`${path}.journal`))) {

@@ -1,8 +1,8 @@
 import { abortableSleep } from '../../src/abort.js';
 import { isTopupError } from '../../src/errors.js';
 import type { TokenMode } from '../../src/contract/index.js';
-import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxRequest, type SandboxResponse } from './exchange.js';
-import { createControl, type SandboxControl } from './control.js';
+import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxRequest, type SandboxResponse } from '../core/exchange.js';
+import { createControl, type SandboxControl } from '../routes/control-moves.js';
 import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from '../store/fixtures.js';
 import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from './pipeline.js';
 import { DEFAULT_JOURNAL_SIZE, RequestJournal, type RequestNotes } from '../inspect/journal.js';
@@ -17,10 +17,10 @@ import { restoreSnapshot, SnapshotError, takeSnapshot, type SandboxSnapshot, typ
 import { Store } from '../store/store.js';
 import { GroupCommit } from '../state/group-commit.js';
 import { writerFlush } from '../state/flush.js';
-import { WriteLock } from './write-lock.js';
-import { createFetch } from '../adapters/fetch.js';
-import { publicOrigin } from './public-origin.js';
-import { FaultInjector, type FaultConfig, type FaultStats } from './faults.js';
+import { WriteLock } from '../core/write-lock.js';
+import { createFetch } from '../core/fetch.js';
+import { publicOrigin } from '../core/public-origin.js';
+import { FaultInjector, type FaultConfig, type FaultStats } from '../core/faults.js';
 
 export interface SandboxOptions {
   /** The clock, in epoch milliseconds. Inject a fake one to test expiry and rate limits without waiting. */
