@@ -52,18 +52,31 @@ const SANDBOX_LAYERS = [
   ['mocks/routes/'],
   ['mocks/assembly/'],
   ['mocks/adapters/'],
-  ['mocks/index.ts'],
+  ['mocks/facade/', 'mocks/index.ts'],
 ];
 
 describe('the sandbox reads bottom-up', () => {
   const sandboxFiles = sourceFiles(ROOT, ['mocks']);
 
   it('puts every sandbox file in a layer', () => {
-    expect(sandboxFiles.filter((file) => !SANDBOX_LAYERS.some(([prefix]) => file.startsWith(prefix!)))).toEqual([]);
+    expect(sandboxFiles.filter((file) => !SANDBOX_LAYERS.some((prefixes) => prefixes.some((prefix) => file.startsWith(prefix))))).toEqual(
+      [],
+    );
   });
 
   it('has no arrow from a lower layer of the sandbox to a higher one', () => {
     expect(describeArrows(upwardArrows(ARROWS, SANDBOX_LAYERS))).toEqual([]);
+  });
+
+  it('is entered by the CLI through its facade only, lazy import() included', () => {
+    expect(ARROWS.some((arrow) => arrow.from.startsWith('src/cli/') && arrow.to.startsWith('mocks/facade/'))).toBe(true);
+    expect(describeArrows(arrowsPast(ARROWS, 'src/cli/', 'mocks/', ['mocks/facade/']))).toEqual([]);
+  });
+
+  it('keeps the facade for the CLI: nothing in the sandbox itself goes through it', () => {
+    expect(describeArrows(ARROWS.filter((arrow) => arrow.to.startsWith('mocks/facade/') && !arrow.from.startsWith('src/cli/')))).toEqual(
+      [],
+    );
   });
 });
 
@@ -96,5 +109,16 @@ describe('the checker itself', () => {
       'low/static.ts → high/top.ts',
       'low/types.ts → high/top.ts',
     ]);
+  });
+
+  it('reports imports past a facade, dynamic ones included, and not those through it', () => {
+    write({
+      'app/door.ts': "import type { B } from '../lib/facade/b.js';\nexport type D = B;",
+      'app/past.ts': "export async function later() {\n  return (await import('../lib/inner/c.js')).c;\n}",
+      'lib/facade/b.ts': "export { c as b, type C as B } from '../inner/c.js';",
+      'lib/inner/c.ts': 'export const c = 1;\nexport type C = number;',
+    });
+    const arrows = importArrows(dir, sourceFiles(dir, ['app', 'lib']));
+    expect(describeArrows(arrowsPast(arrows, 'app/', 'lib/', ['lib/facade/']))).toEqual(['app/past.ts → lib/inner/c.ts']);
   });
 });

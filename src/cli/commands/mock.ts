@@ -2,9 +2,9 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { OFFLINE_STATE_FILE } from '../config-dir.js';
-import type { Sandbox } from '../../../mocks/assembly/sandbox.js';
-import type { PersistentSandbox } from '../../../mocks/assembly/persistent-sandbox.js';
-import type { JournalEntry } from '../../../mocks/inspect/journal.js';
+import type { Sandbox } from '../../../mocks/facade/serve.js';
+import type { PersistentSandbox } from '../../../mocks/facade/serve.js';
+import type { JournalEntry } from '../../../mocks/facade/requests.js';
 import { DEFAULT_TIMEOUT_MS } from '../../client/options.js';
 import { embeddedNotice, type CliContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
@@ -12,7 +12,7 @@ import { printsNoJson } from '../json-output.js';
 import { isTopupError } from '../../errors.js';
 import { renderFields, renderTable } from '../io/table.js';
 import { formatDuration, parseDuration, parseWholeNumber } from './choices.js';
-import { embeddedControl, remoteControl, type InvoiceMove, type SandboxControlClient } from '../sandbox-control.js';
+import { embeddedControl, remoteControl, type InvoiceMove, type SandboxControlClient } from '../sandbox/control.js';
 import { CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER } from '../../contract/sandbox-control.js';
 import { controlSecretFromEnv } from '../control-secret.js';
 
@@ -60,13 +60,13 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     { publicOrigin },
     { serveControlSecret },
   ] = await Promise.all([
-    import('../../../mocks/assembly/sandbox.js'),
-    import('../../../mocks/adapters/http.js'),
-    import('../../../mocks/assembly/persistent-sandbox.js'),
-    import('../../../mocks/core/faults.js'),
-    import('../../../mocks/rules/control-guard.js'),
-    import('../../../mocks/routes/control-calls.js'),
-    import('../../../mocks/core/public-origin.js'),
+    import('../../../mocks/facade/serve.js'),
+    import('../../../mocks/facade/serve.js'),
+    import('../../../mocks/facade/serve.js'),
+    import('../../../mocks/facade/serve.js'),
+    import('../../../mocks/facade/serve.js'),
+    import('../../../mocks/facade/serve.js'),
+    import('../../../mocks/facade/serve.js'),
     import('../control-secret.js'),
   ]);
   if (options.controlSecret !== undefined)
@@ -309,7 +309,7 @@ export async function runStateSave(ctx: CliContext, file: string | undefined): P
   const state = await (await controlFor(ctx)).control.saveState();
   if (file === undefined || file === '-') return ctx.io.writeJsonLine(state);
   // As a state file is written: beside it, flushed, then renamed over it.
-  const { writeStateFile } = await import('../../../mocks/state/file.js');
+  const { writeStateFile } = await import('../../../mocks/facade/serve.js');
   try {
     await writeStateFile(file, state as Parameters<typeof writeStateFile>[1]);
   } catch (error) {
@@ -332,7 +332,7 @@ export async function runStateLoad(ctx: CliContext, file: string): Promise<void>
  * restarting it with --repair; the embedded one has no server to restart.
  */
 export async function runStateRepair(ctx: CliContext, file: string | undefined): Promise<void> {
-  const { openPersistentSandbox, SnapshotError, StateLockedError } = await import('../../../mocks/assembly/persistent-sandbox.js');
+  const { openPersistentSandbox, SnapshotError, StateLockedError } = await import('../../../mocks/facade/serve.js');
   const path = file ?? join(ctx.configDir, OFFLINE_STATE_FILE);
   const exists = async (p: string) => (await lstat(p).catch(() => undefined)) !== undefined;
   if (!(await exists(path)) && !(await exists(`${path}.journal`))) {
@@ -448,16 +448,16 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   if (spec.kind !== 'remote') {
     // The embedded sandbox answers other topup commands, one at a time: follow the log they leave beside its state.
     const [{ followRequestLog }, { compileFilter }, { filterFromQuery }] = await Promise.all([
-      import('../request-log-follow.js'),
-      import('../../../mocks/inspect/journal.js'),
-      import('../../../mocks/routes/control.js'),
+      import('../sandbox/request-log-follow.js'),
+      import('../../../mocks/facade/requests.js'),
+      import('../../../mocks/facade/requests.js'),
     ]);
     const log = (await ctx.offlineSandbox()).requestLog;
     const matches = compileFilter(filterFromQuery(query));
     await followRequestLog({ log, afterId: last ?? 0, signal, clock: ctx.clock, onEntry: (entry) => matches(entry) && print(entry) });
     return;
   }
-  const { followJournal } = await import('../journal-stream.js');
+  const { followJournal } = await import('../sandbox/journal-stream.js');
   // From the last one shown, or from the start when none matched: a request made while the stream connects is not lost.
   query.set('after_id', String(last ?? 0));
   await followJournal({
