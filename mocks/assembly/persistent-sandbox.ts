@@ -43,5 +43,5 @@ export async function openPersistentSandbox(file: string, options: PersistentSan
 /** What opening can fail with: the file is another process's (`StateLockedError`), or it is damaged (`SnapshotError`). */
 export { StateLockedError } from '../state/lock.js';
 export { SnapshotError } from '../state/snapshot.js';
-export { JournalDamagedError } from '../state/journal.js';
+export { JournalDamagedError } from '../state/change-log.js';
 export { OrphanJournalError } from '../state/file.js';

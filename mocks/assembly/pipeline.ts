@@ -10,7 +10,7 @@ import {
 } from '../core/exchange.js';
 import { leanData } from '../routes/lean.js';
 import type { FaultDecision, FaultInjector } from '../core/faults.js';
-import type { RequestNotes } from '../inspect/journal.js';
+import type { RequestNotes } from '../inspect/request-journal.js';
 import { nearestRoute } from '../inspect/near-miss.js';
 import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from '../rules/auth.js';
 import { validationError } from '../rules/order-request.js';

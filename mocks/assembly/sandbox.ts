@@ -5,7 +5,7 @@ import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxReq
 import { createControl, type SandboxControl } from '../routes/control-moves.js';
 import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from '../store/fixtures.js';
 import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from './pipeline.js';
-import { DEFAULT_JOURNAL_SIZE, RequestJournal, type RequestNotes } from '../inspect/journal.js';
+import { DEFAULT_JOURNAL_SIZE, RequestJournal, type RequestNotes } from '../inspect/request-journal.js';
 import { nearestRoute } from '../inspect/near-miss.js';
 import { INVOICE_PAGE_PREFIX } from '../inspect/state-views.js';
 import { controlRefusal, hostRefusal } from '../rules/control-guard.js';

@@ -5,7 +5,7 @@ import type { Fixtures } from '../store/fixtures.js';
 import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../core/faults.js';
 import { bearerToken } from '../rules/auth.js';
 import { Router } from '../core/router.js';
-import type { JournalEntry, RequestFilter, RequestJournal } from '../inspect/journal.js';
+import type { JournalEntry, RequestFilter, RequestJournal } from '../inspect/request-journal.js';
 import type { Store } from '../store/store.js';
 import type { SandboxSnapshot } from '../state/snapshot.js';
 import { accountViews, invoiceView, invoiceViews, type StateFilter } from '../inspect/state-views.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
-import type { JournalEntry } from '../../mocks/inspect/journal.js';
+import type { JournalEntry } from '../../mocks/inspect/request-journal.js';
 import { main } from '../../src/cli/main.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 import { runCli } from './run-cli.js';

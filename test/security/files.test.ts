@@ -6,7 +6,7 @@ import { openPersistentSandbox } from '../../mocks/assembly/persistent-sandbox.j
 import { writeStateFile } from '../../mocks/state/file.js';
 import { requestLogFile } from '../../mocks/state/request-log.js';
 import { createNewFile, ensurePrivateDir, replaceFile } from '../../src/safe-file.js';
-import type { JournalEntry } from '../../mocks/inspect/journal.js';
+import type { JournalEntry } from '../../mocks/inspect/request-journal.js';
 import { runCli, serveSandbox, type ServedSandbox } from '../cli/run-cli.js';
 import { spawnServe } from '../support/spawn-cli.js';
 import { ensureBuilt } from '../e2e/built-cli.js';

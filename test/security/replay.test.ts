@@ -8,7 +8,7 @@ import { ensureBuilt } from '../e2e/built-cli.js';
 import { spawnServe } from '../support/spawn-cli.js';
 
 /*
- * Replay that loses nothing quietly (mocks/state/journal.ts): a torn last line is left out with a notice; a complete
+ * Replay that loses nothing quietly (mocks/state/change-log.ts): a torn last line is left out with a notice; a complete
  * line that is damaged anywhere stops start-up naming the file and the line, until --repair keeps a copy, says what
  * it dropped, and moves invoice numbering past every code the dropped lines acknowledged.
  */
