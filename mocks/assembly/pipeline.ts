@@ -156,7 +156,7 @@ async function serveEndpoint(
       commit: env.commit,
     };
     const result = await routeHandlers[endpoint.id as EndpointId](ctx);
-    if (endpoint.id === 'createOrder') notes.idempotentReplay = (result.data as { idempotent?: unknown } | undefined)?.idempotent === true;
+    Object.assign(notes, result.notes);
     const data = env.lean
       ? leanData(endpoint.data, result.data instanceof SerializedData ? JSON.parse(result.data.json) : result.data)
       : result.data;

@@ -33,6 +33,7 @@ export const createOrder: RouteHandler = async (ctx) => {
           status: 200,
           message: 'An order for this Idempotency-Key already exists.',
           data: creationResult(ctx, earlier.invoice_code, true),
+          notes: { idempotentReplay: true },
         };
       }
     }
@@ -91,7 +92,7 @@ export const createOrder: RouteHandler = async (ctx) => {
         expires_at: now + IDEMPOTENCY_TTL_MS,
       });
     }
-    return { status: 201, message: 'Order created.', data: creationResult(ctx, code, false) };
+    return { status: 201, message: 'Order created.', data: creationResult(ctx, code, false), notes: { idempotentReplay: false } };
   });
   // Durable before it is acknowledged; outside the lock so that concurrent orders share one write.
   if (result.status === 201) await ctx.commit();
