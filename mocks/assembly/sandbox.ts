@@ -1,26 +1,25 @@
 import { abortableSleep } from '../../src/abort.js';
-import { isTopupError } from '../../src/errors.js';
 import type { TokenMode } from '../../src/contract/index.js';
-import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxRequest, type SandboxResponse } from '../core/exchange.js';
+import type { SandboxRequest, SandboxResponse } from '../core/exchange.js';
 import { createControl, type SandboxControl } from '../routes/control-moves.js';
 import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from '../store/fixtures.js';
-import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from './pipeline.js';
+import type { PipelineEnv } from './pipeline.js';
 import { DEFAULT_JOURNAL_SIZE, RequestJournal, type RequestNotes } from '../inspect/request-journal.js';
-import { nearestRoute } from '../inspect/near-miss.js';
-import { INVOICE_PAGE_PREFIX } from '../inspect/state-views.js';
-import { controlRefusal, hostRefusal } from '../rules/control-guard.js';
-import { CONTROL_HEADER, CONTROL_PREFIX, controlRouter, isControlPath, JOURNAL_PATH } from '../routes/control.js';
-import { invoiceDelays, mayBeDue, nextDueMove, settleDue } from '../rules/timed-moves.js';
+import { CONTROL_HEADER, isControlPath } from '../routes/control.js';
+import { invoiceDelays } from '../rules/timed-moves.js';
 import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
 import { seed } from '../store/seed.js';
 import { restoreSnapshot, SnapshotError, takeSnapshot, type SandboxSnapshot, type StateWriter } from '../state/snapshot.js';
 import { Store } from '../store/store.js';
 import { GroupCommit } from '../state/group-commit.js';
 import { writerFlush } from '../state/flush.js';
+import { ApiError } from '../core/exchange.js';
 import { WriteLock } from '../core/write-lock.js';
 import { createFetch } from '../core/fetch.js';
 import { publicOrigin } from '../core/public-origin.js';
 import { FaultInjector, type FaultConfig, type FaultStats } from '../core/faults.js';
+import { answer, type DispatchParts } from './dispatch.js';
+import { recordRequest } from './record.js';
 
 export interface SandboxOptions {
   /** The clock, in epoch milliseconds. Inject a fake one to test expiry and rate limits without waiting. */
@@ -95,60 +94,43 @@ export interface Sandbox {
 export type { FaultConfig, FaultStats };
 
 export const DEFAULT_SANDBOX_URL = 'http://sandbox.localhost';
-export const OPENAPI_PATH = '/openapi.json';
-/** The dashboard's page (mocks/web/dashboard.ts, loaded only when asked for). */
-const DASHBOARD_PATH = `${CONTROL_PREFIX}/`;
+export { OPENAPI_PATH } from './dispatch.js';
 
+/**
+ * A sandbox, assembled in steps: its time, its store (seeded or restored), how changes are committed, the API
+ * pipeline's environment, the control moves, the request journal; then one handler that answers (dispatch.ts) and
+ * records (record.ts) each request.
+ */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const clock = options.now ?? Date.now;
-  let offsetMs = 0;
-  const now = () => clock() + offsetMs;
-  const store = new Store();
-  store.delays = invoiceDelays(options);
-  if (options.snapshot === undefined) await seed(store.db);
-  else offsetMs = await restoreSnapshot(store, options.snapshot, clock());
+  const time = sandboxTime(options.now ?? Date.now);
+  const store = await openStore(options, time);
   // The closures below keep `options`; the snapshot must not stay alive with them (at 100k orders it is 60 MB).
   options = { ...options, snapshot: undefined };
 
-  const { stateWriter } = options;
-  const flush = stateWriter !== undefined ? writerFlush(store, stateWriter, () => offsetMs) : undefined;
-  const group = flush ? new GroupCommit(flush) : null;
-  const commit = () => (group ? group.request() : Promise.resolve());
+  const commit = committer(store, options.stateWriter, time);
   const writeLock = new WriteLock();
   const rateLimiter = new RateLimiter();
   const faults = new FaultInjector();
   if (options.faults !== undefined) faults.configure(options.faults);
-  const sleep = options.sleep ?? abortableSleep;
-  const env: PipelineEnv = {
-    publicOrigin: options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl),
-    store,
-    writeLock,
-    rateLimit: options.rateLimit ?? true,
-    lean: options.lean ?? false,
-    rateLimiter,
-    inFlight: new InFlightLimiter(),
-    faults,
-    sleep,
-    commit,
-  };
+  const env = pipelineEnv(options, { store, writeLock, rateLimiter, faults, commit });
   const { control, moves } = createControl({
     store,
     writeLock,
-    now,
+    now: time.now,
     commit,
     advance: (ms) => {
-      offsetMs += ms;
+      time.offsetMs += ms;
     },
     reseed: async () => {
       store.clear();
       rateLimiter.clear();
-      offsetMs = 0;
+      time.offsetMs = 0;
       await seed(store.db);
     },
     load: async (snapshot) => {
       // restoreSnapshot checks the whole state before it changes anything: a bad one leaves the state as it was.
       try {
-        offsetMs = await restoreSnapshot(store, snapshot, clock());
+        time.offsetMs = await restoreSnapshot(store, snapshot, time.clock());
       } catch (error) {
         if (error instanceof SnapshotError)
           throw new ApiError(422, error.message, 'VALIDATION_FAILED', error.field === undefined ? undefined : [error.field]);
@@ -158,100 +140,23 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
   });
   const fixtures = () => buildFixtures(store);
-  const snapshot = () => takeSnapshot(store, offsetMs);
-
+  const snapshot = () => takeSnapshot(store, time.offsetMs);
   const journal = new RequestJournal({ size: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
-
-  /** What came due by this request's time happens before it is answered, and is committed like any change. */
-  async function settle(at: number): Promise<void> {
-    if (!mayBeDue(store, at) || nextDueMove(store, at) === undefined) return;
-    const moves = await writeLock.run(() => settleDue(store, at));
-    if (moves > 0) await commit();
-  }
-
-  async function route(request: SandboxRequest, url: URL, at: number, notes: RequestNotes): Promise<SandboxResponse> {
-    await settle(at);
-    if (url.pathname.startsWith('/api/')) return handleApiRequest(env, request, url, at, notes);
-    // The invoice_url of every order and deposit: a page the bot's user opens.
-    if (url.pathname.startsWith(INVOICE_PAGE_PREFIX) && (request.method === 'GET' || request.method === 'HEAD')) {
-      notes.route = 'invoicePage';
-      // A DNS-rebinding page must not read it either (rules/control-guard.ts).
-      const refused = request.controlGuard === undefined ? undefined : hostRefusal(request, request.controlGuard);
-      if (refused !== undefined) return errorReply(refused);
-      return (await import('../web/invoice-page.js')).invoicePage(store, url.pathname.slice(INVOICE_PAGE_PREFIX.length), at);
-    }
-    if (url.pathname === OPENAPI_PATH) {
-      if (request.method === 'GET' || request.method === 'HEAD') return jsonReply(200, await openApiDocument());
-      return errorReply(new ApiError(405, `${request.method} is not allowed on ${OPENAPI_PATH}; use GET.`, 'METHOD_NOT_ALLOWED'), {
-        allow: 'GET',
-      });
-    }
-    if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
-      // Over a network, only this machine's own tools may drive it (rules/control-guard.ts); refusals are journaled.
-      const dashboardPage = url.pathname === DASHBOARD_PATH && (request.method === 'GET' || request.method === 'HEAD');
-      const refused = request.controlGuard === undefined ? undefined : controlRefusal(request, request.controlGuard, dashboardPage);
-      if (refused !== undefined) {
-        notes.route = 'control';
-        return errorReply(refused);
-      }
-      const lookup = controlRouter.lookup(request.method, url.pathname);
-      if (lookup !== null && 'found' in lookup) {
-        notes.route = 'control';
-        return lookup.found.handler({ control, moves, fixtures, now, faults, journal, store, snapshot }, lookup.found.params, request);
-      }
-      if (lookup !== null)
-        return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}.`, 'METHOD_NOT_ALLOWED'), {
-          allow: lookup.allow.join(', '),
-        });
-    }
-    notes.nearMiss = nearestRoute(request.method, url.pathname, [...apiRouter.routes, ...controlRouter.routes]);
-    return errorReply(new ApiError(404, notFoundMessage(url.pathname, notes.nearMiss), 'ROUTE_NOT_FOUND'));
-  }
-
-  async function handle(request: SandboxRequest): Promise<SandboxResponse> {
-    const url = new URL(request.url);
-    const at = now();
-    const startedAt = performance.now();
-    const notes: RequestNotes = {};
-    const reply = await answer(request, url, at, notes);
-    // The CLI's `topup mock …` commands act only on a server that says it is a sandbox (see CONTROL_HEADER).
-    if (!('drop' in reply) && isControlPath(request.url)) reply.headers[CONTROL_HEADER] = '1';
-    // Reading the control API (the dashboard, `topup mock logs`) and clearing the journal are not what a bot did.
-    // A control read that went wrong (a mistyped path) is shown, though.
-    const ownRead =
-      url.pathname.startsWith(JOURNAL_PATH) ||
-      (isControlPath(url.pathname) && (request.method === 'GET' || request.method === 'HEAD') && !('drop' in reply) && reply.status < 400);
-    if (journal.active && !ownRead) {
-      // Built only when read: a busy sandbox keeps references, not copies (BENCHMARKS.md, journal cost).
-      const dropped = 'drop' in reply;
-      journal.keep({
-        at,
-        durationMs: performance.now() - startedAt,
-        method: request.method,
-        path: url.pathname,
-        search: url.search,
-        headers: request.headers,
-        requestBody: request.body,
-        status: dropped ? null : reply.status,
-        responseBody: dropped ? null : reply.body,
-        notes,
-      });
-    }
-    return reply;
-  }
-
-  async function answer(request: SandboxRequest, url: URL, at: number, notes: RequestNotes): Promise<SandboxResponse> {
-    try {
-      return await route(request, url, at, notes);
-    } catch (error) {
-      if (error instanceof ApiError) return errorReply(error);
-      // A control move refused: sandbox.control rejects with the client's error classes (control.ts).
-      if (isTopupError(error) && error.status !== undefined)
-        return errorReply(new ApiError(error.status, error.message, error.code as SandboxErrorCode | undefined, error.fields));
-      options.onError?.(error);
-      return errorReply(new ApiError(500, 'The sandbox failed unexpectedly.', 'INTERNAL_ERROR'));
-    }
-  }
+  const parts: DispatchParts = {
+    env,
+    control,
+    moves,
+    fixtures,
+    now: time.now,
+    faults,
+    journal,
+    store,
+    snapshot,
+    writeLock,
+    commit,
+    onError: options.onError,
+  };
+  const handle = requestHandler(parts, time.now);
 
   const baseUrl = (options.baseUrl ?? DEFAULT_SANDBOX_URL).replace(/\/+$/, '');
   return {
@@ -262,16 +167,66 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     fixtures,
     account: (name, mode) => fixtureAccount(fixtures(), name, mode),
     snapshot,
-    now,
+    now: time.now,
     store,
     faults,
     requests: journal,
   };
 }
 
-let openApiCache: Promise<unknown> | undefined;
-/** Built on first request only: most sandboxes never serve it. */
-function openApiDocument(): Promise<unknown> {
-  openApiCache ??= import('../../src/contract/openapi.js').then((m) => m.buildOpenApiDocument());
-  return openApiCache;
+/** Sandbox time: the injected clock plus how far `control.advanceClock` (or a restored state) moved it. */
+interface SandboxTime {
+  readonly clock: () => number;
+  offsetMs: number;
+  readonly now: () => number;
+}
+
+function sandboxTime(clock: () => number): SandboxTime {
+  const time: SandboxTime = { clock, offsetMs: 0, now: () => clock() + time.offsetMs };
+  return time;
+}
+
+/** The store the sandbox starts from: the seed, or the given snapshot (which also sets the clock's offset). */
+async function openStore(options: SandboxOptions, time: SandboxTime): Promise<Store> {
+  const store = new Store();
+  store.delays = invoiceDelays(options);
+  if (options.snapshot === undefined) await seed(store.db);
+  else time.offsetMs = await restoreSnapshot(store, options.snapshot, time.clock());
+  return store;
+}
+
+/** What makes a change durable: nothing without a state writer, else one grouped write for the commits waiting. */
+function committer(store: Store, stateWriter: StateWriter | undefined, time: SandboxTime): () => Promise<void> {
+  const flush = stateWriter !== undefined ? writerFlush(store, stateWriter, () => time.offsetMs) : undefined;
+  const group = flush ? new GroupCommit(flush) : null;
+  return () => (group ? group.request() : Promise.resolve());
+}
+
+function pipelineEnv(
+  options: SandboxOptions,
+  parts: Pick<PipelineEnv, 'store' | 'writeLock' | 'rateLimiter' | 'faults' | 'commit'>,
+): PipelineEnv {
+  return {
+    ...parts,
+    publicOrigin: options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl),
+    rateLimit: options.rateLimit ?? true,
+    lean: options.lean ?? false,
+    inFlight: new InFlightLimiter(),
+    sleep: options.sleep ?? abortableSleep,
+  };
+}
+
+/** `sandbox.handle`: answer the request, mark control answers, and keep it in the request journal. */
+function requestHandler(parts: DispatchParts, now: () => number): (request: SandboxRequest) => Promise<SandboxResponse> {
+  return async (request) => {
+    const url = new URL(request.url);
+    const at = now();
+    const startedAt = performance.now();
+    const notes: RequestNotes = {};
+    const reply = await answer(parts, request, url, at, notes);
+    // The CLI's `topup mock …` commands act only on a server that says it is a sandbox (see CONTROL_HEADER).
+    if (!('drop' in reply) && isControlPath(request.url)) reply.headers[CONTROL_HEADER] = '1';
+    recordRequest(parts.journal, request, url, at, startedAt, reply, notes);
+    return reply;
+  };
 }

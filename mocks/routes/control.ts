@@ -23,7 +23,7 @@ export function isControlPath(url: string): boolean {
   return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
 }
 
-interface ControlDeps {
+export interface ControlDeps {
   control: SandboxControl;
   /** The same moves, answering with the invoice as they left it. */
   moves: ControlMoves;
