@@ -113,32 +113,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const faults = new FaultInjector();
   if (options.faults !== undefined) faults.configure(options.faults);
   const env = pipelineEnv(options, { store, writeLock, rateLimiter, faults, commit });
-  const { control, moves } = createControl({
-    store,
-    writeLock,
-    now: time.now,
-    commit,
-    advance: (ms) => {
-      time.offsetMs += ms;
-    },
-    reseed: async () => {
-      store.clear();
-      rateLimiter.clear();
-      time.offsetMs = 0;
-      await seed(store.db);
-    },
-    load: async (snapshot) => {
-      // restoreSnapshot checks the whole state before it changes anything: a bad one leaves the state as it was.
-      try {
-        time.offsetMs = await restoreSnapshot(store, snapshot, time.clock());
-      } catch (error) {
-        if (error instanceof SnapshotError)
-          throw new ApiError(422, error.message, 'VALIDATION_FAILED', error.field === undefined ? undefined : [error.field]);
-        throw error;
-      }
-      rateLimiter.clear();
-    },
-  });
+  const { control, moves } = createControl({ store, writeLock, now: time.now, commit, ...stateMoves(store, rateLimiter, time) });
   const fixtures = () => buildFixtures(store);
   const snapshot = () => takeSnapshot(store, time.offsetMs);
   const journal = new RequestJournal({ size: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
@@ -184,6 +159,32 @@ interface SandboxTime {
 function sandboxTime(clock: () => number): SandboxTime {
   const time: SandboxTime = { clock, offsetMs: 0, now: () => clock() + time.offsetMs };
   return time;
+}
+
+/** What the control moves do to the sandbox as a whole: move its clock, reseed it, load a state into it. */
+function stateMoves(store: Store, rateLimiter: RateLimiter, time: SandboxTime) {
+  return {
+    advance: (ms: number) => {
+      time.offsetMs += ms;
+    },
+    reseed: async () => {
+      store.clear();
+      rateLimiter.clear();
+      time.offsetMs = 0;
+      await seed(store.db);
+    },
+    load: async (snapshot: unknown) => {
+      // restoreSnapshot checks the whole state before it changes anything: a bad one leaves the state as it was.
+      try {
+        time.offsetMs = await restoreSnapshot(store, snapshot, time.clock());
+      } catch (error) {
+        if (error instanceof SnapshotError)
+          throw new ApiError(422, error.message, 'VALIDATION_FAILED', error.field === undefined ? undefined : [error.field]);
+        throw error;
+      }
+      rateLimiter.clear();
+    },
+  };
 }
 
 /** The store the sandbox starts from: the seed, or the given snapshot (which also sets the clock's offset). */
