@@ -1,9 +1,9 @@
 /** `topup/mocks`: the stateful sandbox for your own tests (msw handlers, a fetch, or a real HTTP server). */
-export { createSandbox, DEFAULT_SANDBOX_URL, type Sandbox, type SandboxOptions } from './core/sandbox.js';
+export { createSandbox, DEFAULT_SANDBOX_URL, type Sandbox, type SandboxOptions } from './assembly/sandbox.js';
 export { createHandlers, type HandlerOptions } from './adapters/msw.js';
 export { createFetch } from './adapters/fetch.js';
 export { startHttpSandbox, type HttpSandbox, type HttpSandboxOptions } from './adapters/http.js';
-export type { SandboxControl, DepositRequest } from './core/control.js';
+export type { SandboxControl, DepositRequest } from './routes/control-moves.js';
 export {
   fixtureAccount,
   type Fixtures,
@@ -22,7 +22,7 @@ export {
   type MagicOutcome,
   type MagicValue,
   type MagicOrderBody,
-} from './rules/magic-values.js';
+} from './store/magic-values.js';
 export type { SandboxRequest, SandboxResponse, SandboxReply, DroppedReply } from './core/exchange.js';
 export {
   takeSnapshot,
@@ -35,7 +35,7 @@ export {
 } from './state/snapshot.js';
 export { openStateFile, readStateFile, writeStateFile, type StateFile, type OpenStateFileOptions } from './state/file.js';
 export { StateLockedError } from './state/lock.js';
-export { openPersistentSandbox, type PersistentSandbox, type PersistentSandboxOptions } from './state/persistent-sandbox.js';
+export { openPersistentSandbox, type PersistentSandbox, type PersistentSandboxOptions } from './assembly/persistent-sandbox.js';
 export { snapshotWriter } from './state/flush.js';
 export { quote, PRICE_PER_CREDIT, discountTiers } from './rules/pricing.js';
 export { REVOKED_TOKEN } from './store/seed.js';
@@ -54,5 +54,5 @@ export {
 // What sandbox.control's moves reject with: the client's own classes, so one `catch` serves both.
 export { TopupError, AuthError, ConflictError, NotFoundError, ValidationError, isTopupError, type ErrorKind } from '../src/errors.js';
 // The request journal: sandbox.requests, GET /__sandbox/requests, and verification for tests.
-export { RequestJournal, type JournalEntry, type RequestFilter, type JournalOptions } from './inspect/journal.js';
+export { RequestJournal, type JournalEntry, type RequestFilter, type JournalOptions } from './inspect/request-journal.js';
 export { expectRequests, VerificationError, type RequestExpectation } from './inspect/verify.js';

@@ -1,6 +1,6 @@
 // @ts-check
 import { createHash } from 'node:crypto';
-import { createSandbox } from '../../dist/cli/lazy/mocks/core/sandbox.js';
+import { createSandbox } from '../../dist/cli/lazy/mocks/facade/serve.js';
 
 /** The order every bench request places: the cheapest pass, paid by invoice (sandbox tokens may pay no other way). */
 export const ORDER_BODY = JSON.stringify({
@@ -19,7 +19,7 @@ export const ORDER_BODY = JSON.stringify({
  */
 export async function buildScaleSnapshot({ accounts, orders }) {
   // The CLI bundle's copy of the sandbox, typed by its source.
-  const sandbox = /** @type {import('../../mocks/core/sandbox.js').Sandbox} */ (
+  const sandbox = /** @type {import('../../mocks/assembly/sandbox.js').Sandbox} */ (
     /** @type {unknown} */ (await createSandbox({ rateLimit: false }))
   );
   const demo = sandbox.account('demo');

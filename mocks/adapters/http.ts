@@ -4,11 +4,11 @@ import { CONTROL_HEADER, CONTROL_SECRET_HEADER } from '../../src/contract/sandbo
 import { ApiError, errorReply, isDropped, type SandboxRequest } from '../core/exchange.js';
 import { publicOrigin } from '../core/public-origin.js';
 import { isControlPath, JOURNAL_PATH } from '../routes/control.js';
-import { streamJournal } from '../inspect/journal-stream.js';
+import { streamJournal } from './journal-stream.js';
 import { controlRefusal, hostnameOf, type ControlGuard } from '../rules/control-guard.js';
 import { repeatedHeaderError, SINGLE_VALUED_HEADERS } from '../rules/single-headers.js';
 import { MAX_BODY_BYTES, MAX_STATE_BYTES } from '../rules/json-body.js';
-import type { Sandbox } from '../core/sandbox.js';
+import type { Sandbox } from '../assembly/sandbox.js';
 
 export interface HttpSandboxOptions {
   port?: number;

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
 import { fromFetchRequest, isDropped } from '../core/exchange.js';
-import type { Sandbox } from '../core/sandbox.js';
+import type { Sandbox } from '../assembly/sandbox.js';
 
 export interface HandlerOptions {
   /** Only intercept requests to this origin (e.g. the base URL your bot is configured with). Default: any origin. */

@@ -1,4 +1,4 @@
-import { compileFilter, type JournalEntry, type RequestFilter, type RequestJournal } from './journal.js';
+import { compileFilter, type JournalEntry, type RequestFilter, type RequestJournal } from './request-journal.js';
 
 /** Thrown when a verification fails; its message lists what was received instead. Works with any test runner. */
 export class VerificationError extends Error {

@@ -2,6 +2,7 @@ import type { SandboxRequest } from '../core/exchange.js';
 import type { Principal } from '../rules/auth.js';
 import type { Store } from '../store/store.js';
 import type { WriteLock } from '../core/write-lock.js';
+import type { RequestNotes } from '../inspect/request-journal.js';
 
 /** What a route may use. Routes never see transports, limits or faults: the pipeline handled those. */
 export interface RouteContext {
@@ -23,7 +24,12 @@ export interface RouteResult {
   status?: number;
   message: string;
   data: unknown;
+  /** What the request journal should know of this answer that only the route can tell (an idempotent replay). */
+  notes?: RouteNotes;
 }
+
+/** The journal notes a route may set; the pipeline sets the rest (route, account, rate limit, fault). */
+export type RouteNotes = Pick<RequestNotes, 'idempotentReplay'>;
 
 export type RouteHandler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
 

@@ -1,11 +1,11 @@
 import { ApiError, successReply, type SandboxReply, type SandboxRequest } from '../core/exchange.js';
-import { checkClockAdvance, type ControlMoves, type SandboxControl } from '../core/control.js';
+import { checkClockAdvance, type ControlMoves, type SandboxControl } from './control-moves.js';
 import { depositRequest } from './deposit-body.js';
 import type { Fixtures } from '../store/fixtures.js';
 import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../core/faults.js';
 import { bearerToken } from '../rules/auth.js';
 import { Router } from '../core/router.js';
-import type { JournalEntry, RequestFilter, RequestJournal } from '../inspect/journal.js';
+import type { JournalEntry, RequestFilter, RequestJournal } from '../inspect/request-journal.js';
 import type { Store } from '../store/store.js';
 import type { SandboxSnapshot } from '../state/snapshot.js';
 import { accountViews, invoiceView, invoiceViews, type StateFilter } from '../inspect/state-views.js';
@@ -23,7 +23,7 @@ export function isControlPath(url: string): boolean {
   return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
 }
 
-interface ControlDeps {
+export interface ControlDeps {
   control: SandboxControl;
   /** The same moves, answering with the invoice as they left it. */
   moves: ControlMoves;

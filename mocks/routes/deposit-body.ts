@@ -1,5 +1,5 @@
 import { ApiError } from '../core/exchange.js';
-import type { DepositRequest } from '../core/control.js';
+import type { DepositRequest } from './control-moves.js';
 
 const DEPOSIT_FIELDS = ['amount', 'account', 'mode', 'payment_method', 'paid'];
 

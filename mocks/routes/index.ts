@@ -1,3 +1,8 @@
+/**
+ * The sandbox's routes: one handler per endpoint of the contract (routeHandlers below, with the route context in
+ * context.ts and the answer shapes in present.ts), and the control API (control.ts, its moves in control-moves.ts,
+ * the calls it lists in control-calls.ts).
+ */
 import type { EndpointId } from '../../src/contract/index.js';
 import type { RouteHandler } from './context.js';
 import { getDashboardSummary, getProfile, validateToken } from './account.js';

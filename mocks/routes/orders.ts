@@ -7,7 +7,7 @@ import { parseJsonObject } from '../rules/json-body.js';
 import { postTransaction } from '../rules/ledger.js';
 import { parseOrderInput } from '../rules/order-request.js';
 import { checkAmountRange, checkBalance, requireChatLink, resolvePaymentMethod } from '../rules/payment.js';
-import { magicOutcomeOf } from '../rules/magic-values.js';
+import { magicOutcomeOf } from '../store/magic-values.js';
 import { checkAgainstPlatform } from '../rules/platform.js';
 import { expiryOf, scheduleInvoice } from '../rules/timed-moves.js';
 import { CURRENCY, quote } from '../rules/pricing.js';
@@ -33,6 +33,7 @@ export const createOrder: RouteHandler = async (ctx) => {
           status: 200,
           message: 'An order for this Idempotency-Key already exists.',
           data: creationResult(ctx, earlier.invoice_code, true),
+          notes: { idempotentReplay: true },
         };
       }
     }
@@ -91,7 +92,7 @@ export const createOrder: RouteHandler = async (ctx) => {
         expires_at: now + IDEMPOTENCY_TTL_MS,
       });
     }
-    return { status: 201, message: 'Order created.', data: creationResult(ctx, code, false) };
+    return { status: 201, message: 'Order created.', data: creationResult(ctx, code, false), notes: { idempotentReplay: false } };
   });
   // Durable before it is acknowledged; outside the lock so that concurrent orders share one write.
   if (result.status === 201) await ctx.commit();

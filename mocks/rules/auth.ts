@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { ApiError } from '../core/exchange.js';
 import type { Db } from '../store/db.js';
+import { tokenDigest } from '../store/token-digest.js';
 import type { AccountRecord, TokenRecord } from '../store/records.js';
 
 /** Query parameters that would carry a token in a URL; the document forbids it. */
@@ -32,10 +32,6 @@ export function authenticate(db: Db, token: string | null): Principal | null {
   if (record === undefined || record.revoked) return null;
   const account = db.accounts.get(String(record.account_id));
   return account === undefined ? null : { account, token: record };
-}
-
-export function tokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 export const unauthorized = () => new ApiError(401, 'Unauthorized: the API token is missing or invalid.');

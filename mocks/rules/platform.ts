@@ -1,6 +1,6 @@
 import { ApiError } from '../core/exchange.js';
 import type { Db } from '../store/db.js';
-import { magicOutcomeOf } from './magic-values.js';
+import { magicOutcomeOf } from '../store/magic-values.js';
 import type { OrderInput } from './order-request.js';
 
 /** Orders buy between these many credits. */

@@ -2,7 +2,13 @@ import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
 import type { InvoiceRecord, OrderRecord } from '../store/records.js';
 import type { InvoiceDelays, Store } from '../store/store.js';
 import { closeUnpaidInvoice, completeOrder, failOrder, payInvoice } from './lifecycle.js';
-import { DELIVERY_TAKES_MS, INVOICE_EXPIRES_AFTER_MS, INVOICE_FAILS_AFTER_MS, magicOutcomeOf, type MagicOutcome } from './magic-values.js';
+import {
+  DELIVERY_TAKES_MS,
+  INVOICE_EXPIRES_AFTER_MS,
+  INVOICE_FAILS_AFTER_MS,
+  magicOutcomeOf,
+  type MagicOutcome,
+} from '../store/magic-values.js';
 import { TIME_MAX } from '../store/time-range.js';
 
 /*

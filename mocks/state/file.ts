@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { lstat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createNewFile, openToAppend, readIfExists, replaceFile, syncDirectory, UnsafeFileError } from '../../src/safe-file.js';
-import { JournalDamagedError, journalLineText, readJournal, type DroppedLine } from './journal.js';
+import { JournalDamagedError, changeLogLineText, readChangeLog, type DroppedLine } from './change-log.js';
 import { lockStateFile } from './lock.js';
 import { applyChanges, isSnapshot, SnapshotError, type SandboxChanges, type SandboxSnapshot, type StateWriter } from './snapshot.js';
 
@@ -114,7 +114,7 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
     const journal =
       base?.journal_id === undefined
         ? { entries: [], validBytes: 0, fileBytes: 0, seq: 0, torn: undefined, dropped: [] as DroppedLine[] }
-        : await readJournal(journalPath, base.journal_id, { repair });
+        : await readChangeLog(journalPath, base.journal_id, { repair });
     if (journal.torn !== undefined)
       notices.push(
         `Left out the unfinished last line (line ${journal.torn.line}, ${journal.torn.bytes} bytes) of ${journalPath}: a write cut short, never acknowledged.`,
@@ -238,7 +238,7 @@ class StateFileWriter implements StateWriter {
   async write(state: { snapshot: SandboxSnapshot } | { changes: SandboxChanges }): Promise<void> {
     if ('snapshot' in state) return this.#writeSnapshot(state.snapshot);
     if (this.#journalId === undefined) throw new Error('state file: a snapshot must be written before changes');
-    const line = journalLineText({ journal_id: this.#journalId, seq: this.#seq + 1, ...state.changes });
+    const line = changeLogLineText({ journal_id: this.#journalId, seq: this.#seq + 1, ...state.changes });
     const handle = await this.#journal();
     try {
       await handle.write(line);

@@ -1,6 +1,6 @@
 import { lstat, rename, type FileHandle } from 'node:fs/promises';
 import { openToAppend, openToRead, readIfExists, UnsafeFileError } from '../../src/safe-file.js';
-import { DEFAULT_JOURNAL_SIZE, type JournalEntry } from '../inspect/journal.js';
+import { DEFAULT_JOURNAL_SIZE, type JournalEntry } from '../inspect/request-journal.js';
 
 /**
  * The request journal of a sandbox that lives only while one command runs (the CLI's embedded one), kept on disk

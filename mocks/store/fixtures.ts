@@ -1,6 +1,6 @@
 import type { CreateOrderRequest, TokenMode } from '../../src/contract/index.js';
 import { REVOKED_TOKEN, seedAccounts, type FixtureAccountName } from './seed.js';
-import { magicFixtures, magicOrders, type MagicOrderBody, type MagicOutcome } from '../rules/magic-values.js';
+import { magicFixtures, magicOrders, type MagicOrderBody, type MagicOutcome } from './magic-values.js';
 
 export type { FixtureAccountName };
 import type { Store } from './store.js';

@@ -1,7 +1,7 @@
 import { parseTimestamp } from '../../src/contract/index.js';
 import type { Db } from './db.js';
-import { tokenDigest } from '../rules/auth.js';
-import { magicPlatformSeed } from '../rules/magic-values.js';
+import { tokenDigest } from './token-digest.js';
+import { magicPlatformSeed } from './magic-values.js';
 
 const t = (timestamp: string) => parseTimestamp(timestamp);
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { ClientOptions, ClientWait, TopupClient } from '../client/index.js';
-import type { EmbeddedSandbox } from './embedded-sandbox.js';
+import type { EmbeddedSandbox } from './sandbox/embedded.js';
 import { LONG_WAIT_MS, systemClock, type CliClock } from './clock.js';
 import { configDir, OFFLINE_STATE_FILE } from './config-dir.js';
 import { UsageError } from './errors.js';
@@ -8,7 +8,7 @@ import type { CliIO } from './io/streams.js';
 import { IOStreams } from './io/io-streams.js';
 import type { Prompter } from './prompter.js';
 import { Settings } from './settings.js';
-import { sandboxFetch } from './sandbox-fetch.js';
+import { sandboxFetch } from './sandbox/fetch.js';
 import { sanitizeText, sanitizingFetch } from './io/sanitize.js';
 import { originOf, resolveTarget, type TargetSpec } from './target.js';
 
@@ -188,7 +188,7 @@ export class CliContext {
 
   /** The in-process sandbox whose state persists in the config folder between runs; locked only per operation. */
   offlineSandbox(): Promise<EmbeddedSandbox> {
-    this.#offline ??= import('./embedded-sandbox.js').then(({ embeddedSandbox }) =>
+    this.#offline ??= import('./sandbox/embedded.js').then(({ embeddedSandbox }) =>
       embeddedSandbox(join(this.configDir, OFFLINE_STATE_FILE), {
         onNotice: (text) => this.io.warn(this.io.style.yellow(text)),
       }),

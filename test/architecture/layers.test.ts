@@ -36,6 +36,50 @@ describe('the parts of the package import one way', () => {
   });
 });
 
+/**
+ * The sandbox bottom-up (read it in this order): the ground (request/answer types, router, write lock, faults, the
+ * fetch every sandbox offers), the store and its seed data, the rules of the shop, the views and the request journal
+ * that inspect it, the state file that persists it, the web pages, the routes, the assembly that composes them into a
+ * sandbox, the adapters that serve it (msw, fetch, http), and last the public entry.
+ */
+const SANDBOX_LAYERS = [
+  ['mocks/core/'],
+  ['mocks/store/'],
+  ['mocks/rules/'],
+  ['mocks/inspect/'],
+  ['mocks/state/'],
+  ['mocks/web/'],
+  ['mocks/routes/'],
+  ['mocks/assembly/'],
+  ['mocks/adapters/'],
+  ['mocks/facade/', 'mocks/index.ts'],
+];
+
+describe('the sandbox reads bottom-up', () => {
+  const sandboxFiles = sourceFiles(ROOT, ['mocks']);
+
+  it('puts every sandbox file in a layer', () => {
+    expect(sandboxFiles.filter((file) => !SANDBOX_LAYERS.some((prefixes) => prefixes.some((prefix) => file.startsWith(prefix))))).toEqual(
+      [],
+    );
+  });
+
+  it('has no arrow from a lower layer of the sandbox to a higher one', () => {
+    expect(describeArrows(upwardArrows(ARROWS, SANDBOX_LAYERS))).toEqual([]);
+  });
+
+  it('is entered by the CLI through its facade only, lazy import() included', () => {
+    expect(ARROWS.some((arrow) => arrow.from.startsWith('src/cli/') && arrow.to.startsWith('mocks/facade/'))).toBe(true);
+    expect(describeArrows(arrowsPast(ARROWS, 'src/cli/', 'mocks/', ['mocks/facade/']))).toEqual([]);
+  });
+
+  it('keeps the facade for the CLI: nothing in the sandbox itself goes through it', () => {
+    expect(describeArrows(ARROWS.filter((arrow) => arrow.to.startsWith('mocks/facade/') && !arrow.from.startsWith('src/cli/')))).toEqual(
+      [],
+    );
+  });
+});
+
 describe('the checker itself', () => {
   const dir = mkdtempSync(join(tmpdir(), 'topup-layers-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,5 +109,16 @@ describe('the checker itself', () => {
       'low/static.ts → high/top.ts',
       'low/types.ts → high/top.ts',
     ]);
+  });
+
+  it('reports imports past a facade, dynamic ones included, and not those through it', () => {
+    write({
+      'app/door.ts': "import type { B } from '../lib/facade/b.js';\nexport type D = B;",
+      'app/past.ts': "export async function later() {\n  return (await import('../lib/inner/c.js')).c;\n}",
+      'lib/facade/b.ts': "export { c as b, type C as B } from '../inner/c.js';",
+      'lib/inner/c.ts': 'export const c = 1;\nexport type C = number;',
+    });
+    const arrows = importArrows(dir, sourceFiles(dir, ['app', 'lib']));
+    expect(describeArrows(arrowsPast(arrows, 'app/', 'lib/', ['lib/facade/']))).toEqual(['app/past.ts → lib/inner/c.ts']);
   });
 });

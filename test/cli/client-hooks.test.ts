@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { LONG_WAIT_MS } from '../../src/cli/context.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { fakeClock } from '../support/fake-clock.js';

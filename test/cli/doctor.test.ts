@@ -1,7 +1,7 @@
 import { urlOf } from '../support/url-of.js';
 import type { FixtureAccountName } from '../../mocks/store/fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { clockSkewSeconds, contractFindings } from '../../src/cli/commands/doctor/checks.js';
 import { createClient } from '../../src/client/index.js';
 import { CreditPackageList } from '../../src/contract/index.js';

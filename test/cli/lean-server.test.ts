@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { createClient } from '../../src/client/index.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { fakeClock } from '../support/fake-clock.js';

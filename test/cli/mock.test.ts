@@ -2,7 +2,7 @@ import { get as httpGet } from 'node:http';
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { runCli, type RunOptions } from './run-cli.js';
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
-import { magicValues } from '../../mocks/rules/magic-values.js';
+import { magicValues } from '../../mocks/store/magic-values.js';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,6 +1,6 @@
 import type { FixtureAccountName } from '../../mocks/store/fixtures.js';
 import { afterEach, beforeEach, expect } from 'vitest';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { main } from '../../src/cli/main.js';
 import { createClient, type TopupClient } from '../../src/client/index.js';
 import { CLOCK_START, fakeClock, type FakeClock } from '../support/fake-clock.js';

@@ -1,6 +1,6 @@
 import type { FixtureAccountName } from '../../mocks/store/fixtures.js';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { REVOKED_TOKEN } from '../../mocks/store/seed.js';
 import { startHttpSandbox } from '../../mocks/adapters/http.js';
 import type { CliClock } from '../../src/cli/clock.js';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { endpointById, endpoints, type EndpointId } from '../../src/contract/endpoints.js';
 import { createClient, type TopupClient } from '../../src/index.js';
 import { recordingFetch, type Exchange } from './helpers.js';

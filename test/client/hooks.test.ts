@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { fakeClock } from '../support/fake-clock.js';
 import { createClient, type ClientWait, type ReceivedResponse } from '../../src/client/index.js';
 

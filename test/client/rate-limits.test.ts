@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vi } from 'vitest';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { createClient, type TopupClient } from '../../src/index.js';
 import { rateClasses } from '../../src/contract/rate-limits.js';
 import { recordingFetch, settle, type Exchange } from './helpers.js';

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LEAN } from '../support/cli-assertions.js';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { httpFetch } from '../../src/cli/http-fetch.js';
 import { ConnectionError, createClient, TimeoutError, type TopupError, type FetchFunction, type TopupClient } from '../../src/index.js';
 

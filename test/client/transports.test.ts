@@ -2,7 +2,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../mocks/adapters/msw.js';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { AuthError, ConnectionError, createClient, NotFoundError, type TopupClient } from '../../src/index.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };

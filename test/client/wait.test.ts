@@ -1,6 +1,6 @@
 import { urlOf } from '../support/url-of.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { createClient, UsageError, WaitTimeoutError, type TopupClient } from '../../src/index.js';
 import type { InvoiceStatus } from '../../src/contract/invoices.js';
 import { waitDefaults } from '../../src/client/wait.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpSandbox } from '../../mocks/adapters/http.js';
-import { createSandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { CliContext } from '../../src/cli/context.js';
 import { helpTopicNames } from '../../src/cli/help/topic-names.js';
 import { main } from '../../src/cli/main.js';

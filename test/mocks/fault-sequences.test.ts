@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAULT_ROUTE_IDS, FaultConfigError, FaultInjector, parseFaultSpec, type FaultConfig } from '../../mocks/core/faults.js';
-import { createSandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { createClient } from '../../src/client/index.js';
 import { endpoints } from '../../src/contract/index.js';
 import { dataOf, expectError, open, SIMPLE_ORDER, transports, type TestSandbox } from '../support/sandbox-harness.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FaultInjector, parseFaultSpec, type FaultConfig } from '../../mocks/core/faults.js';
-import { createSandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { startHttpSandbox } from '../../mocks/adapters/http.js';
 import { open, transports } from '../support/sandbox-harness.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, type TopupError } from '../../src/client/index.js';
-import { createSandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { report } from './report.js';
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../src/contract/index.js';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { isDropped } from '../../mocks/core/exchange.js';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { takeSnapshot } from '../../mocks/state/snapshot.js';
 import { fuzzRequest, type FuzzRequest } from './fuzz-requests.js';
 import { report } from './report.js';

@@ -1,7 +1,7 @@
 import { authenticate } from '../../mocks/rules/auth.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/contract/index.js';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 
 /**
  * Every user endpoint, asked by every account about every other account's data:

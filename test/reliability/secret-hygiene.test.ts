@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, UsageError } from '../../src/client/index.js';
 import { main } from '../../src/cli/main.js';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 
 const RICH = 'topup_live_rich_9Xk2mQ7vLp3RtY8wZc4bNs6d';

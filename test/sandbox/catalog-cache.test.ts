@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 
 /** The catalog is serialised once per table version (routes/public.ts); these check that it never goes stale. */
 async function get(sandbox: Awaited<ReturnType<typeof createSandbox>>, path: string) {

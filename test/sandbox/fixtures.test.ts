@@ -1,7 +1,7 @@
 import { TOKEN_PREFIXES } from '../../src/contract/token-prefix.js';
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { quote } from '../../mocks/rules/pricing.js';
 import { platformSeed } from '../../mocks/store/seed.js';
 import { dataOf, expectError, fakeClock, transports, useSandboxes } from '../support/sandbox-harness.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
-import { createSandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 
 let served: HttpSandbox | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { expectRequests, RequestJournal, VerificationError, type JournalEntry } from '../../mocks/index.js';
 import { createClient, type FetchFunction } from '../../src/index.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { accounts, dataOf, expectError, fakeClock, transports, useSandboxes } from '../support/sandbox-harness.js';
 
 const { rich } = await accounts();

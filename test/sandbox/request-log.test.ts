@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../mocks/inspect/journal.js';
+import type { JournalEntry } from '../../mocks/inspect/request-journal.js';
 import { requestLogFile } from '../../mocks/state/request-log.js';
 
 let dir: string;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
-import { createSandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { SnapshotError, type SandboxSnapshot } from '../../mocks/state/snapshot.js';
 import { readStateFile, writeStateFile } from '../../mocks/state/file.js';
 import { accounts, dataOf, fakeClock, SIMPLE_ORDER, transports, useSandboxes, type TestSandbox } from '../support/sandbox-harness.js';

@@ -9,7 +9,7 @@ import { createClient, DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError } from 
 import { tempConfigDir } from '../support/fake-io.js';
 import { baseEnv, ensureBuilt, ROOT, topup } from '../e2e/built-cli.js';
 import { spawnServe, type Served } from '../support/spawn-cli.js';
-import { MAX_READER_BUFFER_BYTES, MAX_STREAM_READERS } from '../../mocks/inspect/journal-stream.js';
+import { MAX_READER_BUFFER_BYTES, MAX_STREAM_READERS } from '../../mocks/adapters/journal-stream.js';
 
 /**
  * Everything bounded (issue 20, section 8), tried as a hostile server or an unlucky user would: a --jq filter that

@@ -2,11 +2,11 @@ import { link, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
+import { openPersistentSandbox } from '../../mocks/assembly/persistent-sandbox.js';
 import { writeStateFile } from '../../mocks/state/file.js';
 import { requestLogFile } from '../../mocks/state/request-log.js';
 import { createNewFile, ensurePrivateDir, replaceFile } from '../../src/safe-file.js';
-import type { JournalEntry } from '../../mocks/inspect/journal.js';
+import type { JournalEntry } from '../../mocks/inspect/request-journal.js';
 import { runCli, serveSandbox, type ServedSandbox } from '../cli/run-cli.js';
 import { spawnServe } from '../support/spawn-cli.js';
 import { ensureBuilt } from '../e2e/built-cli.js';
@@ -116,7 +116,7 @@ describe('state file aliases', () => {
 });
 
 async function seedSnapshot() {
-  const { createSandbox } = await import('../../mocks/core/sandbox.js');
+  const { createSandbox } = await import('../../mocks/assembly/sandbox.js');
   return (await createSandbox()).snapshot();
 }
 

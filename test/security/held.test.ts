@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
-import { createSandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { CONTROL_HEADER } from '../../src/contract/sandbox-control.js';
 import { runCli } from '../cli/run-cli.js';
 import { tempConfigDir } from '../support/fake-io.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { OFFLINE_STATE_FILE } from '../../src/cli/config-dir.js';
 import { maskToken, redactBody, redactHeaders, redactJson, redactText, redactUrl } from '../../src/contract/redact.js';
 import { tempConfigDir } from '../support/fake-io.js';

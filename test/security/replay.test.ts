@@ -2,13 +2,13 @@ import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
+import { openPersistentSandbox } from '../../mocks/assembly/persistent-sandbox.js';
 import { runCli } from '../cli/run-cli.js';
 import { ensureBuilt } from '../e2e/built-cli.js';
 import { spawnServe } from '../support/spawn-cli.js';
 
 /*
- * Replay that loses nothing quietly (mocks/state/journal.ts): a torn last line is left out with a notice; a complete
+ * Replay that loses nothing quietly (mocks/state/change-log.ts): a torn last line is left out with a notice; a complete
  * line that is damaged anywhere stops start-up naming the file and the line, until --repair keeps a copy, says what
  * it dropped, and moves invoice numbering past every code the dropped lines acknowledged.
  */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
-import { createSandbox, type Sandbox } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { leanCheckOf } from '../../mocks/state/lean-check.js';
 import * as Records from '../../mocks/store/records.js';
 import { CONTROL_HEADER } from '../../src/contract/sandbox-control.js';

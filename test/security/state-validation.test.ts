@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
+import { openPersistentSandbox } from '../../mocks/assembly/persistent-sandbox.js';
 import { SnapshotError, type SandboxSnapshot } from '../../mocks/state/snapshot.js';
 import { CLOCK_MAX } from '../../mocks/store/time-range.js';
 import { OFFLINE_STATE_FILE } from '../../src/cli/config-dir.js';

@@ -4,7 +4,7 @@ import { afterEach, expect } from 'vitest';
 import { createFetch } from '../../mocks/adapters/fetch.js';
 import { startHttpSandbox } from '../../mocks/adapters/http.js';
 import type { SandboxResponse } from '../../mocks/core/exchange.js';
-import { createSandbox, type Sandbox, type SandboxOptions } from '../../mocks/core/sandbox.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../mocks/assembly/sandbox.js';
 import type { SandboxSnapshot } from '../../mocks/state/snapshot.js';
 import { withContractCheck } from './openapi-validator.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';

@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../../../mocks/inspect/journal.js';
+import type { JournalEntry } from '../../../mocks/facade/requests.js';
 import type { Style } from './plain-style.js';
 import { sanitizeText } from './sanitize.js';
 import { localClock } from './time-text.js';

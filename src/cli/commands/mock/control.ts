@@ -1,6 +1,6 @@
 import { DEFAULT_TIMEOUT_MS } from '../../../client/options.js';
 import { embeddedNotice, type CliContext } from '../../context.js';
-import { embeddedControl, remoteControl, type SandboxControlClient } from '../../sandbox-control.js';
+import { embeddedControl, remoteControl, type SandboxControlClient } from '../../sandbox/control.js';
 import { controlSecretFromEnv } from '../../control-secret.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { renderTable } from '../../io/table.js';
-import type { SandboxControlClient } from '../../sandbox-control.js';
+import type { SandboxControlClient } from '../../sandbox/control.js';
 import { controlFor } from './control.js';
 
 export async function runFixtures(ctx: CliContext): Promise<void> {

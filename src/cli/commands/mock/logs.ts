@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { JournalEntry } from '../../../../mocks/inspect/journal.js';
+import type { JournalEntry } from '../../../../mocks/facade/requests.js';
 import type { CliContext } from '../../context.js';
 import { controlSecretFromEnv } from '../../control-secret.js';
 import { parseWholeNumber } from '../shared/choices.js';
@@ -43,17 +43,16 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   ctx.io.notice(ctx.io.style.dim("Following the sandbox's requests; press Ctrl-C to stop."));
   if (spec.kind !== 'remote') {
     // The embedded sandbox answers other topup commands, one at a time: follow the log they leave beside its state.
-    const [{ followRequestLog }, { compileFilter }, { filterFromQuery }] = await Promise.all([
-      import('../../request-log-follow.js'),
-      import('../../../../mocks/inspect/journal.js'),
-      import('../../../../mocks/routes/control.js'),
+    const [{ followRequestLog }, { compileFilter, filterFromQuery }] = await Promise.all([
+      import('../../sandbox/request-log-follow.js'),
+      import('../../../../mocks/facade/requests.js'),
     ]);
     const log = (await ctx.offlineSandbox()).requestLog;
     const matches = compileFilter(filterFromQuery(query));
     await followRequestLog({ log, afterId: last ?? 0, signal, clock: ctx.clock, onEntry: (entry) => matches(entry) && print(entry) });
     return;
   }
-  const { followJournal } = await import('../../journal-stream.js');
+  const { followJournal } = await import('../../sandbox/journal-stream.js');
   // From the last one shown, or from the start when none matched: a request made while the stream connects is not lost.
   query.set('after_id', String(last ?? 0));
   await followJournal({

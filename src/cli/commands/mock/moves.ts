@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import type { InvoiceMove } from '../../sandbox-control.js';
+import type { InvoiceMove } from '../../sandbox/control.js';
 import { controlFor } from './control.js';
 
 export async function runMove(ctx: CliContext, verb: InvoiceMove, invoiceCode: string): Promise<void> {

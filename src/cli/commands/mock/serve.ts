@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { Sandbox } from '../../../../mocks/core/sandbox.js';
-import type { PersistentSandbox } from '../../../../mocks/state/persistent-sandbox.js';
+import type { PersistentSandbox, Sandbox } from '../../../../mocks/facade/serve.js';
 import type { CliContext } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
 import { isTopupError } from '../../../errors.js';
@@ -45,24 +44,22 @@ export interface ServeOptions {
 /** `topup mock serve`: the sandbox over HTTP until Ctrl-C. */
 export async function runServe(ctx: CliContext, options: ServeOptions): Promise<void> {
   const [
-    { createSandbox },
-    { startHttpSandbox },
-    { openPersistentSandbox, SnapshotError, StateLockedError, JournalDamagedError, OrphanJournalError },
-    { parseFaultSpec, FaultConfigError },
-    { isLoopbackHost },
-    { controlCallLines },
-    { publicOrigin },
+    {
+      createSandbox,
+      startHttpSandbox,
+      openPersistentSandbox,
+      SnapshotError,
+      StateLockedError,
+      JournalDamagedError,
+      OrphanJournalError,
+      parseFaultSpec,
+      FaultConfigError,
+      isLoopbackHost,
+      controlCallLines,
+      publicOrigin,
+    },
     { serveControlSecret },
-  ] = await Promise.all([
-    import('../../../../mocks/core/sandbox.js'),
-    import('../../../../mocks/adapters/http.js'),
-    import('../../../../mocks/state/persistent-sandbox.js'),
-    import('../../../../mocks/core/faults.js'),
-    import('../../../../mocks/rules/control-guard.js'),
-    import('../../../../mocks/routes/control-calls.js'),
-    import('../../../../mocks/core/public-origin.js'),
-    import('../../control-secret.js'),
-  ]);
+  ] = await Promise.all([import('../../../../mocks/facade/serve.js'), import('../../control-secret.js')]);
   if (options.controlSecret !== undefined)
     throw new UsageError(
       `A control secret is never taken from the command line, where other users of the machine can read it; set ${CONTROL_SECRET_ENV} or use --control-secret-file FILE (mode 0600).`,

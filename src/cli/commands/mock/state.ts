@@ -12,7 +12,7 @@ export async function runStateSave(ctx: CliContext, file: string | undefined): P
   const state = await (await controlFor(ctx)).control.saveState();
   if (file === undefined || file === '-') return ctx.io.writeJsonLine(state);
   // As a state file is written: beside it, flushed, then renamed over it.
-  const { writeStateFile } = await import('../../../../mocks/state/file.js');
+  const { writeStateFile } = await import('../../../../mocks/facade/serve.js');
   try {
     await writeStateFile(file, state as Parameters<typeof writeStateFile>[1]);
   } catch (error) {
@@ -35,7 +35,7 @@ export async function runStateLoad(ctx: CliContext, file: string): Promise<void>
  * restarting it with --repair; the embedded one has no server to restart.
  */
 export async function runStateRepair(ctx: CliContext, file: string | undefined): Promise<void> {
-  const { openPersistentSandbox, SnapshotError, StateLockedError } = await import('../../../../mocks/state/persistent-sandbox.js');
+  const { openPersistentSandbox, SnapshotError, StateLockedError } = await import('../../../../mocks/facade/serve.js');
   const path = file ?? join(ctx.configDir, OFFLINE_STATE_FILE);
   const exists = async (p: string) => (await lstat(p).catch(() => undefined)) !== undefined;
   if (!(await exists(path)) && !(await exists(`${path}.journal`))) {

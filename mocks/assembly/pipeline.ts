@@ -7,19 +7,19 @@ import {
   type SandboxReply,
   type SandboxRequest,
   type SandboxResponse,
-} from './exchange.js';
+} from '../core/exchange.js';
 import { leanData } from '../routes/lean.js';
-import type { FaultDecision, FaultInjector } from './faults.js';
-import type { RequestNotes } from '../inspect/journal.js';
+import type { FaultDecision, FaultInjector } from '../core/faults.js';
+import type { RequestNotes } from '../inspect/request-journal.js';
 import { nearestRoute } from '../inspect/near-miss.js';
 import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from '../rules/auth.js';
 import { validationError } from '../rules/order-request.js';
 import { type InFlightLimiter, type RateLimiter } from '../rules/rate-limit.js';
-import { Router } from './router.js';
+import { Router } from '../core/router.js';
 import { routeHandlers } from '../routes/index.js';
 import type { RouteContext } from '../routes/context.js';
 import type { Store } from '../store/store.js';
-import type { WriteLock } from './write-lock.js';
+import type { WriteLock } from '../core/write-lock.js';
 
 export interface PipelineEnv {
   /** The origin written into links when the sandbox has a publicUrl; else each request's own origin. */
@@ -156,7 +156,7 @@ async function serveEndpoint(
       commit: env.commit,
     };
     const result = await routeHandlers[endpoint.id as EndpointId](ctx);
-    if (endpoint.id === 'createOrder') notes.idempotentReplay = (result.data as { idempotent?: unknown } | undefined)?.idempotent === true;
+    Object.assign(notes, result.notes);
     const data = env.lean
       ? leanData(endpoint.data, result.data instanceof SerializedData ? JSON.parse(result.data.json) : result.data)
       : result.data;

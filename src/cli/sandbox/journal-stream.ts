@@ -1,9 +1,9 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { JournalEntry } from '../../mocks/inspect/journal.js';
-import { CONTROL_HEADER, CONTROL_SECRET_HEADER } from '../contract/sandbox-control.js';
-import { abortableSleep } from '../abort.js';
-import { ConnectionError, UsageError } from '../errors.js';
+import type { JournalEntry } from '../../../mocks/facade/requests.js';
+import { CONTROL_HEADER, CONTROL_SECRET_HEADER } from '../../contract/sandbox-control.js';
+import { abortableSleep } from '../../abort.js';
+import { ConnectionError, UsageError } from '../../errors.js';
 
 export interface FollowOptions {
   /** The sandbox's base URL and the filters, as query parameters of /__sandbox/requests/stream. */

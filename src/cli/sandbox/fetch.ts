@@ -1,6 +1,12 @@
-import { droppedFetchError, inProcessRequest, isDropped, type SandboxRequest, type SandboxResponse } from '../../mocks/core/exchange.js';
-import { raceAbort } from '../abort.js';
-import { FetchAnswer, plainInit } from './fetch-answer.js';
+import {
+  droppedFetchError,
+  inProcessRequest,
+  isDropped,
+  type SandboxRequest,
+  type SandboxResponse,
+} from '../../../mocks/facade/exchange.js';
+import { raceAbort } from '../../abort.js';
+import { FetchAnswer, plainInit } from '../fetch-answer.js';
 
 /**
  * The embedded sandbox as a fetch, for the offline CLI: like `sandbox.fetch` (mocks/adapters/fetch.ts), but it

@@ -1,5 +1,5 @@
-import { createSandbox, type Sandbox, type SandboxOptions } from '../core/sandbox.js';
-import { openStateFile, type OpenStateFileOptions } from './file.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.js';
+import { openStateFile, type OpenStateFileOptions } from '../state/file.js';
 
 /** A sandbox whose state lives in a state file, which it holds locked until `close()`. */
 export interface PersistentSandbox {
@@ -41,7 +41,7 @@ export async function openPersistentSandbox(file: string, options: PersistentSan
 }
 
 /** What opening can fail with: the file is another process's (`StateLockedError`), or it is damaged (`SnapshotError`). */
-export { StateLockedError } from './lock.js';
-export { SnapshotError } from './snapshot.js';
-export { JournalDamagedError } from './journal.js';
-export { OrphanJournalError } from './file.js';
+export { StateLockedError } from '../state/lock.js';
+export { SnapshotError } from '../state/snapshot.js';
+export { JournalDamagedError } from '../state/change-log.js';
+export { OrphanJournalError } from '../state/file.js';

@@ -1,17 +1,22 @@
 import { dirname } from 'node:path';
-import { ensurePrivateDir } from '../safe-file.js';
-import type { SandboxRequest, SandboxResponse } from '../../mocks/core/exchange.js';
-import { DEFAULT_SANDBOX_URL, type Sandbox } from '../../mocks/core/sandbox.js';
-import { seedAccount } from '../../mocks/store/seed.js';
-import { SnapshotError } from '../../mocks/state/snapshot.js';
-import { JournalDamagedError } from '../../mocks/state/journal.js';
-import { OrphanJournalError } from '../../mocks/state/file.js';
-import { STATE_LOCK_WAIT_MS, StateLockedError } from '../../mocks/state/lock.js';
-import { openPersistentSandbox } from '../../mocks/state/persistent-sandbox.js';
-import { requestLogFile, type RequestLogFile } from '../../mocks/state/request-log.js';
-import type { JournalEntry } from '../../mocks/inspect/journal.js';
-import { finalFetchError } from '../client/http.js';
-import { CliError } from './errors.js';
+import { ensurePrivateDir } from '../../safe-file.js';
+import type { SandboxRequest, SandboxResponse } from '../../../mocks/facade/exchange.js';
+import {
+  DEFAULT_SANDBOX_URL,
+  JournalDamagedError,
+  openPersistentSandbox,
+  OrphanJournalError,
+  requestLogFile,
+  seedAccount,
+  SnapshotError,
+  STATE_LOCK_WAIT_MS,
+  StateLockedError,
+  type RequestLogFile,
+  type Sandbox,
+} from '../../../mocks/facade/embedded.js';
+import type { JournalEntry } from '../../../mocks/facade/requests.js';
+import { finalFetchError } from '../../client/http.js';
+import { CliError } from '../errors.js';
 
 /**
  * The embedded sandbox, whose state lives in a file in the config folder (mocks/state/: snapshot, journal, pid lock).

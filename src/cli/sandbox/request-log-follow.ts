@@ -1,6 +1,5 @@
-import type { JournalEntry } from '../../mocks/inspect/journal.js';
-import type { RequestLogFile } from '../../mocks/state/request-log.js';
-import type { CliClock } from './clock.js';
+import type { JournalEntry, RequestLogFile } from '../../../mocks/facade/requests.js';
+import type { CliClock } from '../clock.js';
 
 export interface FollowLogOptions {
   log: RequestLogFile;

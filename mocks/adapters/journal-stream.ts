@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CONTROL_HEADER } from '../../src/contract/sandbox-control.js';
 import { ApiError, errorReply, type SandboxRequest } from '../core/exchange.js';
-import type { Sandbox } from '../core/sandbox.js';
+import type { Sandbox } from '../assembly/sandbox.js';
 import { filterFromQuery } from '../routes/control.js';
-import { compileFilter, type JournalEntry } from './journal.js';
+import { compileFilter, type JournalEntry } from '../inspect/request-journal.js';
 
 /** At most this many streams at once per sandbox; one more gets 503 with Retry-After. */
 export const MAX_STREAM_READERS = 16;

@@ -8,7 +8,7 @@ import {
   secretsOfRequest,
   type KnownSecrets,
 } from '../../src/contract/redact.js';
-import type { AnsweredRequest, EntryInput } from './journal.js';
+import type { AnsweredRequest, EntryInput } from './request-journal.js';
 
 /**
  * What the journal records of a request, with every secret cut (src/contract/redact.ts): done as it records, so that

@@ -1,5 +1,5 @@
 import { errorForStatus } from '../../src/errors.js';
-import { ApiError } from './exchange.js';
+import { ApiError } from '../core/exchange.js';
 import type { AccountRecord } from '../store/records.js';
 import { authenticate } from '../rules/auth.js';
 import { accountsNamed, worldMode } from '../rules/worlds.js';
@@ -9,7 +9,7 @@ import { CURRENCY } from '../rules/pricing.js';
 import { expiryOf, scheduleInvoice, settleDue } from '../rules/timed-moves.js';
 import type { Store } from '../store/store.js';
 import { CLOCK_MAX } from '../store/time-range.js';
-import type { WriteLock } from './write-lock.js';
+import type { WriteLock } from '../core/write-lock.js';
 
 export interface DepositRequest {
   amount: number;

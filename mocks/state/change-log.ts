@@ -4,11 +4,13 @@ import { tableKeys } from '../store/table-keys.js';
 import { SnapshotError, type SandboxChanges } from './snapshot.js';
 
 /**
- * The journal beside a state file (FILE.journal): one line per commit, `{ journal_id, seq, ...changes, crc }`,
+ * The change log: the state file's write-ahead log, kept beside it as FILE.journal (the name on disk, in messages and
+ * in `journal_id` stays as users know it; in code "journal" means the request journal, inspect/request-journal.ts).
+ * One line per commit, `{ journal_id, seq, ...changes, crc }`,
  * appended and flushed before the commit's request is answered. Only lines with the snapshot's `journal_id` continue
  * it. `crc` is the CRC-32 of the line without it, so that a changed byte is found rather than replayed.
  */
-export interface JournalLine extends SandboxChanges {
+export interface ChangeLogLine extends SandboxChanges {
   journal_id: string;
   seq: number;
 }
@@ -33,7 +35,7 @@ export interface DroppedLine {
   invoiceCodes: string[];
 }
 
-export interface JournalRead {
+export interface ChangeLogRead {
   entries: SandboxChanges[];
   /** Bytes up to the end of the last complete line: where appending goes on. */
   validBytes: number;
@@ -46,7 +48,7 @@ export interface JournalRead {
 }
 
 /** The text written for one commit. */
-export function journalLineText(line: JournalLine): string {
+export function changeLogLineText(line: ChangeLogLine): string {
   const json = JSON.stringify(line);
   const checksum = crc32(json).toString(16).padStart(8, '0');
   return `${json.slice(0, -1)},"crc":"${checksum}"}\n`;
@@ -59,7 +61,11 @@ const CHECKSUM_TAIL = /,"crc":"([0-9a-f]{8})"\}$/;
  * never acknowledged and is left out; any complete line that is damaged throws JournalDamagedError naming it, or
  * with `repair` is left out and listed in `dropped`.
  */
-export async function readJournal(path: string, journalId: string | undefined, options: { repair?: boolean } = {}): Promise<JournalRead> {
+export async function readChangeLog(
+  path: string,
+  journalId: string | undefined,
+  options: { repair?: boolean } = {},
+): Promise<ChangeLogRead> {
   let buffer: Buffer | undefined;
   try {
     // Its only name, as it is written in place: through a hard link it would write another file.
@@ -68,7 +74,7 @@ export async function readJournal(path: string, journalId: string | undefined, o
     if (error instanceof Error && error.name === 'UnsafeFileError') throw new SnapshotError(error.message);
     throw new SnapshotError(`Cannot read the state journal ${path}: ${(error as Error).message}`);
   }
-  const read: JournalRead = { entries: [], validBytes: 0, fileBytes: buffer?.length ?? 0, seq: 0, torn: undefined, dropped: [] };
+  const read: ChangeLogRead = { entries: [], validBytes: 0, fileBytes: buffer?.length ?? 0, seq: 0, torn: undefined, dropped: [] };
   if (buffer === undefined) return read;
   let offset = 0;
   let lineNumber = 0;
@@ -110,7 +116,7 @@ export async function readJournal(path: string, journalId: string | undefined, o
 }
 
 /** The line, or why it is damaged. */
-function parseLine(text: string): JournalLine | string {
+function parseLine(text: string): ChangeLogLine | string {
   const tail = CHECKSUM_TAIL.exec(text);
   if (tail === null) return 'it has no checksum';
   const json = `${text.slice(0, tail.index)}}`;
@@ -122,7 +128,7 @@ function parseLine(text: string): JournalLine | string {
     return 'it is not JSON';
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'it is not an object';
-  const line = value as Partial<JournalLine>;
+  const line = value as Partial<ChangeLogLine>;
   if (typeof line.journal_id !== 'string') return 'journal_id is not a string';
   if (!Number.isSafeInteger(line.seq) || line.seq! < 1) return 'seq is not a positive whole number';
   if (!Number.isFinite(line.clock_offset_ms)) return 'clock_offset_ms is not a number';
@@ -142,7 +148,7 @@ function parseLine(text: string): JournalLine | string {
     )
       return `its change to '${name}' is malformed`;
   }
-  return line as JournalLine;
+  return line as ChangeLogLine;
 }
 
 const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;

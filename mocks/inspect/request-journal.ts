@@ -1,4 +1,4 @@
-import { redactAnswered, redactEntryInput } from './journal-redaction.js';
+import { redactAnswered, redactEntryInput } from './request-journal-redaction.js';
 
 /** What the pipeline learnt about a request while answering it (filled in as it goes; see core/pipeline.ts). */
 export interface RequestNotes {
@@ -74,7 +74,7 @@ export type EntryInput = Omit<JournalEntry, 'id'>;
 
 /**
  * One answered request as the core hands it over: references to what the request and its answer already hold, no
- * copies of what needs none. The journal cuts its secrets as it records it (journal-redaction.ts); the entry (parsed
+ * copies of what needs none. The journal cuts its secrets as it records it (request-journal-redaction.ts); the entry (parsed
  * query, ISO time, cut bodies) is built from that only when read.
  */
 export interface AnsweredRequest {

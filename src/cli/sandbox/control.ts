@@ -1,10 +1,9 @@
-import type { Fixtures } from '../../mocks/store/fixtures.js';
-import type { JournalEntry } from '../../mocks/inspect/journal.js';
-import type { InvoiceView } from '../../mocks/inspect/state-views.js';
-import type { EmbeddedSandbox } from './embedded-sandbox.js';
-import { CONTROL_HEADER, CONTROL_PREFIX, CONTROL_SECRET_HEADER } from '../contract/sandbox-control.js';
-import { ConnectionError, errorForStatus, isTopupError, TimeoutError } from '../errors.js';
-import { UsageError } from './errors.js';
+import type { Fixtures, InvoiceView } from '../../../mocks/facade/control.js';
+import type { JournalEntry } from '../../../mocks/facade/requests.js';
+import type { EmbeddedSandbox } from './embedded.js';
+import { CONTROL_HEADER, CONTROL_PREFIX, CONTROL_SECRET_HEADER } from '../../contract/sandbox-control.js';
+import { ConnectionError, errorForStatus, isTopupError, TimeoutError } from '../../errors.js';
+import { UsageError } from '../errors.js';
 
 export type InvoiceMove = 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder';
 
@@ -37,7 +36,7 @@ export interface SandboxControlClient {
   loadState(snapshot: unknown): Promise<void>;
 }
 
-/** Each move loads the embedded sandbox as it is on disk, under its lock, and writes it back (embedded-sandbox.ts). */
+/** Each move loads the embedded sandbox as it is on disk, under its lock, and writes it back (embedded.ts). */
 export function embeddedControl(embedded: EmbeddedSandbox): SandboxControlClient {
   // sandbox.control rejects with the client's error classes, which carry the kind that decides the exit code.
   return {
@@ -61,10 +60,9 @@ export function embeddedControl(embedded: EmbeddedSandbox): SandboxControlClient
     // Each command's requests are kept in the log beside the state (mocks/state/request-log.ts), filtered here as a
     // served sandbox filters its journal.
     requests: async (query) => {
-      const [{ selectRequests }, { compileFilter }, { ApiError }] = await Promise.all([
-        import('../../mocks/routes/control.js'),
-        import('../../mocks/inspect/journal.js'),
-        import('../../mocks/core/exchange.js'),
+      const [{ selectRequests, compileFilter }, { ApiError }] = await Promise.all([
+        import('../../../mocks/facade/requests.js'),
+        import('../../../mocks/facade/exchange.js'),
       ]);
       const entries = await embedded.requestLog.read();
       try {
@@ -109,13 +107,13 @@ export interface RemoteTransport {
  * that it is a topup sandbox: a real server never sees a control POST, nor the token with one.
  */
 export async function remoteControl(baseUrl: string, transport: RemoteTransport): Promise<SandboxControlClient> {
-  const { parseBaseUrl } = await import('../client/base-url.js');
+  const { parseBaseUrl } = await import('../../client/base-url.js');
   // The one rule of every command: no credentials, query or fragment in a base URL (refused, never cut off). Plain
   // http:// to another host (a container) is checked per call, by whether a token goes with it.
   const base = parseBaseUrl(baseUrl, { allowInsecureHttp: true });
   const origin = new URL(base).origin;
   const send = async (method: string, path: string, body?: unknown, token?: string) => {
-    const { createClient } = await import('../client/index.js');
+    const { createClient } = await import('../../client/index.js');
     const client = createClient({
       baseUrl: base,
       token,

@@ -1,0 +1,129 @@
+import { isTopupError } from '../../src/errors.js';
+import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxRequest, type SandboxResponse } from '../core/exchange.js';
+import type { WriteLock } from '../core/write-lock.js';
+import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from './pipeline.js';
+import type { RequestNotes } from '../inspect/request-journal.js';
+import { nearestRoute } from '../inspect/near-miss.js';
+import { INVOICE_PAGE_PREFIX } from '../inspect/state-views.js';
+import { controlRefusal, hostRefusal } from '../rules/control-guard.js';
+import { CONTROL_PREFIX, controlRouter, type ControlDeps } from '../routes/control.js';
+import { mayBeDue, nextDueMove, settleDue } from '../rules/timed-moves.js';
+import type { Store } from '../store/store.js';
+
+export const OPENAPI_PATH = '/openapi.json';
+/** The dashboard's page (mocks/web/dashboard.ts, loaded only when asked for). */
+const DASHBOARD_PATH = `${CONTROL_PREFIX}/`;
+
+/** What answering a request needs: the API pipeline's environment and what the control routes act on. */
+export interface DispatchParts extends ControlDeps {
+  env: PipelineEnv;
+  store: Store;
+  writeLock: WriteLock;
+  commit(this: void): Promise<void>;
+  /** Told about unexpected errors (they are answered with a 500 envelope). */
+  onError?: ((error: unknown) => void) | undefined;
+}
+
+/** One request answered, whatever it throws: an ApiError or a refused control move as its envelope, anything else a 500. */
+export async function answer(
+  parts: DispatchParts,
+  request: SandboxRequest,
+  url: URL,
+  at: number,
+  notes: RequestNotes,
+): Promise<SandboxResponse> {
+  try {
+    return await dispatch(parts, request, url, at, notes);
+  } catch (error) {
+    if (error instanceof ApiError) return errorReply(error);
+    // A control move refused: sandbox.control rejects with the client's error classes (control-moves.ts).
+    if (isTopupError(error) && error.status !== undefined)
+      return errorReply(new ApiError(error.status, error.message, error.code as SandboxErrorCode | undefined, error.fields));
+    parts.onError?.(error);
+    return errorReply(new ApiError(500, 'The sandbox failed unexpectedly.', 'INTERNAL_ERROR'));
+  }
+}
+
+/** The four URL spaces the sandbox answers: the API, the invoice pages, the OpenAPI document, the control API. */
+async function dispatch(
+  parts: DispatchParts,
+  request: SandboxRequest,
+  url: URL,
+  at: number,
+  notes: RequestNotes,
+): Promise<SandboxResponse> {
+  await settle(parts, at);
+  if (url.pathname.startsWith('/api/')) return handleApiRequest(parts.env, request, url, at, notes);
+  if (url.pathname.startsWith(INVOICE_PAGE_PREFIX) && (request.method === 'GET' || request.method === 'HEAD'))
+    return serveInvoicePage(parts.store, request, url, at, notes);
+  if (url.pathname === OPENAPI_PATH) return serveOpenApi(request);
+  if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+    const reply = await serveControl(parts, request, url, notes);
+    if (reply !== undefined) return reply;
+  }
+  notes.nearMiss = nearestRoute(request.method, url.pathname, [...apiRouter.routes, ...controlRouter.routes]);
+  return errorReply(new ApiError(404, notFoundMessage(url.pathname, notes.nearMiss), 'ROUTE_NOT_FOUND'));
+}
+
+/** What came due by this request's time happens before it is answered, and is committed like any change. */
+async function settle(parts: DispatchParts, at: number): Promise<void> {
+  const { store } = parts;
+  if (!mayBeDue(store, at) || nextDueMove(store, at) === undefined) return;
+  const moves = await parts.writeLock.run(() => settleDue(store, at));
+  if (moves > 0) await parts.commit();
+}
+
+/** The invoice_url of every order and deposit: a page the bot's user opens. */
+async function serveInvoicePage(
+  store: Store,
+  request: SandboxRequest,
+  url: URL,
+  at: number,
+  notes: RequestNotes,
+): Promise<SandboxResponse> {
+  notes.route = 'invoicePage';
+  // A DNS-rebinding page must not read it either (rules/control-guard.ts).
+  const refused = request.controlGuard === undefined ? undefined : hostRefusal(request, request.controlGuard);
+  if (refused !== undefined) return errorReply(refused);
+  return (await import('../web/invoice-page.js')).invoicePage(store, url.pathname.slice(INVOICE_PAGE_PREFIX.length), at);
+}
+
+async function serveOpenApi(request: SandboxRequest): Promise<SandboxResponse> {
+  if (request.method === 'GET' || request.method === 'HEAD') return jsonReply(200, await openApiDocument());
+  return errorReply(new ApiError(405, `${request.method} is not allowed on ${OPENAPI_PATH}; use GET.`, 'METHOD_NOT_ALLOWED'), {
+    allow: 'GET',
+  });
+}
+
+/** A control route's answer, or undefined for a path no control route has (answered as not found). */
+async function serveControl(
+  parts: DispatchParts,
+  request: SandboxRequest,
+  url: URL,
+  notes: RequestNotes,
+): Promise<SandboxResponse | undefined> {
+  // Over a network, only this machine's own tools may drive it (rules/control-guard.ts); refusals are journaled.
+  const dashboardPage = url.pathname === DASHBOARD_PATH && (request.method === 'GET' || request.method === 'HEAD');
+  const refused = request.controlGuard === undefined ? undefined : controlRefusal(request, request.controlGuard, dashboardPage);
+  if (refused !== undefined) {
+    notes.route = 'control';
+    return errorReply(refused);
+  }
+  const lookup = controlRouter.lookup(request.method, url.pathname);
+  if (lookup !== null && 'found' in lookup) {
+    notes.route = 'control';
+    return lookup.found.handler(parts, lookup.found.params, request);
+  }
+  if (lookup !== null)
+    return errorReply(new ApiError(405, `${request.method} is not allowed on ${url.pathname}.`, 'METHOD_NOT_ALLOWED'), {
+      allow: lookup.allow.join(', '),
+    });
+  return undefined;
+}
+
+let openApiCache: Promise<unknown> | undefined;
+/** Built on first request only: most sandboxes never serve it. */
+function openApiDocument(): Promise<unknown> {
+  openApiCache ??= import('../../src/contract/openapi.js').then((m) => m.buildOpenApiDocument());
+  return openApiCache;
+}

@@ -1,0 +1,41 @@
+import type { SandboxRequest, SandboxResponse } from '../core/exchange.js';
+import type { RequestJournal, RequestNotes } from '../inspect/request-journal.js';
+import { isControlPath, JOURNAL_PATH } from '../routes/control.js';
+
+/** One answered request as the request journal keeps it, unless it is the sandbox's own tools reading it. */
+export function recordRequest(
+  journal: RequestJournal,
+  request: SandboxRequest,
+  url: URL,
+  at: number,
+  startedAt: number,
+  reply: SandboxResponse,
+  notes: RequestNotes,
+): void {
+  if (!journal.active || isOwnRead(request, url, reply)) return;
+  // Built only when read: a busy sandbox keeps references, not copies (BENCHMARKS.md, journal cost).
+  const dropped = 'drop' in reply;
+  journal.keep({
+    at,
+    durationMs: performance.now() - startedAt,
+    method: request.method,
+    path: url.pathname,
+    search: url.search,
+    headers: request.headers,
+    requestBody: request.body,
+    status: dropped ? null : reply.status,
+    responseBody: dropped ? null : reply.body,
+    notes,
+  });
+}
+
+/**
+ * Reading the control API (the dashboard, `topup mock logs`) and clearing the journal are not what a bot did.
+ * A control read that went wrong (a mistyped path) is shown, though.
+ */
+function isOwnRead(request: SandboxRequest, url: URL, reply: SandboxResponse): boolean {
+  return (
+    url.pathname.startsWith(JOURNAL_PATH) ||
+    (isControlPath(url.pathname) && (request.method === 'GET' || request.method === 'HEAD') && !('drop' in reply) && reply.status < 400)
+  );
+}

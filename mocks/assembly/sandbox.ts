@@ -1,0 +1,233 @@
+import { abortableSleep } from '../../src/abort.js';
+import type { TokenMode } from '../../src/contract/index.js';
+import type { SandboxRequest, SandboxResponse } from '../core/exchange.js';
+import { createControl, type SandboxControl } from '../routes/control-moves.js';
+import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from '../store/fixtures.js';
+import type { PipelineEnv } from './pipeline.js';
+import { DEFAULT_JOURNAL_SIZE, RequestJournal, type RequestNotes } from '../inspect/request-journal.js';
+import { CONTROL_HEADER, isControlPath } from '../routes/control.js';
+import { invoiceDelays } from '../rules/timed-moves.js';
+import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
+import { seed } from '../store/seed.js';
+import { restoreSnapshot, SnapshotError, takeSnapshot, type SandboxSnapshot, type StateWriter } from '../state/snapshot.js';
+import { Store } from '../store/store.js';
+import { GroupCommit } from '../state/group-commit.js';
+import { writerFlush } from '../state/flush.js';
+import { ApiError } from '../core/exchange.js';
+import { WriteLock } from '../core/write-lock.js';
+import { createFetch } from '../core/fetch.js';
+import { publicOrigin } from '../core/public-origin.js';
+import { FaultInjector, type FaultConfig, type FaultStats } from '../core/faults.js';
+import { answer, type DispatchParts } from './dispatch.js';
+import { recordRequest } from './record.js';
+
+export interface SandboxOptions {
+  /** The clock, in epoch milliseconds. Inject a fake one to test expiry and rate limits without waiting. */
+  now?: () => number;
+  /** Rate limits and the in-flight cap; off for load tests. Default on. */
+  rateLimit?: boolean;
+  /**
+   * Answer only what the interface document guarantees (src/contract/guaranteed.ts): every field we designed beyond it
+   * (pagination, timestamps, `is_final`, `poll_after_seconds`, …) is left out. Proves a client tolerates a minimal server.
+   */
+  lean?: boolean;
+  /** Origin the fetch adapter answers for. Default `http://sandbox.localhost`. */
+  baseUrl?: string;
+  /**
+   * The origin written into absolute links (`invoice_url`, `payment_url`, article links), e.g. the address a bot in
+   * another container reaches the sandbox at. Default: the origin of each request's URL, which every adapter sets to
+   * the server's own (the node:http adapter's listen address or its `publicUrl`), never from the Host header.
+   */
+  publicUrl?: string;
+  /** Start from this state instead of the seed. */
+  snapshot?: unknown;
+  /**
+   * Where the state goes after each committed change; the request is answered only once the write resolves.
+   * Handed only what changed since its last write, unless it asks for the whole state: what a state file needs to
+   * stay cheap at 100k orders (`openPersistentSandbox()` in mocks/state/ makes one). `snapshotWriter(fn)` makes a
+   * writer that is handed the whole state every time.
+   */
+  stateWriter?: StateWriter;
+  /** Told about unexpected errors (they are answered with a 500 envelope). */
+  onError?: (error: unknown) => void;
+  /** Faults to inject from the start; change them later with `sandbox.faults.configure()`. */
+  faults?: FaultConfig;
+  /** Requests kept in `sandbox.requests` (the request journal). Default 1,000; 0 keeps none, for load tests. */
+  journalSize?: number;
+  /** How injected latency waits. Default setTimeout. */
+  sleep?: (ms: number) => Promise<void>;
+  /**
+   * Every new invoice (orders and deposits) pays itself `after` milliseconds of sandbox time, unless a control call,
+   * the bot or its expiry decides first. Settled at the next request, stamped with the moment it was due.
+   */
+  autoPay?: { after: number };
+  /** Every new invoice expires `after` milliseconds of sandbox time after its creation, instead of after the usual TTL. */
+  autoExpire?: { after: number };
+}
+
+export interface Sandbox {
+  readonly baseUrl: string;
+  /** The framework-free core: one request in, one response (or a dropped connection) out. */
+  handle(this: void, request: SandboxRequest): Promise<SandboxResponse>;
+  /**
+   * A WHATWG fetch served by the core, with no network and no msw. With `rateLimit: false` it tells topup's client so,
+   * and the client does not pace itself (unless given `pacing: true`).
+   */
+  readonly fetch: typeof globalThis.fetch;
+  readonly control: SandboxControl;
+  fixtures(this: void): Fixtures;
+  /**
+   * One fixture account by name, with its balance now: `sandbox.account('rich').token`. `dual` holds both keys: its
+   * live world by default, `sandbox.account('dual', 'sandbox')` for its test world.
+   */
+  account(this: void, name: FixtureAccountName, mode?: TokenMode): FixtureAccount;
+  snapshot(this: void): SandboxSnapshot;
+  now(this: void): number;
+  /** The state, for tests and inspection. */
+  readonly store: Store;
+  /** Fault injection: `configure(config)`, `config`, `stats`. */
+  readonly faults: FaultInjector;
+  /** Every request the sandbox answered, newest last: `list(filter)`, `find`, `count`, `clear`, `subscribe`. */
+  readonly requests: RequestJournal;
+}
+
+export type { FaultConfig, FaultStats };
+
+export const DEFAULT_SANDBOX_URL = 'http://sandbox.localhost';
+export { OPENAPI_PATH } from './dispatch.js';
+
+/**
+ * A sandbox, assembled in steps: its time, its store (seeded or restored), how changes are committed, the API
+ * pipeline's environment, the control moves, the request journal; then one handler that answers (dispatch.ts) and
+ * records (record.ts) each request.
+ */
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const time = sandboxTime(options.now ?? Date.now);
+  const store = await openStore(options, time);
+  // The closures below keep `options`; the snapshot must not stay alive with them (at 100k orders it is 60 MB).
+  options = { ...options, snapshot: undefined };
+
+  const commit = committer(store, options.stateWriter, time);
+  const writeLock = new WriteLock();
+  const rateLimiter = new RateLimiter();
+  const faults = new FaultInjector();
+  if (options.faults !== undefined) faults.configure(options.faults);
+  const env = pipelineEnv(options, { store, writeLock, rateLimiter, faults, commit });
+  const { control, moves } = createControl({ store, writeLock, now: time.now, commit, ...stateMoves(store, rateLimiter, time) });
+  const fixtures = () => buildFixtures(store);
+  const snapshot = () => takeSnapshot(store, time.offsetMs);
+  const journal = new RequestJournal({ size: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
+  const parts: DispatchParts = {
+    env,
+    control,
+    moves,
+    fixtures,
+    now: time.now,
+    faults,
+    journal,
+    store,
+    snapshot,
+    writeLock,
+    commit,
+    onError: options.onError,
+  };
+  const handle = requestHandler(parts, time.now);
+
+  const baseUrl = (options.baseUrl ?? DEFAULT_SANDBOX_URL).replace(/\/+$/, '');
+  return {
+    baseUrl,
+    handle,
+    fetch: createFetch(handle, { rateLimits: env.rateLimit }),
+    control,
+    fixtures,
+    account: (name, mode) => fixtureAccount(fixtures(), name, mode),
+    snapshot,
+    now: time.now,
+    store,
+    faults,
+    requests: journal,
+  };
+}
+
+/** Sandbox time: the injected clock plus how far `control.advanceClock` (or a restored state) moved it. */
+interface SandboxTime {
+  readonly clock: () => number;
+  offsetMs: number;
+  readonly now: () => number;
+}
+
+function sandboxTime(clock: () => number): SandboxTime {
+  const time: SandboxTime = { clock, offsetMs: 0, now: () => clock() + time.offsetMs };
+  return time;
+}
+
+/** What the control moves do to the sandbox as a whole: move its clock, reseed it, load a state into it. */
+function stateMoves(store: Store, rateLimiter: RateLimiter, time: SandboxTime) {
+  return {
+    advance: (ms: number) => {
+      time.offsetMs += ms;
+    },
+    reseed: async () => {
+      store.clear();
+      rateLimiter.clear();
+      time.offsetMs = 0;
+      await seed(store.db);
+    },
+    load: async (snapshot: unknown) => {
+      // restoreSnapshot checks the whole state before it changes anything: a bad one leaves the state as it was.
+      try {
+        time.offsetMs = await restoreSnapshot(store, snapshot, time.clock());
+      } catch (error) {
+        if (error instanceof SnapshotError)
+          throw new ApiError(422, error.message, 'VALIDATION_FAILED', error.field === undefined ? undefined : [error.field]);
+        throw error;
+      }
+      rateLimiter.clear();
+    },
+  };
+}
+
+/** The store the sandbox starts from: the seed, or the given snapshot (which also sets the clock's offset). */
+async function openStore(options: SandboxOptions, time: SandboxTime): Promise<Store> {
+  const store = new Store();
+  store.delays = invoiceDelays(options);
+  if (options.snapshot === undefined) await seed(store.db);
+  else time.offsetMs = await restoreSnapshot(store, options.snapshot, time.clock());
+  return store;
+}
+
+/** What makes a change durable: nothing without a state writer, else one grouped write for the commits waiting. */
+function committer(store: Store, stateWriter: StateWriter | undefined, time: SandboxTime): () => Promise<void> {
+  const flush = stateWriter !== undefined ? writerFlush(store, stateWriter, () => time.offsetMs) : undefined;
+  const group = flush ? new GroupCommit(flush) : null;
+  return () => (group ? group.request() : Promise.resolve());
+}
+
+function pipelineEnv(
+  options: SandboxOptions,
+  parts: Pick<PipelineEnv, 'store' | 'writeLock' | 'rateLimiter' | 'faults' | 'commit'>,
+): PipelineEnv {
+  return {
+    ...parts,
+    publicOrigin: options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl),
+    rateLimit: options.rateLimit ?? true,
+    lean: options.lean ?? false,
+    inFlight: new InFlightLimiter(),
+    sleep: options.sleep ?? abortableSleep,
+  };
+}
+
+/** `sandbox.handle`: answer the request, mark control answers, and keep it in the request journal. */
+function requestHandler(parts: DispatchParts, now: () => number): (request: SandboxRequest) => Promise<SandboxResponse> {
+  return async (request) => {
+    const url = new URL(request.url);
+    const at = now();
+    const startedAt = performance.now();
+    const notes: RequestNotes = {};
+    const reply = await answer(parts, request, url, at, notes);
+    // The CLI's `topup mock …` commands act only on a server that says it is a sandbox (see CONTROL_HEADER).
+    if (!('drop' in reply) && isControlPath(request.url)) reply.headers[CONTROL_HEADER] = '1';
+    recordRequest(parts.journal, request, url, at, startedAt, reply, notes);
+    return reply;
+  };
+}

@@ -1,0 +1,16 @@
+/** `topup mock serve` and the state commands: the sandbox over HTTP, its faults, its state file. */
+export { createSandbox, type Sandbox } from '../assembly/sandbox.js';
+export { startHttpSandbox } from '../adapters/http.js';
+export {
+  openPersistentSandbox,
+  JournalDamagedError,
+  OrphanJournalError,
+  SnapshotError,
+  StateLockedError,
+  type PersistentSandbox,
+} from '../assembly/persistent-sandbox.js';
+export { parseFaultSpec, FaultConfigError } from '../core/faults.js';
+export { isLoopbackHost } from '../rules/control-guard.js';
+export { controlCallLines } from '../routes/control-calls.js';
+export { publicOrigin } from '../core/public-origin.js';
+export { writeStateFile } from '../state/file.js';
