@@ -108,7 +108,7 @@ function searchable(known: KnownSecrets): { find: string; mask: string }[] {
     if (typeof secret !== 'string' || secret.length < MIN_KNOWN_SECRET_LENGTH) continue;
     const mask = maskToken(secret);
     // As typed, in a URL and in JSON text: a token with `+`, `/` or `"` changes there.
-    for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) found.push({ find: form, mask });
+    for (const form of new Set([secret, safeEncode(secret), JSON.stringify(secret).slice(1, -1)])) found.push({ find: form, mask });
   }
   found.sort((a, b) => b.find.length - a.find.length);
   compiled.set(known, found);
@@ -230,6 +230,15 @@ export function secretsOfRequest(headers: Readonly<Record<string, string>>, sear
   if (search.includes('='))
     for (const [name, value] of new URLSearchParams(search)) if (isSecretName(name) && value !== '') found.push(value);
   return found.filter((secret) => secret.length >= MIN_KNOWN_SECRET_LENGTH && !isMasked(secret));
+}
+
+/** Percent-encoded as in a URL; a lone surrogate (a stranger's header can hold one) cannot be, and stays as it is. */
+function safeEncode(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** Percent-decoded; in a query or form (`form`), `+` is a space too. Malformed escapes stay as they are. */

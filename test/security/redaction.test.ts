@@ -97,6 +97,13 @@ describe('the one redaction (src/contract/redact.ts)', () => {
       '[redacted]',
     ]);
   });
+
+  it('takes text no URL can hold (a lone surrogate, from a stranger) without throwing, and still cuts around it', () => {
+    const odd = `${T}\ud800`;
+    expect(() => redactText(`x ${odd} y`, [odd])).not.toThrow();
+    expect(redactText(`x ${odd} y`, [odd])).not.toContain(T);
+    expect(redactHeaders({ authorization: '\ud800', 'x-other': `Bearer ${T}` }, ['\ud800abcdefgh'])['x-other']).not.toContain(T);
+  });
 });
 
 /** A served sandbox with one more account whose username, display name and token name are its own token. */
