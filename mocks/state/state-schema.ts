@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// A type only: zod's core namespace used in code would make the CLI bundle's zod subset (scripts/cli-bundle.ts) load all of it.
+import type { $ZodRawIssue } from 'zod/v4/core';
 import * as R from '../store/records.js';
 import type { TableName } from '../store/db.js';
 import { tableKeys } from '../store/table-keys.js';
@@ -117,7 +119,7 @@ export function checkState(value: unknown, clock: number): SandboxState {
 }
 
 /** The phrase for zod's own issues (a record field of the wrong type, an unknown status), after the field's path. */
-function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
+function plainMessage(issue: $ZodRawIssue): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
       return issue.input === undefined ? 'is missing' : `must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
