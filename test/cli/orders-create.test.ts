@@ -1,6 +1,6 @@
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { describe, expect, it } from 'vitest';
-import { missingFlags, orderBody, usableMethods } from '../../src/cli/commands/orders/create.js';
+import { missingFlags, orderBody, usableMethods } from '../../src/cli/commands/orders/create-run.js';
 import type { PaymentMethod } from '../../src/contract/index.js';
 import { createClient } from '../../src/client/index.js';
 import { embeddedJsonError, EMBEDDED_NOTICE, LEAN } from '../support/cli-assertions.js';

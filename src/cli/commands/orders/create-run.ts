@@ -1,0 +1,306 @@
+// `topup orders create`'s run, loaded only when the command runs (its flags and help in ./create.ts stay on the eager path).
+import type { CreateOrderRequest, CreateOrderResult, OrderType, PaymentMethod, TokenMode } from '../../../contract/index.js';
+import { isVisibleWord } from '../../../contract/visible-word.js';
+import type { CliContext } from '../../context.js';
+import { listIn } from '../shared/answer.js';
+import { CliError, UsageError } from '../../errors.js';
+import { CHAT_USER_ID_MAX_LENGTH } from '../../settings.js';
+import { amountText, orDash, timeText } from '../../io/format.js';
+import { renderFields } from '../../io/table.js';
+import type { Prompter } from '../../prompter.js';
+import { tokenModeOf } from '../auth/token-family.js';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, refreshIntervals, wholeNumberOf } from '../shared/choices.js';
+import { waitForInvoice } from '../invoices/wait.js';
+
+export interface CreateOrderFlags {
+  type?: OrderType | undefined;
+  username?: string | undefined;
+  place?: number | undefined;
+  pass?: number | undefined;
+  paymentMethod?: string | undefined;
+  reference?: string | undefined;
+  idempotencyKey?: string | undefined;
+  chatUserId?: string | undefined;
+  yes?: boolean | undefined;
+}
+
+/** What the order will be, once every required value is known. */
+interface OrderDraft {
+  type: OrderType | undefined;
+  username: string;
+  place: number;
+  pass: number;
+  paymentMethod: string | undefined;
+  reference: string | undefined;
+  chatUserId: string | undefined;
+}
+
+const REQUIRED = [
+  ['username', '--username'],
+  ['place', '--place'],
+  ['pass', '--pass'],
+] as const;
+
+/** The required flags a run lacks, in the order the wizard asks for them. */
+export function missingFlags(flags: CreateOrderFlags): string[] {
+  return REQUIRED.filter(([field]) => flags[field] === undefined).map(([, flag]) => flag);
+}
+
+export function orderBody(draft: OrderDraft): CreateOrderRequest {
+  return {
+    order_type: draft.type ?? 'gamepass',
+    platform_username: draft.username,
+    place_id: draft.place,
+    platform_pass_id: draft.pass,
+    ...(draft.paymentMethod === undefined ? {} : { payment_method: draft.paymentMethod }),
+    ...(draft.reference === undefined ? {} : { client_reference: draft.reference }),
+  };
+}
+
+const idempotencyLine = (key: string) => `Idempotency key: ${key}  (repeat safely with --idempotency-key ${key})`;
+
+export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): Promise<void> {
+  const missing = missingFlags(flags);
+  if (missing.length > 0 && !ctx.io.canPrompt()) {
+    throw new UsageError(
+      `Missing ${missing.join(', ')}: pass ${missing.length === 1 ? 'it as a flag' : 'them as flags'} (${ctx.io.noPromptReason()}).`,
+    );
+  }
+  const spec = ctx.targetSpec();
+  // Chosen before anything is sent, so that even an interrupted run can be repeated without a second order.
+  const idempotencyKey = flags.idempotencyKey ?? globalThis.crypto.randomUUID();
+  const wizard = missing.length > 0;
+  const draft: OrderDraft = wizard
+    ? await runWizard(ctx, flags)
+    : {
+        type: flags.type,
+        username: flags.username!,
+        place: flags.place!,
+        pass: flags.pass!,
+        paymentMethod: flags.paymentMethod,
+        reference: flags.reference,
+        chatUserId: flags.chatUserId ?? (spec.kind === 'remote' ? spec.chatUserId : undefined),
+      };
+  const live = draft.paymentMethod === 'balance' && (await spendsRealBalance(ctx));
+  if (live && !flags.yes && !ctx.io.canPrompt()) {
+    throw new UsageError(
+      'Paying by balance with a production token spends real money: add --yes to confirm (there is no terminal to ask on).',
+    );
+  }
+  if (!flags.yes && (wizard || live)) await confirmOrder(ctx, draft, idempotencyKey, live);
+
+  // With --json, stderr carries only the error envelope on failure (it holds the key); on success, one line.
+  ctx.io.notice(ctx.io.style.dim(idempotencyLine(idempotencyKey)));
+  const client = await ctx.client();
+  let created: CreateOrderResult;
+  try {
+    const { idempotencyKey: _sent, ...data } = await client.orders.create(orderBody(draft), {
+      idempotencyKey,
+      chatUserId: draft.chatUserId,
+      signal: ctx.signal,
+    });
+    created = data;
+  } catch (error) {
+    // Ctrl-C ends the run without an error report; the key must still reach the user.
+    if (ctx.globals.json && ctx.signal?.aborted) ctx.io.warn(idempotencyLine(idempotencyKey));
+    throw error;
+  }
+
+  if (ctx.globals.json) {
+    await ctx.io.writeJson(created);
+    ctx.io.warn(idempotencyLine(idempotencyKey));
+    return;
+  }
+  printCreated(ctx, created);
+  if (ctx.io.canPrompt() && created.invoice.payment_status === 'pending') await offerToWait(ctx, created.invoice.invoice_code);
+}
+
+function printCreated(ctx: CliContext, created: CreateOrderResult): void {
+  const { invoice } = created;
+  const order = invoice.order ?? undefined;
+  const payAt = invoice.payment_url || invoice.invoice_url;
+  if (ctx.io.terminal) {
+    ctx.io.out(
+      renderFields(
+        [
+          ['invoice', ctx.io.style.bold(orDash(invoice.invoice_code))],
+          // The order is already made: a part the server left out is a dash, never a failed command.
+          [
+            'order',
+            order === undefined
+              ? '-'
+              : `${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${orDash(order.credit_amount)} credits`,
+          ],
+          ['total', amountText(invoice.amount, invoice.formatted_amount, true, invoice.currency)],
+          ['payment', `${invoice.payment_method || 'the default method'} (${orDash(invoice.payment_status)})`],
+          ...(invoice.payment_url ? [['payment_url', invoice.payment_url] as [string, string]] : []),
+          ['invoice_url', orDash(invoice.invoice_url)],
+          ...(invoice.payment_status === 'pending' ? [['expires_at', timeText(invoice.expires_at, ctx.io.view)] as [string, string]] : []),
+        ],
+        { terminal: true, style: ctx.io.style },
+      ),
+    );
+  } else {
+    // Piped, stdout is only the invoice code: inv=$(topup orders create ...) just works.
+    ctx.io.out(`${orDash(invoice.invoice_code)}\n`);
+    ctx.io.notice(
+      `Total ${amountText(invoice.amount, invoice.formatted_amount, true, invoice.currency)}, ${orDash(invoice.payment_status)}; ${invoice.payment_status === 'pending' ? `pay at ${orDash(payAt)}` : `invoice ${orDash(invoice.invoice_url)}`}`,
+    );
+  }
+  if (created.idempotent)
+    ctx.io.notice(ctx.io.style.yellow('This idempotency key was used before: this is the earlier order, and nothing new was ordered.'));
+  else ctx.io.success(`Order ${invoice.invoice_code} created${invoice.payment_status === 'paid' ? ' and paid' : ''}.`);
+}
+
+async function offerToWait(ctx: CliContext, invoiceCode: string): Promise<void> {
+  const prompter = await ctx.prompter();
+  if (!(await prompter.confirm({ message: 'Wait here until the invoice is paid?', default: true }))) {
+    ctx.io.notice(`Check it later with: topup invoices status ${invoiceCode} --wait`);
+    return;
+  }
+  const status = await waitForInvoice(ctx, invoiceCode, {
+    intervalSeconds: refreshIntervals.invoiceStatus.recommended,
+    timeoutSeconds: DEFAULT_WAIT_TIMEOUT_SECONDS,
+  });
+  ctx.io.success(`Invoice ${invoiceCode} is ${orDash(status.payment_status)}; the order is ${status.order_status ?? 'not reported'}.`);
+}
+
+/** The terminal path: ask for what is missing, pick a payment method from the catalog, confirm. */
+async function runWizard(ctx: CliContext, flags: CreateOrderFlags): Promise<OrderDraft> {
+  const [prompter, { PlatformId, PlatformUsername }] = await Promise.all([ctx.prompter(), import('../../../contract/orders.js')]);
+  const spec = ctx.targetSpec();
+  const type =
+    flags.type ??
+    (await prompter.select<OrderType>({
+      message: 'What to order:',
+      choices: [
+        { name: 'Game pass', value: 'gamepass' },
+        { name: 'VIP server', value: 'vip_server' },
+      ],
+      default: 'gamepass',
+    }));
+  const username =
+    flags.username ??
+    (
+      await prompter.input({
+        message: 'Platform username:',
+        validate: (v) => PlatformUsername.safeParse(v.trim()).success || 'Use 3 to 20 letters, digits or underscores.',
+      })
+    ).trim();
+  const askId = async (message: string) =>
+    Number(
+      (
+        await prompter.input({
+          message,
+          validate: (v) => PlatformId.safeParse(wholeNumberOf(v)).success || 'Use a positive whole number.',
+        })
+      ).trim(),
+    );
+  const place = flags.place ?? (await askId('Place id:'));
+  const pass = flags.pass ?? (await askId(type === 'vip_server' ? 'VIP server id:' : 'Game pass id:'));
+  const paymentMethod = flags.paymentMethod ?? (await askPaymentMethod(ctx, prompter));
+  let chatUserId = flags.chatUserId ?? (spec.kind === 'remote' ? spec.chatUserId : undefined);
+  if (paymentMethod === 'balance' && chatUserId === undefined) {
+    chatUserId = (
+      await prompter.input({
+        message: 'Chat user id linked to this account (paying by balance needs it):',
+        validate: (v) => isVisibleWord(v.trim(), CHAT_USER_ID_MAX_LENGTH) || 'Use the id without spaces.',
+      })
+    ).trim();
+  }
+  return { type, username, place, pass, paymentMethod, reference: flags.reference, chatUserId };
+}
+
+/**
+ * Whether this run's token is a production one, so that a balance order spends real money. The profile remembers
+ * the mode the server reported at login; any other token is asked about (token/validate); a mode that cannot be
+ * learned counts as production, since that is the case that must never go unconfirmed.
+ */
+async function spendsRealBalance(ctx: CliContext): Promise<boolean> {
+  const target = await ctx.target();
+  if (target.kind === 'embedded') return false;
+  const known = target.spec.tokenSource === 'profile' ? target.spec.mode : undefined;
+  const mode = known ?? (await (await ctx.client()).token.validate({ signal: ctx.signal })).mode;
+  return mode !== 'sandbox';
+}
+
+/** The summary on stderr and one question; a live balance order says LIVE and what it spends, and defaults to no. */
+async function confirmOrder(ctx: CliContext, draft: OrderDraft, idempotencyKey: string, live: boolean): Promise<void> {
+  const prompter = await ctx.prompter();
+  const fields = summary(draft, idempotencyKey);
+  if (live) {
+    const balance = await (await ctx.client()).balance.get({ signal: ctx.signal }).then(
+      (b) => amountText(b.balance, b.formatted_balance, true, b.currency),
+      () => undefined,
+    );
+    fields.unshift(['mode', ctx.io.style.red(ctx.io.style.bold('LIVE: pays from the real balance of a production account'))]);
+    fields.push(['amount', 'computed by the server when the order is made; it is taken from the balance at once']);
+    fields.push(['balance now', balance ?? '-']);
+  }
+  ctx.io.warn(`\n${renderFields(fields, { terminal: true, style: ctx.io.style })}`);
+  const question = live
+    ? { message: 'Spend real balance on this order?', default: false }
+    : { message: 'Create this order?', default: true };
+  if (!(await prompter.confirm(question))) throw new CliError('Cancelled; nothing was ordered.');
+}
+
+function summary(draft: OrderDraft, idempotencyKey: string): [string, string][] {
+  return [
+    ['type', draft.type ?? 'gamepass'],
+    ['username', draft.username],
+    ['place', String(draft.place)],
+    [draft.type === 'vip_server' ? 'VIP server' : 'game pass', String(draft.pass)],
+    ['payment', draft.paymentMethod ?? 'the default (invoice)'],
+    ...(draft.reference === undefined ? [] : [['reference', draft.reference] as [string, string]]),
+    ...(draft.chatUserId === undefined ? [] : [['chat user id', draft.chatUserId] as [string, string]]),
+    ['idempotency key', idempotencyKey],
+  ];
+}
+
+/** The methods this token may use, from the catalog; sandbox tokens may only pay by invoice. A method without a code cannot be chosen. */
+export function usableMethods(methods: readonly PaymentMethod[], mode: TokenMode | undefined): (PaymentMethod & { code: string })[] {
+  return methods.filter(
+    (m): m is PaymentMethod & { code: string } =>
+      typeof m.code === 'string' && m.code !== '' && (mode !== 'sandbox' || m.sandbox_allowed !== false),
+  );
+}
+
+async function askPaymentMethod(ctx: CliContext, prompter: Prompter): Promise<string> {
+  const [client, target] = await Promise.all([ctx.client(), ctx.target()]);
+  const mode = target.kind === 'embedded' ? 'sandbox' : (tokenModeOf(target.token ?? '') ?? target.spec.mode);
+  const listed = listIn<PaymentMethod>(await client.catalog.paymentMethods({ signal: ctx.signal }), 'payment_methods');
+  // The payment-method record is not in the interface document: a server may list methods without their codes.
+  if (listed.length > 0 && listed.every((m) => typeof m.code !== 'string' || m.code === '')) {
+    return (
+      await prompter.input({
+        message: 'Payment method code (the server lists its methods without codes; the default is invoice):',
+        default: 'invoice',
+        validate: (v) => isVisibleWord(v.trim(), 32) /* payment_method's limit in the contract */ || 'Use the code without spaces.',
+      })
+    ).trim();
+  }
+  const methods = usableMethods(listed, mode);
+  if (methods.length === 0) throw new CliError('The shop lists no payment method this token may use.');
+  const fallback = methods.find((m) => m.is_default) ?? methods[0]!;
+  if (methods.length === 1) {
+    ctx.io.notice(
+      `Payment method: ${fallback.name ?? fallback.code} (${fallback.code})${mode === 'sandbox' ? ', the only one sandbox tokens may use' : ''}.`,
+    );
+    return fallback.code;
+  }
+  return prompter.select<string>({
+    message: 'Payment method:',
+    choices: methods.map((m) => ({
+      name: `${m.name ?? m.code} (${m.code})`,
+      value: m.code,
+      description: [
+        m.description,
+        m.requires_chat_link ? 'Needs the linked chat user id.' : undefined,
+        m.formatted_min_amount && m.formatted_max_amount ? `${m.formatted_min_amount} to ${m.formatted_max_amount}.` : undefined,
+      ]
+        .filter(Boolean)
+        .join(' '),
+    })),
+    default: fallback.code,
+  });
+}
