@@ -13,6 +13,13 @@ import { basename, dirname, join } from 'node:path';
 /** Where the platform has it (not Windows), the kernel itself refuses to follow a link at the last part. */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
+/**
+ * A FIFO planted at one of our names would block open() (and, from the synchronous start-up read, the whole process)
+ * until someone writes to it. Opening without blocking returns at once, and checkOpened then refuses it as not a
+ * regular file; on a regular file the flag changes nothing.
+ */
+const NO_BLOCK = constants.O_NONBLOCK ?? 0;
+
 /** Files of ours are the owner's only. */
 export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
@@ -22,7 +29,7 @@ export class UnsafeFileError extends Error {
   override name = 'UnsafeFileError';
   constructor(
     readonly path: string,
-    reason: string,
+    readonly reason: string,
   ) {
     super(`Refusing to use ${path}: ${reason}.`);
   }
@@ -30,10 +37,15 @@ export class UnsafeFileError extends Error {
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
-/** ELOOP (Linux) or EMLINK (BSD) is how O_NOFOLLOW refuses a link. */
+/**
+ * ELOOP (Linux) or EMLINK (BSD) is how O_NOFOLLOW refuses a link; ENXIO is how a non-blocking open for writing refuses a
+ * FIFO that no one reads.
+ */
 function refusal(path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ELOOP' || code === 'EMLINK' ? new UnsafeFileError(path, 'it is a symbolic link') : error;
+  if (code === 'ELOOP' || code === 'EMLINK') return new UnsafeFileError(path, 'it is a symbolic link');
+  if (code === 'ENXIO') return new UnsafeFileError(path, 'it is not a regular file');
+  return error;
 }
 
 /** A regular file, and (when we write to it in place, or its name must be its identity) this one name only. */
@@ -53,7 +65,7 @@ async function openChecked(path: string, flags: number, soleName: boolean, mode 
   await refuseLinkBeforeOpen(path);
   let handle: FileHandle;
   try {
-    handle = await open(path, flags | NO_FOLLOW, mode);
+    handle = await open(path, flags | NO_FOLLOW | NO_BLOCK, mode);
   } catch (error) {
     throw refusal(path, error);
   }
@@ -104,7 +116,7 @@ export function readIfExistsSync(path: string): Buffer | undefined {
   }
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | NO_FOLLOW);
+    fd = openSync(path, constants.O_RDONLY | NO_FOLLOW | NO_BLOCK);
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw refusal(path, error);

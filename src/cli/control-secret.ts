@@ -1,7 +1,6 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { CONTROL_SECRET_ENV } from '../contract/sandbox-control.js';
 import { UsageError } from './errors.js';
+import { openToRead, UnsafeFileError } from '../safe-file.js';
 
 /** A secret longer than this is no secret file but something else named by mistake. */
 const MAX_SECRET_BYTES = 4_096;
@@ -38,13 +37,15 @@ function headerSafe(secret: string, source: string): string {
 export async function readControlSecretFile(path: string): Promise<string> {
   let handle;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await openToRead(path);
   } catch (error) {
+    if (error instanceof UnsafeFileError && error.reason === 'it is a symbolic link')
+      throw new UsageError(`The control secret file ${path} is a symbolic link; name the file itself.`);
+    if (error instanceof UnsafeFileError) throw new UsageError(`The control secret file ${path} is not a regular file.`);
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new UsageError(`The control secret file ${path} is a symbolic link; name the file itself.`);
-    if (code === 'ENOENT') throw new UsageError(`The control secret file ${path} does not exist.`);
     throw new UsageError(`The control secret file ${path} cannot be read (${code ?? 'unknown error'}).`);
   }
+  if (handle === undefined) throw new UsageError(`The control secret file ${path} does not exist.`);
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new UsageError(`The control secret file ${path} is not a regular file.`);

@@ -78,7 +78,7 @@ let gateway: Awaited<ReturnType<typeof stallingGateway>> | undefined;
 
 beforeEach(async () => {
   sandbox = await createSandbox();
-  // Its first answer pays for warming up: paid here, not inside a test's 200 ms.
+  // Its first answer pays for warming up: paid here, not inside a test's timeout.
   await sandbox.handle({ method: 'GET', url: `${sandbox.baseUrl}/api/v1/catalog`, headers: {}, body: null, clientAddress: '127.0.0.1' });
 });
 afterEach(async () => {
@@ -105,6 +105,12 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
 
 // The global fetch hands over the answer at its headers, so the body is read after fetch resolves; the CLI's
 // httpFetch buffers the body before resolving, so for it the same timeout covers the stall inside fetch.
+/*
+ * Long enough that a loaded machine still gets the request to the gateway before the client gives up (at 200 ms a busy
+ * CI runner sometimes timed out before the request was seen), short enough to keep the file quick.
+ */
+const STALL_TIMEOUT_MS = 600;
+
 const transports: [string, FetchFunction][] = [
   ['the global fetch', globalThis.fetch],
   ["the CLI's httpFetch", httpFetch],
@@ -116,7 +122,7 @@ describe.each(transports)('an answer that stalls mid-body, over %s', (_, fetch) 
       baseUrl: url,
       token: sandbox.account('demo').token,
       fetch,
-      timeout: 200,
+      timeout: STALL_TIMEOUT_MS,
       pacing: false,
       clock: { random: () => 0 },
       ...options,
@@ -140,7 +146,7 @@ describe.each(transports)('an answer that stalls mid-body, over %s', (_, fetch) 
     const error = await caught(call(clientOn(gateway.url, { maxRetries: 0 })));
     expect(error).toBeInstanceOf(TimeoutError);
     // The same error as for a stalled wait for the headers.
-    expect((error as TimeoutError).message).toBe(`${gateway.url} did not answer within 200 ms.`);
+    expect((error as TimeoutError).message).toBe(`${gateway.url} did not answer within ${STALL_TIMEOUT_MS} ms.`);
     expect(gateway.seen.map((s) => `${s.method} ${s.path}`)).toEqual([requests]);
     // The client cancelled the body: the socket is not left open.
     await gateway.seen[0]!.closed;

@@ -9,7 +9,8 @@ import { createNewFile, ensurePrivateDir, replaceFile } from '../../src/safe-fil
 import type { JournalEntry } from '../../mocks/inspect/request-journal.js';
 import { runCli, serveSandbox, type ServedSandbox } from '../cli/run-cli.js';
 import { spawnServe } from '../support/spawn-cli.js';
-import { ensureBuilt } from '../e2e/built-cli.js';
+import { baseEnv, ensureBuilt, topup } from '../e2e/built-cli.js';
+import { execFileSync } from 'node:child_process';
 
 /*
  * Every file topup keeps, attacked with a link planted at its name (src/safe-file.ts): a symbolic link or a hard link
@@ -210,4 +211,38 @@ describe('two `mock serve --state` on one file (built CLI)', () => {
     },
     30_000,
   );
+});
+
+/*
+ * A FIFO planted at one of our names blocks a plain open() until someone writes to it: the start-up read of the
+ * settings would hang the CLI for ever. Each must be refused at once (the built CLI, killed after 10 s otherwise).
+ */
+describe('a FIFO planted at a file of ours (built CLI)', () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+  const fifo = (path: string) => execFileSync('mkfifo', ['-m', '600', path]);
+
+  it.each([
+    ['credentials.json', ['auth', 'status']],
+    ['config.json', ['auth', 'status']],
+    ['sandbox-state.json', ['balance', '--json']],
+  ])('%s: `topup %s` refuses it and exits', async (name, args) => {
+    const configDir = join(dir, 'config');
+    await mkdir(configDir, { mode: 0o700 });
+    fifo(join(configDir, name));
+    const result = await topup(args, { env: baseEnv(configDir), timeoutMs: 10_000 });
+    expect(result.code).not.toBeNull();
+    expect(result.code).not.toBe(0);
+    expect(`${result.stdout}${result.stderr}`).toContain(`Refusing to use ${join(configDir, name)}: it is not a regular file`);
+  });
+
+  it('the control secret file: `mock serve --control-secret-file` refuses it and exits', async () => {
+    const secret = join(dir, 'secret');
+    fifo(secret);
+    const result = await topup(['mock', 'serve', '--port', '0', '--control-secret-file', secret], {
+      env: baseEnv(join(dir, 'config')),
+      timeoutMs: 10_000,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`The control secret file ${secret} is not a regular file.`);
+  });
 });
