@@ -111,80 +111,31 @@ function longWaitWarning(wait: ClientWait): void {
   });
 }
 
-export function createRequester(options: ResolvedOptions): Requesters {
-  const { clock, token } = options;
-  const pacer = options.pacing ? new Pacer({ clock }) : undefined;
-  const secrets = token === undefined ? [] : [token];
+/** What every send of one client shares. */
+interface Sender {
+  options: ResolvedOptions;
+  pacer: Pacer | undefined;
+  secrets: string[];
   /** The last answer of a request that failed with it, for `throwOnError: false`. */
-  const failedAnswers = new WeakMap<object, RawResponse>();
+  failedAnswers: WeakMap<object, RawResponse>;
   /** Kinds of long wait already told about without an onWait hook: once each per client is enough. */
-  const warnedOf = new Set<ClientWait['reason']>();
+  warnedOf: Set<ClientWait['reason']>;
+}
 
-  /** One request with pacing and retries; rejects with the error class of a non-2xx answer. */
-  async function send(route: Route, call: Call & { searchParams?: URLSearchParams | undefined }): Promise<RawResponse> {
-    const headers: Record<string, string> = { ...call.headers };
-    if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
-    // Public endpoints never see the token: the fewer places it goes, the fewer places it can leak from.
-    if (route.auth && token !== undefined) headers.authorization = `Bearer ${token}`;
-    for (const [name, value] of Object.entries(headers)) checkHeaderValue(name, value);
-    const attempt = {
-      method: route.method,
-      path: route.path.slice(1),
-      searchParams: call.searchParams,
-      json: call.body,
-      text: call.rawBody,
-      headers,
-      signal: call.signal,
-    };
-    refuseTokenInUrl(attempt.path, attempt.searchParams, token);
-    // A POST is repeated only under an Idempotency-Key, which makes the repeat harmless.
-    const retryable = route.method === 'GET' || call.idempotencyKey !== undefined;
-    const waitHook = (reason: ClientWait['reason'], ms: number) => {
-      if (options.onWait !== undefined) options.onWait({ reason, ms, request: route.label });
-      else if (ms > LONG_WAIT_MS && !warnedOf.has(reason)) {
-        warnedOf.add(reason);
-        longWaitWarning({ reason, ms, request: route.label });
-      }
-    };
-    const { rateClass } = route;
-
-    return withRetries(
-      async () => {
-        const release =
-          pacer === undefined || rateClass === undefined
-            ? undefined
-            : await pacer.acquire(rateClass, call.signal, (ms) => waitHook('pacing', ms));
-        try {
-          const sentAt = clock.now();
-          const { answer, body } = await sendAttempt(attempt, options);
-          options.onResponse?.({
-            method: route.method,
-            url: `${options.baseUrl}${attempt.path}`,
-            status: answer.status,
-            durationMs: clock.now() - sentAt,
-          });
-          const parsed = parseBody(body);
-          const retryAfter = parseRetryAfter(answer.headers.get(RATE_LIMIT_HEADERS.retryAfter), clock.now());
-          if (rateClass !== undefined) pacer?.observe(rateClass, rateLimitReport(answer, retryAfter));
-          const response: RawResponse = { status: answer.status, ok: answer.ok, headers: answer.headers, text: body, body: parsed };
-          if (!answer.ok) {
-            const error = errorFromResponse({ status: answer.status, body: parsed, retryAfter }, secrets);
-            failedAnswers.set(error, response);
-            throw error;
-          }
-          return response;
-        } finally {
-          release?.();
-        }
-      },
-      { retryable, policy: options.retryPolicy, clock, signal: call.signal, onWait: waitHook },
-    );
-  }
+export function createRequester(options: ResolvedOptions): Requesters {
+  const sender: Sender = {
+    options,
+    pacer: options.pacing ? new Pacer({ clock: options.clock }) : undefined,
+    secrets: options.token === undefined ? [] : [options.token],
+    failedAnswers: new WeakMap(),
+    warnedOf: new Set(),
+  };
 
   const request: Requester = async <Id extends EndpointId>(id: Id, call: Call = {}): Promise<EndpointData<Id>> => {
     const endpoint = endpointRoutes[id];
     const path = expandPath(endpoint.path, call.params ?? {});
     const answer = await send(
+      sender,
       { ...endpoint, path, label: `${endpoint.method} ${endpoint.path}` },
       { ...call, searchParams: toSearchParams(call.query) },
     );
@@ -192,24 +143,9 @@ export function createRequester(options: ResolvedOptions): Requesters {
   };
 
   const raw = async (rawRequest: RawRequest): Promise<RawResponse> => {
-    const method = rawRequest.method.toUpperCase();
-    if (!/^[A-Z]+$/.test(method)) throw new UsageError(`'${rawRequest.method}' is not an HTTP method.`);
-    const { path, searchParams } = rawTarget(rawRequest.path, rawRequest.query);
-    if (rawRequest.headers !== undefined && Object.keys(rawRequest.headers).some((name) => name.toLowerCase() === 'authorization')) {
-      throw new UsageError("The Authorization header is the client's own: give the token as the client's `token` option.");
-    }
-    const known = routeOf(method, path);
-    // A path the interface does not list (a newer endpoint) is the caller's choice: it gets the token, not pacing.
-    const route: Route = {
-      method,
-      path,
-      auth: known?.auth ?? true,
-      rateClass: known?.rateClass,
-      label: `${method} ${known?.path ?? path}`,
-    };
-    const headers = Object.fromEntries(Object.entries(rawRequest.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+    const { route, searchParams, headers } = rawRoute(rawRequest);
     try {
-      return await send(route, {
+      return await send(sender, route, {
         headers,
         body: rawRequest.body,
         rawBody: rawRequest.rawBody,
@@ -218,13 +154,109 @@ export function createRequester(options: ResolvedOptions): Requesters {
         searchParams,
       });
     } catch (error) {
-      const answer = typeof error === 'object' && error !== null ? failedAnswers.get(error) : undefined;
+      const answer = typeof error === 'object' && error !== null ? sender.failedAnswers.get(error) : undefined;
       if (rawRequest.throwOnError === false && answer !== undefined) return answer;
       throw error;
     }
   };
 
   return { request, raw };
+}
+
+type SendCall = Call & { searchParams?: URLSearchParams | undefined };
+
+/** One request with pacing and retries; rejects with the error class of a non-2xx answer. */
+function send(sender: Sender, route: Route, call: SendCall): Promise<RawResponse> {
+  const { options, pacer } = sender;
+  const attempt = {
+    method: route.method,
+    path: route.path.slice(1),
+    searchParams: call.searchParams,
+    json: call.body,
+    text: call.rawBody,
+    headers: outgoingHeaders(route, call, options.token),
+    signal: call.signal,
+  };
+  refuseTokenInUrl(attempt.path, attempt.searchParams, options.token);
+  // A POST is repeated only under an Idempotency-Key, which makes the repeat harmless.
+  const retryable = route.method === 'GET' || call.idempotencyKey !== undefined;
+  const onWait = waitReporter(sender, route.label);
+  const { rateClass } = route;
+
+  return withRetries(
+    async () => {
+      const release =
+        pacer === undefined || rateClass === undefined
+          ? undefined
+          : await pacer.acquire(rateClass, call.signal, (ms) => onWait('pacing', ms));
+      try {
+        return await sendOnce(sender, route, attempt);
+      } finally {
+        release?.();
+      }
+    },
+    { retryable, policy: options.retryPolicy, clock: options.clock, signal: call.signal, onWait },
+  );
+}
+
+/** The headers of a request, checked; the token only on routes that take it. */
+function outgoingHeaders(route: Route, call: SendCall, token: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { ...call.headers };
+  if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
+  // Public endpoints never see the token: the fewer places it goes, the fewer places it can leak from.
+  if (route.auth && token !== undefined) headers.authorization = `Bearer ${token}`;
+  for (const [name, value] of Object.entries(headers)) checkHeaderValue(name, value);
+  return headers;
+}
+
+/** Every wait goes to onWait; without one, a long wait is told about once per kind. */
+function waitReporter(sender: Sender, request: string): (reason: ClientWait['reason'], ms: number) => void {
+  return (reason, ms) => {
+    if (sender.options.onWait !== undefined) sender.options.onWait({ reason, ms, request });
+    else if (ms > LONG_WAIT_MS && !sender.warnedOf.has(reason)) {
+      sender.warnedOf.add(reason);
+      longWaitWarning({ reason, ms, request });
+    }
+  };
+}
+
+/** One attempt: sent, reported to onResponse, its limits told to the pacer; a non-2xx answer throws its error. */
+async function sendOnce(sender: Sender, route: Route, attempt: Parameters<typeof sendAttempt>[0]): Promise<RawResponse> {
+  const { options, pacer } = sender;
+  const { clock } = options;
+  const sentAt = clock.now();
+  const { answer, body } = await sendAttempt(attempt, options);
+  options.onResponse?.({
+    method: route.method,
+    url: `${options.baseUrl}${attempt.path}`,
+    status: answer.status,
+    durationMs: clock.now() - sentAt,
+  });
+  const parsed = parseBody(body);
+  const retryAfter = parseRetryAfter(answer.headers.get(RATE_LIMIT_HEADERS.retryAfter), clock.now());
+  if (route.rateClass !== undefined) pacer?.observe(route.rateClass, rateLimitReport(answer, retryAfter));
+  const response: RawResponse = { status: answer.status, ok: answer.ok, headers: answer.headers, text: body, body: parsed };
+  if (!answer.ok) {
+    const error = errorFromResponse({ status: answer.status, body: parsed, retryAfter }, sender.secrets);
+    sender.failedAnswers.set(error, response);
+    throw error;
+  }
+  return response;
+}
+
+/** A raw request's route, checked: a method, a path on this server, and no Authorization of the caller's own. */
+function rawRoute(rawRequest: RawRequest): { route: Route; searchParams: URLSearchParams | undefined; headers: Record<string, string> } {
+  const method = rawRequest.method.toUpperCase();
+  if (!/^[A-Z]+$/.test(method)) throw new UsageError(`'${rawRequest.method}' is not an HTTP method.`);
+  const { path, searchParams } = rawTarget(rawRequest.path, rawRequest.query);
+  if (rawRequest.headers !== undefined && Object.keys(rawRequest.headers).some((name) => name.toLowerCase() === 'authorization')) {
+    throw new UsageError("The Authorization header is the client's own: give the token as the client's `token` option.");
+  }
+  const known = routeOf(method, path);
+  // A path the interface does not list (a newer endpoint) is the caller's choice: it gets the token, not pacing.
+  const route: Route = { method, path, auth: known?.auth ?? true, rateClass: known?.rateClass, label: `${method} ${known?.path ?? path}` };
+  const headers = Object.fromEntries(Object.entries(rawRequest.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  return { route, searchParams, headers };
 }
 
 /** A raw request's path and query, checked: a path on this server, never another host's or outside it by dot segments. */
