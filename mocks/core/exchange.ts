@@ -33,6 +33,13 @@ export interface SandboxRequest {
   presentedControlSecret?: string;
 }
 
+/*
+ * Words, used the same way in every layer: a *reply* is what the sandbox sends back (SandboxReply: status, headers,
+ * body); a *response* is how an exchange ends, which is a reply or a dropped connection (SandboxResponse). The client
+ * and the CLI, which only ever see what arrives, call it an *answer*.
+ */
+
+/** What the sandbox sends back to one request. */
 export interface SandboxReply {
   status: number;
   headers: Record<string, string>;
@@ -44,6 +51,7 @@ export interface DroppedReply {
   drop: true;
 }
 
+/** How an exchange ends: a reply, or a connection cut without one. */
 export type SandboxResponse = SandboxReply | DroppedReply;
 
 export function isDropped(response: SandboxResponse): response is DroppedReply {
