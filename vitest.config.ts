@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
 export default defineConfig({
+  // The version the build writes in (tsup.config.ts), so that in-process runs print what the built CLI prints.
+  define: { __TOPUP_VERSION__: JSON.stringify(version) },
   test: {
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -25,6 +25,7 @@ interface PackedManifest {
   dependencies: Record<string, string>;
   exports: Record<string, string | Record<string, string>>;
   engines?: { node?: string };
+  man?: string[];
 }
 
 let work: string;
@@ -195,7 +196,7 @@ afterAll(() => {
 });
 
 describe('the packed package', () => {
-  it('holds dist/, bin/, openapi.json and every export target, and no sources or tests', () => {
+  it('holds dist/, bin/, man/, openapi.json and every export target, and no sources or tests', () => {
     expect(packedFiles).toEqual(
       expect.arrayContaining([
         'package.json',
@@ -205,8 +206,11 @@ describe('the packed package', () => {
         'bin/topup.js',
         'bin/package.json',
         'dist/cli/main.cjs',
+        'man/topup.1',
       ]),
     );
+    // npm links the man page on a global install (package.json's `man`), so `man topup` works.
+    expect(manifest.man).toEqual(['./man/topup.1']);
     expect(
       packedFiles.filter(
         (f) => /^(src|mocks|test|scripts|bench|\.ci)\//.test(f) || f.startsWith('tsconfig') || (f.endsWith('.ts') && !f.endsWith('.d.ts')),

@@ -25,9 +25,19 @@ function commandAt(program: Command, words: readonly string[]): Command {
   return command;
 }
 
+/** `topup help reference [--man]`: every command's help and every topic, as Markdown or as a man page. */
+async function printReference(ctx: CliContext, program: Command, words: readonly string[], man: boolean): Promise<void> {
+  if (words.length > 1) throw new UsageError('`topup help reference` takes no more words; add --man for the man page.');
+  const { referenceMan, referenceMarkdown, referencePages } = await import('../../help/reference.js');
+  const pages = referencePages(program);
+  ctx.io.out((man ? referenceMan(pages, program.version() ?? '') : referenceMarkdown(pages)).trimEnd());
+}
+
 /** `topup help [topic | command [subcommand…]]`: a topic's text, or that command's own help, on stdout. */
-export async function runHelp(ctx: CliContext, program: Command, words: readonly string[]): Promise<void> {
+export async function runHelp(ctx: CliContext, program: Command, words: readonly string[], options: { man?: boolean } = {}): Promise<void> {
   const [first] = words;
+  if (first === 'reference') return printReference(ctx, program, words, options.man === true);
+  if (options.man === true) throw new UsageError('--man goes with `topup help reference`.');
   if (first !== undefined && isHelpTopic(first)) {
     if (words.length > 1) throw new UsageError(`The help topic '${first}' has no parts; run: topup help ${first}`);
     const { helpTopicText } = await import('../../help/topics.js');
@@ -39,14 +49,16 @@ export async function runHelp(ctx: CliContext, program: Command, words: readonly
 export function registerHelpCommand(program: Command, ctx: CliContext): void {
   printsNoJson(program.command('help'))
     .argument('[topic-or-command...]', `a topic (${helpTopicNames.join(', ')}), or a command and its subcommands`)
-    .description(`Show help for a command, or a topic: ${helpTopicNames.join(', ')}`)
+    .description(`Show help for a command, or a topic: ${helpTopicNames.join(', ')}; \`reference\` prints them all`)
+    .option('--man', 'with reference: print it as a man page (roff) instead of Markdown', false)
     .addHelpText(
       'after',
       `
 Examples:
   $ topup help orders create
   $ topup help environment
-  $ topup help exit-codes`,
+  $ topup help exit-codes
+  $ topup help reference > topup-reference.md`,
     )
-    .action((words: string[]) => runHelp(ctx, program, words));
+    .action((words: string[], options: { man: boolean }) => runHelp(ctx, program, words, options));
 }
