@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { runComplete } from './completion/run.js';
 import { CliContext, type ContextDeps } from './context.js';
 import { InterruptedError } from './errors.js';
+import { errorKind } from '../errors.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { asksForJson, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
@@ -53,8 +54,11 @@ function reportError(ctx: CliContext, error: unknown): void {
   // this run knows; a value glued to an option is cut here).
   const message = sanitizeText(redactSecrets(oneSentence(reason ?? err.message)), { multiline: false });
   if (ctx.globals.json || asksForJson(ctx.argv)) {
-    const code = typeof details.code === 'string' ? details.code : undefined;
-    ctx.io.stderr.write(errorEnvelope({ message, code, fields: details.fields, idempotencyKey: details.idempotencyKey }));
+    const kind = errorKind(err) ?? 'failed';
+    const ownCode = typeof details.code === 'string' ? details.code : undefined;
+    // A server's answer keeps its own code, or none; an error of the CLI's own always has one.
+    const code = typeof details.status === 'number' ? ownCode : (ownCode ?? kind.toUpperCase());
+    ctx.io.stderr.write(errorEnvelope({ message, code, kind, fields: details.fields, idempotencyKey: details.idempotencyKey }));
   } else {
     ctx.io.stderr.write(`${ctx.io.style.red('Error:')} ${message}\n`);
     // Only when the order may exist after all; repeating a refused request would be refused again.

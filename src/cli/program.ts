@@ -113,7 +113,12 @@ function outputFor(ctx: CliContext) {
     writeErr: (text: string) => ctx.io.stderr.write(redact(text)),
     outputError: (text: string, write: (text: string) => void) => {
       knowStoredTokens(ctx);
-      write(asksForJson(ctx.argv) ? errorEnvelope({ message: commanderSentence(redact(text)) }) : text);
+      // One shape for every error: the JSON envelope, or text that starts `Error: ` as the CLI's own errors do.
+      write(
+        asksForJson(ctx.argv)
+          ? errorEnvelope({ message: commanderSentence(redact(text)), code: 'USAGE', kind: 'usage' })
+          : text.replace(/^error: /, 'Error: '),
+      );
     },
   };
 }

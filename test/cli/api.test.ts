@@ -245,7 +245,8 @@ describe('topup api', () => {
     expect(result.code).toBe(5);
     const body = JSON.parse(result.out);
     expect(body).toMatchObject({ success: false, error: { code: 'FORBIDDEN_FIELDS' } });
-    expect(JSON.parse(result.err)).toEqual({ success: false, message: body.message, error: body.error });
+    // The server's envelope as it came, with the CLI's kind beside its code.
+    expect(JSON.parse(result.err)).toEqual({ success: false, message: body.message, error: { ...body.error, kind: 'validation' } });
   });
 
   it('no answer → exit 7, naming only the origin and the cause', async () => {
@@ -542,7 +543,11 @@ describe('gh api: method, fields, --input', () => {
   ])('$args → exit 2 as the JSON envelope (--jq asks for JSON), nothing sent', async ({ args, message }) => {
     const { fetch, seen } = recording();
     const result = await h.run(args, { fetch });
-    expect(result).toEqual({ code: 2, out: '', err: `${JSON.stringify({ success: false, message })}\n` });
+    expect(result).toEqual({
+      code: 2,
+      out: '',
+      err: `${JSON.stringify({ success: false, message, error: { code: 'USAGE', kind: 'usage' } })}\n`,
+    });
     expect(seen).toEqual([]);
   });
 });
@@ -621,7 +626,7 @@ describe('gh api: output', () => {
     expect(result).toEqual({
       code: 1,
       out: '',
-      err: '{"success":false,"message":"The answer is not JSON, so --jq has nothing to filter."}\n',
+      err: '{"success":false,"message":"The answer is not JSON, so --jq has nothing to filter.","error":{"code":"FAILED","kind":"failed"}}\n',
     });
   });
 
@@ -745,6 +750,7 @@ describe('gh api: --paginate', () => {
     }
     expect(result.code).toBe(1);
     expect(result.out).toBe(`${CODES[0]}\n${CODES[1]}\nGone.\n`);
-    expect(JSON.parse(result.err)).toEqual({ success: false, message: 'Gone.' });
+    // The server sent no code: none is invented, the CLI's kind says what it was.
+    expect(JSON.parse(result.err)).toEqual({ success: false, message: 'Gone.', error: { kind: 'not_found' } });
   });
 });

@@ -97,8 +97,8 @@ describe('config with no profile (the offline sandbox)', () => {
       2,
       'Error: The token is not a config value; store it with `topup auth login` (hidden prompt, or --with-token on stdin).\n',
     ],
-    ['set without a value', ['config', 'set', 'profile'], 2, "error: missing required argument 'value'\n"],
-    ['an unknown subcommand', ['config', 'delete'], 2, "error: unknown command 'delete'\n"],
+    ['set without a value', ['config', 'set', 'profile'], 2, "Error: missing required argument 'value'\n"],
+    ['an unknown subcommand', ['config', 'delete'], 2, "Error: unknown command 'delete'\n"],
   ])('%s → exit %i', async (_name, args, code, err) => {
     const result = await topup(args);
     expect(result).toEqual({ code, out: '', err });

@@ -62,6 +62,7 @@ describe('topup help COMMAND [SUBCOMMAND…]', () => {
     expect(JSON.parse(result.err)).toEqual({
       success: false,
       message: `No help topic or command is named 'nope' (${TOPICS}; ${COMMANDS}).`,
+      error: { code: 'USAGE', kind: 'usage' },
     });
   });
 });

@@ -227,6 +227,7 @@ describe('topup invoices status', () => {
     expect(JSON.parse(result.err)).toEqual({
       success: false,
       message: 'Invoice INV20260302000003 was paid, then refunded to the balance because the order failed.',
+      error: { code: 'REJECTED', kind: 'rejected' },
     });
   });
 

@@ -143,7 +143,7 @@ describe('errors', () => {
       const { fetch, sent } = counting();
       const result = await h.run(['orders', 'list', '--jq', jq], { fetch, tty });
       expectUsageError(result, /^\{/);
-      expect(JSON.parse(result.err)).toEqual({ success: false, message });
+      expect(JSON.parse(result.err)).toEqual({ success: false, message, error: { code: 'USAGE', kind: 'usage' } });
       expect(sent()).toBe(0);
     }
   });
@@ -155,12 +155,17 @@ describe('errors', () => {
     expect(JSON.parse(result.err)).toEqual({
       success: false,
       message: 'The --jq expression failed on the data: array ([{"code":"C...) cannot be matched, as it is not a string.',
+      error: { code: 'FAILED', kind: 'failed' },
     });
   });
 
   it('error("…") of the filter is its reason', async () => {
     const result = await h.run(['packages', '--jq', 'error("no luck")']);
-    expect(result).toEqual({ code: 1, out: '', err: '{"success":false,"message":"The --jq expression failed on the data: no luck."}\n' });
+    expect(result).toEqual({
+      code: 1,
+      out: '',
+      err: '{"success":false,"message":"The --jq expression failed on the data: no luck.","error":{"code":"FAILED","kind":"failed"}}\n',
+    });
   });
 
   it.each([
@@ -170,13 +175,17 @@ describe('errors', () => {
   ])('$args has no JSON output → exit 2', async ({ args, message }) => {
     const result = await h.run([...args, '--jq', '.']);
     expectUsageError(result, /^\{/);
-    expect(JSON.parse(result.err)).toEqual({ success: false, message });
+    expect(JSON.parse(result.err)).toEqual({ success: false, message, error: { code: 'USAGE', kind: 'usage' } });
   });
 
   it('a missing expression is commander’s usage error, as JSON (--jq asks for JSON)', async () => {
     const result = await h.runEmbedded(['packages', '--jq']);
     expectUsageError(result, /^\{/);
-    expect(JSON.parse(result.err)).toEqual({ success: false, message: "Option '--jq <expression>' argument missing." });
+    expect(JSON.parse(result.err)).toEqual({
+      success: false,
+      message: "Option '--jq <expression>' argument missing.",
+      error: { code: 'USAGE', kind: 'usage' },
+    });
   });
 
   it('an API error with --jq is the JSON error envelope on stderr, and jq does not run', async () => {

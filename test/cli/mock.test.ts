@@ -93,7 +93,7 @@ describe('offline sandbox through the CLI', () => {
     expect(result.out).toBe('');
     expect(embeddedJsonError(result.err)).toEqual({
       success: false,
-      error: { code: 'NOT_FOUND' },
+      error: { code: 'NOT_FOUND', kind: 'not_found' },
       message: 'Invoice INV999 was not found.',
     });
   });

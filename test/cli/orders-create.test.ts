@@ -217,27 +217,27 @@ describe('orders create: argument parsing', () => {
       'a place that is not a number',
       [...bob9001, '--place', 'five'],
       {},
-      "error: option '--place <id>' argument 'five' is invalid. --place must be a whole number.\n",
+      "Error: option '--place <id>' argument 'five' is invalid. --place must be a whole number.\n",
     ],
     [
       'a pass of zero',
       [...bob9001, '--pass', '0'],
       {},
-      "error: option '--pass <id>' argument '0' is invalid. --pass must be at least 1.\n",
+      "Error: option '--pass <id>' argument '0' is invalid. --pass must be at least 1.\n",
     ],
     [
       'an unknown type',
       [...bob9001, '--type', 'robux'],
       {},
-      "error: option '--type <type>' argument 'robux' is invalid. Allowed choices are gamepass, vip_server.\n",
+      "Error: option '--type <type>' argument 'robux' is invalid. Allowed choices are gamepass, vip_server.\n",
     ],
     [
       'an idempotency key with a space',
       [...bob9001, '--idempotency-key', 'a b'],
       {},
-      "error: option '--idempotency-key <key>' argument 'a b' is invalid. An idempotency key is 1 to 255 visible ASCII characters without spaces.\n",
+      "Error: option '--idempotency-key <key>' argument 'a b' is invalid. An idempotency key is 1 to 255 visible ASCII characters without spaces.\n",
     ],
-    ['an unknown option', [...bob9001, '--price', '1'], {}, "error: unknown option '--price'\n(Did you mean --place?)\n"],
+    ['an unknown option', [...bob9001, '--price', '1'], {}, "Error: unknown option '--price'\n(Did you mean --place?)\n"],
   ])('%s is a usage error (exit 2) with one clear line, before anything is sent', async (_name, args, options, err) => {
     const result = await topup(['orders', 'create', ...args], options);
     expect(result).toEqual({ code: 2, out: '', err });

@@ -242,7 +242,7 @@ describe('topup orders show', () => {
     expect(JSON.parse(result.err)).toEqual({
       success: false,
       message: 'Order INV20260302009999 was not found.',
-      error: { code: 'NOT_FOUND' },
+      error: { code: 'NOT_FOUND', kind: 'not_found' },
     });
   });
 });

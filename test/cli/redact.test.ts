@@ -30,7 +30,7 @@ describe('a mistyped token on the command line never reaches the terminal', () =
       expect(await main(args, io)).toBe(2);
       expect(io.err()).not.toContain(RICH);
       expect(io.out()).not.toContain(RICH);
-      expect(io.err()).toMatch(/^error: unknown/m);
+      expect(io.err()).toMatch(/^Error: unknown/m);
     } finally {
       cleanup();
     }

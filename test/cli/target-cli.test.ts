@@ -34,7 +34,8 @@ describe('the target rule through the CLI', () => {
       expect(result.code).toBe(2);
       expect(result.out).toBe('');
       const expected = 'TOPUP_TOKEN is set but no server is: set TOPUP_BASE_URL, log in with `topup auth login`, or pass --mock.';
-      if (args[0] === '--json') expect(JSON.parse(result.err)).toEqual({ success: false, message: expected });
+      if (args[0] === '--json')
+        expect(JSON.parse(result.err)).toEqual({ success: false, message: expected, error: { code: 'USAGE', kind: 'usage' } });
       else expect(result.err).toBe(`Error: ${expected}\n`);
     }
   });

@@ -31,7 +31,8 @@ describe('--jq in the built topup', () => {
     expect(run).toEqual({
       code: 2,
       stdout: '',
-      stderr: '{"success":false,"message":"Invalid --jq expression: syntax error, unexpected end of file at line 1."}\n',
+      stderr:
+        '{"success":false,"message":"Invalid --jq expression: syntax error, unexpected end of file at line 1.","error":{"code":"USAGE","kind":"usage"}}\n',
     });
   });
 

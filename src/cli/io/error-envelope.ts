@@ -1,19 +1,27 @@
 import { jsonText } from './sanitize.js';
 
-/** The one JSON error shape the CLI prints on stderr with --json: the interface's error envelope, plus the key. */
+/**
+ * The one JSON error shape the CLI prints on stderr with --json: the interface's error envelope, plus the CLI's kind
+ * of error (the `kind` of src/errors.ts, which decides the exit code) and the idempotency key.
+ */
 export interface ErrorEnvelopeParts {
   message: string;
+  /**
+   * The server's `error.code` when a server answered (left out when it sent none: never invented); for an error of the
+   * CLI's own (nothing was answered), the CLI's code.
+   */
   code?: string | undefined;
+  kind: string;
   fields?: readonly string[] | undefined;
   idempotencyKey?: string | undefined;
 }
 
 export function errorEnvelope(parts: ErrorEnvelopeParts): string {
-  const { message, code, fields, idempotencyKey } = parts;
+  const { message, code, kind, fields, idempotencyKey } = parts;
   const envelope = {
     success: false,
     message,
-    ...(code || fields ? { error: { ...(code ? { code } : {}), ...(fields ? { fields: [...fields] } : {}) } } : {}),
+    error: { ...(code ? { code } : {}), kind, ...(fields ? { fields: [...fields] } : {}) },
     ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
   };
   return `${jsonText(envelope)}\n`;
