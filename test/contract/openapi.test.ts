@@ -89,7 +89,12 @@ describe('the OpenAPI document', () => {
     );
     expect(createOrder?.requestBody).toEqual({
       required: true,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateOrderRequest' } } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/CreateOrderRequest' },
+          example: { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 },
+        },
+      },
     });
     expect(doc.components.schemas.CreateOrderRequest?.required).toEqual(['platform_username', 'place_id']);
     expect(doc.components.schemas.CreateOrderRequest?.additionalProperties).toBe(false);
