@@ -109,7 +109,10 @@ async function refreshState() {
   // (that GET settles them), so a change nobody asked about still shows.
   clearTimeout(nextRefresh);
   if (clock.next_move_at != null)
-    nextRefresh = setTimeout(() => void refreshState(), Math.min(Math.max(Date.parse(clock.next_move_at) - Date.parse(clock.now), 0) + 250, 2 ** 31 - 1));
+    nextRefresh = setTimeout(
+      () => void refreshState(),
+      Math.min(Math.max(Date.parse(clock.next_move_at) - Date.parse(clock.now), 0) + 250, 2 ** 31 - 1),
+    );
   $('accounts').replaceChildren(
     ...accounts.accounts.map((a) => {
       const tr = document.createElement('tr');
