@@ -171,7 +171,7 @@ function stateMoves(store: Store, rateLimiter: RateLimiter, time: SandboxTime) {
       store.clear();
       rateLimiter.clear();
       time.offsetMs = 0;
-      await seed(store.db);
+      await seed(store);
     },
     load: async (snapshot: unknown) => {
       // restoreSnapshot checks the whole state before it changes anything: a bad one leaves the state as it was.
@@ -191,7 +191,7 @@ function stateMoves(store: Store, rateLimiter: RateLimiter, time: SandboxTime) {
 async function openStore(options: SandboxOptions, time: SandboxTime): Promise<Store> {
   const store = new Store();
   store.delays = invoiceDelays(options);
-  if (options.snapshot === undefined) await seed(store.db);
+  if (options.snapshot === undefined) await seed(store);
   else time.offsetMs = await restoreSnapshot(store, options.snapshot, time.clock());
   return store;
 }

@@ -1,3 +1,4 @@
+import { isoTime } from '../core/iso-time.js';
 import { redactAnswered, redactEntryInput } from './request-journal-redaction.js';
 
 /** What the pipeline learnt about a request while answering it (filled in as it goes; see core/pipeline.ts). */
@@ -20,8 +21,10 @@ export interface RequestNotes {
 export interface JournalEntry {
   /** Increasing from 1 for the life of the sandbox (a `clear()` does not restart it). */
   id: number;
-  /** Epoch milliseconds on the sandbox's clock, and the same as ISO 8601. */
-  at: number;
+  /**
+   * When it was answered, on the sandbox's clock: ISO 8601 in UTC with milliseconds (`2026-11-25T20:08:01.000Z`), the
+   * one time format of every control view (mocks/core/iso-time.ts).
+   */
   time: string;
   method: string;
   path: string;
@@ -159,7 +162,7 @@ export class RequestJournal {
     const input = redactEntryInput(given);
     this.#keep(
       {
-        at: input.at,
+        at: Date.parse(input.time),
         durationMs: input.duration_ms,
         method: input.method,
         path: input.path,
@@ -285,8 +288,7 @@ export class RequestJournal {
 function entryInput(answered: AnsweredRequest): EntryInput {
   const { headers, notes } = answered;
   return {
-    at: answered.at,
-    time: new Date(answered.at).toISOString(),
+    time: isoTime(answered.at),
     method: answered.method,
     path: answered.path,
     query: Object.fromEntries(new URLSearchParams(answered.search)),
@@ -321,7 +323,7 @@ export function compileFilter(filter: RequestFilter): (entry: JournalEntry) => b
     (statuses === undefined || statuses.some((test) => test(entry.status))) &&
     (filter.account === undefined || entry.account === filter.account) &&
     (filter.idempotencyKey === undefined || entry.idempotency_key === filter.idempotencyKey) &&
-    (since === undefined || entry.at >= since) &&
+    (since === undefined || Date.parse(entry.time) >= since) &&
     (filter.afterId === undefined || entry.id > filter.afterId);
 }
 

@@ -1,3 +1,4 @@
+import { isoTime, isoTimeOrNull } from '../core/iso-time.js';
 import { formatMoney } from '../../src/contract/money.js';
 import type { Store } from '../store/store.js';
 import { accountsNamed, worldMode } from '../rules/worlds.js';
@@ -15,9 +16,10 @@ export interface InvoiceView {
   payment_status: string;
   payment_method: string;
   environment: string;
-  created_at: number;
-  expires_at: number;
-  paid_at: number | null;
+  /** Times in ISO 8601, UTC, with milliseconds (`2026-11-25T20:08:01.000Z`): the control views' one format. */
+  created_at: string;
+  expires_at: string;
+  paid_at: string | null;
   /** What was ordered, for an order. */
   order: {
     status: string;
@@ -42,9 +44,9 @@ export function invoiceView(store: Store, code: string): InvoiceView | undefined
     payment_status: invoice.payment_status,
     payment_method: invoice.payment_method,
     environment: invoice.environment,
-    created_at: invoice.created_at,
-    expires_at: invoice.expires_at,
-    paid_at: invoice.paid_at,
+    created_at: isoTime(invoice.created_at),
+    expires_at: isoTime(invoice.expires_at),
+    paid_at: isoTimeOrNull(invoice.paid_at),
     order:
       order === undefined
         ? null

@@ -10,6 +10,7 @@ import type { Store } from '../store/store.js';
 import type { SandboxSnapshot } from '../state/snapshot.js';
 import { accountViews, invoiceView, invoiceViews, type StateFilter } from '../inspect/state-views.js';
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
+import { isoTime } from '../core/iso-time.js';
 import { nextMoveAtAll } from '../rules/timed-moves.js';
 
 /** Control operations over HTTP, under a prefix outside /api/v1 (CONTROL_PREFIX). They need no token: the sandbox is local. */
@@ -58,10 +59,13 @@ const invoiceMove =
   async ({ moves }, { invoice }) =>
     ok(`Invoice ${invoice} ${done}.`, { invoice_code: invoice, invoice: await moves[verb](invoice!) });
 
-/** The sandbox clock, and when it next moves something by itself (`next_move_at`, epoch ms on that clock, or null). */
+/**
+ * The sandbox clock (`now`), how far it runs ahead of the real one (`offset_ms`, a duration), and when it next moves
+ * something by itself (`next_move_at`, on that clock, or null). Times in ISO 8601 like every control view.
+ */
 function clockView(at: number, store: Store) {
   const next = nextMoveAtAll(store);
-  return { now_ms: at, now: new Date(at).toISOString(), offset_ms: at - Date.now(), next_move_at: next ?? null };
+  return { now: isoTime(at), offset_ms: at - Date.now(), next_move_at: next === undefined ? null : isoTime(next) };
 }
 
 export const controlRouter = new Router<ControlHandler>()

@@ -127,17 +127,19 @@ export function invoice(i: R.InvoiceRecord, o: R.OrderRecord | undefined, base: 
 }
 
 export function invoiceStatus(i: R.InvoiceRecord, o: R.OrderRecord | undefined): InvoiceStatus {
+  const final = isFinalPaymentStatus(i.payment_status);
   return {
     invoice_code: i.invoice_code,
     type: i.type,
     payment_status: i.payment_status,
     order_status: o?.status ?? null,
-    is_final: isFinalPaymentStatus(i.payment_status),
+    is_final: final,
     amount: i.amount,
     formatted_amount: money(i.amount, i.currency),
     expires_at: ts(i.expires_at),
     paid_at: tsOrNull(i.paid_at),
-    poll_after_seconds: pollIntervals.invoiceStatus.recommended,
+    // A hint to poll again belongs to a status that can still change; a final one has nothing left to wait for.
+    ...(final ? {} : { poll_after_seconds: pollIntervals.invoiceStatus.recommended }),
   };
 }
 

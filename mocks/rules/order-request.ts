@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CreateOrderRequest, FORBIDDEN_ORDER_FIELDS, ORDER_BODY_FIELDS, type OrderType } from '../../src/contract/index.js';
+import { CreateOrderRequest, FORBIDDEN_ORDER_FIELDS, ORDER_BODY_FIELDS, PASS_ID_FIELDS, type OrderType } from '../../src/contract/index.js';
 import { ApiError } from '../core/exchange.js';
 
 /** An order request after the defaults and the `gamepass_id` alias are applied. */
@@ -19,15 +19,14 @@ export function parseOrderInput(body: Record<string, unknown>): OrderInput {
   if (rejected.length > 0) throw new ApiError(422, rejectedFieldsMessage(rejected), 'FORBIDDEN_FIELDS', rejected);
   const result = CreateOrderRequest.safeParse(body);
   // The pass id is required through either of its names, which the schema cannot say; report it with the rest.
-  const passMissing = body.platform_pass_id === undefined && body.gamepass_id === undefined;
+  const passIds = PASS_ID_FIELDS.filter((name) => body[name] !== undefined);
+  const passMissing = passIds.length === 0;
   if (!result.success) throw validationError(result.error, body, passMissing ? ['platform_pass_id'] : []);
   const input = result.data;
   const passId = input.platform_pass_id ?? input.gamepass_id;
-  if (input.platform_pass_id !== undefined && input.gamepass_id !== undefined) {
-    throw new ApiError(422, 'Send platform_pass_id or its alias gamepass_id, not both.', 'VALIDATION_FAILED', [
-      'platform_pass_id',
-      'gamepass_id',
-    ]);
+  // Exactly one of the two names, as CreateOrderRequest's `oneOf` in openapi.json says.
+  if (passIds.length > 1) {
+    throw new ApiError(422, 'Send platform_pass_id or its alias gamepass_id, not both.', 'VALIDATION_FAILED', [...PASS_ID_FIELDS]);
   }
   if (passId === undefined) {
     throw new ApiError(422, 'platform_pass_id is required.', 'VALIDATION_FAILED', ['platform_pass_id']);

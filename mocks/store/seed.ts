@@ -1,5 +1,5 @@
 import { parseTimestamp } from '../../src/contract/index.js';
-import type { Db } from './db.js';
+import type { Store } from './store.js';
 import { tokenDigest } from './token-digest.js';
 import { magicPlatformSeed } from './magic-values.js';
 
@@ -193,7 +193,15 @@ const articleTitles = [
   'Shop hours during the holidays',
 ];
 
-export async function seed(db: Db): Promise<void> {
+/** What an account's seeded balance is, in its transactions: one credit for all of it, before anything else. */
+export const OPENING_BALANCE_DESCRIPTION = 'Opening balance';
+
+/**
+ * Fills an empty store with the fixtures. Every seeded balance comes with the transaction that explains it (the
+ * account's first, from the transaction sequence), so a balance never stands without its history.
+ */
+export async function seed(store: Store): Promise<void> {
+  const { db } = store;
   for (const a of seedAccounts) {
     await db.accounts.insert({
       id: a.id,
@@ -215,6 +223,18 @@ export async function seed(db: Db): Promise<void> {
       last_used_at: null,
     });
     if (a.chat !== null) await db.chatLinks.insert({ account_id: a.id, chat_user_id: a.chat, linked_at: SEED_TIME });
+    if (a.balance > 0) {
+      await db.transactions.insert({
+        id: store.nextTransactionId(),
+        account_id: a.id,
+        type: 'credit',
+        amount: a.balance,
+        balance_after: a.balance,
+        description: OPENING_BALANCE_DESCRIPTION,
+        reference: null,
+        created_at: SEED_TIME,
+      });
+    }
   }
   await db.tokens.insert({
     token_sha256: tokenDigest(REVOKED_TOKEN),

@@ -55,7 +55,10 @@ export const InvoiceStatus = component(
       formatted_amount: z.string(),
       expires_at: Timestamp,
       paid_at: Timestamp.nullable(),
-      poll_after_seconds: z.int().min(10).meta({ description: 'Poll again no sooner than this (15).' }),
+      poll_after_seconds: z
+        .int()
+        .min(10)
+        .meta({ description: 'Poll again no sooner than this (15). Only while the status can still change: absent once `is_final`.' }),
     }),
   ),
 );

@@ -52,6 +52,12 @@ export const FORBIDDEN_ORDER_FIELDS = [
   'invoice_id',
 ] as const;
 
+/**
+ * The pass id's two names: a body carries exactly one of them (the document's "the alias `gamepass_id` is also
+ * accepted"). Neither is 422 `platform_pass_id is required`, both is 422 too (mocks/rules/order-request.ts).
+ */
+export const PASS_ID_FIELDS = ['platform_pass_id', 'gamepass_id'] as const;
+
 export const CreateOrderRequest = component(
   'CreateOrderRequest',
   z
@@ -66,7 +72,9 @@ export const CreateOrderRequest = component(
       payment_method: z.string().min(1).max(32).optional().meta({ description: 'Defaults to `invoice`. Sandbox tokens: `invoice` only.' }),
       client_reference: z.string().min(1).max(64).optional().meta({ description: 'Your own reference, echoed back.' }),
     })
-    .strict(),
+    .strict()
+    // Zod's object cannot say "exactly one of these two optional keys"; the JSON Schema (openapi.json) says it here.
+    .meta({ oneOf: PASS_ID_FIELDS.map((name) => ({ properties: { [name]: {} }, required: [name] })) }),
   'Only user input. The server computes price, discount, total, invoice and status; any other property gets 422 FORBIDDEN_FIELDS.',
 );
 /** Payment methods the document names. A server may offer others (gateway codes), which stay allowed. */

@@ -1,6 +1,7 @@
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { LEAN } from '../support/cli-assertions.js';
 import { describe, expect, it } from 'vitest';
@@ -143,7 +144,8 @@ describe('auth login', () => {
     const result = await topup(['--no-color', 'auth', 'login', '--profile', 'store'], { tty: true, prompter });
     expect(result.code).toBe(0);
     expect(prompter.asked.map((q) => q.kind)).toEqual(['input', 'password']);
-    expect(prompter.asked[1]!.message).toBe(`API token (create one at ${served.url}/user/api-access):`);
+    // A sandbox has no API-access page: its tokens are its fixtures.
+    expect(prompter.asked[1]!.message).toBe('API token (a topup sandbox: `topup mock fixtures` lists its tokens):');
     expect(result.err).toBe(`✓ Logged in to ${served.url}${as('unlinked')} (production token), profile store.\n`);
     expect(readJson('credentials.json')).toEqual({ tokens: { store: served.token('unlinked') } });
   });
@@ -153,6 +155,22 @@ describe('auth login', () => {
     const result = await topup(['auth', 'login', '--base-url', served.url], { tty: true, prompter });
     expect(result.code).toBe(0);
     expect(prompter.asked.map((q) => q.kind)).toEqual(['password']);
+  });
+
+  it('on a terminal, a server that is not a topup sandbox is pointed at its own API-access page', async () => {
+    // A shop on this machine that refuses the token: no control API answers there.
+    const shop = createHttpServer((_request, response) => {
+      response.writeHead(401, { 'content-type': 'application/json' }).end('{"success":false,"message":"Unauthenticated."}');
+    });
+    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+      const prompter = scriptedPrompter([{ password: 'not-a-token' }]);
+      await topup(['auth', 'login', '--base-url', url], { tty: true, prompter });
+      expect(prompter.asked[0]!.message).toBe(`API token (create one at ${url}/user/api-access):`);
+    } finally {
+      await new Promise((resolve) => shop.close(resolve));
+    }
   });
 
   it('the base URL question refuses what the client would refuse', async () => {

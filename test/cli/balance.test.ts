@@ -15,8 +15,10 @@ useHarness(
 const DASH_ROW = '-\t-\t-\t-\t-\t-\t-\n';
 const TRX2 = LEAN
   ? DASH_ROW
-  : 'TRX00000002\t2026-03-02T10:04:00Z\tdebit\t6000\t10044000\tINV20260302000005\tPayment of order INV20260302000005\n';
-const TRX1 = LEAN ? DASH_ROW : 'TRX00000001\t2026-03-02T10:00:00Z\tcredit\t50000\t10050000\tINV20260302000001\tDeposit INV20260302000001\n';
+  : 'TRX00000005\t2026-03-02T10:04:00Z\tdebit\t6000\t10044000\tINV20260302000005\tPayment of order INV20260302000005\n';
+const TRX1 = LEAN ? DASH_ROW : 'TRX00000004\t2026-03-02T10:00:00Z\tcredit\t50000\t10050000\tINV20260302000001\tDeposit INV20260302000001\n';
+/** The seeded balance's own transaction, the account's first (mocks/store/seed.ts). */
+const OPENING = LEAN ? DASH_ROW : 'TRX00000001\t2026-01-15T09:00:00Z\tcredit\t10000000\t10000000\t-\tOpening balance\n';
 const BALANCE_DROPPED = ['balance', 'currency', 'updated_at', 'updated'];
 const firstPageOnly = (noun: string) =>
   LEAN
@@ -111,7 +113,7 @@ describe('topup balance', () => {
 
 describe('topup transactions', () => {
   it('piped: one TSV row per transaction, raw amounts, no header', async () => {
-    expect(await h.run(['transactions'])).toEqual({ code: 0, out: TRX2 + TRX1, err: '' });
+    expect(await h.run(['transactions'])).toEqual({ code: 0, out: TRX2 + TRX1 + OPENING, err: '' });
   });
 
   it('terminal: aligned, signed formatted amounts', async () => {
@@ -122,12 +124,14 @@ describe('topup transactions', () => {
             'ID  CREATED  TYPE  AMOUNT  BALANCE AFTER  REFERENCE  DESCRIPTION',
             '-   -        -          -              -  -          -',
             '-   -        -          -              -  -          -',
+            '-   -        -          -              -  -          -',
             '',
           ]
         : [
-            'ID           CREATED                  TYPE        AMOUNT  BALANCE AFTER  REFERENCE          DESCRIPTION',
-            'TRX00000002  2026-03-02 10:04 +00:00  debit    -Rp 6.000  Rp 10.044.000  INV20260302000005  Payment of order INV20260302000005',
-            'TRX00000001  2026-03-02 10:00 +00:00  credit  +Rp 50.000  Rp 10.050.000  INV20260302000001  Deposit INV20260302000001',
+            'ID           CREATED                  TYPE            AMOUNT  BALANCE AFTER  REFERENCE          DESCRIPTION',
+            'TRX00000005  2026-03-02 10:04 +00:00  debit        -Rp 6.000  Rp 10.044.000  INV20260302000005  Payment of order INV20260302000005',
+            'TRX00000004  2026-03-02 10:00 +00:00  credit      +Rp 50.000  Rp 10.050.000  INV20260302000001  Deposit INV20260302000001',
+            'TRX00000001  2026-01-15 09:00 +00:00  credit  +Rp 10.000.000  Rp 10.000.000  -                  Opening balance',
             '',
           ]
       ).join('\n'),
@@ -143,9 +147,10 @@ describe('topup transactions', () => {
 
   it.each([
     { args: ['--page', '2', '--per-page', '1'], out: TRX1 },
-    { args: ['--page', '3', '--per-page', '1'], out: '' },
-    { args: ['--type', 'credit'], out: TRX1 },
-    { args: ['--all', '--per-page', '1'], out: LEAN ? TRX2 : TRX2 + TRX1, err: firstPageOnly('transactions') },
+    { args: ['--page', '3', '--per-page', '1'], out: OPENING },
+    { args: ['--page', '4', '--per-page', '1'], out: '' },
+    { args: ['--type', 'credit'], out: TRX1 + OPENING },
+    { args: ['--all', '--per-page', '1'], out: LEAN ? TRX2 : TRX2 + TRX1 + OPENING, err: firstPageOnly('transactions') },
   ])('paging and filters: $args', async ({ args, out, err }) => {
     expect(await h.run(['transactions', ...args])).toEqual({ code: 0, out, err: err ?? '' });
   });
@@ -154,7 +159,7 @@ describe('topup transactions', () => {
     const result = await h.run(['--json', 'transactions', '--all', '--per-page', '1']);
     const every = [];
     for await (const t of h.client('rich').balance.transactions()) every.push(t);
-    expect(every).toHaveLength(2);
+    expect(every).toHaveLength(3);
     // Lean: no pagination, so --all with one a page can only give the first.
     expect(JSON.parse(result.out)).toEqual({ transactions: LEAN ? every.slice(0, 1) : every });
     expect(result.err).toBe(firstPageOnly('transactions'));
@@ -162,7 +167,7 @@ describe('topup transactions', () => {
 
   it('terminal: a hint for the next page on stderr, with the same flags', async () => {
     const result = await h.run(['transactions', '--per-page', '1', '--no-color'], { tty: true });
-    expect(result.err).toBe(LEAN ? '' : 'Page 1 of 2 (2 transactions). Next: topup transactions --per-page 1 --page 2\n');
+    expect(result.err).toBe(LEAN ? '' : 'Page 1 of 3 (3 transactions). Next: topup transactions --per-page 1 --page 2\n');
     const empty = await h.runEmbedded(['transactions', '--no-color'], { tty: true });
     expect(empty.out).toBe('');
     expect(empty.err).toMatch(/^No transactions\.$/m);

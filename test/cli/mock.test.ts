@@ -433,6 +433,23 @@ describe('mock commands against a served sandbox (--base-url)', () => {
     }
   });
 
+  it("deposit without --account goes to the token's account, as its help says; with no token, to demo", async () => {
+    const served = await serveSandbox();
+    try {
+      const help = await topup(['mock', 'deposit', '--help']);
+      expect(help.out.replace(/\s+/g, ' ')).toContain("for the token's account (the demo account without one)");
+      const balanceOf = (name: 'rich' | 'demo') => served.sandbox.store.db.accounts.all().find((a) => a.name === name)!.balance;
+      const [rich, demo] = [balanceOf('rich'), balanceOf('demo')];
+      const env = { TOPUP_TOKEN: served.token('rich') };
+      expect((await topup(['mock', 'deposit', '50000', '--paid', '--base-url', served.url], { env })).code).toBe(0);
+      expect([balanceOf('rich') - rich, balanceOf('demo') - demo]).toEqual([50_000, 0]);
+      expect((await topup(['mock', 'deposit', '20000', '--paid', '--base-url', served.url])).code).toBe(0);
+      expect([balanceOf('rich') - rich, balanceOf('demo') - demo]).toEqual([50_000, 20_000]);
+    } finally {
+      await served.close();
+    }
+  });
+
   it('deposit --json prints the new deposit the same way from the embedded and a served sandbox', async () => {
     const served = await serveSandbox();
     try {

@@ -62,7 +62,9 @@ describe('orders create, scripted (flags, piped)', () => {
     expect(result.code).toBe(0);
     const data = JSON.parse(result.out);
     // Lean: the document guarantees the invoice and `idempotent`; `order`, `gateway` and `environment` are one shape's.
-    expect(Object.keys(data).sort()).toEqual(LEAN ? ['idempotent', 'invoice'] : ['environment', 'gateway', 'idempotent', 'invoice']);
+    expect(Object.keys(data).sort()).toEqual(
+      LEAN ? ['environment', 'idempotent', 'invoice'] : ['environment', 'gateway', 'idempotent', 'invoice'],
+    );
     expect(data).toMatchObject(
       LEAN
         ? { idempotent: false, invoice: { amount: 12_000, payment_status: 'pending' } }

@@ -311,7 +311,13 @@ describe('progress on stderr while --all fetches pages: for a person watching, n
     expect(frames(result.err)).toEqual(
       LEAN
         ? ['Fetching transactions…', 'Fetching transactions: page 1, 1 so far…', '']
-        : ['Fetching transactions…', 'Fetching transactions: page 1 of 2, 1 so far…', 'Fetching transactions: page 2 of 2, 2 so far…', ''],
+        : [
+            'Fetching transactions…',
+            'Fetching transactions: page 1 of 3, 1 so far…',
+            'Fetching transactions: page 2 of 3, 2 so far…',
+            'Fetching transactions: page 3 of 3, 3 so far…',
+            '',
+          ],
     );
     // Cleared: what stays on screen after the last frame is the warning a lean server earns, and nothing else.
     expect(result.err.slice(result.err.lastIndexOf('\r\u001b[K') + 4)).toBe(

@@ -13,6 +13,7 @@ import {
   TokenValidation,
   successEnvelope,
 } from '../../src/contract/index.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { buildOpenApiDocument, type OpenApiOperation, type OpenApiResponse } from '../../src/contract/openapi.js';
 import { compileComponents, createContractValidator, type HttpExchange, withContractCheck } from '../support/openapi-validator.js';
 
@@ -88,7 +89,12 @@ describe('the OpenAPI document', () => {
     );
     expect(createOrder?.requestBody).toEqual({
       required: true,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateOrderRequest' } } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/CreateOrderRequest' },
+          example: { order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 },
+        },
+      },
     });
     expect(doc.components.schemas.CreateOrderRequest?.required).toEqual(['platform_username', 'place_id']);
     expect(doc.components.schemas.CreateOrderRequest?.additionalProperties).toBe(false);
@@ -155,9 +161,17 @@ describe('the OpenAPI document', () => {
     ['platform_pass_id', { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 }, true],
     ['its alias gamepass_id', { platform_username: 'BuilderBob', place_id: 5001, gamepass_id: 9001 }, true],
     ['neither pass id', { platform_username: 'BuilderBob', place_id: 5001 }, false],
+    ['both pass ids', { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, gamepass_id: 9001 }, false],
     ['an unknown property', { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, a: 1 }, false],
-  ])('the order body with %s is %s', (_name, body, valid) => {
+  ])('the order body with %s is %s, in the document as in the sandbox', async (_name, body, valid) => {
     expect(compileComponents(doc).CreateOrderRequest!(body)).toBe(valid);
+    const sandbox = await createSandbox({ rateLimit: false });
+    const answer = await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.account('rich').token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(answer.status).toBe(valid ? 201 : 422);
   });
 
   it('describes the order body and the created invoice as the document does', () => {

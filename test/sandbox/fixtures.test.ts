@@ -158,3 +158,36 @@ describe.each(transports)('fixture values really work (%s)', (transport) => {
     }
   });
 });
+
+describe('seeded balances', () => {
+  it('every seeded account with a balance has the transactions that explain it, and no other has any', async () => {
+    const sandbox = await createSandbox({ rateLimit: false });
+    for (const account of sandbox.store.db.accounts.all()) {
+      const transactions = sandbox.store.db.transactions.all().filter((x) => x.account_id === account.id);
+      const sum = transactions.reduce((total, x) => total + (x.type === 'credit' ? x.amount : -x.amount), 0);
+      expect({ account: account.name, id: account.id, sum }).toEqual({ account: account.name, id: account.id, sum: account.balance });
+      if (account.balance > 0)
+        expect(transactions).toEqual([
+          expect.objectContaining({ type: 'credit', description: 'Opening balance', balance_after: account.balance }),
+        ]);
+      else expect(transactions).toEqual([]);
+    }
+  });
+
+  it("rich's 10,000,000 shows its opening transaction over the API", async () => {
+    const sandbox = await createSandbox({ rateLimit: false });
+    const answer = await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/balance/transactions`, {
+      headers: { authorization: `Bearer ${sandbox.account('rich').token}` },
+    });
+    const { transactions } = ((await answer.json()) as { data: { transactions: Record<string, unknown>[] } }).data;
+    expect(transactions).toEqual([
+      expect.objectContaining({
+        type: 'credit',
+        amount: 10_000_000,
+        balance_after: 10_000_000,
+        reference: null,
+        description: 'Opening balance',
+      }),
+    ]);
+  });
+});

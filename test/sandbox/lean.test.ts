@@ -26,7 +26,9 @@ describe.each(transports)('the lean sandbox answers only what the document guara
     const { rich } = await accounts();
     const token = rich.token;
     const created = dataOf(await t.request('POST', '/api/v1/me/orders', { token, body: SIMPLE_ORDER }), 201);
-    expect(keys(created)).toEqual(['idempotent', 'invoice']);
+    // The document lists `environment` among the order-creation answer's fields (`sandbox` in a sandbox response).
+    expect(keys(created)).toEqual(['environment', 'idempotent', 'invoice']);
+    expect(created.environment).toBe('production');
     expect(keys(created.invoice)).toEqual(INVOICE);
     const code = created.invoice.invoice_code as string;
     const deposit = await t.sandbox.control.deposit({ amount: 50_000, account: 'rich', paid: false });

@@ -102,6 +102,7 @@ describe.each(transports)('magic values, the details (%s)', (transport) => {
     expect(transactions.map((x: { type: string; amount: number }) => `${x.type} ${x.amount}`)).toEqual([
       `credit ${PRICE}`,
       `debit ${PRICE}`,
+      'credit 10000000',
     ]);
   });
 

@@ -64,7 +64,8 @@ describe.each(transports)('ownership (%s)', (transport) => {
       transactions: [],
       pagination: { total: 0 },
     });
-    expect(dataOf(await t.request('GET', '/api/v1/me/balance/transactions', { token: rich.token })).pagination.total).toBe(1);
+    // Its deposit's, and its opening balance's.
+    expect(dataOf(await t.request('GET', '/api/v1/me/balance/transactions', { token: rich.token })).pagination.total).toBe(2);
 
     const summary = dataOf(await t.request('GET', '/api/v1/me/dashboard-summary', { token: demo.token }));
     expect(summary.orders.total).toBe(1);

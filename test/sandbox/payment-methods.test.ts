@@ -152,7 +152,7 @@ describe.each(transports)('payment methods (%s)', (transport) => {
 
     expect(dataOf(await t.request('GET', '/api/v1/me/balance', { token: rich.token })).balance).toBe(rich.balance - 12_000);
     const { transactions, pagination } = dataOf(await t.request('GET', '/api/v1/me/balance/transactions', { token: rich.token }));
-    expect(pagination.total).toBe(1);
+    expect(pagination.total).toBe(2);
     expect(transactions[0]).toMatchObject({ type: 'debit', amount: 12_000, balance_after: rich.balance - 12_000, reference: code });
     expect(dataOf(await t.request('GET', `/api/v1/me/invoices/${code}/status`, { token: rich.token }))).toMatchObject({
       payment_status: 'paid',

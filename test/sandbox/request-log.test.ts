@@ -13,7 +13,6 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const entry = (path: string, id = 1): JournalEntry => ({
   id,
-  at: 0,
   time: '1970-01-01T00:00:00.000Z',
   method: 'GET',
   path,

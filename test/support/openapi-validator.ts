@@ -238,6 +238,11 @@ class SchemaCache {
     return this.#compile(`header ${name}`, schema);
   }
 
+  /** Any schema of the document, its references resolved against the document's components. */
+  schema(schema: JsonSchema): ValidateFunction {
+    return this.#compile(`schema ${JSON.stringify(schema)}`, schema);
+  }
+
   #compile(key: string, schema: JsonSchema): ValidateFunction {
     let validate = this.#compiled.get(key);
     if (validate === undefined) {
@@ -249,6 +254,12 @@ class SchemaCache {
 }
 
 /** Compiles every component of the document under Ajv's strict mode; throws on the first one it refuses. */
+/** Compiles any schema of the document (a parameter's, a media type's), with its `$ref`s resolved (Ajv strict). */
+export function schemaCompiler(doc: OpenApiDocument): (schema: JsonSchema) => ValidateFunction {
+  const schemas = new SchemaCache(doc);
+  return (schema) => schemas.schema(schema);
+}
+
 export function compileComponents(doc: OpenApiDocument = buildOpenApiDocument()): Record<string, ValidateFunction> {
   const schemas = new SchemaCache(doc);
   return Object.fromEntries(Object.keys(doc.components.schemas).map((id) => [id, schemas.component(id)]));

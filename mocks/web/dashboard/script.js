@@ -10,7 +10,7 @@
  * @typedef {{ kind: string, rate?: number, after?: number, times?: number, status?: number, latency_ms?: number,
  *   routes?: string[] }} FaultRule
  * @typedef {{ seed: number, rules: FaultRule[], stats: { rules: { fired: number, matched: number }[] } }} Faults
- * @typedef {{ now: string, now_ms: number, next_move_at: number | null }} Clock
+ * @typedef {{ now: string, next_move_at: string | null }} Clock
  * @typedef {{ id: number, time: string, method: string, path: string, headers: Record<string, string>,
  *   idempotency_key: string | null, request_body: string | null, status: number | null, response_body: string | null,
  *   duration_ms: number, route: string | null, account: string | null, idempotent_replay: boolean, fault: string | null,
@@ -109,7 +109,10 @@ async function refreshState() {
   // (that GET settles them), so a change nobody asked about still shows.
   clearTimeout(nextRefresh);
   if (clock.next_move_at != null)
-    nextRefresh = setTimeout(() => void refreshState(), Math.min(Math.max(clock.next_move_at - clock.now_ms, 0) + 250, 2 ** 31 - 1));
+    nextRefresh = setTimeout(
+      () => void refreshState(),
+      Math.min(Math.max(Date.parse(clock.next_move_at) - Date.parse(clock.now), 0) + 250, 2 ** 31 - 1),
+    );
   $('accounts').replaceChildren(
     ...accounts.accounts.map((a) => {
       const tr = document.createElement('tr');

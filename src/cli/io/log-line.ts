@@ -12,7 +12,7 @@ const pad = (text: string, width: number) => (text.length >= width ? text : text
  */
 export function logLine(entry: JournalEntry, options: { terminal: boolean; style: Style; timeZone?: string | undefined }): string {
   const { style } = options;
-  const time = options.terminal ? localClock(entry.at, options.timeZone, { millis: true, offset: false }) : entry.time;
+  const time = options.terminal ? localClock(Date.parse(entry.time), options.timeZone, { millis: true, offset: false }) : entry.time;
   const status = entry.status === null ? 'dropped' : String(entry.status);
   const coloured =
     entry.status === null || entry.status >= 500 ? style.red(status) : entry.status >= 400 ? style.yellow(status) : style.green(status);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type Endpoint, endpoints } from '../endpoints.js';
+import { pathParameterExample, requestBodyExample, successExample } from './examples.js';
 import { operationDescription, queryParameterNotes, successDescription } from './operation-descriptions.js';
 import { operationErrorResponses, responseHeaders } from './responses.js';
 import { componentId, JSON_MEDIA_TYPE, queryParameterSchema, schemaRef } from './schemas.js';
@@ -44,7 +45,7 @@ function pathParameters(path: string): OpenApiParameter[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => {
     const known = pathParameterSchemas[name];
     if (known === undefined) throw new Error(`Path parameter {${name}} of ${path} has no schema in openapi/operations.ts.`);
-    return { name, in: 'path', required: true, ...known };
+    return { name, in: 'path', required: true, ...known, example: pathParameterExample(name) };
   });
 }
 
@@ -86,7 +87,12 @@ function headerParameters(endpoint: Endpoint): OpenApiParameter[] {
 function requestBody(endpoint: Endpoint, body: z.ZodType): NonNullable<OpenApiOperation['requestBody']> {
   return {
     required: true,
-    content: { [JSON_MEDIA_TYPE]: { schema: schemaRef(componentId(body, `Request body of ${endpoint.id}`)) } },
+    content: {
+      [JSON_MEDIA_TYPE]: {
+        schema: schemaRef(componentId(body, `Request body of ${endpoint.id}`)),
+        example: requestBodyExample(endpoint.id),
+      },
+    },
   };
 }
 
@@ -98,7 +104,7 @@ function successResponses(endpoint: Endpoint): Record<string, OpenApiResponse> {
       {
         description: successDescription(endpoint, status),
         headers: responseHeaders(status),
-        content: { [JSON_MEDIA_TYPE]: { schema: successEnvelopeSchema(dataId) } },
+        content: { [JSON_MEDIA_TYPE]: { schema: successEnvelopeSchema(dataId), example: successExample(endpoint.id, status) } },
       },
     ]),
   );

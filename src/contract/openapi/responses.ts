@@ -1,5 +1,6 @@
 import { type ErrorCode, errorCodeCatalog } from '../errors.js';
 import { MAX_IN_FLIGHT_SERVER, RATE_LIMIT_HEADERS } from '../rate-limits.js';
+import { errorExample } from './examples.js';
 import { JSON_MEDIA_TYPE, schemaRef } from './schemas.js';
 import type { OpenApiHeader, OpenApiReference, OpenApiResponse } from './types.js';
 
@@ -73,7 +74,7 @@ function errorResponse(status: number, meaning: string): OpenApiResponse {
   return {
     description: codes.length === 0 ? meaning : `${meaning} error.code: ${codes.join(', ')}.`,
     headers,
-    content: { [JSON_MEDIA_TYPE]: { schema: schemaRef('ErrorEnvelope') } },
+    content: { [JSON_MEDIA_TYPE]: { schema: schemaRef('ErrorEnvelope'), example: errorExample(status) } },
   };
 }
 

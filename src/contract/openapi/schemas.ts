@@ -33,11 +33,6 @@ export function componentSchemas(): Record<string, JsonSchema> {
   for (const id of Object.keys(output).sort()) {
     schemas[id] = withoutIdentity((bodyIds.has(id) ? input : output)[id] ?? {});
   }
-  // The pass id is required under one of its two names, which zod cannot say: the document's "one of the two".
-  schemas.CreateOrderRequest = {
-    ...schemas.CreateOrderRequest,
-    anyOf: ['platform_pass_id', 'gamepass_id'].map((name) => ({ properties: { [name]: {} }, required: [name] })),
-  };
   return schemas;
 }
 

@@ -8,6 +8,8 @@ export interface OpenApiHeader {
 }
 export interface OpenApiMediaType {
   schema: JsonSchema;
+  /** A real value (src/contract/openapi/examples.ts). */
+  example: unknown;
 }
 export interface OpenApiResponse {
   description: string;
@@ -20,6 +22,8 @@ export interface OpenApiParameter {
   required: boolean;
   description?: string;
   schema: JsonSchema;
+  /** For path parameters: a real value (src/contract/openapi/examples.ts). */
+  example?: string;
 }
 export interface OpenApiOperation {
   operationId: string;

@@ -86,9 +86,11 @@ async function askBaseUrl(ctx: CliContext, parseBaseUrl: (url: unknown) => strin
 async function askToken(ctx: CliContext, baseUrl: string): Promise<string> {
   if (!ctx.io.canPrompt())
     throw new UsageError('No terminal to ask for the token on; pipe it in: topup auth login --with-token < token.txt');
+  const { tokenSource } = await import('./token-source.js');
+  const source = await tokenSource(baseUrl, await ctx.remoteFetch(), ctx.signal);
   const prompter = await ctx.prompter();
   const answer = await prompter.password({
-    message: `API token (create one at ${baseUrl}/user/api-access):`,
+    message: `API token (${source}):`,
     validate: (value) => (value.trim() === '' ? 'The token is empty.' : true),
   });
   return answer.trim();

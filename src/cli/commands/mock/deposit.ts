@@ -28,9 +28,9 @@ export function registerDeposit(mock: Command, ctx: CliContext): void {
   mock
     .command('deposit')
     .argument('<amount>', 'amount in IDR, 10000 to 50000000', parseWholeNumber('amount', 1))
-    .description('Create a deposit (a balance top-up) for the demo account, or --account NAME')
+    .description("Create a deposit (a balance top-up) for the token's account (the demo account without one), or --account NAME")
     .option('--paid', 'pay it at once, crediting the balance', false)
-    .option('--account <name>', 'sandbox account by name (demo, rich, broke, unlinked, dual)')
+    .option('--account <name>', "sandbox account by name (demo, rich, broke, unlinked, dual) instead of the token's")
     .addOption(
       new Option('--mode <mode>', 'for an account with both keys (dual): its test or its live world (default live)').choices([
         'sandbox',
@@ -40,6 +40,9 @@ export function registerDeposit(mock: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
+Without --account the deposit goes to the account whose token the command uses (a profile logged in to the
+sandbox, or TOPUP_TOKEN), as an order would; with no token (the embedded sandbox), to the demo account.
+
 Examples:
   $ topup mock deposit 50000
   $ topup mock deposit 100000 --paid --account rich
