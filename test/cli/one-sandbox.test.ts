@@ -128,10 +128,9 @@ describe('mock serve serves the config folder’s sandbox, and every command her
       expect(viaFlag.code).toBe(0);
       expect(viaFlag.err).toBe('');
       const viaEnv = await topup(['--json', 'balance'], { env: { TOPUP_BASE_URL: other.url, TOPUP_TOKEN: other.token('rich') } });
-      expect(JSON.parse(viaEnv.out).balance).toBe(10_000_000);
-      expect(viaEnv.err).toBe('');
+      expect(viaEnv).toMatchObject({ code: 0, err: '' });
       const mock = await topup(['--json', 'balance', '--mock'], { env: { TOPUP_BASE_URL: other.url } });
-      expect(mock.err).toBe(servedNotice(served.info.url));
+      expect(mock).toMatchObject({ code: 0, err: servedNotice(served.info.url) });
       // The other server's API saw the TOPUP_BASE_URL run alone, never the --mock one.
       expect(other.sandbox.requests.list().map((entry) => entry.path)).toEqual(['/api/v1/me/balance']);
     } finally {
