@@ -36,7 +36,12 @@ async function serve(args: string[] = [], env: Record<string, string> = {}) {
     if (await Promise.race([running.then(() => true), new Promise((r) => setTimeout(() => r(false), 10))]))
       throw new Error(`mock serve ended: ${io.err()}`);
   }
-  const info = JSON.parse(io.out().split('\n')[0]!) as { url: string; state: string | null; announced: boolean; connect: Record<string, unknown> };
+  const info = JSON.parse(io.out().split('\n')[0]!) as {
+    url: string;
+    state: string | null;
+    announced: boolean;
+    connect: Record<string, unknown>;
+  };
   return {
     info,
     io,
@@ -48,11 +53,17 @@ async function serve(args: string[] = [], env: Record<string, string> = {}) {
 }
 
 /** A loopback server that is no topup sandbox, or one that claims another instance: it records what it was sent. */
-async function impostor(instance?: string): Promise<{ url: string; seen: { path: string; headers: IncomingHttpHeaders }[]; close(): Promise<void> }> {
+async function impostor(
+  instance?: string,
+): Promise<{ url: string; seen: { path: string; headers: IncomingHttpHeaders }[]; close(): Promise<void> }> {
   const seen: { path: string; headers: IncomingHttpHeaders }[] = [];
   const server: Server = createServer((req, res) => {
     seen.push({ path: req.url ?? '', headers: req.headers });
-    res.writeHead(200, { 'content-type': 'application/json', 'x-topup-sandbox': '1', ...(instance ? { 'x-topup-sandbox-instance': instance } : {}) });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'x-topup-sandbox': '1',
+      ...(instance ? { 'x-topup-sandbox-instance': instance } : {}),
+    });
     res.end('{"success":true,"data":{}}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -90,7 +101,10 @@ describe('mock serve serves the config folder’s sandbox, and every command her
       expect(JSON.parse(status.out)).toMatchObject({ invoice_code: invoice, payment_status: 'paid' });
 
       const logs = await topup(['--json', 'mock', 'logs']);
-      const lines = logs.out.trim().split('\n').map((line) => JSON.parse(line) as { method: string; path: string });
+      const lines = logs.out
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { method: string; path: string });
       expect(lines.map((entry) => `${entry.method} ${entry.path}`)).toEqual([
         'POST /api/v1/me/orders',
         `POST /__sandbox/invoices/${invoice}/pay`,
@@ -106,7 +120,12 @@ describe('mock serve serves the config folder’s sandbox, and every command her
     expect(after.err).toBe(EMBEDDED_NOTICE);
     expect(JSON.parse(after.out).orders.map((o: { status: string }) => o.status)).toEqual(['processing']);
     const logs = await topup(['--json', 'mock', 'logs']);
-    expect(logs.out.trim().split('\n').map((line) => JSON.parse(line).path)).toContain('/api/v1/me/orders');
+    expect(
+      logs.out
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).path),
+    ).toContain('/api/v1/me/orders');
   });
 
   it('starts from what the embedded sandbox holds', async () => {
@@ -201,7 +220,10 @@ describe('mock serve serves the config folder’s sandbox, and every command her
       'Error: --fresh serves a sandbox in memory and --state one kept in a file: pick one.\n',
     );
     const repair = await topup(['mock', 'serve', '--fresh', '--repair']);
-    expect(repair).toMatchObject({ code: 2, err: 'Error: --repair repairs a state file, and this sandbox is in memory: drop --repair, or add --state FILE.\n' });
+    expect(repair).toMatchObject({
+      code: 2,
+      err: 'Error: --repair repairs a state file, and this sandbox is in memory: drop --repair, or add --state FILE.\n',
+    });
   });
 });
 
@@ -212,7 +234,9 @@ describe('an announcement is trusted only when its process runs and its URL answ
       writeFileSync(announcementFile(), announcement({ url: other.url }), { mode: 0o600 });
       const run = await topup(['--json', 'balance']);
       expect(run.code).toBe(0);
-      expect(run.err).toBe(`Ignoring the announcement of a sandbox served at ${other.url}: another process answers there now.\n${EMBEDDED_NOTICE}`);
+      expect(run.err).toBe(
+        `Ignoring the announcement of a sandbox served at ${other.url}: another process answers there now.\n${EMBEDDED_NOTICE}`,
+      );
       expect(other.seen.map((s) => s.path)).toEqual(['/__sandbox/clock']);
       expect(other.seen[0]!.headers.authorization).toBeUndefined();
       // Under the state's lock, an announcement still there is stale: the embedded sandbox removed it.
@@ -250,8 +274,16 @@ describe('an announcement is trusted only when its process runs and its URL answ
     ['an instance with other characters', announcement({ instance: 'x\u001b[31m' }), 'its instance is not an instance id'],
     ['a host elsewhere', announcement({ url: 'http://example.com:4010' }), "its url's host example.com is not a loopback address"],
     ['https', announcement({ url: 'https://127.0.0.1:4010' }), 'its url is not http'],
-    ['a path', announcement({ url: 'http://127.0.0.1:4010/api' }), 'its url is not an origin alone (no path, query, user or trailing slash)'],
-    ['a user', announcement({ url: 'http://me@127.0.0.1:4010' }), 'its url is not an origin alone (no path, query, user or trailing slash)'],
+    [
+      'a path',
+      announcement({ url: 'http://127.0.0.1:4010/api' }),
+      'its url is not an origin alone (no path, query, user or trailing slash)',
+    ],
+    [
+      'a user',
+      announcement({ url: 'http://me@127.0.0.1:4010' }),
+      'its url is not an origin alone (no path, query, user or trailing slash)',
+    ],
     ['too large', `${announcement({})}${' '.repeat(5000)}`, 'it is larger than 4096 bytes'],
   ])('%s: refused with a notice, never a crash, and nothing is contacted', async (_name, text, reason) => {
     writeFileSync(announcementFile(), text, { mode: 0o600 });

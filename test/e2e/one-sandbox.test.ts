@@ -44,7 +44,8 @@ async function startServe(readyFile: string) {
 describe.sequential('`topup mock serve` in one process, commands with no flags in another', () => {
   let served: Awaited<ReturnType<typeof startServe>>;
   let invoice = '';
-  const notice = () => `Using the sandbox served at ${served.url.trim()} by \`topup mock serve\` (pid ${served.child.pid}, demo sandbox token).`;
+  const notice = () =>
+    `Using the sandbox served at ${served.url.trim()} by \`topup mock serve\` (pid ${served.child.pid}, demo sandbox token).`;
 
   it('1. the ready file holds the URL and a newline; the banner says how to reach it from another shell', async () => {
     served = await startServe(join(config.dir, 'ready.url'));
@@ -66,14 +67,19 @@ describe.sequential('`topup mock serve` in one process, commands with no flags i
 
   it('3. mock pay pays what the served sandbox created', async () => {
     expect(await topup(['mock', 'pay', invoice], { env })).toMatchObject({ code: 0, stderr: `${notice()}\n` });
-    const seen = (await (await fetch(`${served.url.trim()}/__sandbox/invoices/${invoice}`)).json()) as { data: { invoice: { payment_status: string } } };
+    const seen = (await (await fetch(`${served.url.trim()}/__sandbox/invoices/${invoice}`)).json()) as {
+      data: { invoice: { payment_status: string } };
+    };
     expect(seen.data.invoice.payment_status).toBe('paid');
   });
 
   it('4. mock logs shows the served sandbox’s requests', async () => {
     const logs = await topup(['--json', 'mock', 'logs'], { env });
     expect(logs.code).toBe(0);
-    const lines = logs.stdout.trim().split('\n').map((line) => JSON.parse(line) as { method: string; path: string });
+    const lines = logs.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { method: string; path: string });
     expect(lines.map((entry) => `${entry.method} ${entry.path}`)).toEqual([
       'POST /api/v1/me/orders',
       'GET /api/v1/me/orders',

@@ -72,7 +72,13 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     try {
       if (state.kind === 'config') await facade.announce(state.file, { url: reachUrl, instance: server.instance });
       if (options.readyFile !== undefined) await writeReadyFile(options.readyFile, reachUrl);
-      await printServing(ctx, options, { state, url: server.url, reachUrl, sandbox: opened.sandbox, controlCalls: facade.controlCallLines() });
+      await printServing(ctx, options, {
+        state,
+        url: server.url,
+        reachUrl,
+        sandbox: opened.sandbox,
+        controlCalls: facade.controlCallLines(),
+      });
       await startExtras(ctx, options, opened.sandbox, server.url, controlSecret !== undefined, facade);
       await interrupted(ctx);
     } finally {
