@@ -13,6 +13,7 @@ import { main } from '../../src/cli/main.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 import { EMBEDDED_NOTICE } from '../support/cli-assertions.js';
 import { runCli, serveSandbox, type RunOptions } from './run-cli.js';
+import { connectLines } from '../../src/cli/commands/mock/serve-banner.js';
 
 let config: { dir: string; cleanup: () => void };
 beforeEach(() => {
@@ -133,10 +134,33 @@ describe('mock serve serves the config folder’s sandbox, and every command her
     const served = await serve();
     try {
       expect((await topup(['mock', 'pay', invoice])).code).toBe(0);
+      const seen = (await (await fetch(`${served.info.url}/__sandbox/invoices/${invoice}`)).json()) as {
+        data: { invoice: { payment_status: string } };
+      };
+      expect(seen.data.invoice.payment_status).toBe('paid');
     } finally {
       await served.stop();
     }
     expect((await topup(['mock', 'pay', invoice])).err).toMatch(/already paid/);
+  });
+
+  it('mock logs --follow with no flags streams the served sandbox’s requests as they come', async () => {
+    const served = await serve();
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const following = main(['mock', 'logs', '--follow'], io, { signal: controller.signal });
+    try {
+      for (let i = 0; i < 300 && !io.err().includes('Following'); i++) await new Promise((r) => setTimeout(r, 10));
+      // A request straight to the served sandbox, as a bot makes it: no topup command ran it.
+      await fetch(`${served.info.url}/api/v1/articles`);
+      for (let i = 0; i < 300 && !io.out().includes('/api/v1/articles'); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(io.out()).toMatch(/\tGET\t\/api\/v1\/articles\t200\t/);
+      expect(io.err().startsWith(servedNotice(served.info.url))).toBe(true);
+    } finally {
+      controller.abort();
+      expect(await following).toBe(130);
+      await served.stop();
+    }
   });
 
   it('--base-url, TOPUP_BASE_URL and a profile keep their meaning; --mock is the config folder’s sandbox, served now', async () => {
@@ -151,6 +175,13 @@ describe('mock serve serves the config folder’s sandbox, and every command her
       const mock = await topup(['--json', 'balance', '--mock'], { env: { TOPUP_BASE_URL: other.url } });
       expect(mock).toMatchObject({ code: 0, err: servedNotice(served.info.url) });
       // The other server's API saw the TOPUP_BASE_URL run alone, never the --mock one.
+      expect(other.sandbox.requests.list().map((entry) => entry.path)).toEqual(['/api/v1/me/balance']);
+      // A current profile is a server configured: a plain run goes there, --mock still to the served sandbox.
+      const login = await topup(['auth', 'login', '--with-token', '--base-url', other.url], { stdin: `${other.token('rich')}\n` });
+      expect(login.code).toBe(0);
+      other.sandbox.requests.clear();
+      expect(await topup(['--json', 'balance'])).toMatchObject({ code: 0, err: '' });
+      expect(await topup(['--json', 'balance', '--mock'])).toMatchObject({ code: 0, err: servedNotice(served.info.url) });
       expect(other.sandbox.requests.list().map((entry) => entry.path)).toEqual(['/api/v1/me/balance']);
     } finally {
       await other.close();
@@ -223,6 +254,23 @@ describe('mock serve serves the config folder’s sandbox, and every command her
     expect(repair).toMatchObject({
       code: 2,
       err: 'Error: --repair repairs a state file, and this sandbox is in memory: drop --repair, or add --state FILE.\n',
+    });
+  });
+});
+
+describe('the lines that point another shell at a served sandbox', () => {
+  const url = 'http://127.0.0.1:4010';
+  it.each([
+    [{ kind: 'config', file: 'x' }, undefined, true, 'topup orders list'],
+    [{ kind: 'config', file: 'x' }, undefined, false, 'topup --mock orders list'],
+    [{ kind: 'config', file: 'x' }, "/tmp/it's here", true, "TOPUP_CONFIG_DIR='/tmp/it'\\''s here' topup orders list"],
+    [{ kind: 'memory' }, '/tmp/c', true, `TOPUP_BASE_URL=${url} TOPUP_TOKEN=tok topup orders list`],
+    [{ kind: 'file', file: 'x' }, undefined, false, `TOPUP_BASE_URL=${url} TOPUP_TOKEN=tok topup orders list`],
+  ] as const)('%j, config folder %s, nothing configured %s: %s', (state, configDir, nothingConfigured, shell) => {
+    expect(connectLines({ state, reachUrl: url }, 'tok', { configDir, nothingConfigured })).toEqual({
+      shell,
+      bot: { TOPUP_BASE_URL: url, TOPUP_TOKEN: 'tok' },
+      browser: `${url}/__sandbox/`,
     });
   });
 });
