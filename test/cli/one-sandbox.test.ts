@@ -213,6 +213,7 @@ describe('mock serve serves the config folder’s sandbox, and every command her
 
   it('--ready-file holds the URL and a newline while it serves, and is gone after', async () => {
     const ready = join(config.dir, 'ready.url');
+    writeFileSync(ready, 'http://127.0.0.1:1\n');
     const served = await serve(['--fresh', '--ready-file', ready]);
     expect(readFileSync(ready, 'utf8')).toBe(`${served.info.url}\n`);
     expect(await served.stop()).toBe(0);

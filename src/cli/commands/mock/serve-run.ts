@@ -67,6 +67,8 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   const requestLog = state.kind === 'config' ? keepRequestLog(opened.sandbox, state.file, facade) : undefined;
   try {
     if (seed !== undefined) await loadSeed(opened.sandbox, seed, options);
+    // A runner that waits for the file must never read a previous run's URL.
+    if (options.readyFile !== undefined) await removeReadyFile(options.readyFile);
     const server = await listen(opened.sandbox, options, controlSecret, facade);
     const reachUrl = loopbackUrl(options.host, server.url) ?? server.url;
     try {
@@ -269,7 +271,7 @@ async function writeReadyFile(path: string, url: string): Promise<void> {
   }
 }
 
-/** Gone once the server is: a runner that waits for it next time must not read this run's URL. */
+/** Gone before it listens and once it stops: a runner waiting for the file reads only a URL that answers. */
 async function removeReadyFile(path: string): Promise<void> {
   const { unlink } = await import('node:fs/promises');
   await unlink(path).catch(() => undefined);
