@@ -129,6 +129,19 @@ describe('mock serve serves the config folder’s sandbox, and every command her
     ).toContain('/api/v1/me/orders');
   });
 
+  it('makes the config folder (0700) when nothing was ever run there', async () => {
+    const fresh = join(config.dir, 'new', 'topup');
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: fresh } });
+    const controller = new AbortController();
+    const running = main(['--json', 'mock', 'serve', '--port', '0'], io, { signal: controller.signal });
+    for (let i = 0; i < 500 && !io.out().includes('\n') && !io.err(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(io.err()).toBe('');
+    expect(JSON.parse(io.out()).state).toBe(join(fresh, 'sandbox-state.json'));
+    expect((await import('node:fs')).statSync(fresh).mode & 0o777).toBe(0o700);
+    controller.abort();
+    expect(await running).toBe(0);
+  });
+
   it('starts from what the embedded sandbox holds', async () => {
     const invoice = (await topup(['mock', 'deposit', '50000'])).out.trim();
     const served = await serve();

@@ -1,4 +1,7 @@
 // `topup mock serve`'s run, loaded only when the command runs (the flags and help in ./serve.ts stay on the eager path).
+import { unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { ensurePrivateDir, replaceFile } from '../../../safe-file.js';
 import type { Sandbox } from '../../../../mocks/facade/serve.js';
 import type { CliContext } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
@@ -193,6 +196,8 @@ async function openSandbox(
 ): Promise<OpenedSandbox> {
   if (state.kind === 'memory') return { sandbox: await facade.createSandbox(sandboxOptions), close: async () => undefined };
   const { file } = state;
+  // The config folder may not exist yet (nothing was ever run here): made as every command makes it, 0700.
+  if (state.kind === 'config') await ensureConfigDir(file);
   let persistent;
   try {
     // The config folder's state is also the embedded sandbox's, which commands hold a moment each: wait for them.
@@ -219,6 +224,12 @@ async function openSandbox(
   }
   for (const notice of persistent.notices) ctx.io.warn(ctx.io.style.yellow(notice));
   return { sandbox: persistent.sandbox, close: () => persistent.close() };
+}
+
+async function ensureConfigDir(stateFile: string): Promise<void> {
+  await ensurePrivateDir(dirname(stateFile)).catch((error: unknown) => {
+    throw new CliError(`Cannot use the config folder ${dirname(stateFile)}: ${(error as Error).message}`);
+  });
 }
 
 async function loadSeed(sandbox: Sandbox, seed: unknown, options: ServeOptions): Promise<void> {
@@ -263,7 +274,6 @@ export function loopbackUrl(host: string, url: string): string | undefined {
 
 /** --ready-file: the URL and a newline, written whole (beside it, then renamed), so a reader never sees half of it. */
 async function writeReadyFile(path: string, url: string): Promise<void> {
-  const { replaceFile } = await import('../../../safe-file.js');
   try {
     await replaceFile(path, `${url}\n`);
   } catch (error) {
@@ -273,7 +283,6 @@ async function writeReadyFile(path: string, url: string): Promise<void> {
 
 /** Gone before it listens and once it stops: a runner waiting for the file reads only a URL that answers. */
 async function removeReadyFile(path: string): Promise<void> {
-  const { unlink } = await import('node:fs/promises');
   await unlink(path).catch(() => undefined);
 }
 
