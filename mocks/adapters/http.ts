@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CONTROL_HEADER, CONTROL_SECRET_HEADER } from '../../src/contract/sandbox-control.js';
+import { CONTROL_HEADER, CONTROL_SECRET_HEADER, INSTANCE_HEADER } from '../../src/contract/sandbox-control.js';
 import { ApiError, errorReply, isDropped, type SandboxRequest } from '../core/exchange.js';
 import { publicOrigin } from '../core/public-origin.js';
 import { isControlPath, JOURNAL_PATH } from '../routes/control.js';
@@ -35,6 +36,8 @@ export interface HttpSandboxOptions {
 export interface HttpSandbox {
   /** e.g. http://127.0.0.1:4010 */
   readonly url: string;
+  /** A random id made at start, sent in the X-Topup-Sandbox-Instance header of every answer: which sandbox answers. */
+  readonly instance: string;
   readonly server: Server;
   close(): Promise<void>;
 }
@@ -59,7 +62,9 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
   };
   // The server's own origin, known once it listens (no request comes before): every request URL is built on it.
   const own = { origin: linkOrigin ?? 'http://127.0.0.1' };
+  const instance = randomUUID();
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+    res.setHeader(INSTANCE_HEADER, instance);
     serve(sandbox, guard, own.origin, req, res).catch(() => res.destroy());
   });
   server.headersTimeout = 10_000;
@@ -90,6 +95,7 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
       own.origin = linkOrigin ?? `http://${host}:${port}`;
       resolve({
         url: `http://${host}:${port}`,
+        instance,
         server,
         close: () =>
           new Promise<void>((done) => {

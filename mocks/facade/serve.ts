@@ -14,3 +14,5 @@ export { isLoopbackHost } from '../rules/control-guard.js';
 export { controlCallLines } from '../routes/control-calls.js';
 export { publicOrigin } from '../core/public-origin.js';
 export { writeStateFile } from '../state/file.js';
+export { announce, removeAnnouncement } from '../state/announcement.js';
+export { requestLogFile } from '../state/request-log.js';

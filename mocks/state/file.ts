@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { createNewFile, openToAppend, readIfExists, replaceFile, syncDirectory, UnsafeFileError } from '../../src/safe-file.js';
 import { JournalDamagedError, changeLogLineText, readChangeLog, type DroppedLine } from './change-log.js';
 import { lockStateFile } from './lock.js';
+import { removeAnnouncement } from './announcement.js';
 import { applyChanges, isSnapshot, SnapshotError, type SandboxChanges, type SandboxSnapshot, type StateWriter } from './snapshot.js';
 
 export { SnapshotError, JournalDamagedError };
@@ -95,6 +96,8 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
   });
   try {
     await checkSoleName(file);
+    // Its server held this lock until it died (a clean stop removes it first): an announcement still here is stale.
+    await removeAnnouncement(file);
     const journalPath = `${file}.journal`;
     const repair = options.repair === true;
     const notices: string[] = [];

@@ -100,7 +100,8 @@ async function removeIfAbandoned(lockPath: string): Promise<boolean> {
 
 const TAKEOVER_STALE_MS = 10_000;
 
-function isRunning(pid: number): boolean {
+/** Whether a process with this pid runs (one of another user's counts: it cannot be signalled, but it is there). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -2,6 +2,7 @@ import { parseTimestamp } from '../../src/contract/index.js';
 import type { Store } from './store.js';
 import { tokenDigest } from './token-digest.js';
 import { magicPlatformSeed } from './magic-values.js';
+import { DEMO_TOKEN } from './demo-token.js';
 
 const t = (timestamp: string) => parseTimestamp(timestamp);
 
@@ -15,7 +16,7 @@ export const seedAccounts = [
     email: 'demo@sandbox.topup.test',
     balance: 0,
     chat: null,
-    token: { token: 'topup_test_demo_4eC39HqLyjWDarjtT1zdp7dc', mode: 'sandbox', name: 'Demo sandbox key' },
+    token: { token: DEMO_TOKEN, mode: 'sandbox', name: 'Demo sandbox key' },
   },
   {
     id: 2,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { ClientOptions, ClientWait, TopupClient } from '../client/index.js';
 import type { EmbeddedSandbox } from './sandbox/embedded.js';
+import type { SandboxHome } from './sandbox/served.js';
 import { LONG_WAIT_MS, systemClock, type CliClock } from './clock.js';
 import { configDir, OFFLINE_STATE_FILE } from './config-dir.js';
 import { UsageError } from './errors.js';
@@ -12,8 +13,14 @@ import { sandboxFetch } from './sandbox/fetch.js';
 import { sanitizeText, sanitizingFetch } from './io/sanitize.js';
 import { originOf, resolveTarget, type TargetSpec } from './target.js';
 
-export function embeddedNotice(spec: Extract<TargetSpec, { kind: 'embedded' }>): string {
-  if (spec.ignoredEnvToken) return 'Using the embedded offline sandbox (--mock): TOPUP_TOKEN is ignored, the demo sandbox token is used.';
+/** Which sandbox answers a run that uses the config folder's own: in this process, or served by `topup mock serve`. */
+export function embeddedNotice(spec: Extract<TargetSpec, { kind: 'embedded' }>, home: SandboxHome = { kind: 'in-process' }): string {
+  const ignored = spec.ignoredEnvToken ? ' (--mock): TOPUP_TOKEN is ignored, the demo sandbox token is used.' : undefined;
+  if (home.kind === 'served') {
+    const served = `Using the sandbox served at ${home.url} by \`topup mock serve\``;
+    return ignored === undefined ? `${served} (pid ${home.pid}, demo sandbox token).` : `${served}${ignored}`;
+  }
+  if (ignored !== undefined) return `Using the embedded offline sandbox${ignored}`;
   return 'Using the embedded offline sandbox (demo sandbox token). Log in to a real server with `topup auth login`.';
 }
 
@@ -56,7 +63,14 @@ export interface GlobalOptions {
 
 /** Where requests go, with what is needed to send them. */
 export type Target =
-  | { kind: 'embedded'; spec: Extract<TargetSpec, { kind: 'embedded' }>; sandbox: EmbeddedSandbox; token: string }
+  | {
+      kind: 'embedded';
+      spec: Extract<TargetSpec, { kind: 'embedded' }>;
+      /** The config folder's sandbox: in this process, or served by `topup mock serve` (then reached at its URL). */
+      home: SandboxHome;
+      baseUrl: string;
+      token: string;
+    }
   | { kind: 'remote'; spec: Extract<TargetSpec, { kind: 'remote' }>; baseUrl: string; token: string | undefined };
 
 export interface ContextDeps {
@@ -83,6 +97,7 @@ export class CliContext {
   #settings: Settings | undefined;
   #prompter: Promise<Prompter> | undefined;
   #offline: Promise<EmbeddedSandbox> | undefined;
+  #home: Promise<SandboxHome> | undefined;
 
   /** The terminal: streams, TTY flags, colour, prompting and the kinds of output (io/io-streams.ts). */
   readonly io: IOStreams;
@@ -186,23 +201,54 @@ export class CliContext {
     return this.#createClient(options.wrapFetch, { exact: options.exact ?? false, watch: options.watch ?? {} });
   }
 
+  /** The config folder's sandbox state, which the embedded sandbox opens and `topup mock serve` serves by default. */
+  get sandboxStateFile(): string {
+    return join(this.configDir, OFFLINE_STATE_FILE);
+  }
+
   /** The in-process sandbox whose state persists in the config folder between runs; locked only per operation. */
   offlineSandbox(): Promise<EmbeddedSandbox> {
     this.#offline ??= import('./sandbox/embedded.js').then(({ embeddedSandbox }) =>
-      embeddedSandbox(join(this.configDir, OFFLINE_STATE_FILE), {
+      embeddedSandbox(this.sandboxStateFile, {
         onNotice: (text) => this.io.warn(this.io.style.yellow(text)),
       }),
     );
     return this.#offline;
   }
 
+  /**
+   * Where the embedded target answers (target.ts, rule 5): the sandbox `topup mock serve` serves from the config
+   * folder's state when it runs and proves it is that one, else this process's. Looked up once per run.
+   */
+  sandboxHome(): Promise<SandboxHome> {
+    this.#home ??= import('./sandbox/served.js').then(({ locateSandbox }) =>
+      locateSandbox(this.sandboxStateFile, {
+        fetch: () => this.remoteFetch(),
+        signal: this.signal,
+        onNotice: (text) => this.io.warn(this.io.style.yellow(text)),
+      }),
+    );
+    return this.#home;
+  }
+
+  /** The notice every run on the embedded target prints (with --json too: stderr is never data), naming which one answers. */
+  async noticeEmbedded(spec: Extract<TargetSpec, { kind: 'embedded' }>): Promise<SandboxHome> {
+    const home = await this.sandboxHome();
+    // Fake data must never pass for real.
+    this.io.warn(this.io.style.dim(embeddedNotice(spec, home)));
+    return home;
+  }
+
   async #resolveTarget(): Promise<Target> {
     const spec = this.targetSpec();
     if (spec.kind === 'embedded') {
+      const home = await this.noticeEmbedded(spec);
+      if (home.kind === 'served') {
+        const { DEMO_TOKEN } = await import('../../mocks/facade/announcement.js');
+        return { kind: 'embedded', spec, home, baseUrl: home.url, token: DEMO_TOKEN };
+      }
       const sandbox = await this.offlineSandbox();
-      // Printed with --json too: stderr is never data, and fake data must never pass for real.
-      this.io.warn(this.io.style.dim(embeddedNotice(spec)));
-      return { kind: 'embedded', spec, sandbox, token: sandbox.demoToken };
+      return { kind: 'embedded', spec, home, baseUrl: sandbox.baseUrl, token: sandbox.demoToken };
     }
     if (this.settings().credentialsExposed()) {
       this.io.notice(
@@ -261,11 +307,12 @@ export class CliContext {
       this.#globals.json || options.exact === true ? wrapGiven : (fetch: typeof globalThis.fetch) => wrapGiven(sanitizingFetch(fetch));
     const hooks = withWatch(this.#clientHooks(), options.watch ?? {});
     if (target.kind === 'embedded') {
-      // Offline, pacing would only slow the user down: the sandbox's limits still answer 429 if exceeded.
+      // Pacing would only slow the user down on a sandbox of this machine: its limits still answer 429 if exceeded.
+      const fetch = target.home.kind === 'served' ? await this.remoteFetch() : sandboxFetch(await this.offlineSandbox());
       return createClient({
-        baseUrl: target.sandbox.baseUrl,
+        baseUrl: target.baseUrl,
         token: target.token,
-        fetch: wrap(sandboxFetch(target.sandbox)),
+        fetch: wrap(fetch),
         pacing: false,
         ...hooks,
         clock: this.deps.clock,

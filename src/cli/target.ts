@@ -99,6 +99,10 @@ function chooseProfile(input: TargetInput): { name: string; from: ProfileSource;
  * 3. The server: --base-url, then --profile's, then TOPUP_BASE_URL, then the profile of TOPUP_PROFILE or the current one.
  * 4. No server: the embedded sandbox only when nothing at all is configured; TOPUP_TOKEN or a profile that exists
  *    but is not current mean the user meant a real server, which is a usage error, never fake data.
+ * 5. The embedded sandbox is the config folder's own: while `topup mock serve` serves that state (it announced
+ *    itself beside it, its process runs and its URL answers as the announced instance), it answers there, over
+ *    HTTP; else in this process, from the same state (context.ts, sandboxHome). Only this changes where the embedded
+ *    target answers: --mock, --base-url, TOPUP_BASE_URL and profiles are decided above, as they always are.
  * The token: TOPUP_TOKEN, else the profile's, but only when the request goes to that profile's own server,
  * so a stored token is never sent to a URL typed on the command line.
  */
@@ -143,10 +147,15 @@ export function resolveTarget(input: TargetInput): TargetSpec {
   };
 }
 
-/** One line on where the requests of this run go and why: `topup doctor`, `auth status`, and messages. */
-export function describeTarget(spec: TargetSpec): string {
-  if (spec.kind === 'embedded')
-    return spec.source === '--mock' ? 'the embedded sandbox (--mock)' : 'the embedded sandbox (nothing is configured)';
+/**
+ * One line on where the requests of this run go and why: `topup doctor`, `auth status`, and messages. `servedAt`: the
+ * URL of `topup mock serve` when it serves the embedded target (rule 5).
+ */
+export function describeTarget(spec: TargetSpec, servedAt?: string): string {
+  if (spec.kind === 'embedded') {
+    const why = spec.source === '--mock' ? '--mock' : 'nothing is configured';
+    return servedAt === undefined ? `the embedded sandbox (${why})` : `the sandbox served at ${servedAt} by topup mock serve (${why})`;
+  }
   const by = spec.source === 'profile' ? `profile ${spec.chosenProfile!.name} (${spec.chosenProfile!.from})` : spec.source;
   return `${spec.baseUrl} (from ${by})`;
 }

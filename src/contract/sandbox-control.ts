@@ -4,6 +4,11 @@
  */
 export const CONTROL_PREFIX = '/__sandbox';
 export const CONTROL_HEADER = 'x-topup-sandbox';
+/**
+ * Every answer of a sandbox served over HTTP names its instance (a random id made when it starts listening), so that
+ * the CLI can tell the sandbox `topup mock serve` announced from whatever took its port after it died.
+ */
+export const INSTANCE_HEADER = 'x-topup-sandbox-instance';
 
 /**
  * Set (to true) on a fetch function whose server enforces no rate limits: the sandbox's in-process fetch when it was

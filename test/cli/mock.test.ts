@@ -320,7 +320,7 @@ describe('topup mock serve', () => {
     const first = await serve([]);
     const port = new URL(first.info.url).port;
     const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
-    const code = await main(['mock', 'serve', '--port', port], io, { signal: new AbortController().signal });
+    const code = await main(['mock', 'serve', '--fresh', '--port', port], io, { signal: new AbortController().signal });
     expect(code).toBe(1);
     expect(io.err()).toContain(`Port ${port} on 127.0.0.1 is already in use`);
     await first.stop();

@@ -75,6 +75,8 @@ Where requests go: one rule for every command (src/cli/target.ts).
      current one.
   4. No server: the embedded sandbox only when nothing at all is configured. TOPUP_TOKEN without a server, or
      profiles of which none is current, are a usage error (exit 2), never fake data.
+  5. While \`topup mock serve\` serves the config folder's sandbox, the embedded sandbox of 1 and 4 answers from it,
+     over HTTP (the notice names its URL); when it stops, in-process again, with the same state.
   The token: TOPUP_TOKEN, else the profile's stored one, which is sent only to that profile's own server.
 
 Test values, the same on every start (\`topup mock fixtures\` lists them all):
@@ -83,8 +85,9 @@ Test values, the same on every start (\`topup mock fixtures\` lists them all):
   magic        TestOutcomes, place 5900, passes 9901 to 9905: the order fails, expires, is refunded, is slow,
                or is rejected, by itself
 
-A sandbox over HTTP for your own bot: \`topup mock serve\` (http://127.0.0.1:4010). Pass --base-url, or log in to
-it, and the mock commands (pay, expire, deposit, reset, logs…) steer it.
+A sandbox over HTTP for your own bot: \`topup mock serve\` (http://127.0.0.1:4010): the config folder's, which every
+command here then uses with no flags (pay, expire, deposit, reset, logs… steer it); --fresh or --state FILE serve
+one of their own, reached with --base-url.
 
 Examples:
   $ topup mock fixtures

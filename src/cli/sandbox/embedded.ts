@@ -55,7 +55,7 @@ export function embeddedSandbox(file: string, options: EmbeddedSandboxOptions = 
       if (error instanceof StateLockedError)
         throw finalFetchError(
           new CliError(
-            `The offline sandbox is busy: another topup command has been using it for over ${STATE_LOCK_WAIT_MS / 1000} seconds.`,
+            `The offline sandbox is busy: another topup command, or a \`topup mock serve\` that began serving it since this command started, has held it for over ${STATE_LOCK_WAIT_MS / 1000} seconds; run the command again.`,
           ),
         );
       throw unreadable(error);

@@ -72,7 +72,7 @@ async function entriesOf(ctx: CliContext): Promise<Entry[]> {
       profile: null,
       active: true,
       embedded: true,
-      base_url: target.sandbox.baseUrl,
+      base_url: target.baseUrl,
       token_source: 'built-in',
       token: target.token,
       storedMode: undefined,

@@ -128,14 +128,15 @@ async function checkTarget(ctx: CliContext, report: Report): Promise<TargetSpec 
     return undefined;
   }
   const target = await ctx.target();
+  const description = describeTarget(spec, target.kind === 'embedded' && target.home.kind === 'served' ? target.baseUrl : undefined);
   report.target = {
-    description: describeTarget(spec),
+    description,
     kind: spec.kind,
-    base_url: target.kind === 'embedded' ? target.sandbox.baseUrl : target.baseUrl,
+    base_url: target.baseUrl,
     source: spec.source,
     profile: spec.kind === 'remote' ? (spec.profile ?? null) : null,
   };
-  report.check('target', true, describeTarget(spec));
+  report.check('target', true, description);
   return spec;
 }
 

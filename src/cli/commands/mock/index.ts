@@ -18,8 +18,8 @@ export function registerMockCommands(program: Command, ctx: CliContext): void {
       'after',
       `
 These act on the same server as every other command: a profile logged in to \`topup mock serve\`, --base-url
-or TOPUP_BASE_URL of a served sandbox, or the embedded one (--mock, or when nothing is configured). A server that
-is not a topup sandbox is refused (exit 2).
+or TOPUP_BASE_URL of a served sandbox, or the embedded one (--mock, or when nothing is configured), which is the
+one \`topup mock serve\` serves while it runs. A server that is not a topup sandbox is refused (exit 2).
 
 Examples:
   $ topup mock serve --port 4010

@@ -3,7 +3,7 @@ import type { JournalEntry } from '../../../../mocks/facade/requests.js';
 import type { CliContext } from '../../context.js';
 import { controlSecretFromEnv } from '../../control-secret.js';
 import { parseWholeNumber } from '../shared/choices.js';
-import { controlFor } from './control.js';
+import { controlBaseUrl, controlFor } from './control.js';
 
 export interface LogsOptions {
   follow: boolean;
@@ -31,7 +31,7 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   const earlier = await control.requests(new URLSearchParams([...query, ['limit', String(options.limit)]]));
   for (const entry of earlier) await show(entry);
   if (!options.follow) return;
-  const spec = ctx.targetSpec();
+  const servedAt = await controlBaseUrl(ctx);
   const last = earlier.at(-1)?.id;
   // Entries arrive while --jq may still run on an earlier one: printed in order, and a failed jq ends the follow.
   const failed = new AbortController();
@@ -41,7 +41,7 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
     printed = printed.then(() => show(entry)).catch((error: unknown) => failed.abort(error));
   };
   ctx.io.notice(ctx.io.style.dim("Following the sandbox's requests; press Ctrl-C to stop."));
-  if (spec.kind !== 'remote') {
+  if (servedAt === undefined) {
     // The embedded sandbox answers other topup commands, one at a time: follow the log they leave beside its state.
     const [{ followRequestLog }, { compileFilter, filterFromQuery }] = await Promise.all([
       import('../../sandbox/request-log-follow.js'),
@@ -56,7 +56,7 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   // From the last one shown, or from the start when none matched: a request made while the stream connects is not lost.
   query.set('after_id', String(last ?? 0));
   await followJournal({
-    baseUrl: spec.baseUrl,
+    baseUrl: servedAt,
     query,
     controlSecret: controlSecretFromEnv(ctx.io.env),
     signal,
@@ -81,7 +81,8 @@ export function registerLogs(mock: Command, ctx: CliContext): void {
       'after',
       `
 Requests come from the target sandbox: a served one (topup mock serve) keeps the last 1,000 (--journal-size);
-the embedded one keeps the last 1,000 that topup commands sent it, in a log beside its state.
+the embedded one keeps the last 1,000 that topup commands sent it, in a log beside its state. While
+topup mock serve serves the config folder's sandbox, that is the one shown, without --base-url.
 On a terminal: one aligned line per request; --json: one JSON object per line (NDJSON).
 
 Examples:

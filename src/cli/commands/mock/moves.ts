@@ -35,7 +35,8 @@ export function registerMoves(mock: Command, ctx: CliContext): void {
       .addHelpText(
         'after',
         `
-On a served sandbox, add --base-url http://127.0.0.1:4010 (or log in to it).
+While topup mock serve serves the config folder's sandbox, this acts on it as it is. On a sandbox served
+with --fresh or --state, add --base-url http://127.0.0.1:4010.
 
 Examples:
   $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001)

@@ -3,19 +3,22 @@ import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printsNoJson } from '../../json-output.js';
 import { openInBrowser } from './browser.js';
-import { controlFor } from './control.js';
+import { controlBaseUrl, controlFor } from './control.js';
 
-/** `topup mock open`: the dashboard of the target sandbox in the browser. The embedded one has none: it is no server. */
+/**
+ * `topup mock open`: the dashboard of the target sandbox in the browser: a served one, or the config folder's while
+ * `topup mock serve` serves it. The embedded one in this process has none: it is no server.
+ */
 export async function runOpen(ctx: CliContext): Promise<void> {
-  const spec = ctx.targetSpec();
-  if (spec.kind !== 'remote') {
+  const baseUrl = await controlBaseUrl(ctx);
+  if (baseUrl === undefined) {
     throw new UsageError(
       'The embedded sandbox is no server, so it has no dashboard; run `topup mock serve --open`, or pass --base-url of a served sandbox.',
     );
   }
   // Only a sandbox has a dashboard: ask it for its fixtures first (a real server is refused here, never opened).
   await (await controlFor(ctx)).control.fixtures();
-  await openInBrowser(ctx, `${spec.baseUrl.replace(/\/+$/, '')}/__sandbox/`);
+  await openInBrowser(ctx, `${baseUrl.replace(/\/+$/, '')}/__sandbox/`);
 }
 
 /** `topup mock open`. */
@@ -25,6 +28,8 @@ export function registerOpen(mock: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
+With no flags: the dashboard of the topup mock serve that serves the config folder's sandbox.
+
 Examples:
   $ topup mock open --base-url http://127.0.0.1:4010
   $ topup mock serve --open`,

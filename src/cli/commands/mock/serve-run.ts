@@ -1,18 +1,24 @@
 // `topup mock serve`'s run, loaded only when the command runs (the flags and help in ./serve.ts stay on the eager path).
-import type { PersistentSandbox, Sandbox } from '../../../../mocks/facade/serve.js';
+import { unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { ensurePrivateDir, replaceFile } from '../../../safe-file.js';
+import type { Sandbox } from '../../../../mocks/facade/serve.js';
 import type { CliContext } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
 import { isTopupError } from '../../../errors.js';
-import { renderFields, renderTable } from '../../io/table.js';
-import { formatDuration } from '../shared/choices.js';
 import { CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER } from '../../../contract/sandbox-control.js';
 import { openInBrowser } from './browser.js';
+import { printServing, type ServedState } from './serve-banner.js';
 import { readStateArgument } from './state-argument.js';
 
 export interface ServeOptions {
   port: number;
   host: string;
   state?: string | undefined;
+  /** In memory, from the seed: not the config folder's sandbox (claims and announces nothing). */
+  fresh?: boolean | undefined;
+  /** Once listening, write the URL to this file (one line, atomically), for test runners that start it with --port 0. */
+  readyFile?: string | undefined;
   /** With --state: go on past a damaged journal, keeping a copy of it (mocks/state/file.ts). */
   repair?: boolean | undefined;
   rateLimit: boolean;
@@ -41,25 +47,91 @@ export interface ServeOptions {
   autoExpire?: number | undefined;
 }
 
+type ServeFacade = typeof import('../../../../mocks/facade/serve.js');
+
+/** A sandbox opened for serving, and how to let go of its state file. */
+interface OpenedSandbox {
+  sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
 /** `topup mock serve`: the sandbox over HTTP until Ctrl-C. */
 export async function runServe(ctx: CliContext, options: ServeOptions): Promise<void> {
-  const [
-    {
-      createSandbox,
-      startHttpSandbox,
-      openPersistentSandbox,
-      SnapshotError,
-      StateLockedError,
-      JournalDamagedError,
-      OrphanJournalError,
-      parseFaultSpec,
-      FaultConfigError,
-      isLoopbackHost,
-      controlCallLines,
-      publicOrigin,
+  const [facade, { serveControlSecret }] = await Promise.all([
+    import('../../../../mocks/facade/serve.js'),
+    import('../../control-secret.js'),
+  ]);
+  const { controlSecret, sandboxOptions } = await checkOptions(ctx, options, facade, serveControlSecret);
+  // Read before anything starts: a seed that cannot be read or loaded is the user's mistake, said at once.
+  const seed = options.seed === undefined ? undefined : await readStateArgument(ctx, options.seed);
+  const state = servedState(ctx, options);
+  if (state.kind === 'config') await refuseIfServed(ctx, options);
+  const opened = await openSandbox(ctx, state, options, sandboxOptions, facade);
+  const requestLog = state.kind === 'config' ? keepRequestLog(opened.sandbox, state.file, facade) : undefined;
+  try {
+    if (seed !== undefined) await loadSeed(opened.sandbox, seed, options);
+    // A runner that waits for the file must never read a previous run's URL.
+    if (options.readyFile !== undefined) await removeReadyFile(options.readyFile);
+    const server = await listen(opened.sandbox, options, controlSecret, facade);
+    const reachUrl = loopbackUrl(options.host, server.url) ?? server.url;
+    try {
+      if (state.kind === 'config') await facade.announce(state.file, { url: reachUrl, instance: server.instance });
+      if (options.readyFile !== undefined) await writeReadyFile(options.readyFile, reachUrl);
+      await printServing(ctx, options, {
+        state,
+        url: server.url,
+        reachUrl,
+        sandbox: opened.sandbox,
+        controlCalls: facade.controlCallLines(),
+      });
+      await startExtras(ctx, options, opened.sandbox, server.url, controlSecret !== undefined, facade);
+      await interrupted(ctx);
+    } finally {
+      // The announcement goes first: a command started from here on finds the state in the file, once the lock is free.
+      if (state.kind === 'config') await facade.removeAnnouncement(state.file);
+      await server.close();
+      if (options.readyFile !== undefined) await removeReadyFile(options.readyFile);
+    }
+    ctx.io.notice('Sandbox stopped.');
+  } finally {
+    await requestLog?.stop();
+    await opened.close();
+  }
+}
+
+/**
+ * The config folder's sandbox keeps the log of what it answered beside its state, as the embedded one does, so that
+ * `topup mock logs` goes on showing them once this server stops. Appended under the state's lock, which this process
+ * holds throughout; a burst is written as one append, and a log that cannot be written never fails a request.
+ */
+function keepRequestLog(sandbox: Sandbox, file: string, facade: ServeFacade): { stop(): Promise<void> } {
+  const log = facade.requestLogFile(file);
+  let waiting: Parameters<typeof log.append>[0][number][] = [];
+  let writing = Promise.resolve();
+  const unsubscribe = sandbox.requests.subscribe((entry) => {
+    waiting.push(entry);
+    if (waiting.length > 1) return;
+    writing = writing.then(async () => {
+      const batch = waiting;
+      waiting = [];
+      await log.append(batch).catch(() => undefined);
+    });
+  });
+  return {
+    stop: async () => {
+      unsubscribe();
+      await writing;
     },
-    { serveControlSecret },
-  ] = await Promise.all([import('../../../../mocks/facade/serve.js'), import('../../control-secret.js')]);
+  };
+}
+
+/** Every flag checked before anything is opened or listens; the sandbox's options and the control secret. */
+async function checkOptions(
+  ctx: CliContext,
+  options: ServeOptions,
+  facade: ServeFacade,
+  serveControlSecret: typeof import('../../control-secret.js').serveControlSecret,
+) {
   if (options.controlSecret !== undefined)
     throw new UsageError(
       `A control secret is never taken from the command line, where other users of the machine can read it; set ${CONTROL_SECRET_ENV} or use --control-secret-file FILE (mode 0600).`,
@@ -67,22 +139,22 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   const controlSecret = await serveControlSecret(options.controlSecretFile, ctx.io.env);
   if (options.publicUrl !== undefined) {
     try {
-      publicOrigin(options.publicUrl);
+      facade.publicOrigin(options.publicUrl);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
   }
   let faults;
   try {
-    faults = options.faults === undefined ? undefined : parseFaultSpec(options.faults, options.faultSeed);
+    faults = options.faults === undefined ? undefined : facade.parseFaultSpec(options.faults, options.faultSeed);
   } catch (error) {
-    if (error instanceof FaultConfigError) throw new UsageError(error.message);
+    if (error instanceof facade.FaultConfigError) throw new UsageError(error.message);
     throw error;
   }
-  if (options.repair === true && options.state === undefined) throw new UsageError('--repair repairs a state file: add --state FILE.');
-  // Read before anything starts: a seed that cannot be read or loaded is the user's mistake, said at once.
-  const seed = options.seed === undefined ? undefined : await readStateArgument(ctx, options.seed);
-  const file = options.state;
+  if (options.fresh === true && options.state !== undefined)
+    throw new UsageError('--fresh serves a sandbox in memory and --state one kept in a file: pick one.');
+  if (options.repair === true && (options.fresh === true || (options.state === undefined && options.seed !== undefined)))
+    throw new UsageError('--repair repairs a state file, and this sandbox is in memory: drop --repair, or add --state FILE.');
   const sandboxOptions = {
     rateLimit: options.rateLimit,
     lean: options.lean,
@@ -91,67 +163,154 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     ...(options.autoPay === undefined ? {} : { autoPay: { after: options.autoPay } }),
     ...(options.autoExpire === undefined ? {} : { autoExpire: { after: options.autoExpire } }),
   };
-  // One server per state file (it holds the file's lock): a second one would overwrite the first one's orders.
-  let persistent: PersistentSandbox | undefined;
+  return { controlSecret, sandboxOptions };
+}
+
+/** --state FILE, else in memory for --fresh or --seed alone (which always started from that seed), else the config folder's. */
+function servedState(ctx: CliContext, options: ServeOptions): ServedState {
+  if (options.state !== undefined) return { kind: 'file', file: options.state };
+  if (options.fresh === true || options.seed !== undefined) return { kind: 'memory' };
+  if (loopbackUrl(options.host, 'http://127.0.0.1:1') === undefined)
+    throw new UsageError(
+      `Other topup commands reach the config folder's sandbox over loopback, which --host ${options.host} is not: add --state FILE or --fresh to serve a sandbox of its own there.`,
+    );
+  return { kind: 'config', file: ctx.sandboxStateFile };
+}
+
+/** Two servers of one state would each lose the other's orders: a live one is named, so that the user can use it. */
+async function refuseIfServed(ctx: CliContext, options: ServeOptions): Promise<void> {
+  const home = await ctx.sandboxHome();
+  if (home.kind === 'served')
+    throw new CliError(
+      `The config folder's sandbox is already served at ${home.url} (pid ${home.pid}); every topup command here uses it. Start another with --fresh${options.port === 4010 ? ' --port 0' : ''}, or --state FILE.`,
+    );
+}
+
+/** The sandbox on its state file (locked until `close`: one server per file), or in memory. */
+async function openSandbox(
+  ctx: CliContext,
+  state: ServedState,
+  options: ServeOptions,
+  sandboxOptions: Parameters<ServeFacade['createSandbox']>[0],
+  facade: ServeFacade,
+): Promise<OpenedSandbox> {
+  if (state.kind === 'memory') return { sandbox: await facade.createSandbox(sandboxOptions), close: async () => undefined };
+  const { file } = state;
+  // The config folder may not exist yet (nothing was ever run here): made as every command makes it, 0700.
+  if (state.kind === 'config') await ensureConfigDir(file);
+  let persistent;
   try {
-    persistent =
-      file === undefined ? undefined : await openPersistentSandbox(file, { ...sandboxOptions, waitMs: 0, repair: options.repair ?? false });
+    // The config folder's state is also the embedded sandbox's, which commands hold a moment each: wait for them.
+    persistent = await facade.openPersistentSandbox(file, {
+      ...sandboxOptions,
+      ...(state.kind === 'file' ? { waitMs: 0 } : {}),
+      repair: options.repair ?? false,
+    });
   } catch (error) {
-    if (error instanceof StateLockedError) throw new CliError(`${file} is already used by another running sandbox.`);
-    if (error instanceof JournalDamagedError || error instanceof OrphanJournalError)
+    if (error instanceof facade.StateLockedError)
+      throw new CliError(
+        state.kind === 'file'
+          ? `${file} is already used by another running sandbox.`
+          : `The config folder's sandbox (${file}) is held by another process; stop it, or start this one with --fresh or --state FILE.`,
+      );
+    if (error instanceof facade.JournalDamagedError || error instanceof facade.OrphanJournalError)
       throw new CliError(
         `${error.message.replace(/\.$/, '')}; start with --repair to keep a copy of it and go on without what is damaged.`,
       );
     // A state the checks refused names the field; say which file holds it (read errors name it already).
-    if (error instanceof SnapshotError)
+    if (error instanceof facade.SnapshotError)
       throw new CliError(error.message.replace(/^The state cannot be loaded: /, `${file} cannot be loaded: `));
     throw error;
   }
-  for (const notice of persistent?.notices ?? []) ctx.io.warn(ctx.io.style.yellow(notice));
+  for (const notice of persistent.notices) ctx.io.warn(ctx.io.style.yellow(notice));
+  return { sandbox: persistent.sandbox, close: () => persistent.close() };
+}
+
+async function ensureConfigDir(stateFile: string): Promise<void> {
+  await ensurePrivateDir(dirname(stateFile)).catch((error: unknown) => {
+    throw new CliError(`Cannot use the config folder ${dirname(stateFile)}: ${(error as Error).message}`);
+  });
+}
+
+async function loadSeed(sandbox: Sandbox, seed: unknown, options: ServeOptions): Promise<void> {
   try {
-    const sandbox = persistent?.sandbox ?? (await createSandbox(sandboxOptions));
-    if (seed !== undefined) {
-      try {
-        await sandbox.control.loadState(seed);
-      } catch (error) {
-        if (isTopupError(error, 'validation'))
-          throw new UsageError(`${options.seed} ${error.message.replace(/^The state cannot be loaded: /, 'cannot be loaded: ')}`);
-        throw error;
-      }
-    }
-    let server;
-    try {
-      server = await startHttpSandbox(sandbox, {
-        port: options.port,
-        host: options.host,
-        allowedHosts: options.allowHost ?? [],
-        ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
-        ...(controlSecret === undefined ? {} : { controlSecret }),
-      });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new CliError(`Port ${options.port} on ${options.host} is already in use; pick another with --port.`);
-      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host '${options.host}'.`);
-      throw error;
-    }
-    await printServing(ctx, options, server.url, sandbox, controlCallLines());
-    if (options.open) await openInBrowser(ctx, `${server.url}/__sandbox/`);
-    if (options.log) {
-      const { logLine } = await import('../../io/log-line.js');
-      sandbox.requests.subscribe((entry) => ctx.io.warn(logLine(entry, { ...ctx.io.view, terminal: ctx.io.stderrTerminal })));
-    }
-    if (!isLoopbackHost(options.host)) ctx.io.warn(ctx.io.style.yellow(networkWarning(options, controlSecret !== undefined)));
-    await new Promise<void>((resolve) => {
-      const signal = ctx.deps.signal;
-      if (signal === undefined) return;
-      if (signal.aborted) resolve();
-      signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-    await server.close();
-    ctx.io.notice('Sandbox stopped.');
-  } finally {
-    await persistent?.close();
+    await sandbox.control.loadState(seed);
+  } catch (error) {
+    if (isTopupError(error, 'validation'))
+      throw new UsageError(`${options.seed} ${error.message.replace(/^The state cannot be loaded: /, 'cannot be loaded: ')}`);
+    throw error;
   }
+}
+
+async function listen(sandbox: Sandbox, options: ServeOptions, controlSecret: string | undefined, facade: ServeFacade) {
+  try {
+    return await facade.startHttpSandbox(sandbox, {
+      port: options.port,
+      host: options.host,
+      allowedHosts: options.allowHost ?? [],
+      ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+      ...(controlSecret === undefined ? {} : { controlSecret }),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`Port ${options.port} on ${options.host} is already in use; pick another with --port.`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host '${options.host}'.`);
+    throw error;
+  }
+}
+
+/**
+ * The URL other processes of this machine reach the server at: its own on a loopback address, loopback's when it
+ * listens on every interface, undefined when it listens on another address only.
+ */
+export function loopbackUrl(host: string, url: string): string | undefined {
+  const port = new URL(url).port;
+  const name = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (name === '0.0.0.0') return `http://127.0.0.1:${port}`;
+  if (name === '::') return `http://[::1]:${port}`;
+  if (name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name)) return url;
+  return undefined;
+}
+
+/** --ready-file: the URL and a newline, written whole (beside it, then renamed), so a reader never sees half of it. */
+async function writeReadyFile(path: string, url: string): Promise<void> {
+  try {
+    await replaceFile(path, `${url}\n`);
+  } catch (error) {
+    throw new CliError(`Cannot write the ready file ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** Gone before it listens and once it stops: a runner waiting for the file reads only a URL that answers. */
+async function removeReadyFile(path: string): Promise<void> {
+  await unlink(path).catch(() => undefined);
+}
+
+/** --open, --log and the warning of a bind beyond loopback. */
+async function startExtras(
+  ctx: CliContext,
+  options: ServeOptions,
+  sandbox: Sandbox,
+  url: string,
+  hasSecret: boolean,
+  facade: ServeFacade,
+): Promise<void> {
+  if (options.open) await openInBrowser(ctx, `${url}/__sandbox/`);
+  if (options.log) {
+    const { logLine } = await import('../../io/log-line.js');
+    sandbox.requests.subscribe((entry) => ctx.io.warn(logLine(entry, { ...ctx.io.view, terminal: ctx.io.stderrTerminal })));
+  }
+  if (!facade.isLoopbackHost(options.host)) ctx.io.warn(ctx.io.style.yellow(networkWarning(options, hasSecret)));
+}
+
+/** Until Ctrl-C (the signal aborts). */
+function interrupted(ctx: CliContext): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const signal = ctx.deps.signal;
+    if (signal === undefined) return;
+    if (signal.aborted) resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 /**
@@ -172,69 +331,4 @@ export function networkWarning(options: Pick<ServeOptions, 'host' | 'allowHost' 
       ? ['Invoice links use the listen address; pass --public-url with the address clients reach it at.']
       : []),
   ].join('\n');
-}
-
-async function printServing(ctx: CliContext, options: ServeOptions, url: string, sandbox: Sandbox, controlCalls: string[]): Promise<void> {
-  const accounts = sandbox.fixtures().accounts;
-  if (ctx.globals.json) {
-    // The demo tokens are public test values, listed so a bot can be pointed at them: the one place they are printed.
-    await ctx.io.revealingTokens(() =>
-      ctx.io.writeJsonLine({
-        url,
-        dashboard: `${url}/__sandbox/`,
-        openapi: `${url}/openapi.json`,
-        rate_limit: options.rateLimit,
-        lean: options.lean,
-        state: options.state ?? null,
-        seed: options.seed ?? null,
-        faults: sandbox.faults.config,
-        auto_pay_ms: options.autoPay ?? null,
-        auto_expire_ms: options.autoExpire ?? null,
-        accounts,
-      }),
-    );
-    return;
-  }
-  const style = ctx.io.style;
-  ctx.io.out(`${style.green('Sandbox listening on')} ${style.bold(url)}\n`);
-  ctx.io.out(
-    renderFields(
-      [
-        ['dashboard', `${url}/__sandbox/`],
-        ['openapi', `${url}/openapi.json`],
-        ['rate limits', options.rateLimit ? 'on' : 'off'],
-        ['answers', options.lean ? 'lean: only what the interface document guarantees' : "full: every field of the sandbox's design"],
-        ['state', options.state ?? 'in memory (lost on exit)'],
-        ...(options.seed === undefined ? [] : [['seed', `started from ${options.seed}`] as [string, string]]),
-        ['faults', options.faults ?? 'none'],
-        ['auto-pay', options.autoPay === undefined ? 'off' : `every new invoice is paid after ${formatDuration(options.autoPay)}`],
-        ['auto-expire', options.autoExpire === undefined ? 'off' : `every new invoice expires after ${formatDuration(options.autoExpire)}`],
-      ],
-      { terminal: ctx.io.terminal, style },
-    ),
-  );
-  ctx.io.out('\nDemo tokens (public test values):\n');
-  ctx.io.revealingTokens(() =>
-    ctx.io.out(
-      renderTable(
-        accounts,
-        [
-          { header: 'account', value: (a) => a.name },
-          { header: 'mode', value: (a) => a.mode },
-          { header: 'token', value: (a) => a.token },
-        ],
-        { terminal: ctx.io.terminal, style },
-      ),
-    ),
-  );
-  // Every control call, for people: scripts read the README or `--json`.
-  ctx.io.notice(
-    style.dim(
-      [
-        `\nControl API at ${url}/__sandbox (changes need X-Topup-Sandbox: 1 or a JSON body):`,
-        ...controlCalls,
-        'Press Ctrl-C to stop.',
-      ].join('\n'),
-    ),
-  );
 }

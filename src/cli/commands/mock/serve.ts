@@ -22,9 +22,11 @@ export function registerServe(mock: Command, ctx: CliContext): void {
       `a file (mode 0600) with a secret every control call must then present; or set ${CONTROL_SECRET_ENV}`,
     )
     .addOption(new Option('--control-secret <secret>').hideHelp())
-    .option('--state <file>', 'keep the state in this file across restarts (written atomically)')
+    .option('--state <file>', "serve the state kept in this file (written atomically) instead of the config folder's sandbox")
+    .option('--fresh', "serve a sandbox of its own, in memory from the seed, instead of the config folder's", false)
+    .option('--ready-file <file>', 'once listening, write its URL and a newline to this file (atomically), for test runners')
     .option('--repair', 'with --state: go on past a damaged journal, keeping a copy of it (FILE.journal.bad-TIME)', false)
-    .option('--seed <file>', 'start from a saved state (topup mock state save); with --state, it replaces what the file held')
+    .option('--seed <file>', 'start from a saved state (topup mock state save), in memory; with --state, it replaces what the file held')
     .option('--no-rate-limit', 'turn off rate limits and the in-flight cap, for load tests')
     .option('--lean', 'answer only what the interface document guarantees, to prove a client tolerates a minimal server', false)
     .option(
@@ -53,8 +55,14 @@ export function registerServe(mock: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
+Without --state, --fresh or --seed it serves the config folder's sandbox, the one the embedded sandbox keeps:
+while it runs, every topup command here that would use the embedded sandbox uses it (no flags, no login), and
+when it stops they go on with the same state. It says so in FILE.served beside that state, which --state FILE and
+--fresh never do: start as many of those as you like (--port 0 --ready-file FILE tells you where each listens).
+
 Examples:
   $ topup mock serve
+  $ topup mock serve --fresh --port 0 --ready-file ./sandbox.url   # a sandbox of its own, for a test run
   $ topup mock serve --auto-pay 5s   # invoices pay themselves, for a bot that polls the status
   $ topup mock serve --port 0 --json --state ./sandbox.json
   $ topup mock serve --seed ci-start.json   # every CI run starts from the same state
