@@ -90,13 +90,20 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     ...(faults === undefined ? {} : { faults }),
     ...(options.autoPay === undefined ? {} : { autoPay: { after: options.autoPay } }),
     ...(options.autoExpire === undefined ? {} : { autoExpire: { after: options.autoExpire } }),
+    // What the sandbox starts from and `reset` goes back to.
+    ...(seed === undefined ? {} : { seed }),
   };
+  const seedRefusal = (error: unknown) =>
+    error instanceof SnapshotError && error.message.startsWith('The seed state cannot be loaded: ')
+      ? new UsageError(`${options.seed} ${error.message.replace(/^The seed state cannot be loaded: /, 'cannot be loaded: ')}`)
+      : error;
   // One server per state file (it holds the file's lock): a second one would overwrite the first one's orders.
   let persistent: PersistentSandbox | undefined;
   try {
     persistent =
       file === undefined ? undefined : await openPersistentSandbox(file, { ...sandboxOptions, waitMs: 0, repair: options.repair ?? false });
   } catch (error) {
+    if (seedRefusal(error) !== error) throw seedRefusal(error);
     if (error instanceof StateLockedError) throw new CliError(`${file} is already used by another running sandbox.`);
     if (error instanceof JournalDamagedError || error instanceof OrphanJournalError)
       throw new CliError(
@@ -109,8 +116,13 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   }
   for (const notice of persistent?.notices ?? []) ctx.io.warn(ctx.io.style.yellow(notice));
   try {
-    const sandbox = persistent?.sandbox ?? (await createSandbox(sandboxOptions));
-    if (seed !== undefined) {
+    const sandbox: Sandbox =
+      persistent?.sandbox ??
+      (await createSandbox(sandboxOptions).catch((error: unknown) => {
+        throw seedRefusal(error);
+      }));
+    // A state file's content gives way to the seed state.
+    if (seed !== undefined && persistent !== undefined) {
       try {
         await sandbox.control.loadState(seed);
       } catch (error) {
