@@ -31,7 +31,8 @@ Examples:
     )
     .action(async () => (await import('./clock-run.js')).runClockShow(ctx));
   clock
-    .command('advance <duration>')
+    .command('advance')
+    .argument('<duration>', 'how far: 500ms, 30s, 15m, 1h', parseDuration('duration'))
     .description('Move the sandbox clock on by DURATION: 500ms, 30s, 15m, 1h (a plain number is seconds)')
     .addHelpText(
       'after',
@@ -43,5 +44,5 @@ Examples:
   $ topup mock clock advance 61m
   $ topup invoices status "$inv"`,
     )
-    .action(async (duration: string) => (await import('./clock-run.js')).runClockAdvance(ctx, parseDuration('duration')(duration)));
+    .action(async (ms: number) => (await import('./clock-run.js')).runClockAdvance(ctx, ms));
 }
