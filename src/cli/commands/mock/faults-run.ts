@@ -6,7 +6,18 @@ import { sanitizeText } from '../../io/sanitize.js';
 import { renderTable } from '../../io/table.js';
 import type { FaultsView } from '../../sandbox/control.js';
 import { controlFor } from './control.js';
-import type { FaultAddOptions } from './faults.js';
+
+/** The flags of `topup mock faults add`: one rule, turned into the compact form `mock serve --faults` reads. */
+export interface FaultAddOptions {
+  status?: number | undefined;
+  drop?: 'before' | 'after' | undefined;
+  latency?: string | undefined;
+  rate?: string | undefined;
+  times?: number | undefined;
+  after?: number | undefined;
+  retryAfter?: number | undefined;
+  route?: string[] | undefined;
+}
 
 export async function runFaultsList(ctx: CliContext): Promise<void> {
   const view = await (await controlFor(ctx)).control.faults();

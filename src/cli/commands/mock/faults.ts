@@ -2,18 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { parseWholeNumber } from '../shared/choices.js';
 import { runsAlone } from '../shared/group-action.js';
-
-/** The flags of `topup mock faults add`: one rule, turned into the compact form `mock serve --faults` reads. */
-export interface FaultAddOptions {
-  status?: number | undefined;
-  drop?: 'before' | 'after' | undefined;
-  latency?: string | undefined;
-  rate?: string | undefined;
-  times?: number | undefined;
-  after?: number | undefined;
-  retryAfter?: number | undefined;
-  route?: string[] | undefined;
-}
+import type { FaultAddOptions } from './faults-run.js';
 
 /** A value spliced into the compact form must not carry its separators (`,` `/` `@` `=` `+`). */
 const shaped = (pattern: RegExp, what: string) => (value: string) => {
