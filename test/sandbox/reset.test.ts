@@ -28,7 +28,9 @@ const offsetOf = async (t: TestSandbox) => t.sandbox.now() - t.clock.now();
 /** Every rule on getBalance fails; the sandbox has answered requests, made an order and moved its clock. */
 async function dirty(t: TestSandbox): Promise<void> {
   await newOrder(t);
-  dataOf(await t.request('PUT', '/__sandbox/faults', { body: { rules: [{ kind: 'error', status: 500, rate: 1, routes: ['getBalance'] }] } }));
+  dataOf(
+    await t.request('PUT', '/__sandbox/faults', { body: { rules: [{ kind: 'error', status: 500, rate: 1, routes: ['getBalance'] }] } }),
+  );
   expectError(await balance(t), 500, 'INTERNAL_ERROR');
   dataOf(await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: 3600 } }));
   expect((await journalOf(t)).length).toBeGreaterThan(0);
