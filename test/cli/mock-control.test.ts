@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { fakeIO } from '../support/fake-io.js';
 import { EMBEDDED_NOTICE, expectUsageError } from '../support/cli-assertions.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { runCli, serveSandbox, type RunOptions, type ServedSandbox } from './run-cli.js';
@@ -184,6 +187,41 @@ describe('topup mock reset', () => {
     expectUsageError(await remote(['mock', 'reset', '--keep', 'faults,clock']), /A reset can keep state, faults, requests; not 'clock'\./);
   });
 });
+
+describe('topup mock serve --seed --faults, then reset', () => {
+  it('goes back to the seed state and the starting faults, whatever was paid or added since', async () => {
+    const deposit = (await topup(['mock', 'deposit', '50000'])).out.trim();
+    const seedFile = join(config.dir, 'seed.json');
+    expect((await topup(['mock', 'state', 'save', seedFile])).code).toBe(0);
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const args = ['--json', 'mock', 'serve', '--port', '0', '--seed', seedFile, '--faults', '503/times=1@getBalance'];
+    const running = main(args, io, { signal: controller.signal });
+    try {
+      const url = (await firstJsonLine(io.out)).url as string;
+      const at = (more: string[]) => topup([...more, '--base-url', url]);
+      expect((await at(['mock', 'pay', deposit])).code).toBe(0);
+      expect((await at(['mock', 'faults', 'add', '--status', '500', '--rate', '100%'])).code).toBe(0);
+      expect((await at(['mock', 'reset'])).code).toBe(0);
+      expect((await at(['mock', 'faults'])).out).toBe('1\t503/times=1@getBalance\t0\t0\n');
+      const invoice = await (await fetch(`${url}/__sandbox/invoices/${deposit}`)).json();
+      expect(invoice.data.invoice.payment_status).toBe('pending');
+    } finally {
+      controller.abort();
+      expect(await running).toBe(0);
+    }
+  });
+});
+
+/** The first line `mock serve --json` prints (its URL and settings), within 2 s. */
+async function firstJsonLine(read: () => string): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 200; i++) {
+    const line = read().split('\n')[0];
+    if (line) return JSON.parse(line) as Record<string, unknown>;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('mock serve printed nothing');
+}
 
 describe('a mistyped subcommand under mock', () => {
   it.each([
