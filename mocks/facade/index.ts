@@ -6,7 +6,7 @@
  * - embedded.ts: the embedded sandbox behind offline commands, its state file and its request log;
  * - serve.ts: `mock serve` and the state commands (the HTTP sandbox, faults, the state file);
  * - requests.ts: the request journal as `mock logs` and the control commands read and filter it;
- * - control.ts: the shapes the control moves answer with.
+ * - control.ts: the shapes the control moves answer with, and the one fault syntax (`mock faults`).
  * This index only documents the door: importing it would load every part at once.
  */
 export {};
