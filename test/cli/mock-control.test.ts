@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { CliContext } from '../../src/cli/context.js';
 import { main } from '../../src/cli/main.js';
+import { buildProgram } from '../../src/cli/program.js';
 import { fakeIO } from '../support/fake-io.js';
 import { EMBEDDED_NOTICE, expectUsageError } from '../support/cli-assertions.js';
 import { tempConfigDir } from '../support/fake-io.js';
@@ -235,5 +238,29 @@ describe('a mistyped subcommand under mock', () => {
     expect(result.code).toBe(2);
     expect(result.out).toBe('');
     expect(result.err).toBe(`error: unknown command '${args.at(-1)}'\n(Did you mean ${nearest}?)\n`);
+  });
+});
+
+describe('a mistyped subcommand anywhere in the CLI', () => {
+  // Every group, with the typo of its first subcommand that drops its last letter (`lis` for `list`).
+  const groups: { path: string[]; typo: string; nearest: string }[] = [];
+  const walk = (command: Command, path: string[]) => {
+    const subcommands = command.commands.filter((sub) => sub.name() !== 'help');
+    const first = subcommands.find((sub) => sub.name().length >= 4);
+    if (first !== undefined && path.length > 0) groups.push({ path, typo: first.name().slice(0, -1), nearest: first.name() });
+    for (const sub of subcommands) walk(sub, [...path, sub.name()]);
+  };
+  walk(buildProgram(new CliContext(fakeIO())), []);
+
+  it('finds the groups', () => {
+    expect(groups.map((g) => g.path.join(' '))).toEqual(
+      expect.arrayContaining(['mock', 'mock faults', 'mock clock', 'mock requests', 'orders']),
+    );
+  });
+
+  it.each(groups)('$path with $typo suggests $nearest', async ({ path, typo, nearest }) => {
+    const result = await topup([...path, typo]);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(`error: unknown command '${typo}'\n(Did you mean ${nearest}?)\n`);
   });
 });
