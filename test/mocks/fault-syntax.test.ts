@@ -43,7 +43,7 @@ describe('FaultInjector.add', () => {
     const faults = new FaultInjector();
     faults.configure({ rules: [{ kind: 'drop_before', rate: 0.5 }] });
     expect(() => faults.add([{ kind: 'error', rate: 2 }])).toThrow('Invalid faults: rule 2 needs a rate from 0 to 1, or times or after.');
-    expect(() => faults.add(Array.from({ length: MAX_FAULT_RULES }, () => ({ kind: 'drop_before', rate: 0 }) as FaultRule))).toThrow(
+    expect(() => faults.add(Array.from({ length: MAX_FAULT_RULES }, () => ({ kind: 'drop_before', rate: 0 })))).toThrow(
       `Invalid faults: at most ${MAX_FAULT_RULES} rules at once.`,
     );
     expect(faults.config.rules).toEqual([{ kind: 'drop_before', rate: 0.5 }]);
