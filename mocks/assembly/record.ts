@@ -1,6 +1,7 @@
 import type { SandboxRequest, SandboxResponse } from '../core/exchange.js';
 import type { RequestJournal, RequestNotes } from '../inspect/request-journal.js';
-import { isControlPath, JOURNAL_PATH } from '../routes/control.js';
+import { isControlPath, JOURNAL_PATH, RESET_PATH } from '../routes/control.js';
+import { parseResetKeep } from '../../src/contract/sandbox-control.js';
 
 /** One answered request as the request journal keeps it, unless it is the sandbox's own tools reading it. */
 export function recordRequest(
@@ -12,7 +13,7 @@ export function recordRequest(
   reply: SandboxResponse,
   notes: RequestNotes,
 ): void {
-  if (!journal.active || isOwnRead(request, url, reply)) return;
+  if (!journal.active || isOwnRead(request, url, reply) || clearedByReset(request, url, reply)) return;
   // Built only when read: a busy sandbox keeps references, not copies (BENCHMARKS.md, journal cost).
   const dropped = 'drop' in reply;
   journal.keep({
@@ -38,4 +39,11 @@ function isOwnRead(request: SandboxRequest, url: URL, reply: SandboxResponse): b
     url.pathname.startsWith(JOURNAL_PATH) ||
     (isControlPath(url.pathname) && (request.method === 'GET' || request.method === 'HEAD') && !('drop' in reply) && reply.status < 400)
   );
+}
+
+/** A reset that emptied the journal leaves it empty: the reset itself is not what a bot did either. */
+function clearedByReset(request: SandboxRequest, url: URL, reply: SandboxResponse): boolean {
+  if (request.method !== 'POST' || url.pathname !== RESET_PATH || 'drop' in reply || reply.status >= 400) return false;
+  const parsed = parseResetKeep(url.searchParams.getAll('keep').join(','));
+  return 'keep' in parsed && !parsed.keep.includes('requests');
 }

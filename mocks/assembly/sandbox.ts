@@ -1,7 +1,8 @@
 import { abortableSleep } from '../../src/abort.js';
 import type { TokenMode } from '../../src/contract/index.js';
 import type { SandboxRequest, SandboxResponse } from '../core/exchange.js';
-import { createControl, type SandboxControl } from '../routes/control-moves.js';
+import { createControl, type ResetOptions, type SandboxControl } from '../routes/control-moves.js';
+import type { ResetPart } from '../../src/contract/sandbox-control.js';
 import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from '../store/fixtures.js';
 import type { PipelineEnv } from './pipeline.js';
 import { DEFAULT_JOURNAL_SIZE, RequestJournal, type RequestNotes } from '../inspect/request-journal.js';
@@ -39,7 +40,12 @@ export interface SandboxOptions {
    * the server's own (the node:http adapter's listen address or its `publicUrl`), never from the Host header.
    */
   publicUrl?: string;
-  /** Start from this state instead of the seed. */
+  /**
+   * The state the sandbox starts from and `reset()` goes back to: a snapshot (`sandbox.snapshot()`, a `topup mock
+   * state save` file). Default: the built-in seed. Checked whole at creation; a bad one rejects with `SnapshotError`.
+   */
+  seed?: unknown;
+  /** Start from this state instead of the seed; `reset()` still goes back to the seed. (A state file's content.) */
   snapshot?: unknown;
   /**
    * Where the state goes after each committed change; the request is answered only once the write resolves.
@@ -50,7 +56,7 @@ export interface SandboxOptions {
   stateWriter?: StateWriter;
   /** Told about unexpected errors (they are answered with a 500 envelope). */
   onError?: (error: unknown) => void;
-  /** Faults to inject from the start; change them later with `sandbox.faults.configure()`. */
+  /** Faults to inject from the start (and again after each `reset()`); change them with `sandbox.faults.configure()`. */
   faults?: FaultConfig;
   /** Requests kept in `sandbox.requests` (the request journal). Default 1,000; 0 keeps none, for load tests. */
   journalSize?: number;
@@ -89,9 +95,14 @@ export interface Sandbox {
   readonly faults: FaultInjector;
   /** Every request the sandbox answered, newest last: `list(filter)`, `find`, `count`, `clear`, `subscribe`. */
   readonly requests: RequestJournal;
+  /**
+   * Back to how the sandbox started, for a test suite's `beforeEach`: the seed (or the `seed` option's state) with
+   * its clock, the `faults` it was created with, an empty request journal. `keep` names what stays as it is now.
+   */
+  reset(this: void, options?: ResetOptions): Promise<void>;
 }
 
-export type { FaultConfig, FaultStats };
+export type { FaultConfig, FaultStats, ResetOptions, ResetPart };
 
 export const DEFAULT_SANDBOX_URL = 'http://sandbox.localhost';
 export { OPENAPI_PATH } from './dispatch.js';
@@ -104,19 +115,28 @@ export { OPENAPI_PATH } from './dispatch.js';
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const time = sandboxTime(options.now ?? Date.now);
   const store = await openStore(options, time);
-  // The closures below keep `options`; the snapshot must not stay alive with them (at 100k orders it is 60 MB).
-  options = { ...options, snapshot: undefined };
+  // What reset goes back to. The closures below keep `options`; a state file's snapshot must not stay alive with them
+  // (at 100k orders it is 60 MB), while the seed state is kept on purpose.
+  const start: StartPoint = { seed: options.seed, faults: options.faults };
+  options = { ...options, snapshot: undefined, seed: undefined };
 
   const commit = committer(store, options.stateWriter, time);
   const writeLock = new WriteLock();
   const rateLimiter = new RateLimiter();
   const faults = new FaultInjector();
-  if (options.faults !== undefined) faults.configure(options.faults);
+  if (start.faults !== undefined) faults.configure(start.faults);
   const env = pipelineEnv(options, { store, writeLock, rateLimiter, faults, commit });
-  const { control, moves } = createControl({ store, writeLock, now: time.now, commit, ...stateMoves(store, rateLimiter, time) });
+  const journal = new RequestJournal({ size: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
+  const { control, moves } = createControl({
+    store,
+    writeLock,
+    now: time.now,
+    commit,
+    ...stateMoves(store, rateLimiter, time),
+    reset: resetTo(start, { store, rateLimiter, time, faults, journal }),
+  });
   const fixtures = () => buildFixtures(store);
   const snapshot = () => takeSnapshot(store, time.offsetMs);
-  const journal = new RequestJournal({ size: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
   const parts: DispatchParts = {
     env,
     control,
@@ -146,6 +166,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     store,
     faults,
     requests: journal,
+    reset: control.reset,
   };
 }
 
@@ -161,17 +182,38 @@ function sandboxTime(clock: () => number): SandboxTime {
   return time;
 }
 
-/** What the control moves do to the sandbox as a whole: move its clock, reseed it, load a state into it. */
+/** What a reset goes back to: the state and the faults the sandbox was created with (auto-pay never changes). */
+interface StartPoint {
+  seed: unknown;
+  faults: FaultConfig | undefined;
+}
+
+/** A reset, part by part: the state (records, counters, clock, rate-limit windows), the faults, the journal. */
+function resetTo(
+  start: StartPoint,
+  parts: { store: Store; rateLimiter: RateLimiter; time: SandboxTime; faults: FaultInjector; journal: RequestJournal },
+) {
+  const { store, rateLimiter, time, faults, journal } = parts;
+  return async (keep: readonly ResetPart[]) => {
+    if (!keep.includes('state')) {
+      rateLimiter.clear();
+      if (start.seed === undefined) {
+        store.clear();
+        time.offsetMs = 0;
+        await seed(store);
+      } else time.offsetMs = await restoreSnapshot(store, start.seed, time.clock());
+    }
+    // configure() also starts the rules' counts and the decisions' sequence over, as at creation.
+    if (!keep.includes('faults')) faults.configure(start.faults ?? { rules: [] });
+    if (!keep.includes('requests')) journal.clear();
+  };
+}
+
+/** What the control moves do to the sandbox as a whole: move its clock, load a state into it. */
 function stateMoves(store: Store, rateLimiter: RateLimiter, time: SandboxTime) {
   return {
     advance: (ms: number) => {
       time.offsetMs += ms;
-    },
-    reseed: async () => {
-      store.clear();
-      rateLimiter.clear();
-      time.offsetMs = 0;
-      await seed(store);
     },
     load: async (snapshot: unknown) => {
       // restoreSnapshot checks the whole state before it changes anything: a bad one leaves the state as it was.
@@ -187,12 +229,24 @@ function stateMoves(store: Store, rateLimiter: RateLimiter, time: SandboxTime) {
   };
 }
 
-/** The store the sandbox starts from: the seed, or the given snapshot (which also sets the clock's offset). */
+/**
+ * The store the sandbox starts from: the given snapshot, else the `seed` state, else the built-in seed (a snapshot
+ * also sets the clock's offset). A `seed` state is checked even when a snapshot is used, so a reset never meets a bad one.
+ */
 async function openStore(options: SandboxOptions, time: SandboxTime): Promise<Store> {
   const store = new Store();
   store.delays = invoiceDelays(options);
-  if (options.snapshot === undefined) await seed(store);
-  else time.offsetMs = await restoreSnapshot(store, options.snapshot, time.clock());
+  if (options.seed !== undefined) {
+    try {
+      time.offsetMs = await restoreSnapshot(options.snapshot === undefined ? store : new Store(), options.seed, time.clock());
+    } catch (error) {
+      // Said as the seed's fault, not a state file's.
+      if (error instanceof SnapshotError) throw new SnapshotError(error.message.replace(/^The state /, 'The seed state '), error.field);
+      throw error;
+    }
+  }
+  if (options.snapshot !== undefined) time.offsetMs = await restoreSnapshot(store, options.snapshot, time.clock());
+  else if (options.seed === undefined) await seed(store);
   return store;
 }
 

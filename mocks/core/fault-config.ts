@@ -44,6 +44,9 @@ export class FaultConfigError extends Error {
   }
 }
 
+/** Every rule draws on every request: a bounded list keeps a request's cost bounded too. */
+export const MAX_FAULT_RULES = 100;
+
 const KINDS: readonly FaultKind[] = ['latency', 'error', 'rate_limit', 'drop_before', 'drop_after'];
 const ERROR_STATUSES = [500, 502, 503, 504];
 
@@ -58,6 +61,7 @@ export function validateFaultConfig(config: unknown): asserts config is FaultCon
   const { seed, rules } = config as Partial<FaultConfig>;
   if (seed !== undefined && !Number.isSafeInteger(seed)) fail('`seed` must be an integer', 'seed');
   if (!Array.isArray(rules)) fail('`rules` must be an array', 'rules');
+  if ((rules as unknown[]).length > MAX_FAULT_RULES) fail(`at most ${MAX_FAULT_RULES} rules at once`, 'rules');
   for (const [i, rule] of (rules as FaultRule[]).entries()) {
     const n = i + 1;
     const at = (name?: string) => (name === undefined ? `rules[${i}]` : `rules[${i}].${name}`);

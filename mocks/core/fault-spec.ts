@@ -76,3 +76,26 @@ function rateOf(text: string, bad: () => Error): number {
   const n = Number(match[1]);
   return match[2] === '%' ? n / 100 : n;
 }
+
+/**
+ * One rule in the compact form `parseFaultSpec` reads (`503=10%/retry-after=1/times=1@createOrder`): how the CLI lists
+ * a sandbox's faults, so that what it prints can be given back to `--faults` or `topup mock faults add`.
+ */
+export function faultSpecOf(rule: FaultRule): string {
+  const counted = rule.times !== undefined || rule.after !== undefined;
+  const percent = (rate: number) => `${+(rate * 100).toPrecision(12)}%`;
+  const parts: string[] = [];
+  if (rule.kind === 'latency') {
+    const ms = rule.latency_ms;
+    parts.push(`latency=${Array.isArray(ms) ? `${ms[0]}-${ms[1]}` : (ms ?? 0)}ms`);
+    // Latency without times or after fires on every request unless a rate says otherwise.
+    if (rule.rate !== undefined && !(rule.rate === 1 && !counted)) parts.push(percent(rule.rate));
+  } else {
+    const name = { drop_after: 'drop-after', drop_before: 'drop-before', rate_limit: '429', error: String(rule.status ?? 503) }[rule.kind];
+    parts.push(rule.rate === undefined ? name : `${name}=${percent(rule.rate)}`);
+    if (rule.retry_after !== undefined) parts.push(`retry-after=${rule.retry_after}`);
+  }
+  if (rule.times !== undefined) parts.push(`times=${rule.times}`);
+  if (rule.after !== undefined) parts.push(`after=${rule.after}`);
+  return `${parts.join('/')}${rule.routes === undefined ? '' : `@${rule.routes.join('+')}`}`;
+}

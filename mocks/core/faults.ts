@@ -5,12 +5,13 @@ import { validateFaultConfig, type FaultConfig, type FaultKind, type FaultRule }
 export {
   FaultConfigError,
   FAULT_ROUTE_IDS,
+  MAX_FAULT_RULES,
   validateFaultConfig,
   type FaultConfig,
   type FaultKind,
   type FaultRule,
 } from './fault-config.js';
-export { parseFaultSpec } from './fault-spec.js';
+export { parseFaultSpec, faultSpecOf } from './fault-spec.js';
 
 /** How one rule has done since it was configured. */
 export interface FaultRuleStats {
@@ -56,6 +57,17 @@ export class FaultInjector {
     this.#random = prng(this.#config.seed ?? 0);
     this.#stats = emptyTotals();
     this.#rules = config.rules.map(() => ({ matched: 0, fired: 0 }));
+  }
+
+  /**
+   * Adds rules after the ones there, keeping what has happened so far: each rule's counts (a `times: 1` rule that
+   * fired stays spent) and the decisions' sequence. A bad rule, or too many, changes nothing.
+   */
+  add(rules: readonly FaultRule[]): void {
+    const config: FaultConfig = { seed: this.#config.seed ?? 0, rules: [...this.#config.rules, ...rules] };
+    validateFaultConfig(config);
+    this.#config = { seed: config.seed ?? 0, rules: config.rules.map((r) => ({ ...r })) };
+    this.#rules.push(...rules.map(() => ({ matched: 0, fired: 0 })));
   }
 
   get config(): FaultConfig {

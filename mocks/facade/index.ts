@@ -7,7 +7,7 @@
  * - announcement.ts: whether `topup mock serve` serves that state now, and where (read before the sandbox loads);
  * - serve.ts: `mock serve` and the state commands (the HTTP sandbox, faults, the state file);
  * - requests.ts: the request journal as `mock logs` and the control commands read and filter it;
- * - control.ts: the shapes the control moves answer with.
+ * - control.ts: the shapes the control moves answer with, and the one fault syntax (`mock faults`).
  * This index only documents the door: importing it would load every part at once.
  */
 export {};

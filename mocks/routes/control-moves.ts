@@ -1,4 +1,5 @@
 import { errorForStatus } from '../../src/errors.js';
+import { RESET_PARTS, unknownResetPart, type ResetPart } from '../../src/contract/sandbox-control.js';
 import { ApiError } from '../core/exchange.js';
 import type { AccountRecord } from '../store/records.js';
 import { authenticate } from '../rules/auth.js';
@@ -43,7 +44,11 @@ export interface SandboxControl {
   deposit(this: void, request: DepositRequest): Promise<InvoiceView>;
   /** Moves the sandbox clock forward, e.g. past an invoice's expiry. */
   advanceClock(this: void, seconds: number): Promise<void>;
-  reset(this: void): Promise<void>;
+  /**
+   * Back to how the sandbox started: its seed (or seed state) and clock, its starting faults, an empty request
+   * journal; `keep` names what stays as it is (`sandbox.reset()` is the same call).
+   */
+  reset(this: void, options?: ResetOptions): Promise<void>;
   /**
    * Replaces the whole state with a snapshot (`sandbox.snapshot()`, `GET /__sandbox/state`): a named starting state.
    * The snapshot is checked whole before anything changes; a bad one rejects with `ValidationError` and leaves the
@@ -52,13 +57,18 @@ export interface SandboxControl {
   loadState(this: void, snapshot: unknown): Promise<void>;
 }
 
+export interface ResetOptions {
+  /** What stays as it is: `state` (records and clock), `faults`, `requests` (the journal). */
+  keep?: readonly ResetPart[];
+}
+
 export interface ControlEnv {
   store: Store;
   writeLock: WriteLock;
   now(): number;
   advance(ms: number): void;
   commit(): Promise<void>;
-  reseed(): Promise<void>;
+  reset(keep: readonly ResetPart[]): Promise<void>;
   load(snapshot: unknown): Promise<void>;
 }
 
@@ -120,7 +130,13 @@ export function createControl(env: ControlEnv): { control: SandboxControl; moves
         // Whole milliseconds: every time a record holds is one, and is dated from this clock.
         env.advance(Math.round(seconds * 1000));
       }),
-    reset: () => change(() => env.reseed()),
+    reset: (options = {}) => {
+      const keep = options.keep ?? [];
+      const unknown = keep.find((part) => !(RESET_PARTS as readonly string[]).includes(part));
+      if (unknown !== undefined)
+        return Promise.reject(errorForStatus(400, unknownResetPart(String(unknown)), { code: 'VALIDATION_FAILED', fields: ['keep'] }));
+      return change(() => env.reset(keep));
+    },
     loadState: (snapshot) => change(() => env.load(snapshot)),
   };
   return { control, moves };

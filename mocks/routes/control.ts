@@ -2,14 +2,14 @@ import { ApiError, successReply, type SandboxReply, type SandboxRequest } from '
 import { checkClockAdvance, type ControlMoves, type SandboxControl } from './control-moves.js';
 import { depositRequest } from './deposit-body.js';
 import type { Fixtures } from '../store/fixtures.js';
-import { FaultConfigError, validateFaultConfig, type FaultInjector } from '../core/faults.js';
+import { FaultConfigError, parseFaultSpec, validateFaultConfig, type FaultConfig, type FaultInjector } from '../core/faults.js';
 import { bearerToken } from '../rules/auth.js';
 import { Router } from '../core/router.js';
 import type { JournalEntry, RequestFilter, RequestJournal } from '../inspect/request-journal.js';
 import type { Store } from '../store/store.js';
 import type { SandboxSnapshot } from '../state/snapshot.js';
 import { accountViews, invoiceView, invoiceViews, type StateFilter } from '../inspect/state-views.js';
-import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-control.js';
+import { CONTROL_HEADER, CONTROL_PREFIX, parseResetKeep, unknownResetPart, type ResetPart } from '../../src/contract/sandbox-control.js';
 import { isoTime } from '../core/iso-time.js';
 import { nextMoveAtAll } from '../rules/timed-moves.js';
 
@@ -18,6 +18,8 @@ export { CONTROL_HEADER, CONTROL_PREFIX };
 
 /** The request journal over HTTP: list, one entry, clear; `/stream` is served by the node:http adapter (SSE). */
 export const JOURNAL_PATH = `${CONTROL_PREFIX}/requests`;
+/** Back to how the sandbox started; `?keep=` names what stays. */
+export const RESET_PATH = `${CONTROL_PREFIX}/reset`;
 
 export function isControlPath(url: string): boolean {
   const path = url.startsWith('/') ? url : new URL(url).pathname;
@@ -88,15 +90,18 @@ export const controlRouter = new Router<ControlHandler>()
   })
   .add('GET', `${CONTROL_PREFIX}/faults`, async ({ faults }) => ok('Injected faults.', { ...faults.config, stats: faults.stats }))
   .add('PUT', `${CONTROL_PREFIX}/faults`, async ({ faults }, _params, request) => {
-    const config = jsonBody(request);
-    try {
-      validateFaultConfig(config);
-    } catch (error) {
-      if (error instanceof FaultConfigError) throw new ApiError(422, error.message, 'VALIDATION_FAILED', [error.field]);
-      throw error;
-    }
+    const config = faultConfigOf(jsonBody(request));
     faults.configure(config);
     return ok('Faults configured.', { ...faults.config, stats: faults.stats });
+  })
+  // Adds rules after the ones there, which keep their counts: `topup mock faults add`.
+  .add('POST', `${CONTROL_PREFIX}/faults`, async ({ faults }, _params, request) => {
+    const body = jsonBody(request);
+    if ('seed' in body)
+      throw new ApiError(422, 'Adding rules keeps the seed; PUT the whole configuration to change it.', 'VALIDATION_FAILED', ['seed']);
+    const { rules } = faultConfigOf(body);
+    asFaultRefusal(() => faults.add(rules));
+    return ok(`${rules.length === 1 ? 'Fault' : 'Faults'} added.`, { ...faults.config, stats: faults.stats });
   })
   .add('DELETE', `${CONTROL_PREFIX}/faults`, async ({ faults }) => {
     faults.configure({ rules: [] });
@@ -111,9 +116,15 @@ export const controlRouter = new Router<ControlHandler>()
     const { counters, clock_offset_ms } = snapshot();
     return ok('Sandbox state loaded.', { clock_offset_ms, counters });
   })
-  .add('POST', `${CONTROL_PREFIX}/reset`, async ({ control }) => {
-    await control.reset();
-    return ok('Sandbox reset to its seed.');
+  .add('POST', RESET_PATH, async ({ control }, _params, request) => {
+    const keep = resetKeep(request);
+    await control.reset({ keep });
+    return ok(
+      keep.length === 0 ? 'Sandbox reset to how it started.' : `Sandbox reset to how it started, keeping its ${keep.join(' and ')}.`,
+      {
+        kept: keep,
+      },
+    );
   })
   .add('GET', `${CONTROL_PREFIX}/invoices/{invoice}`, async ({ store }, { invoice }) => {
     const view = invoiceView(store, invoice!);
@@ -176,6 +187,48 @@ export function filterFromQuery(query: URLSearchParams): RequestFilter {
   if (query.has('since')) filter.since = sinceParam(query.get('since')!);
   if (query.has('after_id')) filter.afterId = wholeNumber(query.get('after_id')!, 'after_id');
   return filter;
+}
+
+/**
+ * A fault configuration as a body gives it: `{"rules": [...], "seed": 7}`, or the compact form of `mock serve --faults`
+ * as `{"spec": "503/times=1@createOrder", "seed": 7}`, read by the same parser. Refused whole with the field at fault.
+ */
+function faultConfigOf(body: Record<string, unknown>): FaultConfig {
+  return asFaultRefusal(() => {
+    if (!('spec' in body)) {
+      validateFaultConfig(body);
+      return body;
+    }
+    const { spec, seed, ...rest } = body;
+    const extra = Object.keys(rest)[0];
+    if (extra !== undefined) throw new FaultConfigError(`Invalid faults: give either spec or ${extra}, not both.`, extra);
+    if (typeof spec !== 'string') throw new FaultConfigError('Invalid faults: `spec` is the compact form, a string.', 'spec');
+    if (seed !== undefined && !Number.isSafeInteger(seed)) throw new FaultConfigError('Invalid faults: `seed` must be an integer.', 'seed');
+    try {
+      return parseFaultSpec(spec, seed as number | undefined);
+    } catch (error) {
+      // The parser names `rules`; here the caller wrote `spec`.
+      if (error instanceof FaultConfigError && error.field === 'rules') throw new FaultConfigError(error.message, 'spec');
+      throw error;
+    }
+  });
+}
+
+/** A refused fault configuration as the 422 its field names. */
+function asFaultRefusal<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof FaultConfigError) throw new ApiError(422, error.message, 'VALIDATION_FAILED', [error.field]);
+    throw error;
+  }
+}
+
+/** `?keep=faults,requests`: what a reset leaves as it is (RESET_PARTS); a name that is none is refused, never ignored. */
+export function resetKeep(request: SandboxRequest): ResetPart[] {
+  const parsed = parseResetKeep(new URL(request.url).searchParams.getAll('keep').join(','));
+  if ('unknown' in parsed) throw new ApiError(400, unknownResetPart(parsed.unknown), 'VALIDATION_FAILED', ['keep']);
+  return parsed.keep;
 }
 
 function stateFilter(request: SandboxRequest): StateFilter {

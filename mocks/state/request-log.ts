@@ -1,5 +1,5 @@
 import { lstat, rename, type FileHandle } from 'node:fs/promises';
-import { openToAppend, openToRead, readIfExists, UnsafeFileError } from '../../src/safe-file.js';
+import { openToAppend, openToRead, readIfExists, replaceFile, UnsafeFileError } from '../../src/safe-file.js';
 import { DEFAULT_JOURNAL_SIZE, type JournalEntry } from '../inspect/request-journal.js';
 
 /**
@@ -17,7 +17,12 @@ export interface RequestLogFile {
   read(): Promise<JournalEntry[]>;
   /** Changes whenever the log does (for following it without reading it every time). */
   version(): Promise<string>;
+  /** Forgets every entry; ids go on from the last one, as a served sandbox's journal's do after a clear. */
+  clear(): Promise<void>;
 }
+
+/** Marks the line a clear leaves: it numbers the entries after it and is no entry itself. */
+const CLEARED = 'cleared';
 
 /** Read at the ends of a generation, a chunk at a time. */
 const CHUNK = 16_384;
@@ -48,6 +53,12 @@ export function requestLogFile(stateFile: string, size: number = DEFAULT_JOURNAL
       const entries = [...(await readEntries(previous)), ...(await readEntries(current))];
       return entries.slice(-size);
     },
+    async clear() {
+      const last = (await edgeEntry(current, 'last')) ?? (await edgeEntry(previous, 'last'));
+      await replaceFile(previous, '');
+      // A line that only holds the last id, so the next entry's continues from it (a follower keeps its place).
+      await replaceFile(current, last === undefined ? '' : `${JSON.stringify({ id: last.id, [CLEARED]: true })}\n`);
+    },
     async version() {
       const parts = await Promise.all(
         [previous, current].map((path) =>
@@ -67,7 +78,7 @@ async function readEntries(path: string): Promise<JournalEntry[]> {
   const entries: JournalEntry[] = [];
   for (const line of text.split('\n')) {
     const entry = parseEntry(line);
-    if (entry !== undefined) entries.push(entry);
+    if (entry !== undefined && !(CLEARED in entry)) entries.push(entry);
   }
   return entries;
 }

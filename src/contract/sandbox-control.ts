@@ -30,3 +30,27 @@ export function declaresNoRateLimits(fetchFunction: unknown): boolean {
 export const CONTROL_SECRET_HEADER = 'x-sandbox-control-secret';
 /** Where `topup mock serve` and the CLI's control commands read the control secret from (never from an argument). */
 export const CONTROL_SECRET_ENV = 'TOPUP_SANDBOX_CONTROL_SECRET';
+
+/**
+ * What a reset may keep (`POST /__sandbox/reset?keep=faults,requests`, `topup mock reset --keep …`,
+ * `sandbox.reset({ keep })`); everything else goes back to how the sandbox started. `state` is the records with the
+ * clock they are dated by: a clock moved back under kept records would date them in the future.
+ */
+export const RESET_PARTS = ['state', 'faults', 'requests'] as const;
+export type ResetPart = (typeof RESET_PARTS)[number];
+
+/** The parts a comma-separated keep list names (spaces and empty items allowed), or the first name that is none. */
+export function parseResetKeep(text: string): { keep: ResetPart[] } | { unknown: string } {
+  const keep: ResetPart[] = [];
+  for (const name of text.split(',').map((s) => s.trim())) {
+    if (name === '') continue;
+    if (!(RESET_PARTS as readonly string[]).includes(name)) return { unknown: name };
+    if (!keep.includes(name as ResetPart)) keep.push(name as ResetPart);
+  }
+  return { keep };
+}
+
+/** The one sentence for a keep list naming something a reset cannot keep. */
+export function unknownResetPart(name: string): string {
+  return `A reset can keep ${RESET_PARTS.join(', ')}; not '${name}'.`;
+}

@@ -23,6 +23,8 @@ export interface OpenOptions {
   now?: () => number;
   stateWriter?: SandboxOptions['stateWriter'];
   snapshot?: unknown;
+  seed?: unknown;
+  faults?: SandboxOptions['faults'];
   autoPay?: SandboxOptions['autoPay'];
   autoExpire?: SandboxOptions['autoExpire'];
 }
@@ -70,6 +72,8 @@ export async function open(transport: Transport, options: OpenOptions = {}): Pro
     ...(options.lean === undefined ? {} : { lean: options.lean }),
     ...(options.stateWriter === undefined ? {} : { stateWriter: options.stateWriter }),
     ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot }),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.faults === undefined ? {} : { faults: options.faults }),
     ...(options.autoPay === undefined ? {} : { autoPay: options.autoPay }),
     ...(options.autoExpire === undefined ? {} : { autoExpire: options.autoExpire }),
   });

@@ -1,7 +1,8 @@
-import type { Fixtures, InvoiceView } from '../../../mocks/facade/control.js';
+import type { FaultConfig, FaultRule, FaultStats, Fixtures, InvoiceView } from '../../../mocks/facade/control.js';
 import type { JournalEntry } from '../../../mocks/facade/requests.js';
 import type { EmbeddedSandbox } from './embedded.js';
-import { CONTROL_HEADER, CONTROL_PREFIX, CONTROL_SECRET_HEADER } from '../../contract/sandbox-control.js';
+import type { Sandbox } from '../../../mocks/facade/embedded.js';
+import { CONTROL_HEADER, CONTROL_PREFIX, CONTROL_SECRET_HEADER, type ResetPart } from '../../contract/sandbox-control.js';
 import { ConnectionError, errorForStatus, isTopupError, TimeoutError } from '../../errors.js';
 import { UsageError } from '../errors.js';
 
@@ -21,12 +22,27 @@ export interface NewDeposit {
   deposit: InvoiceView;
 }
 
+/** The faults a sandbox injects, as GET /__sandbox/faults answers them: the rules, their seed, how each has done. */
+export type FaultsView = Required<FaultConfig> & { stats: FaultStats };
+
+/** The sandbox clock as GET /__sandbox/clock answers it (`now`, how far it is ahead, when it next moves something). */
+export type ClockView = Record<string, unknown>;
+
 /** The sandbox's control operations, on the embedded sandbox or on a served one (`--base-url`). */
 export interface SandboxControlClient {
   move(verb: InvoiceMove, invoiceCode: string): Promise<void>;
   /** The new deposit, as the control API answers it (`--json` prints this). */
   deposit(options: DepositOptions): Promise<NewDeposit>;
-  reset(): Promise<void>;
+  /** Back to how the sandbox started, except the parts in `keep`. */
+  reset(keep?: readonly ResetPart[]): Promise<void>;
+  faults(): Promise<FaultsView>;
+  /** Adds rules after the sandbox's own, which keep their counts (POST /__sandbox/faults). */
+  addFaults(rules: readonly FaultRule[]): Promise<FaultsView>;
+  clearFaults(): Promise<FaultsView>;
+  clock(): Promise<ClockView>;
+  advanceClock(seconds: number): Promise<ClockView>;
+  /** Empties the request journal (the served sandbox's, or the embedded one's log). */
+  clearRequests(): Promise<void>;
   fixtures(): Promise<Fixtures>;
   /** The request journal, filtered by `query` (method, path, status, … as /__sandbox/requests takes them). */
   requests(query: URLSearchParams): Promise<JournalEntry[]>;
@@ -52,8 +68,34 @@ export function embeddedControl(embedded: EmbeddedSandbox): SandboxControlClient
         });
         return { invoice_code: deposit.invoice_code, deposit };
       }),
-    // From the seed, without reading the file: reset must work when the state is damaged.
-    reset: () => embedded.use((sandbox) => sandbox.control.reset(), { fresh: true }),
+    // From the seed, without reading the file: reset must work when the state is damaged. The embedded sandbox
+    // lives one command long, so it holds no faults; its journal is the log beside its state.
+    reset: async (keep = []) => {
+      const state = !keep.includes('state');
+      const requests = !keep.includes('requests');
+      // The log is appended under the state's lock, so it is cleared under it too.
+      await embedded.use(
+        async (sandbox) => {
+          if (state) await sandbox.control.reset({ keep: ['faults', 'requests'] });
+          if (requests) await embedded.requestLog.clear();
+        },
+        { fresh: state },
+      );
+    },
+    faults: async () => noFaults(),
+    addFaults: async () => {
+      throw new UsageError(
+        'The embedded sandbox lives only while one command runs, so a fault would fire on nothing; start `topup mock serve --faults …`, or add faults to a served sandbox (--base-url).',
+      );
+    },
+    clearFaults: async () => noFaults(),
+    clock: () => embedded.use((sandbox) => inProcessCall(sandbox, 'GET', `${CONTROL_PREFIX}/clock`)) as Promise<ClockView>,
+    advanceClock: (seconds) =>
+      embedded.use((sandbox) =>
+        inProcessCall(sandbox, 'POST', `${CONTROL_PREFIX}/clock`, { advance_seconds: seconds }),
+      ) as Promise<ClockView>,
+    // Under the state's lock, as every append is.
+    clearRequests: () => embedded.use(() => embedded.requestLog.clear()),
     fixtures: () => embedded.use(async (sandbox) => sandbox.fixtures()),
     saveState: () => embedded.use(async (sandbox) => sandbox.snapshot()),
     loadState: (snapshot) => embedded.use((sandbox) => sandbox.control.loadState(snapshot)),
@@ -182,8 +224,16 @@ export async function remoteControl(baseUrl: string, transport: RemoteTransport)
         { amount: o.amount, paid: o.paid, ...(o.account ? { account: o.account } : {}), ...(o.mode ? { mode: o.mode } : {}) },
         o.token,
       )) as NewDeposit,
-    reset: async () => {
-      await call('POST', '/__sandbox/reset');
+    reset: async (keep = []) => {
+      await call('POST', `/__sandbox/reset${keep.length === 0 ? '' : `?keep=${keep.join(',')}`}`);
+    },
+    faults: async () => (await call('GET', '/__sandbox/faults')) as FaultsView,
+    addFaults: async (rules) => (await call('POST', '/__sandbox/faults', { rules })) as FaultsView,
+    clearFaults: async () => (await call('DELETE', '/__sandbox/faults')) as FaultsView,
+    clock: async () => (await call('GET', '/__sandbox/clock')) as ClockView,
+    advanceClock: async (seconds) => (await call('POST', '/__sandbox/clock', { advance_seconds: seconds })) as ClockView,
+    clearRequests: async () => {
+      await call('DELETE', '/__sandbox/requests');
     },
     fixtures: async () => (await call('GET', '/__sandbox/fixtures')) as Fixtures,
     requests: async (query) => ((await call('GET', `/__sandbox/requests?${query.toString()}`)) as { requests: JournalEntry[] }).requests,
@@ -192,6 +242,31 @@ export async function remoteControl(baseUrl: string, transport: RemoteTransport)
       await call('PUT', '/__sandbox/state', snapshot);
     },
   };
+}
+
+/** What a sandbox without faults answers at GET /__sandbox/faults. */
+function noFaults(): FaultsView {
+  return { seed: 0, rules: [], stats: { requests: 0, latency: 0, error: 0, rate_limit: 0, drop_before: 0, drop_after: 0, rules: [] } };
+}
+
+/**
+ * A control call answered by the embedded sandbox's own control API, in this process: the same view a served one
+ * answers (its clock, for one), rejected with the error class of its status as remote calls are.
+ */
+async function inProcessCall(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<unknown> {
+  const { inProcessRequest, isDropped } = await import('../../../mocks/facade/exchange.js');
+  const headers: Record<string, string> = { [CONTROL_HEADER]: '1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+  const reply = await sandbox.handle(
+    inProcessRequest(method, `${sandbox.baseUrl}${path}`, headers, body === undefined ? null : JSON.stringify(body)),
+  );
+  if (isDropped(reply)) throw new ConnectionError('The embedded sandbox dropped the answer.');
+  const envelope = JSON.parse(reply.body) as Envelope;
+  if (reply.status >= 400 || envelope?.success !== true)
+    throw errorForStatus(reply.status, envelope?.message ?? `The sandbox answered ${reply.status}.`, {
+      code: envelope?.error?.code,
+      fields: envelope?.error?.fields,
+    });
+  return envelope.data;
 }
 
 type Envelope = { success?: boolean; message?: string; data?: unknown; error?: { code?: string; fields?: string[] } } | undefined;

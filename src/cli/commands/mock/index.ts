@@ -1,15 +1,18 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
+import { registerClock } from './clock.js';
 import { registerDeposit } from './deposit.js';
+import { registerFaults } from './faults.js';
 import { registerFixtures } from './fixtures.js';
 import { registerLogs } from './logs.js';
 import { registerMoves } from './moves.js';
 import { registerOpen } from './open.js';
+import { registerRequests } from './requests.js';
 import { registerReset } from './reset.js';
 import { registerServe } from './serve.js';
 import { registerState } from './state.js';
 
-/** `topup mock`: one file per verb (serve, open, logs, fixtures, state, reset, the invoice moves, deposit). */
+/** `topup mock`: one file per verb (serve, open, logs, requests, fixtures, state, reset, faults, clock, the moves, deposit). */
 export function registerMockCommands(program: Command, ctx: CliContext): void {
   const mock = program
     .command('mock')
@@ -32,9 +35,12 @@ Examples:
   registerServe(mock, ctx);
   registerOpen(mock, ctx);
   registerLogs(mock, ctx);
+  registerRequests(mock, ctx);
   registerFixtures(mock, ctx);
   registerState(mock, ctx);
   registerReset(mock, ctx);
+  registerFaults(mock, ctx);
+  registerClock(mock, ctx);
   registerMoves(mock, ctx);
   registerDeposit(mock, ctx);
 }

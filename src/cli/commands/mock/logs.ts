@@ -66,17 +66,24 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   });
 }
 
-/** `topup mock logs`: its filters and help. */
-export function registerLogs(mock: Command, ctx: CliContext): void {
-  mock
-    .command('logs')
-    .description("Print the served sandbox's request log; --follow streams new requests until Ctrl-C")
-    .option('-f, --follow', 'keep printing requests as they arrive (reconnects when the sandbox restarts)', false)
+/** The journal's filters as flags, shared by `topup mock logs` and `topup mock requests list`. */
+export function withLogFilters(command: Command): Command {
+  return command
     .option('--filter-method <methods>', 'only these methods, e.g. GET,POST')
     .option('--filter-status <statuses>', 'only these statuses or classes, e.g. 4xx,429')
     .option('--filter-path <path>', 'only this path; * matches one segment, ** any rest, e.g. /api/v1/me/orders/*')
     .option('--filter-account <name>', "only requests with this account's token (its username)")
-    .option('--limit <n>', 'how many earlier requests to print first', parseWholeNumber('limit', 0, 10_000), 50)
+    .option('--limit <n>', 'how many earlier requests to print first', parseWholeNumber('limit', 0, 10_000), 50);
+}
+
+/** `topup mock logs`: its filters and help. */
+export function registerLogs(mock: Command, ctx: CliContext): void {
+  withLogFilters(
+    mock
+      .command('logs')
+      .description("Print the served sandbox's request log; --follow streams new requests until Ctrl-C")
+      .option('-f, --follow', 'keep printing requests as they arrive (reconnects when the sandbox restarts)', false),
+  )
     .addHelpText(
       'after',
       `

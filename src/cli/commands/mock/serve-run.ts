@@ -61,15 +61,14 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     import('../../../../mocks/facade/serve.js'),
     import('../../control-secret.js'),
   ]);
-  const { controlSecret, sandboxOptions } = await checkOptions(ctx, options, facade, serveControlSecret);
-  // Read before anything starts: a seed that cannot be read or loaded is the user's mistake, said at once.
-  const seed = options.seed === undefined ? undefined : await readStateArgument(ctx, options.seed);
+  const { controlSecret, sandboxOptions, seed } = await checkOptions(ctx, options, facade, serveControlSecret);
   const state = servedState(ctx, options);
   if (state.kind === 'config') await refuseIfServed(ctx, options);
   const opened = await openSandbox(ctx, state, options, sandboxOptions, facade);
   const requestLog = state.kind === 'config' ? keepRequestLog(opened.sandbox, state.file, facade) : undefined;
   try {
-    if (seed !== undefined) await loadSeed(opened.sandbox, seed, options);
+    // In memory the sandbox starts from the seed already; a state file's content gives way to it.
+    if (seed !== undefined && state.kind !== 'memory') await loadSeed(opened.sandbox, seed, options);
     // A runner that waits for the file must never read a previous run's URL.
     if (options.readyFile !== undefined) await removeReadyFile(options.readyFile);
     const server = await listen(opened.sandbox, options, controlSecret, facade);
@@ -155,6 +154,8 @@ async function checkOptions(
     throw new UsageError('--fresh serves a sandbox in memory and --state one kept in a file: pick one.');
   if (options.repair === true && (options.fresh === true || (options.state === undefined && options.seed !== undefined)))
     throw new UsageError('--repair repairs a state file, and this sandbox is in memory: drop --repair, or add --state FILE.');
+  // Read before anything starts: a seed that cannot be read or loaded is the user's mistake, said at once.
+  const seed = options.seed === undefined ? undefined : await readStateArgument(ctx, options.seed);
   const sandboxOptions = {
     rateLimit: options.rateLimit,
     lean: options.lean,
@@ -162,8 +163,10 @@ async function checkOptions(
     ...(faults === undefined ? {} : { faults }),
     ...(options.autoPay === undefined ? {} : { autoPay: { after: options.autoPay } }),
     ...(options.autoExpire === undefined ? {} : { autoExpire: { after: options.autoExpire } }),
+    // What the sandbox starts from and `reset` goes back to.
+    ...(seed === undefined ? {} : { seed }),
   };
-  return { controlSecret, sandboxOptions };
+  return { controlSecret, sandboxOptions, seed };
 }
 
 /** --state FILE, else in memory for --fresh or --seed alone (which always started from that seed), else the config folder's. */
@@ -194,7 +197,12 @@ async function openSandbox(
   sandboxOptions: Parameters<ServeFacade['createSandbox']>[0],
   facade: ServeFacade,
 ): Promise<OpenedSandbox> {
-  if (state.kind === 'memory') return { sandbox: await facade.createSandbox(sandboxOptions), close: async () => undefined };
+  if (state.kind === 'memory') {
+    const sandbox = await facade.createSandbox(sandboxOptions).catch((error: unknown) => {
+      throw seedRefusal(error, options, facade);
+    });
+    return { sandbox, close: async () => undefined };
+  }
   const { file } = state;
   // The config folder may not exist yet (nothing was ever run here): made as every command makes it, 0700.
   if (state.kind === 'config') await ensureConfigDir(file);
@@ -207,6 +215,8 @@ async function openSandbox(
       repair: options.repair ?? false,
     });
   } catch (error) {
+    const refused = seedRefusal(error, options, facade);
+    if (refused !== error) throw refused;
     if (error instanceof facade.StateLockedError)
       throw new CliError(
         state.kind === 'file'
@@ -224,6 +234,13 @@ async function openSandbox(
   }
   for (const notice of persistent.notices) ctx.io.warn(ctx.io.style.yellow(notice));
   return { sandbox: persistent.sandbox, close: () => persistent.close() };
+}
+
+/** A seed the sandbox refused is the --seed file's fault, said as a usage error naming it. */
+function seedRefusal(error: unknown, options: ServeOptions, facade: ServeFacade): unknown {
+  return error instanceof facade.SnapshotError && error.message.startsWith('The seed state cannot be loaded: ')
+    ? new UsageError(`${options.seed} ${error.message.replace(/^The seed state cannot be loaded: /, 'cannot be loaded: ')}`)
+    : error;
 }
 
 async function ensureConfigDir(stateFile: string): Promise<void> {

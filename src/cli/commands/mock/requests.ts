@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { runsAlone } from '../shared/group-action.js';
+import { withLogFilters, type LogsOptions } from './logs.js';
+
+/** `topup mock requests`: the request journal, listed (as `mock logs` prints it) or cleared. */
+export function registerRequests(mock: Command, ctx: CliContext): void {
+  const requests = mock
+    .command('requests')
+    .description("List or clear the sandbox's request journal (what `mock logs` shows)")
+    .addHelpText(
+      'after',
+      `
+\`topup mock requests\` lists the last 50, as \`topup mock requests list\` does (which also filters);
+\`topup mock logs --follow\` keeps printing new ones.
+
+Examples:
+  $ topup mock requests
+  $ topup mock requests list --filter-status 4xx,5xx --json
+  $ topup mock requests clear`,
+    );
+  runsAlone(requests, async () => (await import('./requests-run.js')).runRequestsList(ctx, { follow: false, limit: 50 }));
+  withLogFilters(requests.command('list').description('Print the requests, oldest first: one line each, or NDJSON with --json'))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup mock requests list --limit 10
+  $ topup mock requests list --json --filter-method POST --base-url http://127.0.0.1:4010 | jq .status`,
+    )
+    .action(async (options: LogsOptions) => (await import('./requests-run.js')).runRequestsList(ctx, options));
+  requests
+    .command('clear')
+    .description('Forget every request in the journal (ids go on from the last one)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ topup mock requests clear
+  $ topup mock requests clear --base-url http://127.0.0.1:4010`,
+    )
+    .action(async () => (await import('./requests-run.js')).runRequestsClear(ctx));
+}
