@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { createClient } from '../../src/index.js';
 import { createSandbox } from '../../mocks/index.js';
 import { INTERFACE_VERSION } from '../../src/contract/index.js';
 import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
+import { readmeRecipe } from '../support/readme-recipes.js';
 
 /*
  * The package as a new user gets it: `npm pack`, then fresh projects outside the repository (an ES module one, a
@@ -18,12 +20,20 @@ import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
 interface PackedFile {
   path: string;
 }
+/** An export's target: a path, or conditions that lead to paths. */
+type ExportTarget = string | { [condition: string]: ExportTarget };
+
+/** Every file an export names, through its nested conditions. */
+function exportTargets(entry: ExportTarget): string[] {
+  return typeof entry === 'string' ? [entry] : Object.values(entry).flatMap(exportTargets);
+}
+
 interface PackedManifest {
   name: string;
   version: string;
   scripts?: Record<string, string>;
   dependencies: Record<string, string>;
-  exports: Record<string, string | Record<string, string>>;
+  exports: Record<string, ExportTarget>;
   engines?: { node?: string };
 }
 
@@ -85,7 +95,10 @@ async function project(name: string, type: 'module' | 'commonjs', files: Record<
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules', dep), link, 'dir');
   }
-  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
   return dir;
 }
 
@@ -212,19 +225,24 @@ describe('the packed package', () => {
         (f) => /^(src|mocks|test|scripts|bench|\.ci)\//.test(f) || f.startsWith('tsconfig') || (f.endsWith('.ts') && !f.endsWith('.d.ts')),
       ),
     ).toEqual([]);
-    const targets = Object.values(manifest.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry)));
+    const targets = Object.values(manifest.exports).flatMap(exportTargets);
     expect(targets.length).toBeGreaterThan(5);
     for (const target of targets) expect(packedFiles, target).toContain(target.replace(/^\.\//, ''));
   });
 
-  it('gives every export a condition that require() reaches, and runs nothing at install', () => {
+  it('gives every export types and a file for each way it is loaded, and runs nothing at install', () => {
     for (const [path, entry] of Object.entries(manifest.exports)) {
       if (typeof entry === 'string') continue;
-      expect(Object.keys(entry), path).toContain('types');
-      expect(
-        Object.keys(entry).some((condition) => condition === 'default' || condition === 'require'),
-        path,
-      ).toBe(true);
+      // module-sync first: node loads the ES build for import and require() alike, one copy per process; a loader
+      // that knows no module-sync (Jest) gets the CommonJS build for require.
+      expect(Object.keys(entry), path).toEqual(['module-sync', 'import', 'require', 'default']);
+      for (const [condition, target] of Object.entries(entry)) {
+        const cjs = condition === 'require';
+        expect(target, `${path} ${condition}`).toEqual({
+          types: expect.stringMatching(cjs ? /\.d\.cts$/ : /\.d\.ts$/),
+          default: expect.stringMatching(cjs ? /\.cjs$/ : /\.js$/),
+        });
+      }
     }
     const scripts = manifest.scripts ?? {};
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts[hook], hook).toBeUndefined();
@@ -368,5 +386,63 @@ void main();
     const result = await node(['out/main.js'], dir);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual({ codes: expectedCodes, missing: 'NotFoundError', wrong: 'string' });
+  });
+});
+
+/**
+ * A test runner from this repository's dev dependencies (or NODE_PATH), linked into a project as its own install
+ * would be; undefined when it is not installed, and the test says so instead of failing.
+ */
+function devTool(name: string): string | undefined {
+  try {
+    return dirname(createRequire(join(ROOT, 'package.json')).resolve(`${name}/package.json`));
+  } catch {
+    return undefined;
+  }
+}
+
+function linkTool(dir: string, name: string, at: string): void {
+  const link = join(dir, 'node_modules', name);
+  mkdirSync(dirname(link), { recursive: true });
+  symlinkSync(at, link, 'dir');
+}
+
+const jest = devTool('jest');
+if (jest === undefined)
+  console.warn('The Jest project of test/package/pack.test.ts was skipped: jest is not installed (add it as a dev dependency).');
+
+/**
+ * The README's recipe for each runner, run as its reader would: a fresh project of the runner's default kind, the packed
+ * tarball installed, the recipe's files as they are. Each creates an order, pays it and asserts on the request journal;
+ * a runner that fails prints why.
+ */
+describe('every test runner, with the README recipe as it is', { timeout: 120_000 }, () => {
+  it.skipIf(jest === undefined)(
+    'Jest in its default configuration (CommonJS, no transform settings) loads the CommonJS build',
+    async () => {
+      const dir = await project('jest', 'commonjs', readmeRecipe('jest'));
+      linkTool(dir, 'jest', jest!);
+      const result = await run(process.execPath, [join('node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--json'], dir, 100_000);
+      const report = JSON.parse(result.stdout || '{}') as { numPassedTests?: number; numTotalTests?: number };
+      expect(report, result.stderr).toMatchObject({ numPassedTests: 1, numTotalTests: 1 });
+      expect(result.code).toBe(0);
+    },
+  );
+
+  it('vitest (an ES module project) loads the ES build', async () => {
+    const dir = await project('vitest', 'module', readmeRecipe('vitest'));
+    linkTool(dir, 'vitest', join(ROOT, 'node_modules', 'vitest'));
+    const result = await run(process.execPath, [join('node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=json'], dir, 100_000);
+    const report = JSON.parse(result.stdout || '{}') as { numPassedTests?: number; numTotalTests?: number };
+    expect(report, result.stderr).toMatchObject({ numPassedTests: 1, numTotalTests: 1 });
+    expect(result.code).toBe(0);
+  });
+
+  it('node --test, with nothing installed but topup', async () => {
+    const dir = await project('node-test', 'module', readmeRecipe('node-test'));
+    const result = await run(process.execPath, ['--test', '--test-reporter=tap'], dir, 60_000);
+    expect(result.stdout, result.stderr).toMatch(/^# pass 1$/m);
+    expect(result.stdout).toMatch(/^# fail 0$/m);
+    expect(result.code).toBe(0);
   });
 });
