@@ -1,6 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +11,7 @@ import { createSandbox } from '../../mocks/index.js';
 import { INTERFACE_VERSION } from '../../src/contract/index.js';
 import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
 import { readmeRecipe } from '../support/readme-recipes.js';
+import { browserMissing, CHROMIUM } from '../support/browser.js';
 
 /*
  * The package as a new user gets it: `npm pack`, then fresh projects outside the repository (an ES module one, a
@@ -53,9 +56,9 @@ interface Run {
 /** Children still running, killed in afterAll: a timed-out test's tsc must not write into the removed temp dir. */
 const running = new Set<ChildProcess>();
 
-function run(command: string, args: string[], cwd: string, timeoutMs = 30_000): Promise<Run> {
+function run(command: string, args: string[], cwd: string, timeoutMs = 30_000, extraEnv: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH ?? '', HOME: work, TOPUP_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' };
+    const env = { PATH: process.env.PATH ?? '', HOME: work, TOPUP_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1', ...extraEnv };
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     let stdout = '';
@@ -445,4 +448,89 @@ describe('every test runner, with the README recipe as it is', { timeout: 120_00
     expect(result.stdout).toMatch(/^# fail 0$/m);
     expect(result.code).toBe(0);
   });
+
+  it.skipIf(!havePytest)('pytest: a fixture starts topup mock serve --fresh --port 0 --ready-file', async (ctx) => {
+    const missing = serveLacks(['--fresh', '--ready-file']);
+    if (missing !== undefined) {
+      console.warn(`The pytest recipe was skipped: ${missing}.`);
+      ctx.skip();
+    }
+    const dir = await project('pytest', 'commonjs', readmeRecipe('pytest'));
+    const bin = topupOnPath(dir);
+    const result = await run('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], dir, 60_000, {
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+    });
+    expect(result.stdout + result.stderr).toMatch(/\b1 passed\b/);
+    expect(result.code).toBe(0);
+  });
+
+  it.skipIf(playwright === undefined || browserMissing !== undefined)(
+    'Playwright: its webServer serves the sandbox, the browser pays',
+    async (ctx) => {
+      const missing = serveLacks(['--fresh']);
+      if (missing !== undefined) {
+        console.warn(`The Playwright recipe was skipped: ${missing}.`);
+        ctx.skip();
+      }
+      const recipe = readmeRecipe('playwright');
+      const port = String(await freePort());
+      const files = Object.fromEntries(Object.entries(recipe).map(([file, text]) => [file, text.replaceAll('4010', port)]));
+      // The system's Chromium (Playwright's own download cannot work here), as test/browser uses it.
+      files['playwright.here.config.ts'] = `import { defineConfig } from '@playwright/test';
+import recipe from './playwright.config';
+export default defineConfig(recipe, {
+  reporter: 'line',
+  use: { launchOptions: { executablePath: ${JSON.stringify(CHROMIUM)}, args: ${JSON.stringify(process.getuid?.() === 0 ? ['--no-sandbox'] : [])} } },
 });
+`;
+      const dir = await project('playwright', 'commonjs', files);
+      linkTool(dir, '@playwright/test', playwright!);
+      topupOnPath(dir);
+      const result = await run(
+        process.execPath,
+        [join('node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', 'playwright.here.config.ts'],
+        dir,
+        100_000,
+      );
+      expect(result.stdout + result.stderr).toMatch(/\b1 passed\b/);
+      expect(result.code).toBe(0);
+    },
+  );
+});
+
+const havePytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
+if (!havePytest) console.warn('The pytest recipe of test/package/pack.test.ts was skipped: python3 with pytest is not installed.');
+const playwright = devTool('@playwright/test');
+if (playwright === undefined)
+  console.warn('The Playwright recipe of test/package/pack.test.ts was skipped: @playwright/test is not installed.');
+
+/** What `topup mock serve` of the packed CLI lacks of `options`, in a sentence, or undefined. */
+function serveLacks(options: string[]): string | undefined {
+  const help = spawnSync(process.execPath, [join(ROOT, 'bin', 'topup.js'), 'mock', 'serve', '--help'], { encoding: 'utf8' }).stdout;
+  const lacking = options.filter((option) => !help.includes(option));
+  return lacking.length === 0 ? undefined : `topup mock serve has no ${lacking.join(' or ')} yet`;
+}
+
+/** `topup` as an install puts it: node_modules/.bin/topup (for npx), the folder returned to put on PATH. */
+function topupOnPath(dir: string): string {
+  const bin = join(dir, 'node_modules', '.bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(
+    join(bin, 'topup'),
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, 'node_modules', 'topup', 'bin', 'topup.js'))} "$@"\n`,
+  );
+  chmodSync(join(bin, 'topup'), 0o755);
+  return bin;
+}
+
+/** A port free now, for a recipe that names a fixed one (Playwright's webServer waits on a known URL). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
