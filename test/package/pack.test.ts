@@ -423,11 +423,20 @@ describe('every test runner, with the README recipe as it is', { timeout: 120_00
   it.skipIf(jest === undefined)(
     'Jest in its default configuration (CommonJS, no transform settings) loads the CommonJS build',
     async () => {
-      const dir = await project('jest', 'commonjs', readmeRecipe('jest'));
+      // Beside the recipe: topup and topup/mocks share one copy of the errors in the CommonJS build too.
+      const identity = `const topup = require('topup');
+const mocks = require('topup/mocks');
+test('one TopupError for topup and topup/mocks', async () => {
+  expect(mocks.TopupError).toBe(topup.TopupError);
+  const sandbox = await mocks.createSandbox();
+  await expect(sandbox.control.pay('INV19990101000001')).rejects.toBeInstanceOf(topup.NotFoundError);
+});
+`;
+      const dir = await project('jest', 'commonjs', { ...readmeRecipe('jest'), 'test/identity.test.js': identity });
       linkTool(dir, 'jest', jest!);
       const result = await run(process.execPath, [join('node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--json'], dir, 100_000);
       const report = JSON.parse(result.stdout || '{}') as { numPassedTests?: number; numTotalTests?: number };
-      expect(report, result.stderr).toMatchObject({ numPassedTests: 1, numTotalTests: 1 });
+      expect(report, result.stderr).toMatchObject({ numPassedTests: 2, numTotalTests: 2 });
       expect(result.code).toBe(0);
     },
   );
