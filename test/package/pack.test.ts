@@ -356,9 +356,10 @@ describe('strict TypeScript in a fresh project', { timeout: 180_000 }, () => {
   });
 
   it('type-checks and runs from CommonJS ("type": "commonjs") with module nodenext, as the README says', async () => {
-    // The msw recipe is left out: in CommonJS, msw/node has msw's CommonJS types and topup/mocks its ES ones.
-    const source = `import { createClient, NotFoundError } from 'topup';
-import { createSandbox } from 'topup/mocks';
+    // With the msw recipe: in CommonJS, msw/node has msw's CommonJS types and topup/mocks its own (.d.cts), which agree.
+    const source = `import { setupServer } from 'msw/node';
+import { createClient, NotFoundError } from 'topup';
+import { createHandlers, createSandbox } from 'topup/mocks';
 import { CreditPackageList } from 'topup/contract';
 async function main(): Promise<void> {
   const sandbox = await createSandbox();
@@ -368,13 +369,17 @@ async function main(): Promise<void> {
   const list: CreditPackageList = await client.catalog.creditPackages();
   // @ts-expect-error a package's code is a string, never a number
   const wrong: number = list.packages[0]!.code;
+  const server = setupServer(...createHandlers(sandbox, { baseUrl: 'https://shop.example.com' }));
+  server.listen({ onUnhandledRequest: 'error' });
+  const viaMsw = await createClient({ baseUrl: 'https://shop.example.com' }).catalog.creditPackages();
+  server.close();
   let missing = '';
   try {
     await client.orders.get('INV19990101000001');
   } catch (error) {
     if (error instanceof NotFoundError) missing = error.name;
   }
-  console.log(JSON.stringify({ codes: list.packages.map((p) => p.code), missing, wrong: typeof wrong }));
+  console.log(JSON.stringify({ codes: list.packages.map((p) => p.code), viaMsw: viaMsw.packages.length, missing, wrong: typeof wrong }));
 }
 void main();
 `;
@@ -388,7 +393,12 @@ void main();
     expect(readFileSync(join(dir, 'out', 'main.js'), 'utf8')).toContain('require("topup")');
     const result = await node(['out/main.js'], dir);
     expect(result.stderr).toBe('');
-    expect(JSON.parse(result.stdout)).toEqual({ codes: expectedCodes, missing: 'NotFoundError', wrong: 'string' });
+    expect(JSON.parse(result.stdout)).toEqual({
+      codes: expectedCodes,
+      viaMsw: expectedCodes.length,
+      missing: 'NotFoundError',
+      wrong: 'string',
+    });
   });
 });
 
