@@ -1,10 +1,26 @@
 import { readFileSync } from 'node:fs';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { lazyChildProcessInCommander, lazyImportsFromEsmBuild, lazyModules, zodSubset } from './scripts/cli-bundle.js';
 import { rawImports } from './scripts/raw-imports.js';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 const define = { __TOPUP_VERSION__: JSON.stringify(version) };
+
+/** Dependencies that ship only an ES module: the CommonJS build bundles them (with what they need), require() could not load them. */
+const ESM_ONLY_DEPENDENCIES = ['@msw/data'];
+
+/** Keeps `names` external in the ES module build, as every other dependency is (tsup's noExternal applies to both). */
+function externalInEsm(names: readonly string[]): Plugin {
+  return {
+    name: 'external-in-esm',
+    setup(build) {
+      // tsup builds split CommonJS as ES modules first (esbuild's format is 'esm' in both); its TSUP_FORMAT tells them apart.
+      if (build.initialOptions.define?.TSUP_FORMAT !== JSON.stringify('esm')) return;
+      build.onResolve({ filter: /.*/ }, (args) => (names.includes(args.path) ? { path: args.path, external: true } : undefined));
+    },
+  };
+}
 
 export default defineConfig([
   // The library entries keep their dependencies external: a user's zod and msw must be the ones they get.
@@ -14,16 +30,23 @@ export default defineConfig([
       contract: 'src/contract/index.ts',
       mocks: 'mocks/index.ts',
     },
-    format: ['esm'],
+    // CommonJS too, for runners that load packages with their own require() (Jest by default), which cannot load an
+    // ES module. Node itself never loads it: its `module-sync` condition (package.json) picks the ES build for
+    // require() as well, so a process holds one copy. Split like the ES build, so that topup and topup/mocks share one
+    // copy of each module (one TopupError class) here too.
+    format: ['esm', 'cjs'],
     target: 'node20',
     platform: 'node',
     dts: { entry: { index: 'src/index.ts', contract: 'src/contract/index.ts', mocks: 'mocks/index.ts' } },
     splitting: true,
+    // In CommonJS, `import.meta.url` (createHandlers finds msw from the package's own place) becomes the file's URL.
+    shims: true,
+    noExternal: ESM_ONLY_DEPENDENCIES,
     // dist/cli/ belongs to the CLI build below, which runs at the same time.
     clean: ['!cli/**'],
     sourcemap: false,
     // The sandbox's pages (mocks/web/) import their style, markup and script as text: inlined here.
-    esbuildPlugins: [rawImports()],
+    esbuildPlugins: [rawImports(), externalInEsm(ESM_ONLY_DEPENDENCIES)],
     define,
   },
   // The CLI bundles its dependencies: resolving and compiling hundreds of small files cost more than anything

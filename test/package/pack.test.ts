@@ -1,5 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +10,8 @@ import { createClient } from '../../src/index.js';
 import { createSandbox } from '../../mocks/index.js';
 import { INTERFACE_VERSION } from '../../src/contract/index.js';
 import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
+import { readmeRecipe } from '../support/readme-recipes.js';
+import { browserMissing, CHROMIUM } from '../support/browser.js';
 
 /*
  * The package as a new user gets it: `npm pack`, then fresh projects outside the repository (an ES module one, a
@@ -18,12 +23,20 @@ import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
 interface PackedFile {
   path: string;
 }
+/** An export's target: a path, or conditions that lead to paths. */
+type ExportTarget = string | { [condition: string]: ExportTarget };
+
+/** Every file an export names, through its nested conditions. */
+function exportTargets(entry: ExportTarget): string[] {
+  return typeof entry === 'string' ? [entry] : Object.values(entry).flatMap(exportTargets);
+}
+
 interface PackedManifest {
   name: string;
   version: string;
   scripts?: Record<string, string>;
   dependencies: Record<string, string>;
-  exports: Record<string, string | Record<string, string>>;
+  exports: Record<string, ExportTarget>;
   engines?: { node?: string };
   man?: string[];
 }
@@ -44,9 +57,9 @@ interface Run {
 /** Children still running, killed in afterAll: a timed-out test's tsc must not write into the removed temp dir. */
 const running = new Set<ChildProcess>();
 
-function run(command: string, args: string[], cwd: string, timeoutMs = 30_000): Promise<Run> {
+function run(command: string, args: string[], cwd: string, timeoutMs = 30_000, extraEnv: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH ?? '', HOME: work, TOPUP_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' };
+    const env = { PATH: process.env.PATH ?? '', HOME: work, TOPUP_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1', ...extraEnv };
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     let stdout = '';
@@ -86,7 +99,10 @@ async function project(name: string, type: 'module' | 'commonjs', files: Record<
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules', dep), link, 'dir');
   }
-  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
   return dir;
 }
 
@@ -216,19 +232,24 @@ describe('the packed package', () => {
         (f) => /^(src|mocks|test|scripts|bench|\.ci)\//.test(f) || f.startsWith('tsconfig') || (f.endsWith('.ts') && !f.endsWith('.d.ts')),
       ),
     ).toEqual([]);
-    const targets = Object.values(manifest.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry)));
+    const targets = Object.values(manifest.exports).flatMap(exportTargets);
     expect(targets.length).toBeGreaterThan(5);
     for (const target of targets) expect(packedFiles, target).toContain(target.replace(/^\.\//, ''));
   });
 
-  it('gives every export a condition that require() reaches, and runs nothing at install', () => {
+  it('gives every export types and a file for each way it is loaded, and runs nothing at install', () => {
     for (const [path, entry] of Object.entries(manifest.exports)) {
       if (typeof entry === 'string') continue;
-      expect(Object.keys(entry), path).toContain('types');
-      expect(
-        Object.keys(entry).some((condition) => condition === 'default' || condition === 'require'),
-        path,
-      ).toBe(true);
+      // module-sync first: node loads the ES build for import and require() alike, one copy per process; a loader
+      // that knows no module-sync (Jest) gets the CommonJS build for require.
+      expect(Object.keys(entry), path).toEqual(['module-sync', 'import', 'require', 'default']);
+      for (const [condition, target] of Object.entries(entry)) {
+        const cjs = condition === 'require';
+        expect(target, `${path} ${condition}`).toEqual({
+          types: expect.stringMatching(cjs ? /\.d\.cts$/ : /\.d\.ts$/),
+          default: expect.stringMatching(cjs ? /\.cjs$/ : /\.js$/),
+        });
+      }
     }
     const scripts = manifest.scripts ?? {};
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts[hook], hook).toBeUndefined();
@@ -339,9 +360,10 @@ describe('strict TypeScript in a fresh project', { timeout: 180_000 }, () => {
   });
 
   it('type-checks and runs from CommonJS ("type": "commonjs") with module nodenext, as the README says', async () => {
-    // The msw recipe is left out: in CommonJS, msw/node has msw's CommonJS types and topup/mocks its ES ones.
-    const source = `import { createClient, NotFoundError } from 'topup';
-import { createSandbox } from 'topup/mocks';
+    // With the msw recipe: in CommonJS, msw/node has msw's CommonJS types and topup/mocks its own (.d.cts), which agree.
+    const source = `import { setupServer } from 'msw/node';
+import { createClient, NotFoundError } from 'topup';
+import { createHandlers, createSandbox } from 'topup/mocks';
 import { CreditPackageList } from 'topup/contract';
 async function main(): Promise<void> {
   const sandbox = await createSandbox();
@@ -351,13 +373,17 @@ async function main(): Promise<void> {
   const list: CreditPackageList = await client.catalog.creditPackages();
   // @ts-expect-error a package's code is a string, never a number
   const wrong: number = list.packages[0]!.code;
+  const server = setupServer(...createHandlers(sandbox, { baseUrl: 'https://shop.example.com' }));
+  server.listen({ onUnhandledRequest: 'error' });
+  const viaMsw = await createClient({ baseUrl: 'https://shop.example.com' }).catalog.creditPackages();
+  server.close();
   let missing = '';
   try {
     await client.orders.get('INV19990101000001');
   } catch (error) {
     if (error instanceof NotFoundError) missing = error.name;
   }
-  console.log(JSON.stringify({ codes: list.packages.map((p) => p.code), missing, wrong: typeof wrong }));
+  console.log(JSON.stringify({ codes: list.packages.map((p) => p.code), viaMsw: viaMsw.packages.length, missing, wrong: typeof wrong }));
 }
 void main();
 `;
@@ -371,6 +397,163 @@ void main();
     expect(readFileSync(join(dir, 'out', 'main.js'), 'utf8')).toContain('require("topup")');
     const result = await node(['out/main.js'], dir);
     expect(result.stderr).toBe('');
-    expect(JSON.parse(result.stdout)).toEqual({ codes: expectedCodes, missing: 'NotFoundError', wrong: 'string' });
+    expect(JSON.parse(result.stdout)).toEqual({
+      codes: expectedCodes,
+      viaMsw: expectedCodes.length,
+      missing: 'NotFoundError',
+      wrong: 'string',
+    });
   });
 });
+
+/**
+ * A test runner from this repository's dev dependencies (or NODE_PATH), linked into a project as its own install
+ * would be; undefined when it is not installed, and the test says so instead of failing.
+ */
+function devTool(name: string): string | undefined {
+  try {
+    return dirname(createRequire(join(ROOT, 'package.json')).resolve(`${name}/package.json`));
+  } catch {
+    return undefined;
+  }
+}
+
+function linkTool(dir: string, name: string, at: string): void {
+  const link = join(dir, 'node_modules', name);
+  mkdirSync(dirname(link), { recursive: true });
+  symlinkSync(at, link, 'dir');
+}
+
+const jest = devTool('jest');
+if (jest === undefined)
+  console.warn('The Jest project of test/package/pack.test.ts was skipped: jest is not installed (add it as a dev dependency).');
+
+/**
+ * The README's recipe for each runner, run as its reader would: a fresh project of the runner's default kind, the packed
+ * tarball installed, the recipe's files as they are. Each creates an order, pays it and asserts on the request journal;
+ * a runner that fails prints why.
+ */
+describe('every test runner, with the README recipe as it is', { timeout: 120_000 }, () => {
+  it.skipIf(jest === undefined)(
+    'Jest in its default configuration (CommonJS, no transform settings) loads the CommonJS build',
+    async () => {
+      // Beside the recipe: topup and topup/mocks share one copy of the errors in the CommonJS build too.
+      const identity = `const topup = require('topup');
+const mocks = require('topup/mocks');
+test('one TopupError for topup and topup/mocks', async () => {
+  expect(mocks.TopupError).toBe(topup.TopupError);
+  const sandbox = await mocks.createSandbox();
+  await expect(sandbox.control.pay('INV19990101000001')).rejects.toBeInstanceOf(topup.NotFoundError);
+});
+`;
+      const dir = await project('jest', 'commonjs', { ...readmeRecipe('jest'), 'test/identity.test.js': identity });
+      linkTool(dir, 'jest', jest!);
+      const result = await run(process.execPath, [join('node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--json'], dir, 100_000);
+      const report = JSON.parse(result.stdout || '{}') as { numPassedTests?: number; numTotalTests?: number };
+      expect(report, result.stderr).toMatchObject({ numPassedTests: 2, numTotalTests: 2 });
+      expect(result.code).toBe(0);
+    },
+  );
+
+  it('vitest (an ES module project) loads the ES build', async () => {
+    const dir = await project('vitest', 'module', readmeRecipe('vitest'));
+    linkTool(dir, 'vitest', join(ROOT, 'node_modules', 'vitest'));
+    const result = await run(process.execPath, [join('node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=json'], dir, 100_000);
+    const report = JSON.parse(result.stdout || '{}') as { numPassedTests?: number; numTotalTests?: number };
+    expect(report, result.stderr).toMatchObject({ numPassedTests: 1, numTotalTests: 1 });
+    expect(result.code).toBe(0);
+  });
+
+  it('node --test, with nothing installed but topup', async () => {
+    const dir = await project('node-test', 'module', readmeRecipe('node-test'));
+    const result = await run(process.execPath, ['--test', '--test-reporter=tap'], dir, 60_000);
+    expect(result.stdout, result.stderr).toMatch(/^# pass 1$/m);
+    expect(result.stdout).toMatch(/^# fail 0$/m);
+    expect(result.code).toBe(0);
+  });
+
+  it.skipIf(!havePytest)('pytest: a fixture starts topup mock serve --fresh --port 0 --ready-file', async (ctx) => {
+    const missing = serveLacks(['--fresh', '--ready-file']);
+    if (missing !== undefined) {
+      console.warn(`The pytest recipe was skipped: ${missing}.`);
+      ctx.skip();
+    }
+    const dir = await project('pytest', 'commonjs', readmeRecipe('pytest'));
+    const bin = topupOnPath(dir);
+    const result = await run('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], dir, 60_000, {
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+    });
+    expect(result.stdout + result.stderr).toMatch(/\b1 passed\b/);
+    expect(result.code).toBe(0);
+  });
+
+  it.skipIf(playwright === undefined || browserMissing !== undefined)(
+    'Playwright: its webServer serves the sandbox, the browser pays',
+    async (ctx) => {
+      const missing = serveLacks(['--fresh']);
+      if (missing !== undefined) {
+        console.warn(`The Playwright recipe was skipped: ${missing}.`);
+        ctx.skip();
+      }
+      const recipe = readmeRecipe('playwright');
+      const port = String(await freePort());
+      const files = Object.fromEntries(Object.entries(recipe).map(([file, text]) => [file, text.replaceAll('4010', port)]));
+      // The system's Chromium (Playwright's own download cannot work here), as test/browser uses it.
+      files['playwright.here.config.ts'] = `import { defineConfig } from '@playwright/test';
+import recipe from './playwright.config';
+export default defineConfig(recipe, {
+  reporter: 'line',
+  use: { launchOptions: { executablePath: ${JSON.stringify(CHROMIUM)}, args: ${JSON.stringify(process.getuid?.() === 0 ? ['--no-sandbox'] : [])} } },
+});
+`;
+      const dir = await project('playwright', 'commonjs', files);
+      linkTool(dir, '@playwright/test', playwright!);
+      topupOnPath(dir);
+      const result = await run(
+        process.execPath,
+        [join('node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', 'playwright.here.config.ts'],
+        dir,
+        100_000,
+      );
+      expect(result.stdout + result.stderr).toMatch(/\b1 passed\b/);
+      expect(result.code).toBe(0);
+    },
+  );
+});
+
+const havePytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
+if (!havePytest) console.warn('The pytest recipe of test/package/pack.test.ts was skipped: python3 with pytest is not installed.');
+const playwright = devTool('@playwright/test');
+if (playwright === undefined)
+  console.warn('The Playwright recipe of test/package/pack.test.ts was skipped: @playwright/test is not installed.');
+
+/** What `topup mock serve` of the packed CLI lacks of `options`, in a sentence, or undefined. */
+function serveLacks(options: string[]): string | undefined {
+  const help = spawnSync(process.execPath, [join(ROOT, 'bin', 'topup.js'), 'mock', 'serve', '--help'], { encoding: 'utf8' }).stdout;
+  const lacking = options.filter((option) => !help.includes(option));
+  return lacking.length === 0 ? undefined : `topup mock serve has no ${lacking.join(' or ')} yet`;
+}
+
+/** `topup` as an install puts it: node_modules/.bin/topup (for npx), the folder returned to put on PATH. */
+function topupOnPath(dir: string): string {
+  const bin = join(dir, 'node_modules', '.bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(
+    join(bin, 'topup'),
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, 'node_modules', 'topup', 'bin', 'topup.js'))} "$@"\n`,
+  );
+  chmodSync(join(bin, 'topup'), 0o755);
+  return bin;
+}
+
+/** A port free now, for a recipe that names a fixed one (Playwright's webServer waits on a known URL). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
