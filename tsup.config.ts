@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+import { withBuildWarnings } from './scripts/build-warnings.js';
 import { lazyChildProcessInCommander, lazyImportsFromEsmBuild, lazyModules, zodSubset } from './scripts/cli-bundle.js';
 import { rawImports } from './scripts/raw-imports.js';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 const define = { __TOPUP_VERSION__: JSON.stringify(version) };
 
-export default defineConfig([
+const builds: Options[] = [
   // The library entries keep their dependencies external: a user's zod and msw must be the ones they get.
   {
     entry: {
@@ -66,4 +67,7 @@ export default defineConfig([
     },
     define,
   },
-]);
+];
+
+// Built with --silent (package.json): esbuild's warnings are printed by this, not by tsup.
+export default defineConfig(withBuildWarnings(builds));

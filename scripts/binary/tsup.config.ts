@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 import { lazyChildProcessInCommander, zodSubset } from '../cli-bundle.js';
+import { buildWarnings } from '../build-warnings.js';
 import { rawImports } from '../raw-imports.js';
 import { assembleBinary, BUNDLE_DIR, BUNDLE_NAME, jqEngineFromAssets } from './sea.js';
 
@@ -24,7 +25,7 @@ export default defineConfig({
   noExternal: [/.*/],
   // tsup strips `node:` by default; node:sea exists only under its prefix.
   removeNodeProtocol: false,
-  esbuildPlugins: [jqEngineFromAssets(), zodSubset(), lazyChildProcessInCommander(), rawImports()],
+  esbuildPlugins: [jqEngineFromAssets(), zodSubset(), lazyChildProcessInCommander(), rawImports(), buildWarnings()],
   esbuildOptions(options) {
     // import() of node's own modules becomes require(): a single executable's script has no ES module loader.
     options.supported = { ...options.supported, 'dynamic-import': false };
