@@ -80,6 +80,8 @@ export async function assembleBinary(): Promise<void> {
   chmodSync(binary, 0o755);
   // macOS: node's signature no longer fits once the blob is in; removed first, an ad-hoc one added after.
   if (process.platform === 'darwin') run('codesign', ['--remove-signature', binary]);
+  // On Linux postject's LIEF prints `warning: Can't find string offset for section name '.note.100'` a few times; the
+  // injection is sound all the same, and the --version check below runs the result.
   await loadPostject().inject(binary, 'NODE_SEA_BLOB', readFileSync(config.output), {
     sentinelFuse: SENTINEL_FUSE,
     ...(process.platform === 'darwin' ? { machoSegmentName: 'NODE_SEA' } : {}),
