@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import type { Plugin } from 'esbuild';
@@ -74,24 +74,28 @@ export async function assembleBinary(): Promise<void> {
   writeFileSync(join(dir, 'sea-config.json'), JSON.stringify(config, null, 2));
   run(process.execPath, ['--experimental-sea-config', join(dir, 'sea-config.json')]);
 
-  rmSync(binary, { force: true });
+  // Made under another name and renamed once it runs: a failed build never leaves a plain node copy as build/topup.
+  const postject = loadPostject();
+  const made = `${binary}.partial`;
+  rmSync(made, { force: true });
   mkdirSync(join(binary, '..'), { recursive: true });
-  copyFileSync(process.execPath, binary);
-  chmodSync(binary, 0o755);
+  copyFileSync(process.execPath, made);
+  chmodSync(made, 0o755);
   // macOS: node's signature no longer fits once the blob is in; removed first, an ad-hoc one added after.
-  if (process.platform === 'darwin') run('codesign', ['--remove-signature', binary]);
+  if (process.platform === 'darwin') run('codesign', ['--remove-signature', made]);
   // On Linux postject's LIEF prints `warning: Can't find string offset for section name '.note.100'` a few times; the
   // injection is sound all the same, and the --version check below runs the result.
-  await loadPostject().inject(binary, 'NODE_SEA_BLOB', readFileSync(config.output), {
+  await postject.inject(made, 'NODE_SEA_BLOB', readFileSync(config.output), {
     sentinelFuse: SENTINEL_FUSE,
     ...(process.platform === 'darwin' ? { machoSegmentName: 'NODE_SEA' } : {}),
   });
-  if (process.platform === 'darwin') run('codesign', ['--sign', '-', binary]);
+  if (process.platform === 'darwin') run('codesign', ['--sign', '-', made]);
 
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  const check = spawnSync(binary, ['--version'], { encoding: 'utf8', env: {} });
+  const check = spawnSync(made, ['--version'], { encoding: 'utf8', env: {} });
   if (check.stdout !== `${version}\n`)
-    throw new Error(`${relative(ROOT, binary)} --version printed ${JSON.stringify(check.stdout)} (${check.stderr.trim()})`);
+    throw new Error(`${relative(ROOT, made)} --version printed ${JSON.stringify(check.stdout)} (${check.stderr.trim()})`);
+  renameSync(made, binary);
   process.stderr.write(
     `build:binary: ${relative(ROOT, binary)} (topup ${version}, node ${process.version}, ${process.platform}-${process.arch})\n`,
   );
