@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
@@ -90,6 +91,15 @@ describe(`topup as a tool (${BINARY === undefined ? 'node bin/topup.js' : 'the s
     const page = await fetch(`${served!.url}/user/invoice/${invoice}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(invoice);
+  });
+
+  // A single executable's script can require() node's own modules only: a path no test walks must not need a file.
+  it.skipIf(BINARY === undefined)("the executable's script loads nothing but node's own modules", () => {
+    const bundle = readFileSync(join(ROOT, 'build', 'sea', 'topup.cjs'), 'utf8');
+    const required = [...bundle.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((match) => match[1]!);
+    expect(required.length).toBeGreaterThan(10);
+    expect(required.filter((id) => !isBuiltin(id))).toEqual([]);
+    expect(bundle).not.toMatch(/\bimport\(/);
   });
 
   it.skipIf(script === undefined)('asks for the token on a terminal, hidden, and logs in with it', async () => {
