@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 /**
@@ -76,7 +76,8 @@ export async function assembleBinary(): Promise<void> {
 
   // Made under another name and renamed once it runs: a failed build never leaves a plain node copy as build/topup.
   const postject = loadPostject();
-  const made = `${binary}.partial`;
+  // The extension stays last: Windows runs only a file named .exe.
+  const made = join(binary, '..', `partial-${basename(binary)}`);
   rmSync(made, { force: true });
   mkdirSync(join(binary, '..'), { recursive: true });
   copyFileSync(process.execPath, made);
