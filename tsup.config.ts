@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Plugin } from 'esbuild';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+import { withBuildWarnings } from './scripts/build-warnings.js';
 import { lazyChildProcessInCommander, lazyImportsFromEsmBuild, lazyModules, zodSubset } from './scripts/cli-bundle.js';
 import { rawImports } from './scripts/raw-imports.js';
 
@@ -22,7 +23,7 @@ function externalInEsm(names: readonly string[]): Plugin {
   };
 }
 
-export default defineConfig([
+const builds: Options[] = [
   // The library entries keep their dependencies external: a user's zod and msw must be the ones they get.
   {
     entry: {
@@ -89,4 +90,7 @@ export default defineConfig([
     },
     define,
   },
-]);
+];
+
+// Built with --silent (package.json): esbuild's warnings are printed by this, not by tsup.
+export default defineConfig(withBuildWarnings(builds));

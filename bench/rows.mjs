@@ -11,6 +11,8 @@ export const EXPECTED_ROWS = [
   'startup.empty.remote',
   'startup.empty.offline',
   'startup.empty.jq',
+  'startup.binary.version',
+  'startup.binary.offline',
   ...[2, 10].flatMap((c) => ['catalog', 'balance', 'order'].flatMap((e) => [`http.${e}.c${c}.rps`, `http.${e}.c${c}.latency`])),
   'http.journal.c2.rps',
   'peer.prism',

@@ -1,12 +1,14 @@
 // @ts-check
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, startServer } from '../lib/processes.mjs';
 import { median } from '../lib/stats.mjs';
 
 const BIN = join(ROOT, 'bin', 'topup.js');
+/** The single-file executable, when `npm run build:binary` has made it (.ci/run does, before the benchmarks). */
+const EXECUTABLE = join(ROOT, 'build', process.platform === 'win32' ? 'topup.exe' : 'topup');
 
 /** Variables that would change what topup does; everything else of the caller's environment is kept. */
 const TOPUP_VARIABLES = /^(TOPUP_|NO_COLOR$|FORCE_COLOR$)/;
@@ -31,7 +33,8 @@ export async function startup({ quick, log }) {
     caller: { ...inherited, TOPUP_CONFIG_DIR: configDir },
     empty: { PATH: process.env.PATH ?? '', HOME: configDir, TOPUP_CONFIG_DIR: configDir },
   };
-  /** @type {{ id: string, args: string[], check?: (out: string) => boolean }[]} */
+  const hasExecutable = existsSync(EXECUTABLE);
+  /** @type {{ id: string, command?: string, args: string[], check?: (out: string) => boolean }[]} */
   const commands = [
     { id: 'node', args: ['-e', '0'] },
     { id: 'version', args: [BIN, '--version'], check: (out) => /^\d+\.\d+\.\d+/.test(out) },
@@ -40,6 +43,23 @@ export async function startup({ quick, log }) {
     { id: 'offline', args: [BIN, '--mock', 'packages', '--json'], check: (out) => JSON.parse(out).packages.length > 0 },
     // The same command through --jq: what loading jq (WebAssembly) and running it adds, which only --jq pays.
     { id: 'jq', args: [BIN, '--mock', 'packages', '--jq', '.packages[0].code'], check: (out) => /^\S+\n$/.test(out) },
+    // The same as version and offline, from the executable: no node to start beside it, and V8's code cache inside.
+    ...(hasExecutable
+      ? [
+          {
+            id: 'binary-version',
+            command: EXECUTABLE,
+            args: ['--version'],
+            check: (/** @type {string} */ out) => /^\d+\.\d+\.\d+/.test(out),
+          },
+          {
+            id: 'binary-offline',
+            command: EXECUTABLE,
+            args: ['--mock', 'packages', '--json'],
+            check: (/** @type {string} */ out) => JSON.parse(out).packages.length > 0,
+          },
+        ]
+      : []),
   ];
   /** @type {Record<string, Record<string, number[]>>} */
   const times = Object.fromEntries(Object.keys(environments).map((env) => [env, Object.fromEntries(commands.map((c) => [c.id, []]))]));
@@ -50,7 +70,11 @@ export async function startup({ quick, log }) {
       for (const [envName, env] of Object.entries(environments)) {
         for (const command of commands) {
           const startedAt = process.hrtime.bigint();
-          const result = spawnSync(process.execPath, command.args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+          const result = spawnSync(command.command ?? process.execPath, command.args, {
+            env,
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
           const ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
           if (result.status !== 0 || (command.check && !command.check(result.stdout))) {
             throw new Error(`${command.args.join(' ')} failed (${result.status}): ${result.stderr.slice(0, 300)}`);
@@ -97,7 +121,46 @@ export async function startup({ quick, log }) {
       });
     }
   }
+  rows.push(...executableRows(hasExecutable ? (id) => median(timesOf('caller', id)) : undefined));
   return rows;
+}
+
+/**
+ * The single-file executable against `node bin/topup.js`, the same command each: its baseline is the npm package's
+ * start-up, not `node -e 0`. Not measured when the executable has not been built.
+ * @param {((id: string) => number) | undefined} medianOf
+ * @returns {import('../lib/types.js').Row[]}
+ */
+function executableRows(medianOf) {
+  /** @type {[string, string, string][]} */
+  const pairs = [
+    ['version', 'version', '`build/topup --version` (single-file executable)'],
+    ['offline', 'offline', '`build/topup --mock packages --json` (single-file executable, offline)'],
+  ];
+  return pairs.map(([id, nodeId, measure]) => {
+    const row = {
+      id: `startup.binary.${id}`,
+      group: 'CLI start-up',
+      measure,
+      unit: 'ms',
+      baseline: `\`node bin/topup.js\`, the same command`,
+    };
+    if (medianOf === undefined)
+      return { ...row, status: /** @type {const} */ ('NOT MEASURED'), note: 'build/topup is missing: npm run build:binary makes it.' };
+    const value = medianOf(`binary-${id}`);
+    const base = medianOf(nodeId);
+    return {
+      ...row,
+      value,
+      display: `${value.toFixed(1)} ms (${value >= base ? '+' : '−'}${Math.abs(value - base).toFixed(1)})`,
+      baselineValue: base,
+      ratio: value / base,
+      note:
+        id === 'version'
+          ? 'bin/topup.js answers --version before loading the CLI; the executable starts its whole bundle (from its code cache) for it.'
+          : undefined,
+    };
+  });
 }
 
 /**

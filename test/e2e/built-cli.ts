@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { delimiter, join, resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -8,6 +8,17 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'topup.js');
 const BUILT = join(ROOT, 'dist', 'cli', 'main.cjs');
 const SOURCES = ['src', 'mocks', 'package.json', 'tsup.config.ts'];
+
+/**
+ * TOPUP_TEST_BINARY=build/topup: these tests run the single-file executable (npm run build:binary) instead of
+ * `node bin/topup.js`, with no node on its PATH (.ci/run runs a named set of them so).
+ */
+export const BINARY = process.env.TOPUP_TEST_BINARY ? resolvePath(ROOT, process.env.TOPUP_TEST_BINARY) : undefined;
+
+/** The command and arguments that run topup with `args`: the built CLI under this node, or the executable. */
+export function topupCommand(args: readonly string[]): [command: string, args: string[]] {
+  return BINARY === undefined ? [process.execPath, [BIN, ...args]] : [BINARY, [...args]];
+}
 
 function newestMtime(path: string): number {
   const stat = statSync(path);
@@ -17,6 +28,7 @@ function newestMtime(path: string): number {
 
 /** Builds dist/ with tsup when it is missing or older than any source, so the suite never tests stale code. */
 export function ensureBuilt(): void {
+  if (BINARY !== undefined && !existsSync(BINARY)) throw new Error(`TOPUP_TEST_BINARY: ${BINARY} does not exist; run npm run build:binary`);
   let builtAt = 0;
   try {
     builtAt = statSync(BUILT).mtimeMs;
@@ -34,15 +46,25 @@ export interface Run {
   stderr: string;
 }
 
-/** A clean environment: nothing of the developer's own topup settings, tokens or colour preferences leaks in. */
+/**
+ * A clean environment, as `env -i` leaves it plus these three: nothing of the developer's own topup settings, tokens
+ * or colour preferences leaks in. For the executable, the PATH holds no node: it must not need one.
+ */
 export function baseEnv(configDir: string): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: configDir, TOPUP_CONFIG_DIR: configDir };
+  return { PATH: BINARY === undefined ? (process.env.PATH ?? '') : pathWithoutNode(), HOME: configDir, TOPUP_CONFIG_DIR: configDir };
 }
 
-/** Runs `node bin/topup.js ...args` to its end, with stdin piped (never a TTY), killed if it outlives `timeoutMs`. */
+/** This PATH without every folder that holds a `node`. */
+function pathWithoutNode(): string {
+  const folders = (process.env.PATH ?? '').split(delimiter).filter((folder) => folder !== '');
+  return folders.filter((folder) => !existsSync(join(folder, 'node')) && !existsSync(join(folder, 'node.exe'))).join(delimiter);
+}
+
+/** Runs topup (`node bin/topup.js`, or the executable) with `args` to its end, with stdin piped (never a TTY), killed if it outlives `timeoutMs`. */
 export function topup(args: string[], options: { env: Record<string, string>; stdin?: string; timeoutMs?: number }): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [command, commandArgs] = topupCommand(args);
+    const child = spawn(command, commandArgs, { cwd: ROOT, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -66,7 +88,8 @@ export interface ServedMock {
 
 /** `topup mock serve --port 0 --json`, spawned; its first stdout line is the JSON that names the URL. */
 export async function serveMock(env: Record<string, string>): Promise<ServedMock> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'mock', 'serve', '--port', '0', '--json'], {
+  const [command, args] = topupCommand(['mock', 'serve', '--port', '0', '--json']);
+  const child: ChildProcessWithoutNullStreams = spawn(command, args, {
     cwd: ROOT,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],

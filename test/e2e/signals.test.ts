@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, ensureBuilt, ROOT, serveMock, topup, type ServedMock } from './built-cli.js';
+import { baseEnv, ensureBuilt, ROOT, serveMock, topup, topupCommand, type ServedMock } from './built-cli.js';
 
 /**
  * Signals reach the built binary as a shell delivers them: Ctrl-C is 130, SIGTERM (a supervisor, `timeout`,
@@ -26,11 +26,8 @@ afterAll(async () => {
 function waitThenSignal(invoice: string, signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const token = fixtureAccount(served, 'demo').token;
   const env = { ...baseEnv(configDir), TOPUP_TOKEN: token };
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'bin', 'topup.js'), 'invoices', 'status', invoice, '--wait', '--base-url', served.url],
-    { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] },
-  );
+  const [command, args] = topupCommand(['invoices', 'status', invoice, '--wait', '--base-url', served.url]);
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, ensureBuilt, ROOT, topup } from './built-cli.js';
+import { baseEnv, ensureBuilt, ROOT, topup, topupCommand } from './built-cli.js';
 
 /**
  * "Wait in one pane, pay in another" on the embedded sandbox: two real processes on one state file. The waiter holds
@@ -23,7 +23,8 @@ describe('two terminals on the embedded sandbox', () => {
     expect(created.code).toBe(0);
     const invoice = created.stdout.trim();
 
-    const waiter = spawn(process.execPath, [join(ROOT, 'bin', 'topup.js'), 'invoices', 'status', invoice, '--wait', '--interval', '10'], {
+    const [command, args] = topupCommand(['invoices', 'status', invoice, '--wait', '--interval', '10']);
+    const waiter = spawn(command, args, {
       cwd: ROOT,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { CliError } from '../errors.js';
+import { jqEngine } from './jq-engine.js';
 
 /** How long one run of a --jq filter may take, and how much memory jq may use, before it is stopped. */
 export interface JqLimits {
@@ -46,7 +46,7 @@ WebAssembly.Memory.prototype.grow = function (pages) {
   }
   return grow.call(this, pages);
 };
-const loaded = require(workerData.jqWebPath);
+const loaded = loadJqWeb(workerData.jqWeb);
 parentPort.on('message', async ({ input, expression }) => {
   const engine = await loaded;
   let stderr;
@@ -62,6 +62,15 @@ parentPort.on('message', async ({ input, expression }) => {
     process.exitCode = undefined;
   }
 });
+// jq-web's file (npm package), or its code run here with its WebAssembly handed to it (single-file executable: that
+// code was given the name topupJqModule for what jq-web otherwise calls its module with, see scripts/binary/).
+function loadJqWeb(engine) {
+  if (engine.path !== undefined) return require(engine.path);
+  const module = { exports: {} };
+  const run = new Function('module', 'exports', 'require', '__filename', '__dirname', 'topupJqModule', engine.source);
+  run(module, module.exports, require, '/jq-web/jq.js', '/jq-web', { wasmBinary: engine.wasm });
+  return module.exports;
+}
 `;
 
 /** Why a run ended without jq's answer. */
@@ -131,8 +140,7 @@ export class JqWorker {
     const memoryBytes = this.limits.memoryMb * 1024 * 1024;
     const worker = new Worker(WORKER_CODE, {
       eval: true,
-      // Resolved here, where the bundle knows its node_modules: jq-web finds its .wasm beside its own script.
-      workerData: { jqWebPath: createRequire(import.meta.url).resolve('jq-web'), memoryBytes },
+      workerData: { jqWeb: jqEngine(), memoryBytes },
       resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb },
       // jq sees no real environment (jq-web gives it none either), and nothing it prints bypasses the CLI's streams.
       env: {},
