@@ -82,6 +82,8 @@ export interface RawResponse {
 export interface Requesters {
   request: Requester;
   raw(this: void, request: RawRequest): Promise<RawResponse>;
+  /** The client's one pacer; undefined with `pacing: false`. A batch seeds it with its earlier send times. */
+  pacer: Pacer | undefined;
 }
 
 /** What one send needs to know of its route. */
@@ -224,7 +226,7 @@ export function createRequester(options: ResolvedOptions): Requesters {
     }
   };
 
-  return { request, raw };
+  return { request, raw, pacer };
 }
 
 /** A raw request's path and query, checked: a path on this server, never another host's or outside it by dot segments. */
