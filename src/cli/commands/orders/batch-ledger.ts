@@ -2,7 +2,7 @@
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FileHandle } from 'node:fs/promises';
-import { openToAppend, openToRead, syncDirectory } from '../../../safe-file.js';
+import { openToAppend, openToRead, openToUpdate, syncDirectory } from '../../../safe-file.js';
 import { CliError } from '../../errors.js';
 
 /*
@@ -163,10 +163,7 @@ export class LedgerWriter {
       throw new CliError(`Cannot write the results file ${path}: ${(error as Error).message}`);
     }
     const writer = new LedgerWriter(handle, path);
-    if (existing?.tornTail === true) {
-      await handle.write('\n');
-      await handle.sync();
-    }
+    if (existing?.tornTail === true) await cutTornTail(path);
     if (existing?.batch === undefined) {
       await writer.append({ t: 'batch', v: LEDGER_VERSION, batch, at: new Date(now()).toISOString() });
       await syncDirectory(dirname(path));
@@ -181,5 +178,26 @@ export class LedgerWriter {
 
   close(): Promise<void> {
     return this.handle.close();
+  }
+}
+
+/** The most a ledger line may hold; a torn line is looked for within this many bytes of the end. */
+const MAX_LINE_BYTES = 1024 * 1024;
+
+/** Cuts a last line that a crash left half-written, so that the next record starts a line of its own. */
+async function cutTornTail(path: string): Promise<void> {
+  const handle = await openToUpdate(path);
+  if (handle === undefined) return;
+  try {
+    const { size } = await handle.stat();
+    const from = Math.max(0, size - MAX_LINE_BYTES);
+    const tail = Buffer.alloc(size - from);
+    await handle.read(tail, 0, tail.length, from);
+    const lastNewline = tail.lastIndexOf(0x0a);
+    if (lastNewline === -1 && from > 0) throw new CliError(`The results file ${path} ends with a line too long to be a ledger record.`);
+    await handle.truncate(from + lastNewline + 1);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }

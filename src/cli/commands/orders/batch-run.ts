@@ -276,7 +276,7 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
         continue;
       }
       digests.set(row.key, row.digest);
-      current = `line ${row.line} (${row.body.platform_username})`;
+      current = `sending line ${row.line} (${row.body.platform_username})`;
       showProgress();
       yield { body: row.body, key: row.key, line: row.line };
     }
@@ -313,6 +313,7 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
           ledger.apply(record);
           sentNow.add(outcome.key);
           tally.sentThisRun += 1;
+          current = `line ${outcome.line ?? '?'} ${outcome.status}`;
           await emit(reportOf(outcome.line ?? 0, outcome.key, ledger.rows.get(outcome.key)!, false));
         },
       });

@@ -90,7 +90,7 @@ export async function waitForInvoices(
   if (schedule.size > 0) {
     throw new WaitTimeoutError(
       `${schedule.size} of ${invoices.length} invoices were still not final when the wait timed out.`,
-      lastStatus ?? ({}),
+      lastStatus ?? {},
     );
   }
 }
