@@ -41,8 +41,11 @@ function runBatch(args: string[], env: Record<string, string>, killAfterMs: numb
   });
 }
 
-function ledgerOf(path: string): { answered: Map<string, { status: string; invoice?: string; line: number }>; keys: Set<string> } {
-  const answered = new Map<string, { status: string; invoice?: string; line: number }>();
+function ledgerOf(path: string): {
+  answered: Map<string, { status: string; invoice: string | undefined; line: number }>;
+  keys: Set<string>;
+} {
+  const answered = new Map<string, { status: string; invoice: string | undefined; line: number }>();
   const keys = new Set<string>();
   if (!existsSync(path)) return { answered, keys };
   const lines = readFileSync(path, 'utf8').split('\n');

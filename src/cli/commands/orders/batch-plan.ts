@@ -76,34 +76,31 @@ export async function planBatch(
     plan.faultCount += 1;
     if (plan.faults.length < MAX_LISTED_FAULTS) plan.faults.push(`line ${line}: ${message}`);
   };
-  const references = new Map<string, { line: number; digest: string }>();
-  const counted = new Set<string>();
+  /** Each key's first line and content: a repeated row is one order, a reference reused for another order a fault. */
+  const seen = new Map<string, string>();
   for await (const row of keyedRows(source, batch)) {
     if (row.body === undefined) {
       for (const message of row.errors) fault(row.line, message);
       continue;
     }
     plan.rows += 1;
-    const reference = row.body.client_reference;
-    if (reference !== undefined) {
-      const earlier = references.get(reference);
-      if (earlier === undefined) references.set(reference, { line: row.line, digest: row.digest });
-      else if (earlier.digest !== row.digest) {
+    const earlier = seen.get(row.key);
+    if (earlier !== undefined) {
+      const [line, digest] = earlier.split(' ');
+      // The same key with other content can only be a client_reference given to two different orders.
+      if (digest !== row.digest)
         fault(
           row.line,
-          `client_reference ${JSON.stringify(reference)} is on line ${earlier.line} too, with another order; a reference names one order`,
+          `client_reference ${JSON.stringify(row.body.client_reference)} is on line ${line} too, with another order; a reference names one order`,
         );
-        continue;
-      }
+      continue;
     }
+    seen.set(row.key, `${row.line} ${row.digest}`);
     const known = ledger?.rows.get(row.key);
     if (known !== undefined && known.digest !== row.digest) {
       fault(row.line, `changed since it was sent with key ${row.key}; give it a new client_reference or run it under another --batch`);
       continue;
     }
-    // A repeated row (the same reference and content) is one order: counted once.
-    if (counted.has(row.key)) continue;
-    counted.add(row.key);
     const state = known?.state;
     if (state === 'created' || state === 'existed') plan.answered += 1;
     else if (state === 'rejected' && !options.retryRejected) plan.rejectedBefore += 1;
