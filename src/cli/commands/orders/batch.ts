@@ -51,8 +51,8 @@ Exit 0 when every row was created or existed already, 5 when some were rejected.
 Examples:
   $ topup orders batch orders.csv --dry-run
   $ topup orders batch orders.jsonl
-  $ topup --json orders batch orders.csv --wait > results.jsonl
-  $ generate-orders | topup orders batch - --format jsonl --batch 2026-04-week-1`,
+  $ topup --json orders batch orders.csv > results.jsonl
+  $ cat orders.jsonl | topup orders batch - --format jsonl --batch 2026-04-week-1`,
     )
     .action(async (file: string, flags: BatchFlags) => (await import('./batch-run.js')).runBatch(ctx, file, flags));
 }
