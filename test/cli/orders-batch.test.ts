@@ -377,3 +377,39 @@ describe('orders batch: input checked before anything is sent', () => {
     expect(JSON.parse(list.out).orders).toHaveLength(1);
   });
 });
+
+describe('orders batch: pacing across a kill and a resume', () => {
+  it('30 rows on a sandbox with the published limits: no 429, also when resumed right after a stop', async () => {
+    const { createSandbox } = await import('../../mocks/assembly/sandbox.js');
+    const { startHttpSandbox } = await import('../../mocks/adapters/http.js');
+    const { runCli } = await import('./run-cli.js');
+    const clock = fakeClock();
+    const limited = await createSandbox({ now: clock.now });
+    const server = await startHttpSandbox(limited, { port: 0 });
+    try {
+      const rows = Array.from({ length: 30 }, (_, i) => `BuilderBob,5001,9001,paced-${i}`);
+      const input = file('paced.csv', `username,place,pass,reference\n${rows.join('\n')}\n`);
+      const env = { TOPUP_TOKEN: limited.account('rich').token };
+      const posts = () => limited.requests.list({ method: 'POST', path: '/api/v1/me/orders' });
+      const controller = new AbortController();
+      const unsubscribe = limited.requests.subscribe(() => {
+        if (posts().length >= 10) controller.abort(Object.assign(new Error('Interrupted.'), { signal: 'SIGINT' }));
+      });
+      const stopped = await runCli(configDir, ['orders', 'batch', input, '--base-url', server.url], {
+        env,
+        clock,
+        signal: controller.signal,
+      });
+      unsubscribe();
+      expect(stopped.code).toBe(130);
+      expect(posts()).toHaveLength(10);
+      // A new process at once: its client's pacer starts empty, and only the ledger's send times keep it in the limit.
+      const resumed = await runCli(configDir, ['orders', 'batch', input, '--base-url', server.url], { env, clock });
+      expect(resumed.code, resumed.err).toBe(0);
+      expect(posts().map((entry) => entry.status)).toEqual(Array(30).fill(201));
+      expect(limited.store.db.orders.all().filter((o) => o.client_reference?.startsWith('paced-'))).toHaveLength(30);
+    } finally {
+      await server.close();
+    }
+  });
+});
