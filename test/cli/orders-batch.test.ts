@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -276,6 +276,20 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     // No process has this id (above the kernel's pid_max).
     writeFileSync(`${input}.results.jsonl.lock`, '4194399');
     expect((await asRich(['orders', 'batch', input])).code).toBe(0);
+    expect(orderPosts()).toHaveLength(1);
+  });
+
+  it('the ledger is 0600 and never a symbolic link: a link planted at its name is refused, nothing sent', async () => {
+    const input = file('safe.csv', 'username,place,pass\nBuilderBob,5001,9001\n');
+    expect((await asRich(['orders', 'batch', input])).code).toBe(0);
+    expect(statSync(`${input}.results.jsonl`).mode & 0o777).toBe(0o600);
+    const other = file('someone-else.txt', 'not yours\n');
+    const linked = file('linked.csv', 'username,place,pass\nBuilderBob,5001,9002\n');
+    symlinkSync(other, `${linked}.results.jsonl`);
+    const refused = await asRich(['orders', 'batch', linked]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`Refusing to use ${linked}.results.jsonl: it is a symbolic link.`);
+    expect(readFileSync(other, 'utf8')).toBe('not yours\n');
     expect(orderPosts()).toHaveLength(1);
   });
 
