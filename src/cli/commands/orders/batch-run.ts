@@ -309,6 +309,7 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
         },
         onOutcome: async (outcome) => {
           const record = recordOf(outcome, digests.get(outcome.key)!, clock.now());
+          digests.delete(outcome.key);
           await writer.append(record);
           ledger.apply(record);
           sentNow.add(outcome.key);
