@@ -26,6 +26,8 @@ export const EXPECTED_ROWS = [
   'client.overhead',
   'pacing.time',
   'pacing.429',
+  'batch.rate',
+  'batch.rss',
   'dashboard.first-load',
   'dashboard.live-log',
 ];

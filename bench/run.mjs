@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { ROOT } from './lib/processes.mjs';
 import { consoleTable, markdown, verdict } from './lib/report.mjs';
 import { EXPECTED_ROWS } from './rows.mjs';
+import { batch } from './suites/batch.mjs';
 import { client } from './suites/client.mjs';
 import { dashboard } from './suites/dashboard.mjs';
 import { http } from './suites/http.mjs';
@@ -19,7 +20,7 @@ import { scale } from './suites/scale.mjs';
 import { startup } from './suites/startup.mjs';
 
 /** @type {Record<string, import('./lib/types.js').Suite>} */
-const suites = { startup, http, peer, scale, client, pacing, dashboard };
+const suites = { startup, http, peer, scale, client, pacing, batch, dashboard };
 
 const { values: flags } = parseArgs({
   options: {

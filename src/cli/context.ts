@@ -81,6 +81,14 @@ export interface ContextDeps {
   /** Replaces the @inquirer prompts (tests). */
   prompter?: Prompter;
   clock?: CliClock;
+  /** This process and a look at others (a batch's lock names its owner); main() passes the real ones. */
+  processes?: ProcessInfo;
+}
+
+/** What a lock file needs of processes: our own id, and whether the owner of a lock still runs. */
+export interface ProcessInfo {
+  pid: number;
+  isRunning(pid: number): boolean;
 }
 
 /**
@@ -128,6 +136,11 @@ export class CliContext {
 
   get clock(): CliClock {
     return this.deps.clock ?? systemClock;
+  }
+
+  /** This process, for locks; without main()'s (a bare context in a test) a lock is only ever held by a live owner. */
+  get processes(): ProcessInfo {
+    return this.deps.processes ?? { pid: 0, isRunning: () => true };
   }
 
   get signal(): AbortSignal | undefined {
@@ -319,11 +332,15 @@ export class CliContext {
       });
     }
     // Checked here first, so that a refusal says what a CLI user can do rather than name a library option.
-    (await import('../client/base-url.js')).parseBaseUrl(target.baseUrl);
+    const { parseBaseUrl, isLoopbackHost } = await import('../client/base-url.js');
+    parseBaseUrl(target.baseUrl);
+    // A test seam: a sandbox served with --no-rate-limit on this machine, driven by the built binary in seconds.
+    const unpaced = this.io.env.TOPUP_TEST_NO_PACING === '1' && isLoopbackHost(new URL(target.baseUrl).hostname);
     return createClient({
       baseUrl: target.baseUrl,
       token: target.token,
       fetch: wrap(await this.remoteFetch()),
+      ...(unpaced ? { pacing: false } : {}),
       ...hooks,
       clock: this.deps.clock,
     });

@@ -21,7 +21,7 @@ export { exitCodeFor };
  * one sentence on stderr (the error envelope with --json), a stack trace only with --debug.
  */
 export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps = {}): Promise<number> {
-  const ctx = new CliContext(io, deps, argv);
+  const ctx = new CliContext(io, { processes: thisProcess, ...deps }, argv);
   const program = buildProgram(ctx);
   // Not through commander: it would take the global options among the words (--profile NAME) for this run's own.
   if (argv[0] === COMPLETE_COMMAND) {
@@ -77,6 +77,19 @@ function oneSentence(message: string): string {
   const line = message.split('\n')[0]!.trim() || 'Something went wrong.';
   return /[.!?]$/.test(line) ? line : `${line}.`;
 }
+
+/** This process and a look at others, for the locks commands take (a batch's ledger). */
+const thisProcess = {
+  pid: process.pid,
+  isRunning(pid: number): boolean {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  },
+};
 
 /** 128 + the signal's number, as shells report it: SIGTERM → 143, SIGINT (Ctrl-C) → 130. */
 function signalExitCode(signal: AbortSignal): ExitCode {

@@ -12,6 +12,7 @@ import { registerDoctorCommand } from './commands/doctor/index.js';
 import { registerHelpCommand } from './commands/help/index.js';
 import { registerInvoiceCommands } from './commands/invoices/index.js';
 import { registerMockCommands } from './commands/mock/index.js';
+import { registerOrderBatchCommand } from './commands/orders/batch.js';
 import { registerOrderCreateCommand } from './commands/orders/create.js';
 import { registerOrderCommands } from './commands/orders/index.js';
 import { registerTransactionsCommand } from './commands/transactions/index.js';
@@ -82,6 +83,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerDepositCommands(program, ctx);
   const orders = registerOrderCommands(program, ctx);
   registerOrderCreateCommand(orders, ctx);
+  registerOrderBatchCommand(orders, ctx);
   registerInvoiceCommands(program, ctx);
   registerApiCommand(program, ctx);
   registerCompletionCommand(program, ctx);

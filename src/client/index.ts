@@ -19,6 +19,8 @@ export type { BalanceApi, TransactionListParams } from './balance.js';
 export type { DepositListParams, DepositsApi } from './deposits.js';
 export type { CreateOrderOptions, CreateOrderResponse, OrderListParams, OrdersApi } from './orders.js';
 export type { InvoicesApi } from './invoices.js';
+export type { BatchOutcome, BatchResult, BatchRow, BatchStop, CreateManyOptions } from './batch.js';
+export { BatchKeys, batchRowKey, orderDigest, type KeyedRow } from './batch-key.js';
 export {
   AuthError,
   BadRequestError,

@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import type { CreateOrderRequest, CreateOrderResult, OrderData, OrderList, OrderListQuery, OrderSummary } from '../contract/orders.js';
 import { TopupError } from '../errors.js';
+import { createMany, type BatchResult, type BatchRow, type CreateManyOptions } from './batch.js';
+import type { Clock } from './clock.js';
+import type { Pacer } from './pacing.js';
 import { itemsOf, PagePromise } from './paginate.js';
 import type { QueryParams, Requester, RequestOptions } from './request.js';
 
@@ -27,14 +30,21 @@ export interface OrdersApi {
    * call again with that key to learn whether the order was made.
    */
   create(body: CreateOrderRequest, options?: CreateOrderOptions): Promise<CreateOrderResponse>;
+  /**
+   * Creates many orders, one at a time and paced, each under a stable Idempotency-Key (the row's own, or one derived
+   * from `options.batch` and the row), so running the same rows again never orders twice. A row the server refuses
+   * (validation, platform, balance) is reported and the batch goes on; a 401 or a server that stops answering ends it
+   * (`stopped`). Record each outcome in `onOutcome`: it is awaited before the next row is sent.
+   */
+  createMany(rows: Iterable<BatchRow> | AsyncIterable<BatchRow>, options: CreateManyOptions): Promise<BatchResult>;
   /** Orders, newest first. Await for one page, or `for await` over every order. */
   list(query?: OrderListParams, options?: RequestOptions): PagePromise<OrderList, OrderSummary>;
   /** One order by its invoice code; another account's order is NotFoundError. */
   get(invoiceCode: string, options?: RequestOptions): Promise<OrderData>;
 }
 
-export function ordersApi(request: Requester): OrdersApi {
-  return {
+export function ordersApi(request: Requester, batchDeps: { pacer: Pacer | undefined; clock: Clock }): OrdersApi {
+  const api: OrdersApi = {
     async create(body, options = {}) {
       const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
       const headers: Record<string, string> = options.chatUserId === undefined ? {} : { 'x-chat-user-id': options.chatUserId };
@@ -53,5 +63,7 @@ export function ordersApi(request: Requester): OrdersApi {
         query?.page,
       ),
     get: (invoiceCode, options) => request('getOrder', { ...options, params: { invoice: invoiceCode } }),
+    createMany: (rows, options) => createMany(rows, options, { ...batchDeps, create: (body, keyed) => api.create(body, keyed) }),
   };
+  return api;
 }

@@ -70,6 +70,32 @@ export class Pacer {
     }
   }
 
+  /**
+   * Counts sends made before this pacer existed: a batch resumed after a crash keeps to the limit from the send
+   * times its ledger recorded, instead of starting from zero.
+   */
+  recordSent(rateClass: RateClass, sentAt: Iterable<number>): void {
+    const sent = this.#sentLog(rateClass);
+    sent.push(...sentAt);
+    sent.sort((a, b) => a - b);
+    const { limit } = this.#limits[rateClass];
+    if (sent.length > limit) sent.splice(0, sent.length - limit);
+  }
+
+  /**
+   * Waits until a request of `rateClass` could be sent, without taking the slot: a caller that must record the send
+   * time before sending (a batch's ledger) records the time it will really go.
+   */
+  async whenAllowed(rateClass: RateClass, signal?: AbortSignal, onWait?: (ms: number) => void): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const wait = this.#timeUntilAllowed(rateClass, this.#clock.now());
+      if (wait <= 0) return;
+      onWait?.(wait);
+      await this.#clock.sleep(wait, signal);
+    }
+  }
+
   /** Resynchronises from what the server reported in an answer of `rateClass`. */
   observe(rateClass: RateClass, report: RateLimitReport): void {
     const now = this.#clock.now();

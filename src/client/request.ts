@@ -82,6 +82,8 @@ export interface RawResponse {
 export interface Requesters {
   request: Requester;
   raw(this: void, request: RawRequest): Promise<RawResponse>;
+  /** The client's one pacer; undefined with `pacing: false`. A batch seeds it with its earlier send times. */
+  pacer: Pacer | undefined;
 }
 
 /** What one send needs to know of its route. */
@@ -160,7 +162,7 @@ export function createRequester(options: ResolvedOptions): Requesters {
     }
   };
 
-  return { request, raw };
+  return { request, raw, pacer };
 }
 
 type SendCall = Call & { searchParams?: URLSearchParams | undefined };

@@ -47,7 +47,7 @@ describe('topup help COMMAND [SUBCOMMAND…]', () => {
 
   it.each([
     [['nope'], `Error: No help topic or command is named 'nope' (${TOPICS}; ${COMMANDS}).`],
-    [['orders', 'nope'], `Error: 'orders' has no subcommand 'nope' (its subcommands: list, show, create; ${TOPICS}).`],
+    [['orders', 'nope'], `Error: 'orders' has no subcommand 'nope' (its subcommands: list, show, create, batch; ${TOPICS}).`],
     [['health', 'extra'], `Error: 'health' has no subcommand 'extra' (its subcommands: none; ${TOPICS}).`],
     [['environment', 'extra'], "Error: The help topic 'environment' has no parts; run: topup help environment."],
   ])('help %j is a usage error (exit 2) in one sentence', async (words, message) => {

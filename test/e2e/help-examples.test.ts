@@ -125,6 +125,9 @@ async function pasteSession(name: string, lines: string[]): Promise<{ results: L
     mkdirSync(join(home, '.config', 'fish', 'completions'), { recursive: true });
     mkdirSync(join(home, '.zfunc'));
     writeFileSync(join(home, 'token.txt'), `${sandbox.account('rich').token}\n`);
+    // The files `orders batch --help` names.
+    writeFileSync(join(home, 'orders.csv'), 'username,place,pass,reference\nBuilderBob,5001,9001,help-1\n');
+    writeFileSync(join(home, 'orders.jsonl'), '{"username":"BuilderBob","place":5001,"pass":9002,"reference":"help-2"}\n');
     const pasted = lines.map((line) =>
       line.replaceAll('http://127.0.0.1:4010', server.url).replaceAll('https://shop.example.com', server.url),
     );

@@ -216,7 +216,7 @@ async function runWizard(ctx: CliContext, flags: CreateOrderFlags): Promise<Orde
  * the mode the server reported at login; any other token is asked about (token/validate); a mode that cannot be
  * learned counts as production, since that is the case that must never go unconfirmed.
  */
-async function spendsRealBalance(ctx: CliContext): Promise<boolean> {
+export async function spendsRealBalance(ctx: CliContext): Promise<boolean> {
   const target = await ctx.target();
   if (target.kind === 'embedded') return false;
   const known = target.spec.tokenSource === 'profile' ? target.spec.mode : undefined;

@@ -1,0 +1,203 @@
+// A batch's results ledger: one JSON line per event, appended and flushed to disk before the next row is sent.
+import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { FileHandle } from 'node:fs/promises';
+import { openToAppend, openToRead, openToUpdate, syncDirectory } from '../../../safe-file.js';
+import { CliError } from '../../errors.js';
+
+/*
+ * Lines, each a JSON object with `t`:
+ *   batch   the first line: which batch the ledger belongs to
+ *   sent    a row is about to go (key, digest of its content, time): after a crash, a row with `sent` and no `result`
+ *           was in flight, and is re-sent with the same key; the times keep a resumed batch inside the rate limit
+ *   result  the answer: created / existed (invoice, amount) or rejected (the error's code and message)
+ *   final   --wait saw the invoice become final
+ * Only what a resume needs is kept in memory (a small record per key), never the file's lines.
+ */
+
+export const LEDGER_VERSION = 1;
+
+export type RowState = 'sent' | 'created' | 'existed' | 'rejected';
+
+export interface LedgerRow {
+  state: RowState;
+  line: number;
+  digest: string;
+  invoiceCode?: string | undefined;
+  amount?: number | undefined;
+  currency?: string | undefined;
+  paymentStatus?: string | undefined;
+  errorCode?: string | undefined;
+  errorMessage?: string | undefined;
+}
+
+export type LedgerRecord =
+  | { t: 'batch'; v: number; batch: string; at: string }
+  | { t: 'sent'; line: number; key: string; digest: string; at: string }
+  | {
+      t: 'result';
+      line: number;
+      key: string;
+      digest: string;
+      status: 'created' | 'existed' | 'rejected';
+      invoice_code?: string | undefined;
+      amount?: number | undefined;
+      currency?: string | undefined;
+      payment_status?: string | undefined;
+      error?: { code?: string | undefined; status?: number | undefined; message: string } | undefined;
+      sent_at: string;
+      at: string;
+    }
+  | { t: 'final'; key: string; invoice_code: string; payment_status: string; at: string };
+
+/** What a ledger holds, as a resume needs it. */
+export class LedgerIndex {
+  batch: string | undefined;
+  readonly rows = new Map<string, LedgerRow>();
+  /** The latest send times (epoch ms), at most `keepSendTimes`: all the pacer needs. */
+  readonly sentTimes: number[] = [];
+  /** Final payment statuses seen by --wait, by key. */
+  readonly finals = new Map<string, string>();
+  /** The last line was cut off by a crash (it is ignored, and the next append starts on a new line). */
+  tornTail = false;
+
+  constructor(private readonly keepSendTimes = 10) {}
+
+  apply(record: LedgerRecord): void {
+    if (record.t === 'batch') this.batch ??= record.batch;
+    else if (record.t === 'sent') {
+      const at = Date.parse(record.at);
+      if (Number.isFinite(at)) {
+        this.sentTimes.push(at);
+        if (this.sentTimes.length > this.keepSendTimes) this.sentTimes.shift();
+      }
+      const known = this.rows.get(record.key);
+      // A re-send of a rejected row (--retry-rejected) is in flight again; an answered row never goes back.
+      if (known === undefined || known.state === 'rejected' || known.state === 'sent')
+        this.rows.set(record.key, { state: 'sent', line: record.line, digest: record.digest });
+    } else if (record.t === 'result') {
+      this.rows.set(record.key, {
+        state: record.status,
+        line: record.line,
+        digest: record.digest,
+        invoiceCode: record.invoice_code,
+        amount: record.amount,
+        currency: record.currency,
+        paymentStatus: record.payment_status,
+        errorCode: record.error?.code,
+        errorMessage: record.error?.message,
+      });
+    } else if (record.t === 'final') this.finals.set(record.key, record.payment_status);
+  }
+}
+
+function parseRecord(text: string): LedgerRecord | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null) return undefined;
+    const record = value as { t?: unknown; key?: unknown; batch?: unknown };
+    if (record.t === 'batch' && typeof record.batch === 'string') return value as LedgerRecord;
+    if ((record.t === 'sent' || record.t === 'result' || record.t === 'final') && typeof record.key === 'string')
+      return value as LedgerRecord;
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads a ledger line by line; undefined when there is none yet. A damaged line other than the last is an error. */
+export async function readLedger(path: string): Promise<LedgerIndex | undefined> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await openToRead(path, { soleName: true });
+  } catch (error) {
+    throw new CliError(`Cannot read the results file ${path}: ${(error as Error).message}`);
+  }
+  if (handle === undefined) return undefined;
+  const index = new LedgerIndex();
+  let pendingBad: number | undefined;
+  let lineNumber = 0;
+  try {
+    const lines = createInterface({ input: handle.createReadStream({ encoding: 'utf8', autoClose: false }), crlfDelay: Infinity });
+    for await (const text of lines) {
+      lineNumber += 1;
+      if (pendingBad !== undefined) throw damaged(path, pendingBad);
+      if (text.trim() === '') continue;
+      const record = parseRecord(text);
+      if (record === undefined) pendingBad = lineNumber;
+      else index.apply(record);
+    }
+    if (pendingBad !== undefined) {
+      // The last line, cut off mid-write by a crash: whatever it said was never acted on as written.
+      const stats = await handle.stat();
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, stats.size - 1);
+      if (last[0] === 0x0a) throw damaged(path, pendingBad);
+      index.tornTail = true;
+    }
+  } finally {
+    await handle.close();
+  }
+  return index;
+}
+
+function damaged(path: string, line: number): CliError {
+  return new CliError(
+    `The results file ${path} is damaged at line ${line} (not a ledger record); fix or move it, or use another --results file.`,
+  );
+}
+
+/** Appends records, each flushed to disk before append() resolves. */
+export class LedgerWriter {
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly path: string,
+  ) {}
+
+  /** Opens (creating it 0600) the ledger; a new one starts with its batch line, and a torn last line is ended first. */
+  static async open(path: string, batch: string, existing: LedgerIndex | undefined, now: () => number): Promise<LedgerWriter> {
+    let handle: FileHandle;
+    try {
+      handle = await openToAppend(path);
+    } catch (error) {
+      throw new CliError(`Cannot write the results file ${path}: ${(error as Error).message}`);
+    }
+    const writer = new LedgerWriter(handle, path);
+    if (existing?.tornTail === true) await cutTornTail(path);
+    if (existing?.batch === undefined) {
+      await writer.append({ t: 'batch', v: LEDGER_VERSION, batch, at: new Date(now()).toISOString() });
+      await syncDirectory(dirname(path));
+    }
+    return writer;
+  }
+
+  async append(record: LedgerRecord): Promise<void> {
+    await this.handle.write(`${JSON.stringify(record)}\n`);
+    await this.handle.datasync();
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
+
+/** The most a ledger line may hold; a torn line is looked for within this many bytes of the end. */
+const MAX_LINE_BYTES = 1024 * 1024;
+
+/** Cuts a last line that a crash left half-written, so that the next record starts a line of its own. */
+async function cutTornTail(path: string): Promise<void> {
+  const handle = await openToUpdate(path);
+  if (handle === undefined) return;
+  try {
+    const { size } = await handle.stat();
+    const from = Math.max(0, size - MAX_LINE_BYTES);
+    const tail = Buffer.alloc(size - from);
+    await handle.read(tail, 0, tail.length, from);
+    const lastNewline = tail.lastIndexOf(0x0a);
+    if (lastNewline === -1 && from > 0) throw new CliError(`The results file ${path} ends with a line too long to be a ledger record.`);
+    await handle.truncate(from + lastNewline + 1);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,414 @@
+// `topup orders batch`'s run, loaded only when the command runs (its flags and help in ./batch.ts stay on the eager path).
+import { basename, dirname, join } from 'node:path';
+import type { BatchOutcome, BatchStop, TopupClient } from '../../../client/index.js';
+import type { CliContext } from '../../context.js';
+import { CliError, RejectedError, UsageError } from '../../errors.js';
+import { amountText } from '../../io/format.js';
+import { sanitizeText } from '../../io/sanitize.js';
+import { renderFields } from '../../io/table.js';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/choices.js';
+import { spendsRealBalance } from './create-run.js';
+import { LedgerIndex, LedgerWriter, readLedger, type LedgerRecord, type LedgerRow } from './batch-ledger.js';
+import { lockLedger } from './batch-lock.js';
+import { keyedRows, planBatch, type BatchPlan, type KeyedOrder } from './batch-plan.js';
+import { startProgress, type ProgressMode } from './batch-progress.js';
+import type { BatchFormat } from './batch-records.js';
+import { formatOf, openBatchSource, type BatchSource } from './batch-source.js';
+import { waitForInvoices, type PendingInvoice } from './batch-wait.js';
+
+export interface BatchFlags {
+  format?: BatchFormat | undefined;
+  batch?: string | undefined;
+  results?: string | undefined;
+  dryRun?: boolean | undefined;
+  retryRejected?: boolean | undefined;
+  chatUserId?: string | undefined;
+  maxTotal?: number | undefined;
+  yes?: boolean | undefined;
+  wait?: boolean | undefined;
+  timeout?: number | undefined;
+  progress?: ProgressMode | undefined;
+}
+
+/** The ledger's default name: beside the input file, or in the current folder for stdin. */
+export function defaultLedgerPath(file: string, batch: string): string {
+  if (file === '-') return `${batch.replace(/[^A-Za-z0-9._-]+/g, '_')}.results.jsonl`;
+  return join(dirname(file), `${basename(file)}.results.jsonl`);
+}
+
+/** One row's result as printed: a JSON line with --json, a tab-separated line piped. */
+interface RowReport {
+  line: number;
+  key: string;
+  status: 'created' | 'existed' | 'rejected' | 'would-send';
+  /** Answered in an earlier run (from the ledger), not in this one. */
+  earlier: boolean;
+  invoice_code?: string | undefined;
+  amount?: number | undefined;
+  currency?: string | undefined;
+  payment_status?: string | undefined;
+  error?: { code?: string | undefined; message: string } | undefined;
+  /** The row repeats an earlier row of the file (the same client_reference and order): one order for both. */
+  same_as_line?: number | undefined;
+}
+
+/** Counts for the summary, over every row of the file (this run's and the ledger's). */
+class Tally {
+  /** Rows that repeat an earlier row's order (counted once, in its status). */
+  repeats = 0;
+  created = 0;
+  existed = 0;
+  rejected = 0;
+  sentThisRun = 0;
+  readonly rejectedByCode = new Map<string, number>();
+  readonly totals = new Map<string, number>();
+  readonly rejectedRows: string[] = [];
+
+  add(report: RowReport): void {
+    if (report.same_as_line !== undefined) {
+      this.repeats += 1;
+      return;
+    }
+    if (report.status === 'created' || report.status === 'existed') {
+      this[report.status] += 1;
+      if (report.amount !== undefined) {
+        const currency = report.currency ?? '';
+        this.totals.set(currency, (this.totals.get(currency) ?? 0) + report.amount);
+      }
+    } else if (report.status === 'rejected') {
+      this.rejected += 1;
+      const code = report.error?.code ?? 'ERROR';
+      this.rejectedByCode.set(code, (this.rejectedByCode.get(code) ?? 0) + 1);
+      if (this.rejectedRows.length < 20) this.rejectedRows.push(`line ${report.line}: ${code} ${report.error?.message ?? ''}`.trim());
+    }
+  }
+}
+
+function reportOf(line: number, key: string, row: LedgerRow, earlier: boolean): RowReport {
+  if (row.state === 'rejected')
+    return { line, key, status: 'rejected', earlier, error: { code: row.errorCode, message: row.errorMessage ?? '' } };
+  return {
+    line,
+    key,
+    status: row.state === 'existed' ? 'existed' : 'created',
+    earlier,
+    invoice_code: row.invoiceCode,
+    amount: row.amount,
+    currency: row.currency,
+    payment_status: row.paymentStatus,
+  };
+}
+
+function recordOf(outcome: BatchOutcome, digest: string, now: number): LedgerRecord {
+  const base = { t: 'result' as const, line: outcome.line ?? 0, key: outcome.key, digest, sent_at: new Date(outcome.sentAt).toISOString() };
+  if (outcome.status === 'rejected')
+    return {
+      ...base,
+      status: 'rejected',
+      error: { code: outcome.error.code, status: outcome.error.status, message: outcome.error.message },
+      at: new Date(now).toISOString(),
+    };
+  return {
+    ...base,
+    status: outcome.status,
+    invoice_code: outcome.invoiceCode,
+    amount: outcome.amount,
+    currency: outcome.currency,
+    payment_status: outcome.paymentStatus,
+    at: new Date(now).toISOString(),
+  };
+}
+
+/** The command again, for resuming: the same words, shell-quoted, without --dry-run. */
+export function resumeCommand(argv: readonly string[]): string {
+  const quote = (word: string) => (/^[A-Za-z0-9_\-.,/:=@+%]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+  return ['topup', ...argv.filter((word) => word !== '--dry-run')].map(quote).join(' ');
+}
+
+export async function runBatch(ctx: CliContext, file: string, flags: BatchFlags): Promise<void> {
+  if (file === '-' && flags.batch === undefined)
+    throw new UsageError('Reading stdin, name the batch with --batch NAME: the name keeps its keys the same on every run.');
+  const format = formatOf(file, flags.format);
+  const batch = flags.batch ?? basename(file);
+  const ledgerPath = flags.results ?? defaultLedgerPath(file, batch);
+  const source = await openBatchSource(file, format, ctx.io.stdin);
+  try {
+    if (flags.dryRun) return await dryRun(ctx, source, batch, ledgerPath, flags);
+    const release = await lockLedger(ledgerPath, ctx.processes);
+    try {
+      await sendBatch(ctx, source, batch, ledgerPath, flags);
+    } finally {
+      await release();
+    }
+  } finally {
+    await source.cleanup();
+  }
+}
+
+async function checkedPlan(
+  ctx: CliContext,
+  source: BatchSource,
+  batch: string,
+  ledgerPath: string,
+  flags: BatchFlags,
+): Promise<{ plan: BatchPlan; ledger: LedgerIndex | undefined }> {
+  const ledger = await readLedger(ledgerPath);
+  if (ledger?.batch !== undefined && ledger.batch !== batch)
+    throw new UsageError(
+      `The results file ${ledgerPath} belongs to batch ${JSON.stringify(ledger.batch)}, not ${JSON.stringify(batch)}: use that --batch, or another --results file.`,
+    );
+  const plan = await planBatch(source, batch, ledger, { retryRejected: flags.retryRejected === true });
+  if (plan.faultCount > 0) {
+    const more = plan.faultCount - plan.faults.length;
+    ctx.io.warn([...plan.faults.map((f) => sanitizeText(f, { multiline: false })), ...(more > 0 ? [`… and ${more} more`] : [])].join('\n'));
+    throw new UsageError(
+      `${plan.faultCount} fault${plan.faultCount === 1 ? '' : 's'} in ${source.name === '-' ? 'stdin' : source.name}; nothing was sent.`,
+    );
+  }
+  if (plan.rows === 0) throw new UsageError(`${source.name === '-' ? 'stdin' : source.name} has no rows.`);
+  return { plan, ledger };
+}
+
+async function dryRun(ctx: CliContext, source: BatchSource, batch: string, ledgerPath: string, flags: BatchFlags): Promise<void> {
+  const { plan, ledger } = await checkedPlan(ctx, source, batch, ledgerPath, flags);
+  for await (const row of keyedRows(source, batch)) {
+    if (row.body === undefined) continue;
+    const known = ledger?.rows.get(row.key);
+    const answered = known !== undefined && known.state !== 'sent' && !(known.state === 'rejected' && flags.retryRejected);
+    if (ctx.globals.json) {
+      await ctx.io.writeJsonLine(
+        answered
+          ? reportOf(row.line, row.key, known, true)
+          : { line: row.line, key: row.key, status: 'would-send', in_flight_before: known?.state === 'sent', body: row.body },
+      );
+    } else if (!answered) ctx.io.out(`${row.line}\twould-send\t${row.key}\t${JSON.stringify(row.body)}\n`);
+    else ctx.io.out(`${row.line}\t${known.state}\t${row.key}\t${known.invoiceCode ?? known.errorCode ?? '-'}\n`);
+  }
+  ctx.io.notice(
+    `Dry run of ${plan.rows} valid row${plan.rows === 1 ? '' : 's'}: would send ${plan.toSend}` +
+      `${plan.inFlight > 0 ? ` (${plan.inFlight} in flight when the last run stopped, with their keys)` : ''}, ` +
+      `${plan.answered} answered before${plan.rejectedBefore > 0 ? `, ${plan.rejectedBefore} rejected before (--retry-rejected sends them)` : ''}. Nothing was sent.`,
+  );
+}
+
+async function confirmLive(ctx: CliContext, plan: BatchPlan, flags: BatchFlags): Promise<void> {
+  if (plan.balanceRows === 0 || flags.yes || !(await spendsRealBalance(ctx))) return;
+  if (!ctx.io.canPrompt())
+    throw new UsageError(
+      `${plan.balanceRows} row${plan.balanceRows === 1 ? ' pays' : 's pay'} by balance with a production token, which spends real money: add --yes to confirm (there is no terminal to ask on).`,
+    );
+  const balance = await (await ctx.client()).balance.get({ signal: ctx.signal }).then(
+    (b) => amountText(b.balance, b.formatted_balance, true, b.currency),
+    () => undefined,
+  );
+  const fields: [string, string][] = [
+    ['mode', ctx.io.style.red(ctx.io.style.bold('LIVE: pays from the real balance of a production account'))],
+    ['rows to send', String(plan.toSend)],
+    ['paid by balance', String(plan.balanceRows)],
+    ['amount', 'computed by the server for each order; taken from the balance at once'],
+    ['balance now', balance ?? 'unknown (it could not be read)'],
+    ...(flags.maxTotal === undefined ? [] : [['stops at', `a total of ${flags.maxTotal} (--max-total)`] as [string, string]]),
+  ];
+  ctx.io.warn(`\n${renderFields(fields, { terminal: true, style: ctx.io.style })}`);
+  const prompter = await ctx.prompter();
+  if (
+    !(await prompter.confirm({
+      message: `Spend real balance on ${plan.balanceRows} order${plan.balanceRows === 1 ? '' : 's'}?`,
+      default: false,
+    }))
+  )
+    throw new CliError('Cancelled; nothing was ordered.');
+}
+
+function progressMode(ctx: CliContext, flags: BatchFlags): ProgressMode {
+  if (ctx.globals.json || !ctx.io.stderrTerminal) return 'off';
+  return flags.progress ?? (ctx.io.env.TERM === 'dumb' ? 'lines' : 'bar');
+}
+
+async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, ledgerPath: string, flags: BatchFlags): Promise<void> {
+  const { plan, ledger: found } = await checkedPlan(ctx, source, batch, ledgerPath, flags);
+  await confirmLive(ctx, plan, flags);
+  const ledger = found ?? new LedgerIndex();
+  const client = await ctx.client();
+  const spec = ctx.targetSpec();
+  const clock = ctx.clock;
+  const writer = await LedgerWriter.open(ledgerPath, batch, found, clock.now);
+  const tally = new Tally();
+  const progress = startProgress(ctx.io.stderr, progressMode(ctx, flags));
+  const paced = spec.kind === 'remote';
+  const startedAt = clock.now();
+  let left = plan.toSend + plan.answered + plan.rejectedBefore;
+  let current: string | undefined;
+  const showProgress = () => {
+    const perRow = tally.sentThisRun > 0 ? (clock.now() - startedAt) / tally.sentThisRun : 0;
+    progress.update({
+      done: tally.created + tally.existed,
+      failed: tally.rejected,
+      left,
+      current,
+      etaMs: left * Math.max(perRow, paced ? 6_000 : 0) || undefined,
+    });
+  };
+
+  const digests = new Map<string, string>();
+  /** The first line of each key reported in this run: a later row with the same key is the same order, reported again. */
+  const reported = new Map<string, number>();
+  const emit = async (report: RowReport) => {
+    const first = reported.get(report.key);
+    if (first === undefined) reported.set(report.key, report.line);
+    const shown = first === undefined ? report : { ...report, same_as_line: first };
+    tally.add(shown);
+    if (first === undefined) left -= 1;
+    if (ctx.globals.json) await ctx.io.writeJsonLine(shown);
+    else if (!ctx.io.terminal)
+      ctx.io.out(`${shown.line}\t${shown.status}\t${shown.key}\t${shown.invoice_code ?? shown.error?.code ?? '-'}\n`);
+    showProgress();
+  };
+
+  /** The rows to send; rows the ledger has answered (in an earlier run, or earlier in the file) are reported, never sent. */
+  async function* toSend(): AsyncGenerator<{ body: KeyedOrder['body']; key: string; line: number }> {
+    for await (const row of keyedRows(source, batch)) {
+      if (row.body === undefined) continue;
+      const known = ledger.rows.get(row.key);
+      const answered = known !== undefined && known.state !== 'sent' && !(known.state === 'rejected' && flags.retryRejected);
+      if (answered || reported.has(row.key)) {
+        await emit(reportOf(row.line, row.key, known!, !sentNow.has(row.key)));
+        continue;
+      }
+      digests.set(row.key, row.digest);
+      current = `sending line ${row.line} (${row.body.platform_username})`;
+      showProgress();
+      yield { body: row.body, key: row.key, line: row.line };
+    }
+  }
+
+  const sentNow = new Set<string>();
+  const totalBefore = [...ledger.rows.values()].reduce(
+    (sum, row) => sum + (row.state === 'created' || row.state === 'existed' ? (row.amount ?? 0) : 0),
+    0,
+  );
+  try {
+    let stopped: BatchStop | undefined;
+    try {
+      const result = await client.orders.createMany(toSend(), {
+        chatUserId: flags.chatUserId ?? (spec.kind === 'remote' ? spec.chatUserId : undefined),
+        signal: ctx.signal,
+        sentBefore: ledger.sentTimes,
+        maxTotal: flags.maxTotal,
+        totalBefore,
+        onSending: async (row, sentAt) => {
+          const record: LedgerRecord = {
+            t: 'sent',
+            line: row.line ?? 0,
+            key: row.key,
+            digest: digests.get(row.key)!,
+            at: new Date(sentAt).toISOString(),
+          };
+          await writer.append(record);
+          ledger.apply(record);
+        },
+        onOutcome: async (outcome) => {
+          const record = recordOf(outcome, digests.get(outcome.key)!, clock.now());
+          digests.delete(outcome.key);
+          await writer.append(record);
+          ledger.apply(record);
+          sentNow.add(outcome.key);
+          tally.sentThisRun += 1;
+          current = `line ${outcome.line ?? '?'} ${outcome.status}`;
+          await emit(reportOf(outcome.line ?? 0, outcome.key, ledger.rows.get(outcome.key)!, false));
+        },
+      });
+      stopped = result.stopped;
+    } finally {
+      progress.clear();
+    }
+    printSummary(ctx, tally, left, ledgerPath, plan);
+    if (stopped !== undefined) await stop(ctx, stopped, left);
+    if (flags.wait) await waitForAll(ctx, client, ledger, writer, flags);
+  } finally {
+    await writer.close();
+  }
+  if (tally.rejected > 0)
+    throw new RejectedError(`${tally.rejected} of ${plan.rows} rows were rejected; their reasons are in ${ledgerPath}.`);
+}
+
+async function stop(ctx: CliContext, stopped: BatchStop, left: number): Promise<never> {
+  const resume = resumeCommand(ctx.argv);
+  if (stopped.reason === 'interrupted') {
+    ctx.io.warn(`Stopped after the row in flight; ${left} row${left === 1 ? '' : 's'} not sent. Resume with:\n  ${resume}`);
+    throw ctx.signal?.reason ?? new CliError('Interrupted.');
+  }
+  if (stopped.reason === 'max-total') {
+    throw new RejectedError(
+      `The batch's orders reached --max-total (a total of ${stopped.total}); ${left} row${left === 1 ? '' : 's'} not sent: raise --max-total and run the same command to send them.`,
+    );
+  }
+  ctx.io.warn(
+    `The batch stopped at line ${stopped.line ?? '?'} (key ${stopped.key}), which may or may not have been ordered: nothing more could succeed. Run the same command to resume; that row is sent again with its key:\n  ${resume}`,
+  );
+  const error = stopped.error as { idempotencyKey?: string };
+  // The resume command is the way back here, not --idempotency-key (an `orders create` flag).
+  if (typeof error === 'object' && error !== null) delete error.idempotencyKey;
+  throw stopped.error;
+}
+
+function printSummary(ctx: CliContext, tally: Tally, left: number, ledgerPath: string, plan: BatchPlan): void {
+  const terminal = ctx.io.stderrTerminal;
+  const byCode = [...tally.rejectedByCode].map(([code, n]) => `${code} ${n}`).join(', ');
+  const totals = [...tally.totals].map(
+    ([currency, sum]) => amountText(sum, undefined, terminal, currency || undefined) + (terminal ? '' : ` ${currency}`),
+  );
+  const fields: [string, string][] = [
+    ['created', String(tally.created)],
+    ['already existed', String(tally.existed)],
+    ['rejected', `${tally.rejected}${byCode === '' ? '' : ` (${byCode})`}`],
+    ...(tally.repeats > 0
+      ? [['repeated rows', `${tally.repeats} (the same order as an earlier row; not ordered again)`] as [string, string]]
+      : []),
+    ...(left > 0 ? [['not sent', String(left)] as [string, string]] : []),
+    ['total', totals.length === 0 ? '-' : totals.join(', ')],
+    ['sent in this run', String(tally.sentThisRun)],
+    ['results', ledgerPath],
+  ];
+  if (terminal) {
+    ctx.io.notice(
+      `\nBatch of ${plan.rows} row${plan.rows === 1 ? '' : 's'}:\n${renderFields(fields, { terminal: true, style: ctx.io.style })}`,
+    );
+    for (const row of tally.rejectedRows) ctx.io.notice(sanitizeText(row, { multiline: false }));
+  } else ctx.io.notice(fields.map(([name, value]) => `${name}: ${value}`).join('; '));
+}
+
+async function waitForAll(
+  ctx: CliContext,
+  client: TopupClient,
+  ledger: LedgerIndex,
+  writer: LedgerWriter,
+  flags: BatchFlags,
+): Promise<void> {
+  const pending: PendingInvoice[] = [];
+  for (const [key, row] of ledger.rows)
+    if ((row.state === 'created' || row.state === 'existed') && row.invoiceCode !== undefined && !ledger.finals.has(key))
+      pending.push({ key, invoiceCode: row.invoiceCode });
+  if (pending.length === 0) return;
+  ctx.io.notice(`Waiting for ${pending.length} invoice${pending.length === 1 ? '' : 's'} to become final…`);
+  await waitForInvoices(client, pending, {
+    clock: ctx.clock,
+    timeoutMs: (flags.timeout ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000,
+    signal: ctx.signal,
+    onFinal: async (invoice, paymentStatus) => {
+      await writer.append({
+        t: 'final',
+        key: invoice.key,
+        invoice_code: invoice.invoiceCode,
+        payment_status: paymentStatus,
+        at: new Date(ctx.clock.now()).toISOString(),
+      });
+      ledger.finals.set(invoice.key, paymentStatus);
+      if (ctx.globals.json) await ctx.io.writeJsonLine({ key: invoice.key, invoice_code: invoice.invoiceCode, final: paymentStatus });
+      else if (!ctx.io.terminal) ctx.io.out(`-\tfinal\t${invoice.key}\t${invoice.invoiceCode}\t${paymentStatus}\n`);
+    },
+  });
+  const counts = new Map<string, number>();
+  for (const status of ledger.finals.values()) counts.set(status, (counts.get(status) ?? 0) + 1);
+  ctx.io.notice(`Final: ${[...counts].map(([status, n]) => `${status} ${n}`).join(', ')}.`);
+}

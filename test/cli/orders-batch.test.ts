@@ -1,0 +1,429 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ANSI_ESCAPE } from '../support/cli-assertions.js';
+import { useServedCli, type RunOptions, type ServedSandbox } from './run-cli.js';
+
+let served: ServedSandbox;
+let configDir: string;
+const topup = useServedCli(
+  (context) => {
+    served = context.served;
+    configDir = context.configDir;
+  },
+  { reset: true },
+);
+
+/** Fake time for the client's pacer and retries: a batch paced at 10 a minute runs at once. */
+function fakeClock() {
+  let now = Date.parse('2026-04-01T00:00:00Z');
+  return {
+    now: () => now,
+    sleep: async (ms: number, signal?: AbortSignal) => {
+      signal?.throwIfAborted();
+      now += ms;
+    },
+  };
+}
+
+let dir: string;
+/** The request journal outlives a reset: each test counts only its own requests. */
+let journalStart = 0;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'topup-batch-test-'));
+  journalStart = served.sandbox.requests.list().at(-1)?.id ?? 0;
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+/** As `rich` (production, chat-linked) against the served sandbox over HTTP, on fake time. */
+const asRich = (args: string[], options: RunOptions = {}) =>
+  topup([...args, '--base-url', served.url], {
+    clock: fakeClock(),
+    ...options,
+    env: { TOPUP_TOKEN: served.token('rich'), ...options.env },
+  });
+
+const orderPosts = () => served.sandbox.requests.list({ method: 'POST', path: '/api/v1/me/orders', afterId: journalStart });
+const ledgerLines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/**
+ * 25 rows after the header: 3 the server refuses as invalid (an unknown payment method), 2 the platform refuses, and
+ * row 20 repeating row 3 (its client_reference and order): 19 orders.
+ */
+function mixedRows(): { csv: string } {
+  const rows = ['type,username,place,pass,payment_method,reference'];
+  for (let i = 1; i <= 25; i++) {
+    if (i === 5 || i === 11 || i === 17) rows.push(`gamepass,BuilderBob,5001,9001,crypto,bad-method-${i}`);
+    else if (i === 8) rows.push(`gamepass,BuilderBob,5001,9101,,not-in-place-${i}`);
+    else if (i === 14) rows.push(`gamepass,ghost_user_404,5001,9001,,ghost-${i}`);
+    else if (i === 20) rows.push('gamepass,BuilderBob,5001,9002,,ref-3');
+    else rows.push(`gamepass,BuilderBob,5001,${i % 2 === 0 ? 9001 : 9002},,ref-${i}`);
+  }
+  return { csv: `${rows.join('\r\n')}\r\n` };
+}
+
+describe('orders batch over HTTP (a served sandbox)', () => {
+  it('25 rows: the right orders, the right ledger, exit 5; a re-run sends nothing; appended rows alone are sent', async () => {
+    const { csv } = mixedRows();
+    const input = file('orders.csv', `\ufeff${csv}`);
+    const result = await asRich(['orders', 'batch', input]);
+    expect(result.code, result.err).toBe(5);
+    const lines = result.out
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(lines).toHaveLength(25);
+    const byLine = new Map(lines.map(([line, status, key, code]) => [Number(line), { status, key, code }]));
+    for (const line of [6, 12, 18]) expect(byLine.get(line)).toMatchObject({ status: 'rejected', code: 'PAYMENT_METHOD_UNAVAILABLE' });
+    for (const line of [9, 15]) expect(byLine.get(line)).toMatchObject({ status: 'rejected', code: 'PLATFORM_VALIDATION_FAILED' });
+    // The repeated reference is the same order as line 4 (the first row is the header).
+    expect(byLine.get(21)).toEqual(byLine.get(4));
+    const created = lines.filter(([, status]) => status === 'created');
+    expect(created).toHaveLength(20);
+    expect(new Set(created.map(([, , , code]) => code)).size).toBe(19);
+    expect(result.err).toMatch(
+      /created: 19; already existed: 0; rejected: 5 \(PAYMENT_METHOD_UNAVAILABLE 3, PLATFORM_VALIDATION_FAILED 2\); repeated rows: 1/,
+    );
+    expect(result.err).toContain(`results: ${input}.results.jsonl`);
+    expect(result.err).toMatch(/Error: 5 of 25 rows were rejected/);
+
+    const richOrders = served.sandbox.store.db.orders.all().filter((o) => o.client_reference?.startsWith('ref-'));
+    expect(richOrders.map((o) => o.invoice_code).sort()).toEqual([...new Set(created.map(([, , , code]) => code))].sort());
+    expect(orderPosts()).toHaveLength(24);
+
+    // The ledger: the batch line, then a `sent` before each `result`, every key once.
+    const ledger = ledgerLines(`${input}.results.jsonl`);
+    expect(ledger[0]).toMatchObject({ t: 'batch', batch: 'orders.csv' });
+    const events = ledger.slice(1);
+    expect(events).toHaveLength(48);
+    for (let i = 0; i < events.length; i += 2) {
+      expect(events[i]).toMatchObject({ t: 'sent' });
+      expect(events[i + 1]).toMatchObject({ t: 'result', key: events[i]!.key, line: events[i]!.line });
+    }
+    expect(events.filter((e) => e.t === 'result' && e.status === 'created')).toHaveLength(19);
+    expect(events.find((e) => e.line === 9 && e.t === 'result')).toMatchObject({
+      status: 'rejected',
+      error: { code: 'PLATFORM_VALIDATION_FAILED', status: 422, message: 'Pass 9101 is not a pass of place 5001.' },
+    });
+
+    const again = await asRich(['orders', 'batch', input]);
+    expect(again.code).toBe(5);
+    expect(again.out).toBe(result.out);
+    expect(orderPosts()).toHaveLength(24);
+
+    writeFileSync(input, `${csv}gamepass,BuilderBob,5001,9004,,appended-1\r\ngamepass,BuilderBob,5001,9001,,appended-2\r\n`);
+    const appended = await asRich(['orders', 'batch', input, '--retry-rejected']);
+    // The 5 rejected rows are sent again (and refused again); of the rest, only the two new rows.
+    expect(orderPosts()).toHaveLength(24 + 5 + 2);
+    expect(
+      appended.out
+        .trim()
+        .split('\n')
+        .slice(-2)
+        .map((l) => l.split('\t')[1]),
+    ).toEqual(['created', 'created']);
+    expect(served.sandbox.store.db.orders.all().filter((o) => o.client_reference?.startsWith('appended-'))).toHaveLength(2);
+  });
+
+  it('--json: one JSON object per row on stdout, nothing else; the key of each row in it', async () => {
+    const input = file(
+      'two.jsonl',
+      '{"username":"BuilderBob","place":5001,"pass":9001,"reference":"j1"}\n{"platform_username":"BuilderBob","place_id":"5001","gamepass_id":9002}\n',
+    );
+    const result = await asRich(['--json', 'orders', 'batch', input]);
+    expect(result.code, result.err).toBe(0);
+    const rows = result.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(rows).toEqual([
+      expect.objectContaining({
+        line: 1,
+        status: 'created',
+        earlier: false,
+        key: expect.stringMatching(/^two\.jsonl-[0-9a-f]{32}$/),
+        amount: 12_000,
+        currency: 'IDR',
+      }),
+      expect.objectContaining({ line: 2, status: 'created', invoice_code: expect.stringMatching(/^INV\d+$/) }),
+    ]);
+    expect(orderPosts().map((entry) => entry.idempotency_key)).toEqual(rows.map((row) => row.key));
+    expect(result.err).toBe('');
+  });
+
+  it('a row edited after it was sent is refused by line, with its key, and nothing is sent', async () => {
+    const input = file('edit.csv', 'username,place,pass,reference\nBuilderBob,5001,9001,e1\nBuilderBob,5001,9002,e2\n');
+    expect((await asRich(['orders', 'batch', input])).code).toBe(0);
+    writeFileSync(input, 'username,place,pass,reference\nBuilderBob,5001,9001,e1\nBuilderBob,5001,9004,e2\nBuilderBob,5001,9001,e3\n');
+    const edited = await asRich(['orders', 'batch', input]);
+    expect(edited.code).toBe(2);
+    const key = ledgerLines(`${input}.results.jsonl`).find((e) => e.line === 3)!.key as string;
+    expect(edited.err).toContain(
+      `line 3: changed since it was sent with key ${key}; give it a new client_reference or run it under another --batch`,
+    );
+    expect(edited.err).toMatch(/Error: 1 fault in .*edit\.csv; nothing was sent\./);
+    expect(orderPosts()).toHaveLength(2);
+  });
+
+  it('a row in flight when the last run died is sent again with its key, and the server returns the one order', async () => {
+    const input = file(
+      'flight.jsonl',
+      '{"username":"BuilderBob","place":5001,"pass":9001,"reference":"f1"}\n{"username":"BuilderBob","place":5001,"pass":9002,"reference":"f2"}\n',
+    );
+    const dry = await asRich(['--json', 'orders', 'batch', input, '--dry-run']);
+    const [first] = dry.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(first).toMatchObject({ status: 'would-send', line: 1 });
+    // The crashed run: its `sent` line is on disk, the order was made, the answer never recorded; the last line torn.
+    const { createClient } = await import('../../src/client/index.js');
+    const client = createClient({ baseUrl: served.url, token: served.token('rich') });
+    const made = await client.orders.create(first.body, { idempotencyKey: first.key });
+    const digest = (await import('../../src/client/batch-key.js')).orderDigest;
+    writeFileSync(
+      `${input}.results.jsonl`,
+      `${JSON.stringify({ t: 'batch', v: 1, batch: 'flight.jsonl', at: '2026-04-01T00:00:00.000Z' })}\n` +
+        `${JSON.stringify({ t: 'sent', line: 1, key: first.key, digest: await digest(first.body), at: '2026-04-01T00:00:00.000Z' })}\n{"t":"res`,
+      { mode: 0o600 },
+    );
+    const resumed = await asRich(['orders', 'batch', input]);
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.out.split('\n')[0]).toBe(`1\t${LEAN_EXISTED}\t${first.key}\t${made.invoice.invoice_code}`);
+    expect(served.sandbox.store.db.orders.all().filter((o) => o.client_reference === 'f1')).toHaveLength(1);
+    expect(orderPosts().filter((entry) => entry.idempotency_key === first.key)).toHaveLength(2);
+    // The torn line was ended, and the ledger reads whole.
+    expect(ledgerLines(`${input}.results.jsonl`).filter((e) => e.t === 'result')).toHaveLength(2);
+  });
+
+  it('a 401 stops the batch with the resume command and exit 4; nothing more is sent', async () => {
+    const input = file('auth.csv', 'username,place,pass\nBuilderBob,5001,9001\nBuilderBob,5001,9002\n');
+    const result = await asRich(['orders', 'batch', input], { env: { TOPUP_TOKEN: 'topup_live_not_a_real_token_00000000' } });
+    expect(result.code).toBe(4);
+    expect(result.err).toContain(`The batch stopped at line 2 (key auth.csv-`);
+    expect(result.err).toContain(`topup orders batch ${input} --base-url ${served.url}`);
+    expect(orderPosts()).toHaveLength(1);
+  });
+
+  it('Ctrl-C stops after the row in flight, says how to resume, and the resume ends with one order per row', async () => {
+    const rows = Array.from({ length: 6 }, (_, i) => `BuilderBob,5001,9001,c${i}`);
+    const input = file('ctrlc.csv', `username,place,pass,reference\n${rows.join('\n')}\n`);
+    const controller = new AbortController();
+    const unsubscribe = served.sandbox.requests.subscribe((entry) => {
+      if (entry.method === 'POST' && orderPosts().length >= 2)
+        controller.abort(Object.assign(new Error('Interrupted.'), { signal: 'SIGINT' }));
+    });
+    const stopped = await asRich(['orders', 'batch', input], { signal: controller.signal });
+    unsubscribe();
+    expect(stopped.code).toBe(130);
+    expect(stopped.err).toMatch(/Stopped after the row in flight; \d rows? not sent\. Resume with:\n {2}topup orders batch /);
+    const sentBefore = orderPosts().length;
+    expect(ledgerLines(`${input}.results.jsonl`).filter((e) => e.t === 'result')).toHaveLength(sentBefore);
+    const resumed = await asRich(['orders', 'batch', input]);
+    expect(resumed.code).toBe(0);
+    expect(orderPosts()).toHaveLength(6);
+    expect(served.sandbox.store.db.orders.all().filter((o) => o.client_reference?.startsWith('c'))).toHaveLength(6);
+  });
+
+  it('rows paying by balance with a production token need --yes without a terminal; --max-total stops the batch', async () => {
+    const rows = Array.from({ length: 4 }, (_, i) => `BuilderBob,5001,9001,balance,b${i}`);
+    const input = file('live.csv', `username,place,pass,payment_method,reference\n${rows.join('\n')}\n`);
+    const refused = await asRich(['orders', 'batch', input, '--chat-user-id', '700000001']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('4 rows pay by balance with a production token, which spends real money: add --yes to confirm');
+    expect(orderPosts()).toHaveLength(0);
+
+    const capped = await asRich(['orders', 'batch', input, '--chat-user-id', '700000001', '--yes', '--max-total', '20000']);
+    expect(capped.code).toBe(5);
+    expect(capped.err).toContain("The batch's orders reached --max-total (a total of 24000); 2 rows not sent");
+    expect(orderPosts()).toHaveLength(2);
+  });
+
+  it('--wait polls every created invoice until final and records it in the ledger', async () => {
+    const input = file(
+      'wait.csv',
+      'username,place,pass,payment_method,reference\nBuilderBob,5001,9001,balance,w1\nBuilderBob,5001,9002,balance,w2\n',
+    );
+    const result = await asRich(['orders', 'batch', input, '--chat-user-id', '700000001', '--yes', '--wait']);
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(/-\tfinal\t\S+\tINV\d+\tpaid\n-\tfinal\t\S+\tINV\d+\tpaid\n$/);
+    expect(
+      ledgerLines(`${input}.results.jsonl`)
+        .filter((e) => e.t === 'final')
+        .map((e) => e.payment_status),
+    ).toEqual(['paid', 'paid']);
+    expect(result.err).toContain('Final: paid 2.');
+  });
+
+  it('a second run on the same ledger while the first holds it refuses; a lock left by a dead process is taken over', async () => {
+    const input = file('lock.csv', 'username,place,pass\nBuilderBob,5001,9001\n');
+    writeFileSync(`${input}.results.jsonl.lock`, String(process.pid));
+    const refused = await asRich(['orders', 'batch', input]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`Another batch (process ${process.pid}) is using ${input}.results.jsonl`);
+    expect(orderPosts()).toHaveLength(0);
+    // No process has this id (above the kernel's pid_max).
+    writeFileSync(`${input}.results.jsonl.lock`, '4194399');
+    expect((await asRich(['orders', 'batch', input])).code).toBe(0);
+    expect(orderPosts()).toHaveLength(1);
+  });
+
+  it('the ledger is 0600 and never a symbolic link: a link planted at its name is refused, nothing sent', async () => {
+    const input = file('safe.csv', 'username,place,pass\nBuilderBob,5001,9001\n');
+    expect((await asRich(['orders', 'batch', input])).code).toBe(0);
+    expect(statSync(`${input}.results.jsonl`).mode & 0o777).toBe(0o600);
+    const other = file('someone-else.txt', 'not yours\n');
+    const linked = file('linked.csv', 'username,place,pass\nBuilderBob,5001,9002\n');
+    symlinkSync(other, `${linked}.results.jsonl`);
+    const refused = await asRich(['orders', 'batch', linked]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`Refusing to use ${linked}.results.jsonl: it is a symbolic link.`);
+    expect(readFileSync(other, 'utf8')).toBe('not yours\n');
+    expect(orderPosts()).toHaveLength(1);
+  });
+
+  it('on a terminal: a progress bar on stderr, or one line per row with --progress lines', async () => {
+    const input = file('bar.csv', 'username,place,pass,reference\nBuilderBob,5001,9001,p1\nBuilderBob,5001,9101,p2\n');
+    const bar = await asRich(['orders', 'batch', input, '--no-color'], { tty: true });
+    expect(bar.code).toBe(5);
+    expect(bar.out).toBe('');
+    expect(bar.err).toContain('\r\u001b[K[##########..........] 1/2  done 1  failed 0  left 1  line 2 created  ETA 6s');
+    expect(bar.err).toMatch(/\ncreated +1\n/);
+    expect(bar.err).toContain('line 3: PLATFORM_VALIDATION_FAILED Pass 9101 is not a pass of place 5001.');
+    const lines = await asRich(['orders', 'batch', input, '--retry-rejected', '--progress', 'lines', '--no-color'], { tty: true });
+    expect(lines.err).not.toContain(ANSI_ESCAPE);
+    expect(lines.err.split('\n').slice(0, 3)).toEqual([
+      '1/2  done 1  failed 0  left 1  ETA 6s',
+      '1/2  done 1  failed 0  left 1  sending line 3 (BuilderBob)  ETA 6s',
+      '2/2  done 1  failed 1  left 0  line 3 rejected',
+    ]);
+  });
+});
+
+/** A re-sent in-flight row comes back as the earlier order: `idempotent: true` is guaranteed, so both shapes say existed. */
+const LEAN_EXISTED = 'existed';
+
+describe('orders batch: input checked before anything is sent', () => {
+  it('every fault is listed with its line and field, exit 2, nothing sent', async () => {
+    const input = file(
+      'bad.csv',
+      'username,place,pass,colour\nBuilderBob,5001,9001,red\nBuilderBob,five,9001,red\nx,5001,,red\n"BuilderBob, Jr",5001,9001\n',
+    );
+    const result = await asRich(['orders', 'batch', input]);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(
+      [
+        'line 1: unknown column "colour" (known: order_type, type, platform_username, username, place_id, place, platform_pass_id, gamepass_id, pass, payment_method, payment-method, client_reference, reference)',
+        'line 3: place_id must be a whole number from 1',
+        'line 4: platform_username must be 3 to 20 letters, digits or underscores',
+        'line 4: platform_pass_id is missing',
+        'line 5: has 3 fields, the header has 4',
+      ].join('\n'),
+    );
+    expect(result.err).toMatch(/Error: 5 faults in .*bad\.csv; nothing was sent\.\n$/);
+    expect(orderPosts()).toHaveLength(0);
+  });
+
+  it('stdin is spooled and needs --batch and --format; --dry-run prints what would be sent', async () => {
+    const jsonl = '{"username":"BuilderBob","place":5001,"pass":9001}\n\n{"username":"BuilderBob","place":5001,"pass":9001}\n';
+    const noName = await asRich(['orders', 'batch', '-'], { stdin: jsonl });
+    expect(noName.code).toBe(2);
+    expect(noName.err).toContain('Reading stdin, name the batch with --batch NAME');
+    const dry = await asRich(
+      ['orders', 'batch', '-', '--batch', 'from stdin', '--format', 'jsonl', '--results', join(dir, 'r.jsonl'), '--dry-run'],
+      {
+        stdin: jsonl,
+      },
+    );
+    expect(dry.code, dry.err).toBe(0);
+    const rows = dry.out
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    // Two identical rows are two orders: other keys.
+    expect(rows.map(([line, status]) => [line, status])).toEqual([
+      ['1', 'would-send'],
+      ['3', 'would-send'],
+    ]);
+    expect(rows[0]![2]).toMatch(/^from_stdin-[0-9a-f]{32}$/);
+    expect(rows[0]![2]).not.toBe(rows[1]![2]);
+    expect(dry.err).toContain('Dry run of 2 valid rows: would send 2, 0 answered before. Nothing was sent.');
+    expect(orderPosts()).toHaveLength(0);
+    const sent = await asRich(['orders', 'batch', '-', '--batch', 'from stdin', '--format', 'jsonl', '--results', join(dir, 'r.jsonl')], {
+      stdin: jsonl,
+    });
+    expect(
+      sent.out
+        .trim()
+        .split('\n')
+        .map((line) => line.split('\t').slice(0, 3)),
+    ).toEqual(rows.map((row) => [row[0], 'created', row[2]]));
+  });
+
+  it('the embedded sandbox (--mock), in-process: the same batch, its ledger beside the file', async () => {
+    const input = file(
+      'offline.jsonl',
+      '{"username":"BuilderBob","place":5001,"pass":9001,"reference":"o1"}\n{"username":"BuilderBob","place":5001,"pass":9003,"reference":"o2"}\n',
+    );
+    const result = await topup(['--mock', 'orders', 'batch', input]);
+    expect(result.code).toBe(5);
+    expect(
+      result.out
+        .trim()
+        .split('\n')
+        .map((line) => line.split('\t')[1]),
+    ).toEqual(['created', 'rejected']);
+    expect(configDir).toBeTruthy();
+    const again = await topup(['--mock', 'orders', 'batch', input]);
+    expect(again.out).toBe(result.out);
+    const list = await topup(['--mock', '--json', 'orders', 'list', '--reference', 'o1']);
+    expect(JSON.parse(list.out).orders).toHaveLength(1);
+  });
+});
+
+describe('orders batch: pacing across a kill and a resume', () => {
+  it('30 rows on a sandbox with the published limits: no 429, also when resumed right after a stop', async () => {
+    const { createSandbox } = await import('../../mocks/assembly/sandbox.js');
+    const { startHttpSandbox } = await import('../../mocks/adapters/http.js');
+    const { runCli } = await import('./run-cli.js');
+    const clock = fakeClock();
+    const limited = await createSandbox({ now: clock.now });
+    const server = await startHttpSandbox(limited, { port: 0 });
+    try {
+      const rows = Array.from({ length: 30 }, (_, i) => `BuilderBob,5001,9001,paced-${i}`);
+      const input = file('paced.csv', `username,place,pass,reference\n${rows.join('\n')}\n`);
+      const env = { TOPUP_TOKEN: limited.account('rich').token };
+      const posts = () => limited.requests.list({ method: 'POST', path: '/api/v1/me/orders' });
+      const controller = new AbortController();
+      const unsubscribe = limited.requests.subscribe(() => {
+        if (posts().length >= 10) controller.abort(Object.assign(new Error('Interrupted.'), { signal: 'SIGINT' }));
+      });
+      const stopped = await runCli(configDir, ['orders', 'batch', input, '--base-url', server.url], {
+        env,
+        clock,
+        signal: controller.signal,
+      });
+      unsubscribe();
+      expect(stopped.code).toBe(130);
+      expect(posts()).toHaveLength(10);
+      // A new process at once: its client's pacer starts empty, and only the ledger's send times keep it in the limit.
+      const resumed = await runCli(configDir, ['orders', 'batch', input, '--base-url', server.url], { env, clock });
+      expect(resumed.code, resumed.err).toBe(0);
+      expect(posts().map((entry) => entry.status)).toEqual(Array(30).fill(201));
+      expect(limited.store.db.orders.all().filter((o) => o.client_reference?.startsWith('paced-'))).toHaveLength(30);
+    } finally {
+      await server.close();
+    }
+  });
+});
