@@ -162,7 +162,7 @@ export function createRequester(options: ResolvedOptions): Requesters {
     }
   };
 
-  return { request, raw, pacer };
+  return { request, raw, pacer: sender.pacer };
 }
 
 type SendCall = Call & { searchParams?: URLSearchParams | undefined };
