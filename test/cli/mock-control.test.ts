@@ -237,7 +237,7 @@ describe('a mistyped subcommand under mock', () => {
     const result = await topup(args);
     expect(result.code).toBe(2);
     expect(result.out).toBe('');
-    expect(result.err).toBe(`error: unknown command '${args.at(-1)}'\n(Did you mean ${nearest}?)\n`);
+    expect(result.err).toBe(`Error: unknown command '${args.at(-1)}'\n(Did you mean ${nearest}?)\n`);
   });
 });
 
@@ -261,6 +261,6 @@ describe('a mistyped subcommand anywhere in the CLI', () => {
   it.each(groups)('$path with $typo suggests $nearest', async ({ path, typo, nearest }) => {
     const result = await topup([...path, typo]);
     expect(result.code).toBe(2);
-    expect(result.err).toContain(`error: unknown command '${typo}'\n(Did you mean ${nearest}?)\n`);
+    expect(result.err).toContain(`Error: unknown command '${typo}'\n(Did you mean ${nearest}?)\n`);
   });
 });
