@@ -3,6 +3,7 @@ import { runComplete } from './completion/run.js';
 import { CliContext, type ContextDeps } from './context.js';
 import { InterruptedError } from './errors.js';
 import { errorKind } from '../errors.js';
+import { errorHint } from './error-hints.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { asksForJson, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
@@ -61,6 +62,8 @@ function reportError(ctx: CliContext, error: unknown): void {
     ctx.io.stderr.write(errorEnvelope({ message, code, kind, fields: details.fields, idempotencyKey: details.idempotencyKey }));
   } else {
     ctx.io.stderr.write(`${ctx.io.style.red('Error:')} ${message}\n`);
+    const hint = errorHint(details.code);
+    if (hint !== undefined) ctx.io.stderr.write(`${hint}\n`);
     // Only when the order may exist after all; repeating a refused request would be refused again.
     if (details.idempotencyKey && maybeCommitted(err))
       ctx.io.stderr.write(`Retry safely with: --idempotency-key ${details.idempotencyKey}\n`);

@@ -174,6 +174,16 @@ describe('orders create, scripted (flags, piped)', () => {
     expect(JSON.parse(result.err)).toMatchObject({ error: { code: 'CHAT_LINK_REQUIRED' } });
   });
 
+  it("served: without --json, the server's sentence and then the flag and config key that send the chat user id", async () => {
+    const result = await asRich(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--yes']);
+    expect(result.code).toBe(5);
+    const lines = result.err.trim().split('\n');
+    expect(lines.at(-2)).toMatch(/^Error: .*X-Chat-User-ID/);
+    expect(lines.at(-1)).toBe(
+      'Give the chat user id linked to this account with --chat-user-id ID, or store it for the profile: topup config set chat_user_id ID',
+    );
+  });
+
   it("the chat user id falls back to the profile's chat_user_id", async () => {
     expect((await topup(['auth', 'login', '--with-token', '--base-url', served.url], { stdin: served.token('rich') })).code).toBe(0);
     expect((await topup(['config', 'set', 'chat_user_id', '700000001'])).code).toBe(0);
