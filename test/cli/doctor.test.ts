@@ -8,7 +8,7 @@ import { CreditPackageList } from '../../src/contract/index.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { LEAN } from '../support/cli-assertions.js';
 import { fakeClock } from '../support/fake-clock.js';
-import { runCli, type RunOptions } from './run-cli.js';
+import { runCli, serveSandbox, type RunOptions } from './run-cli.js';
 
 let sandbox: Sandbox;
 let config: { dir: string; cleanup: () => void };
@@ -47,6 +47,20 @@ async function seedOrderAndDeposit() {
 }
 
 describe('topup doctor', () => {
+  it('says whether a topup sandbox answers: embedded, served over HTTP, or a server that does not say so', async () => {
+    const embedded = await runCli(config.dir, ['doctor']);
+    expect(embedded.out).toMatch(/^sandbox: ✓ the topup sandbox answers: its data is made up$/m);
+    const served = await serveSandbox();
+    try {
+      const overHttp = await runCli(config.dir, ['doctor'], { env: { TOPUP_BASE_URL: served.url, TOPUP_TOKEN: served.token('demo') } });
+      expect(overHttp.out).toMatch(/^sandbox: ✓ a topup sandbox answers \(topup mock serve or startHttpSandbox\): its data is made up$/m);
+    } finally {
+      await served.close();
+    }
+    // The in-process fetch here sends no instance header, as a real shop's server would not.
+    expect((await doctor([])).out).toMatch(/^sandbox: ✓ the server does not identify as a topup sandbox$/m);
+  });
+
   it('says where requests go and why, and that all is well (exit 0)', async () => {
     const result = await doctor([]);
     expect(result.code).toBe(0);
@@ -121,7 +135,7 @@ describe('topup doctor', () => {
       source: 'TOPUP_BASE_URL',
       profile: null,
     });
-    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['target', 'server', 'clock', 'rate limits', 'token']);
+    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['target', 'server', 'sandbox', 'clock', 'rate limits', 'token']);
     expect(report.findings).toEqual([]);
   });
 });

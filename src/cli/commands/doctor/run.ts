@@ -1,6 +1,7 @@
 import type { TopupClient } from '../../../client/index.js';
 import type { EndpointId } from '../../../contract/endpoints.js';
 import { endpointRoutes } from '../../../contract/routes.js';
+import { INSTANCE_HEADER } from '../../../contract/sandbox-control.js';
 import type { CliContext } from '../../context.js';
 import { clockSkewSeconds, contractFindings, rateLimitHeadersOf, SKEW_LIMIT_SECONDS, type Finding } from './checks.js';
 import { UsageError } from '../../errors.js';
@@ -102,6 +103,7 @@ export async function runDoctor(ctx: CliContext, options: { contract: boolean })
   const client = await ctx.client({ wrapFetch: probes.wrapFetch });
   const health = await checkServer(ctx, report, client, probes);
   if (health === undefined) return finish(ctx, report);
+  checkSandbox(report, health, (await ctx.target()).kind === 'embedded');
   checkClock(ctx, report, health);
   checkRateLimits(report, health);
   const token = await checkToken(ctx, report, spec, client, probes);
@@ -153,6 +155,22 @@ async function checkServer(ctx: CliContext, report: Report, client: TopupClient,
   const health = probes.seen.at(-1)!;
   report.check('server', true, `GET /api/v1/health answered ${health.status} in ${ctx.clock.now() - sentAt} ms`);
   return health;
+}
+
+/**
+ * Whether the answers are a topup sandbox's (made up) or a real shop's: the embedded sandbox, or a server that sends the
+ * X-Topup-Sandbox-Instance header on every answer as `topup mock serve` and startHttpSandbox do. Never a finding.
+ */
+function checkSandbox(report: Report, health: Recorded, embedded: boolean): void {
+  if (embedded) return report.check('sandbox', true, 'the topup sandbox answers: its data is made up');
+  const instance = health.headers.get(INSTANCE_HEADER);
+  report.check(
+    'sandbox',
+    true,
+    instance === null
+      ? 'the server does not identify as a topup sandbox'
+      : 'a topup sandbox answers (topup mock serve or startHttpSandbox): its data is made up',
+  );
 }
 
 /** What time it is there: a clock far off misreads rate-limit reset times and invoice expiry. */
