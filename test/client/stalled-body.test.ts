@@ -15,7 +15,7 @@ interface Seen {
   path: string;
   idempotencyKey: string | undefined;
   /** The status of an answer sent whole, or what was done to it after its headers and half its body went out. */
-  outcome: number | 'stalled' | 'reset';
+  outcome: number | 'pending' | 'stalled' | 'reset';
   /** Resolves when the connection closes. */
   closed: Promise<void>;
 }
@@ -30,8 +30,18 @@ async function stallingGateway(sandbox: Sandbox, treat: (index: number) => 'answ
   const server: Server = createServer((req, res) => {
     void (async () => {
       const closed = new Promise<void>((resolve) => req.socket.once('close', () => resolve()));
-      const body = await readText(req);
+      // Seen when it arrives, not when answered: on a loaded machine the sandbox may still be handling it when the
+      // client's timeout fires, and the request did reach the server all the same.
+      const entry: Seen = {
+        method: req.method!,
+        path: req.url!,
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        outcome: 'pending',
+        closed,
+      };
       const treatment = treat(seen.length);
+      seen.push(entry);
+      const body = await readText(req);
       const reply = await sandbox.handle({
         method: req.method!,
         url: `${sandbox.baseUrl}${req.url}`,
@@ -40,14 +50,7 @@ async function stallingGateway(sandbox: Sandbox, treat: (index: number) => 'answ
         clientAddress: '127.0.0.1',
       });
       if ('drop' in reply) throw new Error('the test sandbox has no faults configured');
-      const outcome = treatment === 'answer' ? reply.status : treatment === 'stall' ? 'stalled' : 'reset';
-      seen.push({
-        method: req.method!,
-        path: req.url!,
-        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
-        outcome,
-        closed,
-      });
+      entry.outcome = treatment === 'answer' ? reply.status : treatment === 'stall' ? 'stalled' : 'reset';
       res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(reply.body) });
       if (treatment === 'answer') {
         res.end(reply.body);
