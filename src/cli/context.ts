@@ -151,7 +151,9 @@ export class CliContext {
     if (!this.io.canPrompt()) return Promise.reject(new UsageError('Cannot prompt: not a terminal, or --no-input is set.'));
     this.#prompter ??= this.deps.prompter
       ? Promise.resolve(this.deps.prompter)
-      : import('./prompter.js').then((m) => m.inquirerPrompter(this.io));
+      : this.io.accessible
+        ? import('./accessible-prompter.js').then((m) => m.accessiblePrompter(this.io))
+        : import('./prompter.js').then((m) => m.inquirerPrompter(this.io));
     return this.#prompter;
   }
 

@@ -127,6 +127,16 @@ export class IOStreams {
     return this.streams.stderr.isTTY === true;
   }
 
+  /**
+   * Accessible mode (TOPUP_ACCESSIBLE=1, in the spirit of gh's accessible prompter): nothing is drawn in place (no
+   * spinners, no redrawn --watch frames or bars; a line per update instead), and tables on a terminal are labelled
+   * lines, which a screen reader reads in order. Set off by TOPUP_ACCESSIBLE=0 or false.
+   */
+  get accessible(): boolean {
+    const value = this.streams.env.TOPUP_ACCESSIBLE;
+    return value !== undefined && value !== '' && !['0', 'false', 'no'].includes(value.toLowerCase());
+  }
+
   /** Columns of the terminal on stdout; undefined when it is not one. */
   get columns(): number | undefined {
     return this.terminal ? this.streams.stdout.columns : undefined;
@@ -154,7 +164,7 @@ export class IOStreams {
   async tableView(): Promise<View & TableView> {
     if (!this.terminal) return this.view;
     const { terminalMeasure } = await import('./text-width.js');
-    return { ...this.view, width: this.columns, measure: terminalMeasure };
+    return { ...this.view, width: this.columns, measure: terminalMeasure, labelled: this.accessible };
   }
 
   /** Prompts only when a person can answer: stdin and stdout are terminals, and neither --no-input nor TOPUP_NO_PROMPT is set. */
@@ -263,9 +273,13 @@ export class IOStreams {
     if (!this.#mode.json && this.stderrTerminal) this.stderr.write(`${this.style.green('✓')} ${text}\n`);
   }
 
-  /** A spinner on stderr while waiting: on a terminal only, and not with --json (elsewhere it does nothing). */
+  /**
+   * A spinner on stderr while waiting: on a terminal only, and not with --json (elsewhere it does nothing). In
+   * accessible mode a line per update instead, never redrawn.
+   */
   progress(text: string): Spinner {
-    return startSpinner(this.stderr, text, { enabled: !this.#mode.json && this.stderrTerminal });
+    const shown = !this.#mode.json && this.stderrTerminal;
+    return startSpinner(this.stderr, text, { enabled: shown && !this.accessible, lines: shown && this.accessible });
   }
 
   /**

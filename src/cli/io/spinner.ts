@@ -14,7 +14,12 @@ const CLEAR_LINE = '\r\u001b[K';
  * Progress on stderr while waiting. Only on a terminal: anywhere else it is a no-op, so logs and
  * pipes never collect carriage returns and escape codes.
  */
-export function startSpinner(stream: OutputStream, text: string, options: { enabled: boolean; frameMs?: number }): Spinner {
+export function startSpinner(
+  stream: OutputStream,
+  text: string,
+  options: { enabled: boolean; frameMs?: number; lines?: boolean },
+): Spinner {
+  if (options.lines === true && !options.enabled) return lineProgress(stream, text);
   if (!options.enabled)
     return { update: () => {}, stop: (finalLine) => void (finalLine === undefined ? undefined : stream.write(`${finalLine}\n`)) };
   let frame = 0;
@@ -39,6 +44,25 @@ export function startSpinner(stream: OutputStream, text: string, options: { enab
       stopped = true;
       clearInterval(timer);
       stream.write(CLEAR_LINE + (finalLine === undefined ? '' : `${finalLine}\n`));
+    },
+  };
+}
+
+/** Accessible mode: each new text is a line of its own, nothing is cleared or redrawn. */
+function lineProgress(stream: OutputStream, text: string): Spinner {
+  let last = text;
+  stream.write(`${text}\n`);
+  let stopped = false;
+  return {
+    update(next) {
+      if (stopped || next === last) return;
+      last = next;
+      stream.write(`${next}\n`);
+    },
+    stop(finalLine) {
+      if (stopped) return;
+      stopped = true;
+      if (finalLine !== undefined) stream.write(`${finalLine}\n`);
     },
   };
 }

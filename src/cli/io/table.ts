@@ -38,6 +38,8 @@ export interface TableView {
   /** Cells across; undefined when unknown (the table then takes the width it needs). */
   width?: number | undefined;
   measure?: TextMeasure | undefined;
+  /** Accessible mode: each row as one line of `header: value` pairs, which a screen reader reads in order. */
+  labelled?: boolean | undefined;
 }
 
 const GAP = 2;
@@ -71,6 +73,7 @@ export function fitWidths(natural: readonly number[], minimum: readonly number[]
  * tab-separated values with no header, never shortened: the stable form scripts can cut and grep.
  */
 export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[], options: TableView): string {
+  if (options.terminal && options.labelled === true) return renderLabelled(rows, columns);
   const cells = rows.map((row) => columns.map((c) => cellText(c.value(row))));
   if (!options.terminal) return cells.map((line) => line.join('\t')).join('\n') + (cells.length > 0 ? '\n' : '');
   const measure = options.measure ?? simpleMeasure;
@@ -98,6 +101,15 @@ export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]
       .trimEnd(),
   );
   return [header.trimEnd(), ...body].join('\n') + '\n';
+}
+
+/**
+ * A table for a screen reader (accessible mode, on a terminal): one line per row, each cell named by its header
+ * ("code: CR80, name: 80 Credits, …"), never padded or cut, so nothing depends on lining columns up by eye.
+ */
+function renderLabelled<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
+  const lines = rows.map((row) => columns.map((c) => `${c.header.toLowerCase()}: ${cellText(c.value(row))}`).join(', '));
+  return lines.join('\n') + (lines.length > 0 ? '\n' : '');
 }
 
 /** Key/value pairs: aligned with dim keys on a terminal, `key: value` lines when piped. */

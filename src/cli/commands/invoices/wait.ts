@@ -33,7 +33,8 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
   const [client, { isFinalStatus, nextPollDelay }] = await Promise.all([ctx.client(), import('../../../client/wait.js')]);
   const style = ctx.io.style;
   const quiet = ctx.globals.json;
-  const spinning = !quiet && ctx.io.stderrTerminal;
+  // Accessible mode: the plain line per poll, which nothing redraws.
+  const spinning = !quiet && ctx.io.stderrTerminal && !ctx.io.accessible;
   const spinner = ctx.io.progress(`Waiting for ${invoiceCode} to be paid…`);
   const describe = (s: InvoiceStatus) =>
     `${s.invoice_code ?? invoiceCode} ${orDash(s.payment_status)}${s.order_status == null ? '' : ` (order ${s.order_status})`}`;

@@ -222,7 +222,7 @@ async function confirmLive(ctx: CliContext, plan: BatchPlan, flags: BatchFlags):
 
 function progressMode(ctx: CliContext, flags: BatchFlags): ProgressMode {
   if (ctx.globals.json || !ctx.io.stderrTerminal) return 'off';
-  return flags.progress ?? (ctx.io.env.TERM === 'dumb' ? 'lines' : 'bar');
+  return flags.progress ?? (ctx.io.env.TERM === 'dumb' || ctx.io.accessible ? 'lines' : 'bar');
 }
 
 async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, ledgerPath: string, flags: BatchFlags): Promise<void> {

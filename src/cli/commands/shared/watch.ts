@@ -34,11 +34,13 @@ export interface WatchPlan<T> {
 
 /**
  * Refreshes until Ctrl-C: redrawn in place on a terminal; piped, one record per refresh
- * (blank-line separated, or one JSON line each with --json). Ends only by the signal's abort
+ * (blank-line separated, or one JSON line each with --json). In accessible mode on a terminal, each refresh is
+ * printed below the last with its "Updated" line, never redrawn. Ends only by the signal's abort
  * (exit 130) or an error.
  */
 export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<void> {
-  const redraw = ctx.io.terminal && !ctx.globals.json ? createRedraw(ctx.io.stdout) : undefined;
+  const terminal = ctx.io.terminal && !ctx.globals.json;
+  const redraw = terminal ? (ctx.io.accessible ? appendFrames(ctx) : createRedraw(ctx.io.stdout)) : undefined;
   for (let refresh = 0; ; refresh++) {
     const data = await plan.fetch();
     // A server may lengthen the pause, never shorten it below the document's minimum (plan.seconds is checked).
@@ -55,4 +57,13 @@ export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<
     else ctx.io.out(`${refresh > 0 ? '\n' : ''}${plan.render(data)}`);
     await ctx.clock.sleep(seconds * 1000, ctx.signal);
   }
+}
+
+/** Accessible mode's stand-in for a redraw: each frame below the last, a blank line between. */
+function appendFrames(ctx: CliContext): (frame: string) => void {
+  let first = true;
+  return (frame) => {
+    ctx.io.out(`${first ? '' : '\n'}${frame}`);
+    first = false;
+  };
 }

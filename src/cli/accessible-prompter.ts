@@ -1,0 +1,95 @@
+import { InterruptedError } from './errors.js';
+import type { Prompter } from './prompter.js';
+
+/** What the line prompts need: stdin (a terminal: raw mode hides a password) and somewhere to write the questions. */
+export interface LineTerminal {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean | undefined };
+  stderr: { write(text: string): unknown };
+}
+
+/**
+ * Accessible mode's prompts (TOPUP_ACCESSIBLE), in the spirit of gh's accessible prompter: each question is a line,
+ * the choices of a select are a numbered list, the answer is typed and ends with Enter. Nothing is redrawn, no cursor
+ * is moved or hidden, so a screen reader reads the questions in order. Ctrl-C exits 130, as in every prompt.
+ */
+export function accessiblePrompter(term: LineTerminal): Prompter {
+  const ask = async <T extends object>(question: string, parse: (answer: string) => T | string, hidden = false): Promise<T> => {
+    for (;;) {
+      term.stderr.write(question);
+      const answer = await readLine(term, hidden);
+      if (hidden) term.stderr.write('\n');
+      const parsed = parse(answer);
+      // A string is the sentence saying why the answer was refused: ask again.
+      if (typeof parsed !== 'string') return parsed;
+      term.stderr.write(`${parsed}\n`);
+    }
+  };
+  const checked =
+    (validate: ((value: string) => true | string) | undefined, fallback?: string) =>
+    (answer: string): { value: string } | string => {
+      const value = answer === '' && fallback !== undefined ? fallback : answer;
+      const verdict = validate ? validate(value) : true;
+      return verdict === true ? { value } : verdict;
+    };
+  return {
+    input: async (o) =>
+      (await ask(`${o.message}${o.default === undefined ? '' : ` (default: ${o.default})`}: `, checked(o.validate, o.default))).value,
+    password: async (o) => (await ask(`${o.message} (typing is not shown): `, checked(o.validate), true)).value,
+    select: async <T extends string>(o: { message: string; choices: { name: string; value: T; description?: string }[]; default?: T }) => {
+      const list = o.choices.map((c, i) => `  ${i + 1}. ${c.name}${c.description ? `: ${c.description}` : ''}`).join('\n');
+      const preset = o.default === undefined ? -1 : o.choices.findIndex((c) => c.value === o.default);
+      const hint = preset >= 0 ? ` (default: ${preset + 1})` : '';
+      const picked = await ask(`${o.message}\n${list}\nType a number from 1 to ${o.choices.length}${hint}: `, (answer) => {
+        const n = answer.trim() === '' && preset >= 0 ? preset + 1 : Number(answer.trim());
+        return Number.isInteger(n) && n >= 1 && n <= o.choices.length
+          ? { value: o.choices[n - 1]!.value }
+          : `Type a number from 1 to ${o.choices.length}.`;
+      });
+      return picked.value;
+    },
+    confirm: async (o) =>
+      (
+        await ask(`${o.message} (${o.default === true ? 'Y/n' : o.default === false ? 'y/N' : 'y/n'}): `, (answer) => {
+          const word = answer.trim().toLowerCase();
+          if (word === '' && o.default !== undefined) return { value: o.default };
+          if (['y', 'yes'].includes(word)) return { value: true };
+          if (['n', 'no'].includes(word)) return { value: false };
+          return 'Type yes or no.';
+        })
+      ).value,
+  };
+}
+
+/**
+ * One line from stdin, up to Enter. Hidden (a password): raw mode, so the terminal does not echo what is typed;
+ * Backspace removes a character, Ctrl-C interrupts. Otherwise the terminal's own line editing and echo.
+ */
+function readLine(term: LineTerminal, hidden: boolean): Promise<string> {
+  // A terminal's stdin is a tty.ReadStream, which has setRawMode.
+  const stdin = term.stdin as LineTerminal['stdin'] & { setRawMode?: (mode: boolean) => unknown };
+  const raw = hidden && stdin.isTTY === true && typeof stdin.setRawMode === 'function';
+  if (raw) stdin.setRawMode!(true);
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const finish = (error?: Error) => {
+      term.stdin.off('data', onData);
+      term.stdin.off('end', onEnd);
+      term.stdin.pause();
+      if (raw) stdin.setRawMode!(false);
+      if (error) reject(error);
+      else resolve(text);
+    };
+    const onEnd = () => finish(new InterruptedError('SIGINT'));
+    const onData = (chunk: Buffer | string) => {
+      for (const char of chunk.toString()) {
+        if (char === '\u0003' || char === '\u0004') return finish(new InterruptedError('SIGINT'));
+        if (char === '\r' || char === '\n') return finish();
+        if (char === '\u007f' || char === '\b') text = text.slice(0, -1);
+        else text += char;
+      }
+    };
+    term.stdin.on('data', onData);
+    term.stdin.on('end', onEnd);
+    term.stdin.resume();
+  });
+}

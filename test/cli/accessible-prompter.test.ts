@@ -1,0 +1,70 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { accessiblePrompter } from '../../src/cli/accessible-prompter.js';
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CURSOR_MOVEMENT = /\u001b\[[0-9;?]*[A-HJKSTfsu]|\u001b\[\?25[lh]|\u001b[78]|\r/;
+
+/** The prompter on a scripted stdin: each answer is typed once the question before it has been written. */
+function typing(answers: string[]) {
+  const stdin = new PassThrough();
+  let written = '';
+  const stderr = {
+    write(text: string) {
+      written += text;
+      // A question ends without a newline: answer it.
+      if (!text.endsWith('\n') && answers.length > 0) setImmediate(() => stdin.write(answers.shift()!));
+      return true;
+    },
+  };
+  return { prompter: accessiblePrompter({ stdin, stderr }), written: () => written };
+}
+
+describe('accessible prompts (TOPUP_ACCESSIBLE): questions as lines, read in order', () => {
+  it('a select is a numbered list; a wrong number is explained and asked again', async () => {
+    const t = typing(['9\n', '2\n']);
+    const picked = await t.prompter.select({
+      message: 'Payment method',
+      choices: [
+        { name: 'Invoice', value: 'invoice' },
+        { name: 'Balance', value: 'balance', description: 'spends the balance' },
+      ],
+    });
+    expect(picked).toBe('balance');
+    expect(t.written()).toBe(
+      [
+        'Payment method',
+        '  1. Invoice',
+        '  2. Balance: spends the balance',
+        'Type a number from 1 to 2: Type a number from 1 to 2.',
+        'Payment method',
+        '  1. Invoice',
+        '  2. Balance: spends the balance',
+        'Type a number from 1 to 2: ',
+      ].join('\n'),
+    );
+    expect(t.written()).not.toMatch(CURSOR_MOVEMENT);
+  });
+
+  it('input takes its default on Enter and runs the validation', async () => {
+    const t = typing(['\n']);
+    expect(await t.prompter.input({ message: 'Profile', default: 'default' })).toBe('default');
+    const v = typing(['x\n', 'bot\n']);
+    expect(await v.prompter.input({ message: 'Name', validate: (s) => (s.length > 1 ? true : 'Too short.') })).toBe('bot');
+    expect(v.written()).toBe('Name: Too short.\nName: ');
+  });
+
+  it('confirm: y/n with the default shown; a password is read whole', async () => {
+    const c = typing(['\n']);
+    expect(await c.prompter.confirm({ message: 'Spend real balance?', default: false })).toBe(false);
+    expect(c.written()).toBe('Spend real balance? (y/N): ');
+    const p = typing(['secret\n']);
+    expect(await p.prompter.password({ message: 'Token' })).toBe('secret');
+    expect(p.written()).toBe('Token (typing is not shown): \n');
+  });
+
+  it('Ctrl-C in a prompt is an interruption (exit 130)', async () => {
+    const t = typing(['\u0003']);
+    await expect(t.prompter.confirm({ message: 'Go?' })).rejects.toMatchObject({ kind: 'interrupted' });
+  });
+});
