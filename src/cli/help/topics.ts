@@ -52,6 +52,16 @@ Piped            stable plain text without colour, for scripts: a list is tab-se
                  A filter that runs over 10 s on one value or needs over 256 MB is stopped (exit 1;
                  TOPUP_JQ_TIMEOUT_MS and TOPUP_JQ_MEMORY_MB change the limits); Ctrl-C stops it at once.
 
+A table takes the terminal's width. When it is too narrow, long text (names, titles, descriptions) ends in …,
+then whole columns are left out, the least important first; what names a row (invoice, code, slug, id) always stays:
+  articles list     published, category, title
+  orders list       created, type, credits, payment, username, total, status   (also the dashboard's recent orders)
+  deposits list     created, method, paid, amount, status
+  transactions      type, reference, created, description, balance after, amount
+  packages          name, credits, price
+  payment-methods   sandbox, type, name
+Piped, every column is there in full, whatever the width. --json has every field.
+
 Colour is on only on a terminal; --no-color or NO_COLOR turn it off, FORCE_COLOR / CLICOLOR_FORCE turn it on
 even when piped. Text from a server never reaches a terminal raw: in human output, control characters and BiDi
 overrides are shown as escapes (\\x1b, \\u202e), so a server cannot retitle, clear or link your terminal.

@@ -13,9 +13,9 @@ export async function runPackages(ctx: CliContext): Promise<void> {
       listIn(data, 'packages'),
       [
         { header: 'code', value: (p) => p.code },
-        { header: 'name', value: (p) => p.name, free: true },
-        { header: 'credits', value: (p) => String(p.credit_amount), align: 'right' },
-        { header: 'price', value: (p) => amountText(p.price, p.formatted_price, ctx.io.terminal, p.currency), align: 'right' },
+        { header: 'name', value: (p) => p.name, free: true, priority: 1 },
+        { header: 'credits', value: (p) => String(p.credit_amount), align: 'right', priority: 2 },
+        { header: 'price', value: (p) => amountText(p.price, p.formatted_price, ctx.io.terminal, p.currency), align: 'right', priority: 3 },
       ],
       await ctx.io.tableView(),
     ),

@@ -19,17 +19,18 @@ export interface OrderListFlags extends PagingFlags {
 export function orderSummaryColumns(view: View): Column<OrderSummary>[] {
   return [
     { header: 'invoice', value: (o) => o.invoice_code },
-    { header: 'status', value: (o) => statusText(o.status, view.style) },
-    { header: 'payment', value: (o) => statusText(o.payment_status, view.style) },
-    { header: 'type', value: (o) => o.order_type },
-    { header: 'username', value: (o) => o.platform_username, free: true },
-    { header: 'credits', value: (o) => o.credit_amount, align: 'right' },
+    { header: 'status', value: (o) => statusText(o.status, view.style), priority: 7 },
+    { header: 'payment', value: (o) => statusText(o.payment_status, view.style), priority: 4 },
+    { header: 'type', value: (o) => o.order_type, priority: 2 },
+    { header: 'username', value: (o) => o.platform_username, free: true, priority: 5 },
+    { header: 'credits', value: (o) => o.credit_amount, align: 'right', priority: 3 },
     {
       header: 'total',
       value: (o) => amountText(o.total_amount, o.formatted_total_amount, view.terminal, o.currency),
       align: 'right',
+      priority: 6,
     },
-    { header: 'created', value: (o) => timeText(o.created_at, view) },
+    { header: 'created', value: (o) => timeText(o.created_at, view), priority: 1 },
   ];
 }
 
