@@ -163,7 +163,7 @@ describe('topup dashboard', () => {
             'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS       TOTAL  CREATED',
             'INV20260302000005  processing  paid     gamepass    PixelPiper       50    Rp 6.000  2026-03-02 10:04 +00:00',
             'INV20260302000004  cancelled   expired  vip_server  BuilderBob      200   Rp 24.000  2026-03-02 10:03 +00:00',
-            'INV20260302000003  processing  paid     gamepass    BuilderBob     6000  Rp 648.000  2026-03-02 10:02 +00:00',
+            'INV20260302000003  processing  paid     gamepass    BuilderBob    6.000  Rp 648.000  2026-03-02 10:02 +00:00',
             'INV20260302000002  pending     pending  gamepass    BuilderBob      100   Rp 12.000  2026-03-02 10:01 +00:00',
             '',
           ]

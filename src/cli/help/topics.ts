@@ -39,8 +39,8 @@ Examples:
   formatting: () => `Output depends on where it goes. stdout holds only data; everything else (notices, hints, progress, warnings)
 goes to stderr, so a pipe sees only the data.
 
-On a terminal    a title, aligned columns, colour, formatted amounts (Rp 12.000) and a spinner during waits;
-                 success messages ("✓ Paid INV…") on stderr.
+On a terminal    a title, aligned columns, colour, formatted amounts (Rp 12.000; credits grouped the same way,
+                 1.700) and a spinner during waits; success messages ("✓ Paid INV…") on stderr.
 Piped            stable plain text without colour, for scripts: a list is tab-separated rows without a header,
                  a record is \`key: value\` lines, amounts are raw integers, \`orders create\` prints only the
                  invoice code. Success messages are left out: a script learns the outcome from the exit code.

@@ -2,7 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { OrderList, OrderListQuery, OrderSummary } from '../../../contract/index.js';
 import { listIn } from '../shared/answer.js';
 import type { CliContext } from '../../context.js';
-import { amountText, statusText, timeText } from '../../io/format.js';
+import { amountText, creditText, statusText, timeText } from '../../io/format.js';
 import type { View } from '../../io/view.js';
 import type { Column } from '../../io/table.js';
 import { orderStatuses, orderTypes, paymentStatuses } from '../shared/choices.js';
@@ -23,7 +23,7 @@ export function orderSummaryColumns(view: View): Column<OrderSummary>[] {
     { header: 'payment', value: (o) => statusText(o.payment_status, view.style), priority: 4 },
     { header: 'type', value: (o) => o.order_type, priority: 2 },
     { header: 'username', value: (o) => o.platform_username, free: true, priority: 5 },
-    { header: 'credits', value: (o) => o.credit_amount, align: 'right', priority: 3 },
+    { header: 'credits', value: (o) => creditText(o.credit_amount, view.terminal, o.currency), align: 'right', priority: 3 },
     {
       header: 'total',
       value: (o) => amountText(o.total_amount, o.formatted_total_amount, view.terminal, o.currency),
