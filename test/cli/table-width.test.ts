@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plainStyle } from '../../src/cli/io/style.js';
 import { fitWidths, keptColumns, renderTable, type Column } from '../../src/cli/io/table.js';
 import { terminalMeasure } from '../../src/cli/io/text-width.js';
@@ -159,5 +159,31 @@ describe('`topup help formatting` lists the columns in the order they are left o
     } finally {
       config.cleanup();
     }
+  });
+});
+
+/** The sandbox's own tables, on the embedded sandbox (they print its public test tokens: no token check here). */
+describe('mock tables fit the terminal', () => {
+  let config: { dir: string; cleanup: () => void };
+  beforeEach(() => {
+    config = tempConfigDir();
+  });
+  afterEach(() => config.cleanup());
+  const widest = (text: string) => Math.max(...text.split('\n').map((line) => terminalMeasure.width(line)));
+
+  describe.each([{ name: 'mock fixtures', setup: [] as string[][], args: ['mock', 'fixtures'] }])('$name', ({ setup, args }) => {
+    it.each([60, 80, 120])('at %i columns', async (columns) => {
+      for (const step of setup) expect((await runCli(config.dir, step)).code).toBe(0);
+      const result = await runCli(config.dir, [...args, '--no-color'], { tty: true, columns });
+      expect(result.code, result.err).toBe(0);
+      expect(widest(result.out), result.out).toBeLessThanOrEqual(columns);
+    });
+
+    it('piped: the same rows at 40 and 400 columns', async () => {
+      for (const step of setup) expect((await runCli(config.dir, step)).code).toBe(0);
+      const narrow = await runCli(config.dir, args, { columns: 40 });
+      expect(narrow.code, narrow.err).toBe(0);
+      expect(narrow.out).toBe((await runCli(config.dir, args, { columns: 400 })).out);
+    });
   });
 });

@@ -60,6 +60,8 @@ then whole columns are left out, the least important first; what names a row (in
   transactions      type, reference, created, description, balance after, amount
   packages          name, credits, price
   payment-methods   sandbox, type, name
+  mock fixtures     mode, chat user, balance; a case's body; a magic order's ends, pass
+  mock faults       matched, fired
 Piped, every column is there in full, whatever the width. --json has every field.
 
 Colour is on only on a terminal; --no-color or NO_COLOR turn it off, FORCE_COLOR / CLICOLOR_FORCE turn it on
