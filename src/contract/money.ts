@@ -1,10 +1,16 @@
 /** Formats an integer amount for display: `Rp 15.000` for IDR, with the currency's own separators. */
 export function formatMoney(amount: number, currency: string): string {
-  const style = currencyStyles[currency] ?? { symbol: `${currency} `, separator: ',' };
   const sign = amount < 0 ? '-' : '';
-  const digits = String(Math.abs(Math.trunc(amount))).replace(/\B(?=(\d{3})+(?!\d))/g, style.separator);
-  return `${sign}${style.symbol}${digits}`;
+  return `${sign}${styleOf(currency).symbol}${groupDigits(Math.abs(amount), currency)}`;
 }
+
+/** An integer's digits grouped in threes with the currency's separator, without its symbol: `1.700` for IDR. */
+export function groupDigits(amount: number, currency: string): string {
+  const sign = amount < 0 ? '-' : '';
+  return sign + String(Math.abs(Math.trunc(amount))).replace(/\B(?=(\d{3})+(?!\d))/g, styleOf(currency).separator);
+}
+
+const styleOf = (currency: string) => currencyStyles[currency] ?? { symbol: `${currency} `, separator: ',' };
 
 const currencyStyles: Record<string, { symbol: string; separator: string }> = {
   IDR: { symbol: 'Rp ', separator: '.' },

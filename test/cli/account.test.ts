@@ -163,7 +163,7 @@ describe('topup dashboard', () => {
             'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS       TOTAL  CREATED',
             'INV20260302000005  processing  paid     gamepass    PixelPiper       50    Rp 6.000  2026-03-02 10:04 +00:00',
             'INV20260302000004  cancelled   expired  vip_server  BuilderBob      200   Rp 24.000  2026-03-02 10:03 +00:00',
-            'INV20260302000003  processing  paid     gamepass    BuilderBob     6000  Rp 648.000  2026-03-02 10:02 +00:00',
+            'INV20260302000003  processing  paid     gamepass    BuilderBob    6.000  Rp 648.000  2026-03-02 10:02 +00:00',
             'INV20260302000002  pending     pending  gamepass    BuilderBob      100   Rp 12.000  2026-03-02 10:01 +00:00',
             '',
           ]
@@ -249,11 +249,11 @@ describe('topup dashboard --watch', () => {
     const frames = result.out.split('\u001b[');
     // First frame, then "<rows>A\r" + "J" + second frame.
     expect(frames).toHaveLength(3);
-    // 14 lines, of which the four order rows (104 characters) wrap on the 100-column terminal: 18 rows.
+    // 14 lines, none wider than the 100-column terminal (the recent orders leave out a column to fit): 14 rows.
     const lines = frames[0]!.trimEnd().split('\n');
     expect(lines).toHaveLength(14);
-    expect(lines.filter((line) => line.length > 100)).toHaveLength(4);
-    expect(frames[1]).toBe('18A\r');
+    expect(lines.filter((line) => line.length > 100)).toHaveLength(0);
+    expect(frames[1]).toBe('14A\r');
     expect(frames[2]!.startsWith('JDashboard\n')).toBe(true);
     expect(frames[0]).toMatch(/^Updated 10:05:00 \+00:00; refreshing every 15 s\. Press Ctrl-C to stop\.$/m);
     expect(frames[2]).toMatch(/^Updated 10:05:15 \+00:00; refreshing every 15 s\. Press Ctrl-C to stop\.$/m);

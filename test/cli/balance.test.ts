@@ -184,7 +184,7 @@ describe('topup deposits', () => {
   });
 
   it('list terminal and --json', async () => {
-    const tty = await h.run(['deposits', 'list', '--no-color'], { tty: true });
+    const tty = await h.run(['deposits', 'list', '--no-color'], { tty: true, columns: 120 });
     expect(tty.out).toBe(
       (LEAN
         ? [

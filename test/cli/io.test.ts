@@ -10,7 +10,16 @@ import {
   DEFAULT_WAIT_TIMEOUT_SECONDS,
 } from '../../src/cli/commands/shared/choices.js';
 import { parseWatchSeconds, watchInterval } from '../../src/cli/commands/shared/watch.js';
-import { amountText, clockText, orDash, plainCell, renderRecord, statusText, type RecordField } from '../../src/cli/io/format.js';
+import {
+  amountText,
+  clockText,
+  creditText,
+  orDash,
+  plainCell,
+  renderRecord,
+  statusText,
+  type RecordField,
+} from '../../src/cli/io/format.js';
 import { createRedraw, rowsOf } from '../../src/cli/io/redraw.js';
 import { startSpinner } from '../../src/cli/io/spinner.js';
 import { createStyle, plainStyle } from '../../src/cli/io/style.js';
@@ -209,5 +218,23 @@ describe('redraw', () => {
     draw('c');
     draw('d\n');
     expect(out.text()).toBe('a\nb\n\u001b[2A\r\u001b[Jc\n\u001b[1A\r\u001b[Jd\n');
+  });
+});
+
+describe('creditText: one way to show credits', () => {
+  it.each([
+    [1700, true, 'IDR', '1.700'],
+    [22500, true, undefined, '22.500'],
+    [1_000_000, true, null, '1.000.000'],
+    [80, true, 'IDR', '80'],
+    [1700, false, 'IDR', '1700'],
+    [undefined, true, 'IDR', '-'],
+    [null, false, 'IDR', '-'],
+  ] as const)('creditText(%s, terminal %s, %s) → %s', (raw, terminal, currency, expected) => {
+    expect(creditText(raw, terminal, currency)).toBe(expected);
+  });
+
+  it('groups as the rupiah formatter does', () => {
+    expect(amountText(1700, undefined, true, 'IDR')).toBe(`Rp ${creditText(1700, true, 'IDR')}`);
   });
 });

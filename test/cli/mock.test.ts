@@ -129,10 +129,10 @@ describe('offline sandbox through the CLI', () => {
     expect(piped.out.endsWith(`\n\n${rows.join('\n')}\n`)).toBe(true);
 
     const tty = await topup(['mock', 'fixtures', '--no-color'], { tty: true });
-    expect(tty.out).toContain('\nMagic orders: they end this way by themselves, with any token\n');
+    expect(tty.out).toContain('\nMagic orders (they end by themselves, with any token):\n');
     expect(tty.out).toMatch(/\nOUTCOME\s+PASS\s+ENDS\n/);
     expect(tty.out).toMatch(/\norder_refunded\s+9903\s+once paid \(by balance: at once\), the order fails/);
-    expect(tty.out.endsWith('\nOrder these passes of place 5900 of platform user TestOutcomes.\n')).toBe(true);
+    expect(tty.out.endsWith('\nOrder them in place 5900 for platform user TestOutcomes.\n')).toBe(true);
   });
 
   it('packages: piped output is plain tab-separated rows, terminal output is an aligned table', async () => {

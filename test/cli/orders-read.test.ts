@@ -95,7 +95,7 @@ describe('topup orders list', () => {
             'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS  TOTAL  CREATED',
             'INV20260302000005  processing  -        gamepass    PixelPiper       50      -  -',
             'INV20260302000004  cancelled   -        vip_server  BuilderBob      200      -  -',
-            'INV20260302000003  processing  -        gamepass    BuilderBob     6000      -  -',
+            'INV20260302000003  processing  -        gamepass    BuilderBob    6.000      -  -',
             'INV20260302000002  pending     -        gamepass    BuilderBob      100      -  -',
             '',
           ]
@@ -103,7 +103,7 @@ describe('topup orders list', () => {
             'INVOICE            STATUS      PAYMENT  TYPE        USERNAME    CREDITS       TOTAL  CREATED',
             'INV20260302000005  processing  paid     gamepass    PixelPiper       50    Rp 6.000  2026-03-02 10:04 +00:00',
             'INV20260302000004  cancelled   expired  vip_server  BuilderBob      200   Rp 24.000  2026-03-02 10:03 +00:00',
-            'INV20260302000003  processing  paid     gamepass    BuilderBob     6000  Rp 648.000  2026-03-02 10:02 +00:00',
+            'INV20260302000003  processing  paid     gamepass    BuilderBob    6.000  Rp 648.000  2026-03-02 10:02 +00:00',
             'INV20260302000002  pending     pending  gamepass    BuilderBob      100   Rp 12.000  2026-03-02 10:01 +00:00',
             '',
           ]
@@ -217,6 +217,13 @@ describe('topup orders show', () => {
         ORDER_DROPPED,
       ),
     );
+  });
+
+  it('terminal: credits grouped as the money is (6.000, like Rp 648.000); piped: the raw integer', async () => {
+    const tty = await h.run(['orders', 'show', 'INV20260302000003', '--no-color'], { tty: true });
+    expect(tty.out).toMatch(/^credits +6\.000$/m);
+    const piped = await h.run(['orders', 'show', 'INV20260302000003']);
+    expect(piped.out).toMatch(/^credit_amount: 6000$/m);
   });
 
   it('--json: exactly the data object', async () => {

@@ -37,6 +37,8 @@ export async function runCli(configDir: string, args: string[], options: RunOpti
     ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }),
     env: { TOPUP_CONFIG_DIR: configDir, ...options.env },
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+    ...(options.columns === undefined ? {} : { columns: options.columns }),
+    ...(options.rows === undefined ? {} : { rows: options.rows }),
   });
   const code = await main(args, io, {
     ...(options.prompter ? { prompter: options.prompter } : {}),

@@ -1,7 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plainStyle } from '../../src/cli/io/style.js';
-import { fitWidths, renderTable, type Column } from '../../src/cli/io/table.js';
+import { fitWidths, keptColumns, renderTable, type Column } from '../../src/cli/io/table.js';
 import { terminalMeasure } from '../../src/cli/io/text-width.js';
+import { articleColumns } from '../../src/cli/commands/articles/list.js';
+import { depositColumns } from '../../src/cli/commands/deposits/list.js';
+import { orderSummaryColumns } from '../../src/cli/commands/orders/list.js';
+import { transactionColumns } from '../../src/cli/commands/transactions/index.js';
+import { tempConfigDir } from '../support/fake-io.js';
+import { runCli } from './run-cli.js';
+import { seedRichHistory, useHarness, type Harness } from './read-harness.js';
 
 describe('fitWidths: fixed columns keep their width, free ones share the rest', () => {
   it.each([
@@ -15,6 +22,32 @@ describe('fitWidths: fixed columns keep their width, free ones share the rest', 
     { natural: [10, 10], minimum: [4, 4], free: [false, false], total: 5, widths: [10, 10] },
   ])('$natural in $total cells → $widths', ({ natural, minimum, free, total, widths }) => {
     expect(fitWidths(natural, minimum, free, total)).toEqual(widths);
+  });
+});
+
+describe('keptColumns: the least important columns are left out until the rest fit', () => {
+  it.each([
+    // Everything fits: nothing is left out.
+    { natural: [5, 10, 5], free: [false, true, false], priority: [undefined, 1, 2], total: 40, kept: [0, 1, 2] },
+    // Free text shortened to 8 cells makes it fit: nothing is left out.
+    { natural: [5, 30, 5], free: [false, true, false], priority: [undefined, 1, 2], total: 22, kept: [0, 1, 2] },
+    // Lowest priority first; among equals the rightmost.
+    { natural: [5, 10, 10, 10], free: [false, false, false, false], priority: [undefined, 2, 1, 1], total: 30, kept: [0, 1, 2] },
+    { natural: [5, 10, 10, 10], free: [false, false, false, false], priority: [undefined, 2, 1, 1], total: 20, kept: [0, 1] },
+    // A column without a priority stays, even when it alone is too wide.
+    { natural: [30, 10], free: [false, false], priority: [undefined, 1], total: 20, kept: [0] },
+  ])('$natural with priorities $priority in $total cells → $kept', ({ natural, free, priority, total, kept }) => {
+    expect(keptColumns(natural, [4, 4, 4, 4].slice(0, natural.length), free, priority, total)).toEqual(kept);
+  });
+
+  it('renderTable leaves the column out on a terminal, keeps it piped', () => {
+    const columns: Column<{ code: string; note: string }>[] = [
+      { header: 'code', value: (r) => r.code },
+      { header: 'note', value: (r) => r.note, priority: 1 },
+    ];
+    const rows = [{ code: 'CR80', note: 'a long note' }];
+    expect(renderTable(rows, columns, { terminal: true, style: plainStyle, width: 10 })).toBe('CODE\nCR80\n');
+    expect(renderTable(rows, columns, { terminal: false, style: plainStyle, width: 10 })).toBe('CR80\ta long note\n');
   });
 });
 
@@ -60,5 +93,97 @@ describe('renderTable', () => {
     expect(renderTable(rows, columns, { terminal: false, style: plainStyle, width: 12, measure: terminalMeasure })).toBe(
       'CR80\t80 クレジット\n',
     );
+  });
+});
+
+/**
+ * Every table command at 60, 80 and 120 columns (issue 24): no line wider than the terminal, measured in the cells a
+ * terminal draws; and piped, exactly the rows it prints at any width (nothing cut, nothing dropped).
+ */
+describe('every table fits the terminal', () => {
+  let h: Harness;
+  useHarness(
+    (created) => {
+      h = created;
+    },
+    { seed: seedRichHistory },
+  );
+
+  const widest = (text: string) => Math.max(...text.split('\n').map((line) => terminalMeasure.width(line)));
+  const tables: { name: string; args: string[]; account?: 'rich' }[] = [
+    { name: 'articles list', args: ['articles', 'list', '--page', '2'] },
+    { name: 'orders list', args: ['orders', 'list'] },
+    { name: 'deposits list', args: ['deposits', 'list'] },
+    { name: 'transactions', args: ['transactions'] },
+    { name: 'packages', args: ['packages'] },
+    { name: 'payment-methods', args: ['payment-methods'] },
+    { name: 'dashboard', args: ['dashboard'] },
+  ];
+
+  describe.each(tables)('$name', ({ args }) => {
+    it.each([60, 80, 120])('at %i columns', async (columns) => {
+      const result = await h.run([...args, '--no-color'], { tty: true, columns });
+      expect(result.code, result.err).toBe(0);
+      expect(result.out.split('\n').length).toBeGreaterThan(2);
+      expect(widest(result.out), result.out).toBeLessThanOrEqual(columns);
+    });
+
+    it('piped: the same rows at 40 and 400 columns', async () => {
+      const narrow = await h.run(args, { columns: 40 });
+      const wide = await h.run(args, { columns: 400 });
+      expect(narrow.code, narrow.err).toBe(0);
+      expect(narrow.out).toBe(wide.out);
+    });
+  });
+});
+
+describe('`topup help formatting` lists the columns in the order they are left out', () => {
+  const view = { terminal: true, style: plainStyle };
+  const dropOrder = (columns: readonly Column<never>[]) =>
+    columns
+      .filter((c) => c.priority !== undefined)
+      .sort((a, b) => a.priority! - b.priority!)
+      .map((c) => c.header)
+      .join(', ');
+
+  it.each([
+    ['articles list', articleColumns(view)],
+    ['orders list', orderSummaryColumns(view)],
+    ['deposits list', depositColumns(view)],
+    ['transactions', transactionColumns(view)],
+  ] as [string, Column<never>[]][])('%s', async (name, columns) => {
+    const config = tempConfigDir();
+    try {
+      const { out } = await runCli(config.dir, ['help', 'formatting']);
+      expect(out).toMatch(new RegExp(`\\n  ${name} +${dropOrder(columns)}(\\n| )`));
+    } finally {
+      config.cleanup();
+    }
+  });
+});
+
+/** The sandbox's own tables, on the embedded sandbox (they print its public test tokens: no token check here). */
+describe('mock tables fit the terminal', () => {
+  let config: { dir: string; cleanup: () => void };
+  beforeEach(() => {
+    config = tempConfigDir();
+  });
+  afterEach(() => config.cleanup());
+  const widest = (text: string) => Math.max(...text.split('\n').map((line) => terminalMeasure.width(line)));
+
+  describe.each([{ name: 'mock fixtures', setup: [] as string[][], args: ['mock', 'fixtures'] }])('$name', ({ setup, args }) => {
+    it.each([60, 80, 120])('at %i columns', async (columns) => {
+      for (const step of setup) expect((await runCli(config.dir, step)).code).toBe(0);
+      const result = await runCli(config.dir, [...args, '--no-color'], { tty: true, columns });
+      expect(result.code, result.err).toBe(0);
+      expect(widest(result.out), result.out).toBeLessThanOrEqual(columns);
+    });
+
+    it('piped: the same rows at 40 and 400 columns', async () => {
+      for (const step of setup) expect((await runCli(config.dir, step)).code).toBe(0);
+      const narrow = await runCli(config.dir, args, { columns: 40 });
+      expect(narrow.code, narrow.err).toBe(0);
+      expect(narrow.out).toBe((await runCli(config.dir, args, { columns: 400 })).out);
+    });
   });
 });

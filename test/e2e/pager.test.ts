@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, ensureBuilt, ROOT } from './built-cli.js';
 
 /**
- * The built binary on a real terminal: util-linux `script` gives it a pseudo-terminal of 80×5, so stdout is a TTY
+ * The built binary on a real terminal: util-linux `script` gives it a pseudo-terminal of 80×5 (or wider), so stdout is a TTY
  * with a height, and TOPUP_PAGER is a script that keeps what it is given in a file.
  */
 const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -17,8 +17,8 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function onTerminal(args: string[], env: Record<string, string>): Promise<{ code: number | null; screen: string }> {
-  const command = `stty rows 5 cols 80; exec '${process.execPath}' '${join(ROOT, 'bin', 'topup.js')}' ${args.join(' ')}`;
+function onTerminal(args: string[], env: Record<string, string>, cols = 80): Promise<{ code: number | null; screen: string }> {
+  const command = `stty rows 5 cols ${cols}; exec '${process.execPath}' '${join(ROOT, 'bin', 'topup.js')}' ${args.join(' ')}`;
   const child = spawn('script', ['-qec', command, '/dev/null'], {
     cwd: ROOT,
     env: { ...baseEnv(dir), ...env },
@@ -50,7 +50,7 @@ describe.skipIf(!hasScript)('the pager, in a real process on a terminal', () => 
 
   it('a pager that quits at once: exit 0, no error on the screen', async () => {
     const paged = join(dir, 'head.txt');
-    const result = await onTerminal(['--mock', 'articles', 'list', '--all', '--no-color'], { TOPUP_PAGER: `head -c 4 > '${paged}'` });
+    const result = await onTerminal(['--mock', 'articles', 'list', '--all', '--no-color'], { TOPUP_PAGER: `head -c 4 > '${paged}'` }, 120);
     expect(result.code).toBe(0);
     expect(readFileSync(paged, 'utf8')).toBe('PUBL');
     expect(result.screen).not.toMatch(/Error|EPIPE/);
@@ -58,7 +58,11 @@ describe.skipIf(!hasScript)('the pager, in a real process on a terminal', () => 
   });
 
   it("times on a terminal are in the process's own TZ, with its offset; piped, ISO 8601 in UTC", async () => {
-    const tty = await onTerminal(['--mock', 'articles', 'list', '--page', '2', '--no-color'], { TOPUP_PAGER: 'cat', TZ: 'Asia/Jakarta' });
+    const tty = await onTerminal(
+      ['--mock', 'articles', 'list', '--page', '2', '--no-color'],
+      { TOPUP_PAGER: 'cat', TZ: 'Asia/Jakarta' },
+      120,
+    );
     expect(tty.code).toBe(0);
     expect(tty.screen).toContain('2026-01-02 15:00 +07:00  news');
     const piped = spawnSync(process.execPath, [join(ROOT, 'bin', 'topup.js'), '--mock', 'articles', 'list', '--page', '2'], {

@@ -39,8 +39,8 @@ Examples:
   formatting: () => `Output depends on where it goes. stdout holds only data; everything else (notices, hints, progress, warnings)
 goes to stderr, so a pipe sees only the data.
 
-On a terminal    a title, aligned columns, colour, formatted amounts (Rp 12.000) and a spinner during waits;
-                 success messages ("✓ Paid INV…") on stderr.
+On a terminal    a title, aligned columns, colour, formatted amounts (Rp 12.000; credits grouped the same way,
+                 1.700) and a spinner during waits; success messages ("✓ Paid INV…") on stderr.
 Piped            stable plain text without colour, for scripts: a list is tab-separated rows without a header,
                  a record is \`key: value\` lines, amounts are raw integers, \`orders create\` prints only the
                  invoice code. Success messages are left out: a script learns the outcome from the exit code.
@@ -51,6 +51,18 @@ Piped            stable plain text without colour, for scripts: a list is tab-se
                  jq cannot compile is a usage error (exit 2), checked before anything is sent.
                  A filter that runs over 10 s on one value or needs over 256 MB is stopped (exit 1;
                  TOPUP_JQ_TIMEOUT_MS and TOPUP_JQ_MEMORY_MB change the limits); Ctrl-C stops it at once.
+
+A table takes the terminal's width. When it is too narrow, long text (names, titles, descriptions) ends in …,
+then whole columns are left out, the least important first; what names a row (invoice, code, slug, id) always stays:
+  articles list     published, category, title
+  orders list       created, type, credits, payment, username, total, status   (also the dashboard's recent orders)
+  deposits list     created, method, paid, amount, status
+  transactions      type, reference, created, description, balance after, amount
+  packages          name, credits, price
+  payment-methods   sandbox, type, name
+  mock fixtures     mode, chat user, balance; a case's body; a magic order's ends, pass
+  mock faults       matched, fired
+Piped, every column is there in full, whatever the width. --json has every field.
 
 Colour is on only on a terminal; --no-color or NO_COLOR turn it off, FORCE_COLOR / CLICOLOR_FORCE turn it on
 even when piped. Text from a server never reaches a terminal raw: in human output, control characters and BiDi

@@ -1,4 +1,4 @@
-import { formatMoney } from '../../contract/money.js';
+import { formatMoney, groupDigits } from '../../contract/money.js';
 import { localClock } from './time-text.js';
 import { renderFields } from './table.js';
 import type { Style } from './style.js';
@@ -55,6 +55,19 @@ export function amountText(
   if (formatted) return formatted;
   return typeof raw === 'number' && Number.isSafeInteger(raw) && currency ? formatMoney(raw, currency) : orDash(raw);
 }
+
+/**
+ * The one way the CLI shows a number of credits. For people: grouped in threes as the shop's money is (`1.700`, as in
+ * `Rp 1.700`: the separator of `currency`, IDR when unknown). For scripts: the raw integer. A dash when the server did
+ * not send it. A package's name (`1,700 Credits`) is the server's own text and is shown as it is.
+ */
+export function creditText(raw: number | null | undefined, terminal: boolean, currency?: string | null): string {
+  if (!terminal || typeof raw !== 'number' || !Number.isSafeInteger(raw)) return orDash(raw);
+  return groupDigits(raw, currency || SHOP_CURRENCY);
+}
+
+/** The contract's one currency: amounts are integers in IDR. */
+const SHOP_CURRENCY = 'IDR';
 
 /** A yes/no field: `true`/`false` piped, yes/no on a terminal; a dash when the server did not say. */
 export function flagText(value: boolean | null | undefined, terminal: boolean): string {

@@ -10,6 +10,12 @@ export interface Column<T> {
    * Every other column (codes, amounts, statuses, dates) keeps its width, so that what a person copies is whole.
    */
   free?: boolean;
+  /**
+   * How much the column matters when the terminal is too narrow for all of them: after free text has been shortened
+   * to a readable width, the lowest priority is left out first (the rightmost among equals), until the rest fit.
+   * A column without one (what names a row: an invoice, a code, a slug) is never left out. Piped, every column stays.
+   */
+  priority?: number;
 }
 
 /** How many cells a text takes on a terminal, and how to shorten it to a number of cells. */
@@ -68,6 +74,33 @@ export function fitWidths(natural: readonly number[], minimum: readonly number[]
   return widths;
 }
 
+/** Free text is not shortened below this many cells before a less important column is left out instead. */
+const READABLE = 8;
+
+/**
+ * The columns (their indices, in order) that a terminal of `total` cells shows: all of them when they fit with free
+ * text shortened to a readable width (READABLE cells, or its header if wider), else without the least important
+ * ones (see Column.priority). What cannot be left out is kept even when it is still too wide.
+ */
+export function keptColumns(
+  natural: readonly number[],
+  minimum: readonly number[],
+  free: readonly boolean[],
+  priority: readonly (number | undefined)[],
+  total: number,
+): number[] {
+  const kept = natural.map((_, i) => i);
+  const readable = (i: number) => (free[i] ? Math.min(natural[i]!, Math.max(minimum[i]!, READABLE)) : natural[i]!);
+  const needed = () => kept.reduce((sum, i) => sum + readable(i), 0) + GAP * Math.max(0, kept.length - 1);
+  while (needed() > total) {
+    let drop: number | undefined;
+    for (const i of kept) if (priority[i] !== undefined && (drop === undefined || priority[i] <= priority[drop]!)) drop = i;
+    if (drop === undefined) break;
+    kept.splice(kept.indexOf(drop), 1);
+  }
+  return kept;
+}
+
 /**
  * On a terminal: a bold header and aligned columns, as wide as the terminal allows (see fitWidths). Piped:
  * tab-separated values with no header, never shortened: the stable form scripts can cut and grep.
@@ -77,23 +110,51 @@ export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]
   const cells = rows.map((row) => columns.map((c) => cellText(c.value(row))));
   if (!options.terminal) return cells.map((line) => line.join('\t')).join('\n') + (cells.length > 0 ? '\n' : '');
   const measure = options.measure ?? simpleMeasure;
+  const fitted = fitTable(columns, cells, options.width, measure);
+  return renderAligned(fitted.columns, fitted.cells, fitted.widths, options.style, measure);
+}
+
+/** The columns a terminal of `width` cells shows, their cells and their widths (keptColumns, then fitWidths). */
+function fitTable<T>(
+  all: readonly Column<T>[],
+  allCells: readonly string[][],
+  width: number | undefined,
+  measure: TextMeasure,
+): { columns: Column<T>[]; cells: string[][]; widths: number[] } {
+  const allHeaders = all.map((c) => c.header.toUpperCase());
+  const allNatural = all.map((_, i) => Math.max(measure.width(allHeaders[i]!), ...allCells.map((line) => measure.width(line[i]!))));
+  if (width === undefined || width <= 0) return { columns: [...all], cells: allCells.map((line) => [...line]), widths: allNatural };
+  const minimum = allHeaders.map((h) => measure.width(h));
+  const free = all.map((c) => c.free === true);
+  const kept = keptColumns(
+    allNatural,
+    minimum,
+    free,
+    all.map((c) => c.priority),
+    width,
+  );
+  const pick = <V>(values: readonly V[]) => kept.map((i) => values[i]!);
+  return {
+    columns: pick(all),
+    cells: allCells.map((line) => pick(line)),
+    widths: fitWidths(pick(allNatural), pick(minimum), pick(free), width),
+  };
+}
+
+function renderAligned<T>(
+  columns: readonly Column<T>[],
+  cells: readonly string[][],
+  widths: readonly number[],
+  style: Style,
+  measure: TextMeasure,
+): string {
   const headers = columns.map((c) => c.header.toUpperCase());
-  const natural = columns.map((_, i) => Math.max(measure.width(headers[i]!), ...cells.map((line) => measure.width(line[i]!))));
-  const widths =
-    options.width !== undefined && options.width > 0
-      ? fitWidths(
-          natural,
-          headers.map((h) => measure.width(h)),
-          columns.map((c) => c.free === true),
-          options.width,
-        )
-      : natural;
   const pad = (text: string, i: number) => {
     const fitted = measure.width(text) > widths[i]! ? measure.truncate(text, widths[i]!) : text;
     const fill = ' '.repeat(Math.max(0, widths[i]! - measure.width(fitted)));
     return columns[i]!.align === 'right' ? fill + fitted : fitted + fill;
   };
-  const header = headers.map((h, i) => options.style.bold(pad(h, i))).join('  ');
+  const header = headers.map((h, i) => style.bold(pad(h, i))).join('  ');
   const body = cells.map((line) =>
     line
       .map((cell, i) => pad(cell, i))

@@ -9,10 +9,10 @@ import { addPagingOptions, runList, type PagingFlags } from '../shared/paging.js
 
 export function articleColumns(view: View): Column<ArticleSummary>[] {
   return [
-    { header: 'published', value: (a) => timeText(a.published_at, view) },
-    { header: 'category', value: (a) => a.category },
+    { header: 'published', value: (a) => timeText(a.published_at, view), priority: 1 },
+    { header: 'category', value: (a) => a.category, priority: 2 },
     { header: 'slug', value: (a) => (view.terminal ? view.style.cyan(a.slug) : a.slug) },
-    { header: 'title', value: (a) => plainCell(a.title), free: true },
+    { header: 'title', value: (a) => plainCell(a.title), free: true, priority: 3 },
   ];
 }
 
@@ -50,7 +50,8 @@ export function registerArticlesList(articles: Command, ctx: CliContext): void {
       'after',
       `
 Piped, each article is one tab-separated line: published (ISO 8601, UTC), category, slug, title. On a terminal,
-long titles end in … to fit its width; the slug is never shortened.
+long titles end in … to fit its width, and a narrow one leaves out the date, then the category, then the title
+(topup help formatting); the slug is never shortened.
 
 Examples:
   $ topup articles list

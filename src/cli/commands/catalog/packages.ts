@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CreditPackage } from '../../../contract/index.js';
 import type { CliContext } from '../../context.js';
 import { listIn } from '../shared/answer.js';
-import { amountText } from '../../io/format.js';
+import { amountText, creditText } from '../../io/format.js';
 import { renderTable } from '../../io/table.js';
 
 export async function runPackages(ctx: CliContext): Promise<void> {
@@ -13,9 +13,9 @@ export async function runPackages(ctx: CliContext): Promise<void> {
       listIn(data, 'packages'),
       [
         { header: 'code', value: (p) => p.code },
-        { header: 'name', value: (p) => p.name, free: true },
-        { header: 'credits', value: (p) => String(p.credit_amount), align: 'right' },
-        { header: 'price', value: (p) => amountText(p.price, p.formatted_price, ctx.io.terminal, p.currency), align: 'right' },
+        { header: 'name', value: (p) => p.name, free: true, priority: 1 },
+        { header: 'credits', value: (p) => creditText(p.credit_amount, ctx.io.terminal, p.currency), align: 'right', priority: 2 },
+        { header: 'price', value: (p) => amountText(p.price, p.formatted_price, ctx.io.terminal, p.currency), align: 'right', priority: 3 },
       ],
       await ctx.io.tableView(),
     ),

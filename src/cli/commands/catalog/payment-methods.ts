@@ -13,9 +13,9 @@ export async function runPaymentMethods(ctx: CliContext): Promise<void> {
       listIn(data, 'payment_methods'),
       [
         { header: 'code', value: (m) => orDash(m.code) },
-        { header: 'name', value: (m) => orDash(m.name), free: true },
-        { header: 'type', value: (m) => orDash(m.type) },
-        { header: 'sandbox', value: (m) => flagText(m.sandbox_allowed, true) },
+        { header: 'name', value: (m) => orDash(m.name), free: true, priority: 3 },
+        { header: 'type', value: (m) => orDash(m.type), priority: 2 },
+        { header: 'sandbox', value: (m) => flagText(m.sandbox_allowed, true), priority: 1 },
       ],
       await ctx.io.tableView(),
     ),

@@ -11,11 +11,11 @@ import { addPagingOptions, runList, type PagingFlags } from '../shared/paging.js
 export function depositColumns(view: View): Column<Deposit>[] {
   return [
     { header: 'invoice', value: (d) => d.invoice_code },
-    { header: 'status', value: (d) => statusText(d.payment_status, view.style) },
-    { header: 'amount', value: (d) => amountText(d.amount, d.formatted_amount, view.terminal, d.currency), align: 'right' },
-    { header: 'method', value: (d) => d.payment_method },
-    { header: 'created', value: (d) => timeText(d.created_at, view) },
-    { header: 'paid', value: (d) => timeText(d.paid_at, view) },
+    { header: 'status', value: (d) => statusText(d.payment_status, view.style), priority: 5 },
+    { header: 'amount', value: (d) => amountText(d.amount, d.formatted_amount, view.terminal, d.currency), align: 'right', priority: 4 },
+    { header: 'method', value: (d) => d.payment_method, priority: 2 },
+    { header: 'created', value: (d) => timeText(d.created_at, view), priority: 1 },
+    { header: 'paid', value: (d) => timeText(d.paid_at, view), priority: 3 },
   ];
 }
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Invoice } from '../../../contract/index.js';
 import type { CliContext } from '../../context.js';
-import { amountText, orDash, statusText, timeText, type RecordField } from '../../io/format.js';
+import { amountText, creditText, orDash, statusText, timeText, type RecordField } from '../../io/format.js';
 import type { View } from '../../io/view.js';
 import { parseInvoiceCode } from '../shared/choices.js';
 import { runShow } from '../shared/show-record.js';
@@ -34,7 +34,7 @@ export function invoiceFields(invoice: Invoice, view: View): RecordField[] {
       key: 'order_status',
       label: 'order',
       plain: order.status,
-      pretty: `${statusText(order.status, view.style)} · ${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${orDash(order.credit_amount)} credits`,
+      pretty: `${statusText(order.status, view.style)} · ${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${creditText(order.credit_amount, true, invoice.currency)} credits`,
     },
     ...(view.terminal
       ? []

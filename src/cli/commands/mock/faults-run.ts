@@ -97,8 +97,8 @@ async function printFaults(ctx: CliContext, view: FaultsView): Promise<void> {
         { header: '#', value: (r) => r.n, align: 'right' },
         // The server's rule, written here: its strings (routes) are text from the network.
         { header: 'fault', value: (r) => sanitizeText(faultSpecOf(r.rule)) },
-        { header: 'matched', value: (r) => r.counts?.matched, align: 'right' },
-        { header: 'fired', value: (r) => r.counts?.fired, align: 'right' },
+        { header: 'matched', value: (r) => r.counts?.matched, align: 'right', priority: 1 },
+        { header: 'fired', value: (r) => r.counts?.fired, align: 'right', priority: 2 },
       ],
       await ctx.io.tableView(),
     ),

@@ -24,9 +24,9 @@ function printFixtures(
       fixtures.accounts,
       [
         { header: 'account', value: (a) => a.name },
-        { header: 'mode', value: (a) => a.mode },
-        { header: 'chat user', value: (a) => a.chat_user_id ?? '-' },
-        { header: 'balance', value: (a) => String(a.balance), align: 'right' },
+        { header: 'mode', value: (a) => a.mode, priority: 1 },
+        { header: 'chat user', value: (a) => a.chat_user_id ?? '-', priority: 2 },
+        { header: 'balance', value: (a) => String(a.balance), align: 'right', priority: 3 },
         { header: 'token', value: (a) => a.token },
       ],
       view,
@@ -37,9 +37,9 @@ function printFixtures(
     renderTable(
       fixtures.cases,
       [
-        { header: 'case', value: (c) => c.name },
+        { header: 'case', value: (c) => c.name, free: true },
         { header: 'expect', value: (c) => `${c.expect.status}${c.expect.code ? ` ${c.expect.code}` : ''}` },
-        { header: 'body', value: (c) => JSON.stringify(c.body), free: true },
+        { header: 'body', value: (c) => JSON.stringify(c.body), free: true, priority: 1 },
       ],
       view,
     ),
@@ -48,21 +48,21 @@ function printFixtures(
   if (fixtures.magic_orders === undefined) return;
   // Titles only on a terminal: piped, the tables stay plain rows, one blank line apart, as above.
   const terminal = ctx.io.terminal;
-  ctx.io.out(terminal ? '\nMagic orders: they end this way by themselves, with any token\n' : '\n');
+  ctx.io.out(terminal ? '\nMagic orders (they end by themselves, with any token):\n' : '\n');
   ctx.io.out(
     renderTable(
       fixtures.magic_orders,
       [
         { header: 'outcome', value: (m) => m.outcome },
-        { header: 'pass', value: (m) => String(m.body.platform_pass_id), align: 'right' },
-        { header: 'ends', value: (m) => m.ends, free: true },
+        { header: 'pass', value: (m) => String(m.body.platform_pass_id), align: 'right', priority: 2 },
+        { header: 'ends', value: (m) => m.ends, free: true, priority: 1 },
       ],
       view,
     ),
   );
   const first = fixtures.magic_orders[0];
   if (terminal && first !== undefined)
-    ctx.io.out(`\nOrder these passes of place ${first.body.place_id} of platform user ${first.body.platform_username}.\n`);
+    ctx.io.out(`\nOrder them in place ${first.body.place_id} for platform user ${first.body.platform_username}.\n`);
 }
 
 /** `topup mock fixtures`. */

@@ -5,7 +5,7 @@ import type { CliContext } from '../../context.js';
 import { listIn } from '../shared/answer.js';
 import { CliError, UsageError } from '../../errors.js';
 import { CHAT_USER_ID_MAX_LENGTH } from '../../settings.js';
-import { amountText, orDash, timeText } from '../../io/format.js';
+import { amountText, creditText, orDash, timeText } from '../../io/format.js';
 import { renderFields } from '../../io/table.js';
 import type { Prompter } from '../../prompter.js';
 import { tokenModeOf } from '../auth/token-family.js';
@@ -129,7 +129,7 @@ function printCreated(ctx: CliContext, created: CreateOrderResult): void {
             'order',
             order === undefined
               ? '-'
-              : `${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${orDash(order.credit_amount)} credits`,
+              : `${orDash(order.order_type)} for ${orDash(order.platform_username)}, ${creditText(order.credit_amount, true, invoice.currency)} credits`,
           ],
           ['total', amountText(invoice.amount, invoice.formatted_amount, true, invoice.currency)],
           ['payment', `${invoice.payment_method || 'the default method'} (${orDash(invoice.payment_status)})`],

@@ -2,7 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { OrderList, OrderListQuery, OrderSummary } from '../../../contract/index.js';
 import { listIn } from '../shared/answer.js';
 import type { CliContext } from '../../context.js';
-import { amountText, statusText, timeText } from '../../io/format.js';
+import { amountText, creditText, statusText, timeText } from '../../io/format.js';
 import type { View } from '../../io/view.js';
 import type { Column } from '../../io/table.js';
 import { orderStatuses, orderTypes, paymentStatuses } from '../shared/choices.js';
@@ -19,17 +19,18 @@ export interface OrderListFlags extends PagingFlags {
 export function orderSummaryColumns(view: View): Column<OrderSummary>[] {
   return [
     { header: 'invoice', value: (o) => o.invoice_code },
-    { header: 'status', value: (o) => statusText(o.status, view.style) },
-    { header: 'payment', value: (o) => statusText(o.payment_status, view.style) },
-    { header: 'type', value: (o) => o.order_type },
-    { header: 'username', value: (o) => o.platform_username, free: true },
-    { header: 'credits', value: (o) => o.credit_amount, align: 'right' },
+    { header: 'status', value: (o) => statusText(o.status, view.style), priority: 7 },
+    { header: 'payment', value: (o) => statusText(o.payment_status, view.style), priority: 4 },
+    { header: 'type', value: (o) => o.order_type, priority: 2 },
+    { header: 'username', value: (o) => o.platform_username, free: true, priority: 5 },
+    { header: 'credits', value: (o) => creditText(o.credit_amount, view.terminal, o.currency), align: 'right', priority: 3 },
     {
       header: 'total',
       value: (o) => amountText(o.total_amount, o.formatted_total_amount, view.terminal, o.currency),
       align: 'right',
+      priority: 6,
     },
-    { header: 'created', value: (o) => timeText(o.created_at, view) },
+    { header: 'created', value: (o) => timeText(o.created_at, view), priority: 1 },
   ];
 }
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Order } from '../../../contract/index.js';
 import type { CliContext } from '../../context.js';
-import { amountText, orDash, statusText, timeText, type RecordField } from '../../io/format.js';
+import { amountText, creditText, orDash, statusText, timeText, type RecordField } from '../../io/format.js';
 import type { View } from '../../io/view.js';
 import { parseInvoiceCode } from '../shared/choices.js';
 import { runShow } from '../shared/show-record.js';
@@ -16,7 +16,12 @@ export function orderFields(order: Order, view: View): RecordField[] {
     { key: 'platform_username', label: 'username', plain: order.platform_username },
     { key: 'place_id', label: 'place', plain: order.place_id },
     { key: 'platform_pass_id', label: order.order_type === 'vip_server' ? 'VIP server' : 'pass', plain: order.platform_pass_id },
-    { key: 'credit_amount', label: 'credits', plain: order.credit_amount },
+    {
+      key: 'credit_amount',
+      label: 'credits',
+      plain: order.credit_amount,
+      pretty: creditText(order.credit_amount, true, order.currency),
+    },
     { key: 'price', label: 'price', plain: money(order.price, order.formatted_price) },
     { key: 'discount', label: 'discount', plain: money(order.discount, order.formatted_discount) },
     {

@@ -20,16 +20,18 @@ export function transactionColumns(view: View): Column<BalanceTransaction>[] {
   };
   return [
     { header: 'id', value: (t) => t.id },
-    { header: 'created', value: (t) => timeText(t.created_at, view) },
-    { header: 'type', value: (t) => t.type },
-    { header: 'amount', value: signed, align: 'right' },
+    { header: 'created', value: (t) => timeText(t.created_at, view), priority: 3 },
+    // On a terminal the amount's sign says the type: it is the first to go.
+    { header: 'type', value: (t) => t.type, priority: 1 },
+    { header: 'amount', value: signed, align: 'right', priority: 6 },
     {
       header: 'balance after',
       value: (t) => amountText(t.balance_after, t.formatted_balance_after, view.terminal, t.currency),
       align: 'right',
+      priority: 5,
     },
-    { header: 'reference', value: (t) => orDash(t.reference) },
-    { header: 'description', value: (t) => plainCell(t.description), free: true },
+    { header: 'reference', value: (t) => orDash(t.reference), priority: 2 },
+    { header: 'description', value: (t) => plainCell(t.description), free: true, priority: 4 },
   ];
 }
 
