@@ -394,6 +394,8 @@ describe('auth status', () => {
         ...(LEAN
           ? { username: null, token_name: null, last_used_at: null }
           : { username: 'demo', token_name: 'Demo sandbox key', last_used_at: expect.any(String) }),
+        // Where this run's requests go: only the active entry says it (src/cli/where.ts).
+        target: { origin: served.url, profile: 'sandbox', mode: 'sandbox' },
       },
       {
         profile: 'gone',
@@ -407,6 +409,7 @@ describe('auth status', () => {
         username: null,
         token_name: null,
         last_used_at: null,
+        target: null,
       },
     ]);
   });
@@ -428,6 +431,7 @@ describe('auth status', () => {
         ...(LEAN
           ? { username: null, token_name: null, last_used_at: null }
           : { username: 'unlinked', token_name: 'Web store key', last_used_at: expect.any(String) }),
+        target: { origin: served.url, profile: null, mode: 'production' },
       },
     ]);
   });

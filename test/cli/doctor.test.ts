@@ -133,8 +133,12 @@ describe('topup doctor', () => {
       kind: 'remote',
       base_url: 'http://sandbox.localhost',
       source: 'TOPUP_BASE_URL',
+      // As in every --json `target`: the origin, the profile and the token's mode, never the token.
+      origin: 'http://sandbox.localhost',
       profile: null,
+      mode: 'sandbox',
     });
+    expect(result.out).not.toContain(token('demo'));
     expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['target', 'server', 'sandbox', 'clock', 'rate limits', 'token']);
     expect(report.findings).toEqual([]);
   });
