@@ -1,10 +1,11 @@
+import { stripVTControlCharacters } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiPath } from '../../src/cli/commands/api/arguments.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/client/options.js';
-import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
+import { REMOTE_TARGET, REMOTE_WHERE, useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { LEAN } from '../support/cli-assertions.js';
 import { urlOf } from '../support/url-of.js';
 import { expectUsageError } from '../support/cli-assertions.js';
@@ -246,7 +247,12 @@ describe('topup api', () => {
     const body = JSON.parse(result.out);
     expect(body).toMatchObject({ success: false, error: { code: 'FORBIDDEN_FIELDS' } });
     // The server's envelope as it came, with the CLI's kind beside its code.
-    expect(JSON.parse(result.err)).toEqual({ success: false, message: body.message, error: { ...body.error, kind: 'validation' } });
+    expect(JSON.parse(result.err)).toEqual({
+      success: false,
+      message: body.message,
+      error: { ...body.error, kind: 'validation' },
+      target: REMOTE_TARGET,
+    });
   });
 
   it('no answer → exit 7, naming only the origin and the cause', async () => {
@@ -556,10 +562,11 @@ describe('gh api: output', () => {
   it.each([true, false])('-i: the status line and the headers, a blank line, then the body (tty: %s)', async (tty) => {
     const result = await h.run(['api', '-i', 'health'], { tty });
     const body = (await direct('/api/v1/health')).body;
-    expect(result).toEqual({
+    // A terminal's stderr is coloured; the text is what is checked.
+    expect({ ...result, err: stripVTControlCharacters(result.err) }).toEqual({
       code: 0,
       out: `HTTP/1.1 200 OK\ncache-control: no-store\ncontent-type: application/json; charset=utf-8\n\n${JSON.stringify(body, null, 2)}\n`,
-      err: '',
+      err: tty ? REMOTE_WHERE : '',
     });
   });
 
@@ -626,7 +633,7 @@ describe('gh api: output', () => {
     expect(result).toEqual({
       code: 1,
       out: '',
-      err: '{"success":false,"message":"The answer is not JSON, so --jq has nothing to filter.","error":{"code":"FAILED","kind":"failed"}}\n',
+      err: `{"success":false,"message":"The answer is not JSON, so --jq has nothing to filter.","error":{"code":"FAILED","kind":"failed"},"target":${JSON.stringify(REMOTE_TARGET)}}\n`,
     });
   });
 
@@ -661,11 +668,19 @@ describe('gh api: --paginate', () => {
       fetch: changing(() => {}, seen),
     });
     if (LEAN) {
-      expect(result).toEqual({ code: 0, out: `${CODES[0]}\n`, err: NO_PAGINATION });
+      expect({ ...result, err: stripVTControlCharacters(result.err) }).toEqual({
+        code: 0,
+        out: `${CODES[0]}\n`,
+        err: `${tty ? REMOTE_WHERE : ''}${NO_PAGINATION}`,
+      });
       expect(seen).toEqual(['/api/v1/me/orders?per_page=1']);
       return;
     }
-    expect(result).toEqual({ code: 0, out: CODES.map((code) => `${code}\n`).join(''), err: '' });
+    expect({ ...result, err: stripVTControlCharacters(result.err) }).toEqual({
+      code: 0,
+      out: CODES.map((code) => `${code}\n`).join(''),
+      err: tty ? REMOTE_WHERE : '',
+    });
     expect(seen).toEqual([
       '/api/v1/me/orders?per_page=1',
       '/api/v1/me/orders?per_page=1&page=2',
@@ -685,7 +700,7 @@ describe('gh api: --paginate', () => {
     expect(filtered).toEqual({
       code: 0,
       out: LEAN ? `${CODES[0]}\n` : CODES.map((code) => `${code}\n`).join(''),
-      err: LEAN ? NO_PAGINATION : '',
+      err: `${REMOTE_WHERE}${LEAN ? NO_PAGINATION : ''}`,
     });
   });
 
@@ -751,6 +766,6 @@ describe('gh api: --paginate', () => {
     expect(result.code).toBe(1);
     expect(result.out).toBe(`${CODES[0]}\n${CODES[1]}\nGone.\n`);
     // The server sent no code: none is invented, the CLI's kind says what it was.
-    expect(JSON.parse(result.err)).toEqual({ success: false, message: 'Gone.', error: { kind: 'not_found' } });
+    expect(JSON.parse(result.err)).toEqual({ success: false, message: 'Gone.', error: { kind: 'not_found' }, target: REMOTE_TARGET });
   });
 });

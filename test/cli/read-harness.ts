@@ -9,6 +9,12 @@ import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 /** 2026-03-02 10:00:00 UTC: invoice codes and timestamps are the same on every run. */
 export const START = CLOCK_START;
 
+/** What a terminal's stderr shows first for `run`'s target (src/cli/where.ts): named by --base-url, a production token on plain http. */
+export const REMOTE_WHERE =
+  '→ http://sandbox.localhost\nWarning: a production token answered by a test server at http://sandbox.localhost — this is not the real shop.\n';
+/** The `target` of `run`'s --json error envelopes (src/cli/where.ts). */
+export const REMOTE_TARGET = { origin: 'http://sandbox.localhost', profile: null, mode: 'production' };
+
 export interface Harness {
   sandbox: Sandbox;
   /** Shared fake time: the sandbox reads it, and the CLI's clock sleeps by moving it forward. */
