@@ -109,7 +109,7 @@ export class CliContext {
   #home: Promise<SandboxHome> | undefined;
   /** The target once resolved, for what is said after a failure (the --json error envelope's `target`). */
   #resolved: Target | undefined;
-  /** The target's first answer has been told about (where.ts): once a run, however many clients it makes. */
+  /** Where answers come from has been told (where.ts): once a run, however many clients it makes. */
   #told = false;
 
   /** The terminal: streams, TTY flags, colour, prompting and the kinds of output (io/io-streams.ts). */
@@ -322,22 +322,16 @@ export class CliContext {
   }
 
   /**
-   * On a terminal, the target's first answer says where it came from when that is not the current profile's server,
-   * and warns when a token that may be a production one is answered by a test server (where.ts). Piped, nothing: a
+   * On a terminal, the run says where its answers come from when that is not the current profile's server, and warns
+   * when a token that may be a production one is answered by a test server (where.ts). Piped, nothing: a
    * script's stderr stays as it was, and it can read `target` from the --json output instead.
    */
   async #tellingWhere(fetch: typeof globalThis.fetch, target: Target): Promise<typeof globalThis.fetch> {
-    if (!this.io.stderrTerminal) return fetch;
-    const { tellingFetch } = await import('./where.js');
-    return tellingFetch(
-      fetch,
-      target,
-      () => this.#told,
-      (text, warning) => {
-        this.#told = true;
-        this.io.warn(warning ? this.io.style.yellow(text) : this.io.style.dim(text));
-      },
-    );
+    if (!this.io.stderrTerminal || this.#told) return fetch;
+    const { tellWhere, quietedForTests } = await import('./where.js');
+    if (quietedForTests(target, this.io.env)) return fetch;
+    this.#told = true;
+    return tellWhere(fetch, target, (text, warning) => this.io.warn(warning ? this.io.style.yellow(text) : this.io.style.dim(text)));
   }
 
   async #createClient(

@@ -66,22 +66,37 @@ export function testServerWarning(
 }
 
 /**
- * A fetch that tells, on the run's first answer only (`told` says whether one was told of already), where it came
- * from: the elsewhere line, then the test-server warning, through `say`. Answers pass through unchanged.
+ * A test seam, like TOPUP_TEST_NO_PACING: TOPUP_TEST_QUIET_TARGET=1 keeps a terminal run against a server on this
+ * machine from saying where its answers came from, so tests of other commands' terminal output need not repeat it.
+ * Never for another machine's server: there the line and the warning always show.
  */
-export function tellingFetch(
+export function quietedForTests(target: Target, env: Readonly<Record<string, string | undefined>>): boolean {
+  return env.TOPUP_TEST_QUIET_TARGET === '1' && URL.canParse(target.baseUrl) && isLoopbackHost(new URL(target.baseUrl).hostname);
+}
+
+/**
+ * Tells, through `say`, where this run's answers come from: the elsewhere line and, for a server that is a test one
+ * by its URL, the warning, at once (before any progress bar or spinner draws, so no line lands inside one); the
+ * warning for a server that says so only by its header comes with its first answer. Returns the fetch to use.
+ */
+export function tellWhere(
   fetch: typeof globalThis.fetch,
   target: Target,
-  told: () => boolean,
   say: (text: string, warning: boolean) => void,
 ): typeof globalThis.fetch {
+  const notice = elsewhereNotice(target);
+  if (notice !== undefined) say(notice, false);
+  const mode = targetMode(target);
+  const byUrl = testServerWarning(mode, target.baseUrl, new Headers());
+  if (byUrl !== undefined) say(byUrl, true);
+  if (byUrl !== undefined || mode === 'sandbox') return fetch;
+  let told = false;
   return (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
     const answer = await fetch(input, init);
-    if (!told()) {
-      const notice = elsewhereNotice(target);
-      if (notice !== undefined) say(notice, false);
-      const warning = testServerWarning(targetMode(target), target.baseUrl, answer.headers);
-      if (warning !== undefined) say(warning, true);
+    const warning = told ? undefined : testServerWarning(mode, target.baseUrl, answer.headers);
+    if (warning !== undefined) {
+      told = true;
+      say(warning, true);
     }
     return answer;
   }) as typeof globalThis.fetch;

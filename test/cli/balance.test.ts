@@ -1,6 +1,6 @@
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { describe, expect, it } from 'vitest';
-import { REMOTE_WHERE, useHarness, seedRichHistory, type Harness } from './read-harness.js';
+import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { expectUsageError, LEAN, leanLines } from '../support/cli-assertions.js';
 
 let h: Harness;
@@ -136,7 +136,7 @@ describe('topup transactions', () => {
           ]
       ).join('\n'),
     );
-    expect(result.err).toBe(REMOTE_WHERE);
+    expect(result.err).toBe('');
     expect((await h.run(['transactions'], { tty: true })).out).toMatch(ANSI_ESCAPE);
   });
 
@@ -167,7 +167,7 @@ describe('topup transactions', () => {
 
   it('terminal: a hint for the next page on stderr, with the same flags', async () => {
     const result = await h.run(['transactions', '--per-page', '1', '--no-color'], { tty: true });
-    expect(result.err).toBe(REMOTE_WHERE + (LEAN ? '' : 'Page 1 of 3 (3 transactions). Next: topup transactions --per-page 1 --page 2\n'));
+    expect(result.err).toBe(LEAN ? '' : 'Page 1 of 3 (3 transactions). Next: topup transactions --per-page 1 --page 2\n');
     const empty = await h.runEmbedded(['transactions', '--no-color'], { tty: true });
     expect(empty.out).toBe('');
     expect(empty.err).toMatch(/^No transactions\.$/m);

@@ -9,9 +9,6 @@ import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 /** 2026-03-02 10:00:00 UTC: invoice codes and timestamps are the same on every run. */
 export const START = CLOCK_START;
 
-/** What a terminal's stderr shows first for `run`'s target (src/cli/where.ts): named by --base-url, a production token on plain http. */
-export const REMOTE_WHERE =
-  '→ http://sandbox.localhost\nWarning: a production token answered by a test server at http://sandbox.localhost — this is not the real shop.\n';
 /** The `target` of `run`'s --json error envelopes (src/cli/where.ts). */
 export const REMOTE_TARGET = { origin: 'http://sandbox.localhost', profile: null, mode: 'production' };
 
@@ -82,7 +79,12 @@ export async function harness(): Promise<Harness> {
     token,
     client: (name) => createClient({ baseUrl: sandbox.baseUrl, token: token(name), fetch: sandbox.fetch, pacing: false }),
     run: (args, options = {}) =>
-      exec([...args, '--base-url', options.baseUrl ?? sandbox.baseUrl], { TOPUP_TOKEN: token(options.account ?? 'rich') }, options),
+      exec(
+        [...args, '--base-url', options.baseUrl ?? sandbox.baseUrl],
+        // The terminal's line on where answers came from is tested in where.test.ts, not with every command's output.
+        { TOPUP_TOKEN: token(options.account ?? 'rich'), TOPUP_TEST_QUIET_TARGET: '1' },
+        options,
+      ),
     runEmbedded: (args, options = {}) => exec(args, {}, options),
     outputs,
     cleanup: config.cleanup,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { REVOKED_TOKEN } from '../../mocks/store/seed.js';
-import { looksLikeTestServer, testServerWarning } from '../../src/cli/where.js';
+import { looksLikeTestServer, quietedForTests, testServerWarning } from '../../src/cli/where.js';
 import { tempConfigDir } from '../support/fake-io.js';
+import { urlOf } from '../support/url-of.js';
 import { runCli, useServedCli, type ServedSandbox } from './run-cli.js';
 
 let served: ServedSandbox;
@@ -48,6 +49,14 @@ describe('a terminal says which target answered when it is not the current profi
     expect(byFlag.err).toBe(`→ ${served.url}\n`);
     const byEnv = await topup(['balance'], { stderrTTY: true, env: { ...env, TOPUP_BASE_URL: served.url } });
     expect(byEnv.err).toBe(`→ ${served.url}\n`);
+  });
+
+  it('the test seam TOPUP_TEST_QUIET_TARGET quiets a server on this machine only', async () => {
+    await twoProfiles('rich');
+    const quiet = await topup(['balance', '--profile', 'staging'], { stderrTTY: true, env: { TOPUP_TEST_QUIET_TARGET: '1' } });
+    expect(quiet).toMatchObject({ code: 0, err: '' });
+    const elsewhere = { kind: 'remote', baseUrl: 'https://shop.example' } as Parameters<typeof quietedForTests>[0];
+    expect(quietedForTests(elsewhere, { TOPUP_TEST_QUIET_TARGET: '1' })).toBe(false);
   });
 
   it('piped: stderr stays as it was', async () => {
@@ -97,6 +106,30 @@ describe('a production token answered by a test server is marked', () => {
         fetch: sandbox.fetch,
       });
       expect(unknown.err).toContain(`Warning: a token of unknown mode answered by a test server at ${sandbox.baseUrl}`);
+    } finally {
+      config.cleanup();
+    }
+  });
+
+  it('an https server elsewhere: warned only when it says it is a topup sandbox (its instance header)', async () => {
+    const sandbox = await createSandbox({ rateLimit: false });
+    const config = tempConfigDir();
+    // Played by the in-process sandbox (which sends no instance header), so no request leaves the machine.
+    const shop =
+      (header: boolean): typeof fetch =>
+      async (input, init) => {
+        const url = new URL(urlOf(input));
+        const answer = await sandbox.fetch(`${sandbox.baseUrl}${url.pathname}${url.search}`, init);
+        const headers = new Headers(answer.headers);
+        if (header) headers.set('X-Topup-Sandbox-Instance', 'abc123');
+        return new Response(await answer.text(), { status: answer.status, headers });
+      };
+    try {
+      const env = { TOPUP_BASE_URL: 'https://shop.example', TOPUP_TOKEN: sandbox.account('rich').token };
+      const plain = await runCli(config.dir, ['balance'], { stderrTTY: true, env, fetch: shop(false) });
+      expect(plain).toMatchObject({ code: 0, err: '→ https://shop.example\n' });
+      const marked = await runCli(config.dir, ['balance'], { stderrTTY: true, env, fetch: shop(true) });
+      expect(marked.err).toBe(`→ https://shop.example\n${warningAt('https://shop.example')}\n`);
     } finally {
       config.cleanup();
     }
