@@ -7,8 +7,12 @@ import type { TokenMode } from '../contract/index.js';
 import { INSTANCE_HEADER } from '../contract/sandbox-control.js';
 import { isLoopbackHost } from '../client/base-url.js';
 import { tokenModeOf } from './commands/auth/token-family.js';
-import type { Target } from './context.js';
-import { originOf } from './target.js';
+import { originOf, type TargetSpec } from './target.js';
+
+/** What is needed here of a resolved target (context.ts's Target, named structurally: the context loads this module). */
+export type Target =
+  | { kind: 'embedded'; baseUrl: string }
+  | { kind: 'remote'; spec: Extract<TargetSpec, { kind: 'remote' }>; baseUrl: string; token: string | undefined };
 
 /** What a script may check of the target: never the token, only its mode. */
 export interface TargetSummary {
@@ -91,7 +95,7 @@ export function tellWhere(
   if (byUrl !== undefined) say(byUrl, true);
   if (byUrl !== undefined || mode === 'sandbox') return fetch;
   let told = false;
-  return (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+  return async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
     const answer = await fetch(input, init);
     const warning = told ? undefined : testServerWarning(mode, target.baseUrl, answer.headers);
     if (warning !== undefined) {
@@ -99,5 +103,5 @@ export function tellWhere(
       say(warning, true);
     }
     return answer;
-  }) as typeof globalThis.fetch;
+  };
 }
