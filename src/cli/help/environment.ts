@@ -15,6 +15,10 @@ export const environmentVariables: readonly (readonly [name: string, meaning: st
   ['TOPUP_JQ_TIMEOUT_MS', 'how long --jq may run on one value before it is stopped (default 10000)'],
   ['TOPUP_JQ_MEMORY_MB', 'how much memory --jq may use before it is stopped (default 256)'],
   ['TOPUP_TEST_NO_PACING', "for tests: 1 turns the client's pacing off toward a loopback server (a sandbox served with --no-rate-limit)"],
+  [
+    'TOPUP_TEST_QUIET_TARGET',
+    "for tests: 1 drops the terminal's line on which server answered, and its test-server warning, for a loopback server",
+  ],
   ['TERM', '`dumb`: `orders batch` shows its progress as one line per row instead of a bar'],
   ['TZ', 'time zone of times shown on a terminal (piped, times are ISO 8601 in UTC)'],
   ['TOPUP_BROWSER, then BROWSER', 'the browser `mock open` and `mock serve --open` start (default xdg-open, open or start)'],
