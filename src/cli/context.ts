@@ -12,6 +12,7 @@ import { Settings } from './settings.js';
 import { sandboxFetch } from './sandbox/fetch.js';
 import { sanitizeText, sanitizingFetch } from './io/sanitize.js';
 import { originOf, resolveTarget, type TargetSpec } from './target.js';
+import type { TargetSummary } from './where.js';
 
 /** Which sandbox answers a run that uses the config folder's own: in this process, or served by `topup mock serve`. */
 export function embeddedNotice(spec: Extract<TargetSpec, { kind: 'embedded' }>, home: SandboxHome = { kind: 'in-process' }): string {
@@ -106,6 +107,10 @@ export class CliContext {
   #prompter: Promise<Prompter> | undefined;
   #offline: Promise<EmbeddedSandbox> | undefined;
   #home: Promise<SandboxHome> | undefined;
+  /** The target once resolved, for what is said after a failure (the --json error envelope's `target`). */
+  #resolved: Target | undefined;
+  /** Where answers come from has been told (where.ts): once a run, however many clients it makes. */
+  #told = false;
 
   /** The terminal: streams, TTY flags, colour, prompting and the kinds of output (io/io-streams.ts). */
   readonly io: IOStreams;
@@ -199,8 +204,14 @@ export class CliContext {
   }
 
   target(): Promise<Target> {
-    this.#target ??= this.#resolveTarget();
+    this.#target ??= this.#resolveTarget().then((target) => (this.#resolved = target));
     return this.#target;
+  }
+
+  /** Where this run's requests went (origin, profile, token mode), once the target is known; never the token. */
+  async targetSummary(): Promise<TargetSummary | undefined> {
+    if (this.#resolved === undefined) return undefined;
+    return (await import('./where.js')).targetSummary(this.#resolved);
   }
 
   /**
@@ -312,6 +323,19 @@ export class CliContext {
     };
   }
 
+  /**
+   * On a terminal, the run says where its answers come from when that is not the current profile's server, and warns
+   * when a token that may be a production one is answered by a test server (where.ts). Piped, nothing: a
+   * script's stderr stays as it was, and it can read `target` from the --json output instead.
+   */
+  async #tellingWhere(fetch: typeof globalThis.fetch, target: Target): Promise<typeof globalThis.fetch> {
+    if (!this.io.stderrTerminal || this.#told) return fetch;
+    const { tellWhere, quietedForTests } = await import('./where.js');
+    if (quietedForTests(target, this.io.env)) return fetch;
+    this.#told = true;
+    return tellWhere(fetch, target, (text, warning) => this.io.warn(warning ? this.io.style.yellow(text) : this.io.style.dim(text)));
+  }
+
   async #createClient(
     wrapGiven: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch,
     options: { exact?: boolean; watch?: ClientWatch } = {},
@@ -341,7 +365,7 @@ export class CliContext {
     return createClient({
       baseUrl: target.baseUrl,
       token: target.token,
-      fetch: wrap(await this.remoteFetch()),
+      fetch: wrap(await this.#tellingWhere(await this.remoteFetch(), target)),
       ...(unpaced ? { pacing: false } : {}),
       ...hooks,
       clock: this.deps.clock,

@@ -10,6 +10,7 @@ import { redactSecrets } from './io/redact.js';
 import { sanitizeText } from './io/sanitize.js';
 import type { CliIO } from './io/streams.js';
 import { buildProgram } from './program.js';
+import type { TargetSummary } from './where.js';
 
 /** The hidden command the scripts of `topup completion` call on each Tab: `topup __complete orders show ''`. */
 export const COMPLETE_COMMAND = '__complete';
@@ -41,12 +42,13 @@ export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps
     const code = exitCodeFor(error);
     // Ctrl-C in a prompt ends the run as the user asked: quietly, with no "User force closed the prompt".
     if (code === ExitCode.interrupted) return code;
-    reportError(ctx, error);
+    reportError(ctx, error, ctx.globals.json || asksForJson(argv) ? await ctx.targetSummary() : undefined);
     return code;
   }
 }
 
-function reportError(ctx: CliContext, error: unknown): void {
+/** `target`: where the failed run's requests went, for the --json envelope (a script checks it); undefined before that was known. */
+function reportError(ctx: CliContext, error: unknown, target: TargetSummary | undefined): void {
   const err = error instanceof Error ? error : new Error(String(error));
   const details = err as Error & { status?: number; code?: string; fields?: readonly string[]; idempotencyKey?: string };
   // A 401 to a request that carried no token is explained by why it carried none.
@@ -59,7 +61,7 @@ function reportError(ctx: CliContext, error: unknown): void {
     const ownCode = typeof details.code === 'string' ? details.code : undefined;
     // A server's answer keeps its own code, or none; an error of the CLI's own always has one.
     const code = typeof details.status === 'number' ? ownCode : (ownCode ?? kind.toUpperCase());
-    ctx.io.stderr.write(errorEnvelope({ message, code, kind, fields: details.fields, idempotencyKey: details.idempotencyKey }));
+    ctx.io.stderr.write(errorEnvelope({ message, code, kind, fields: details.fields, idempotencyKey: details.idempotencyKey, target }));
   } else {
     ctx.io.stderr.write(`${ctx.io.style.red('Error:')} ${message}\n`);
     const hint = errorHint(details.code);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiPath } from '../../src/cli/commands/api/arguments.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/client/options.js';
-import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
+import { REMOTE_TARGET, useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { LEAN } from '../support/cli-assertions.js';
 import { urlOf } from '../support/url-of.js';
 import { expectUsageError } from '../support/cli-assertions.js';
@@ -246,7 +246,12 @@ describe('topup api', () => {
     const body = JSON.parse(result.out);
     expect(body).toMatchObject({ success: false, error: { code: 'FORBIDDEN_FIELDS' } });
     // The server's envelope as it came, with the CLI's kind beside its code.
-    expect(JSON.parse(result.err)).toEqual({ success: false, message: body.message, error: { ...body.error, kind: 'validation' } });
+    expect(JSON.parse(result.err)).toEqual({
+      success: false,
+      message: body.message,
+      error: { ...body.error, kind: 'validation' },
+      target: REMOTE_TARGET,
+    });
   });
 
   it('no answer → exit 7, naming only the origin and the cause', async () => {
@@ -626,7 +631,7 @@ describe('gh api: output', () => {
     expect(result).toEqual({
       code: 1,
       out: '',
-      err: '{"success":false,"message":"The answer is not JSON, so --jq has nothing to filter.","error":{"code":"FAILED","kind":"failed"}}\n',
+      err: `{"success":false,"message":"The answer is not JSON, so --jq has nothing to filter.","error":{"code":"FAILED","kind":"failed"},"target":${JSON.stringify(REMOTE_TARGET)}}\n`,
     });
   });
 
@@ -751,6 +756,6 @@ describe('gh api: --paginate', () => {
     expect(result.code).toBe(1);
     expect(result.out).toBe(`${CODES[0]}\n${CODES[1]}\nGone.\n`);
     // The server sent no code: none is invented, the CLI's kind says what it was.
-    expect(JSON.parse(result.err)).toEqual({ success: false, message: 'Gone.', error: { kind: 'not_found' } });
+    expect(JSON.parse(result.err)).toEqual({ success: false, message: 'Gone.', error: { kind: 'not_found' }, target: REMOTE_TARGET });
   });
 });

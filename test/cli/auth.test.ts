@@ -140,10 +140,12 @@ describe('auth login', () => {
   });
 
   it('on a terminal, asks for the base URL and then the token with hidden input', async () => {
-    const prompter = scriptedPrompter([{ input: served.url }, { password: `  ${served.token('unlinked')}  ` }]);
+    // A production token: login offers to store the chat user id that paying by balance needs; empty skips it.
+    const prompter = scriptedPrompter([{ input: served.url }, { password: `  ${served.token('unlinked')}  ` }, { input: '' }]);
     const result = await topup(['--no-color', 'auth', 'login', '--profile', 'store'], { tty: true, prompter });
     expect(result.code).toBe(0);
-    expect(prompter.asked.map((q) => q.kind)).toEqual(['input', 'password']);
+    expect(prompter.asked.map((q) => q.kind)).toEqual(['input', 'password', 'input']);
+    expect(prompter.asked[2]!.message).toContain('topup config set chat_user_id');
     // A sandbox has no API-access page: its tokens are its fixtures.
     expect(prompter.asked[1]!.message).toBe('API token (a topup sandbox: `topup mock fixtures` lists its tokens):');
     expect(result.err).toBe(`✓ Logged in to ${served.url}${as('unlinked')} (production token), profile store.\n`);
@@ -151,7 +153,16 @@ describe('auth login', () => {
   });
 
   it('on a terminal with --base-url, asks only for the token', async () => {
-    const prompter = scriptedPrompter([{ password: served.token('rich') }]);
+    const prompter = scriptedPrompter([{ password: served.token('rich') }, { input: ' 700000001 ' }]);
+    const result = await topup(['auth', 'login', '--base-url', served.url], { tty: true, prompter });
+    expect(result.code).toBe(0);
+    expect(prompter.asked.map((q) => q.kind)).toEqual(['password', 'input']);
+    // The chat user id offered for a production token is stored with the profile.
+    expect((readJson('config.json').profiles as Record<string, { chat_user_id?: string }>).default!.chat_user_id).toBe('700000001');
+  });
+
+  it('a sandbox token is not asked for a chat user id', async () => {
+    const prompter = scriptedPrompter([{ password: served.token('demo') }]);
     const result = await topup(['auth', 'login', '--base-url', served.url], { tty: true, prompter });
     expect(result.code).toBe(0);
     expect(prompter.asked.map((q) => q.kind)).toEqual(['password']);
@@ -394,6 +405,8 @@ describe('auth status', () => {
         ...(LEAN
           ? { username: null, token_name: null, last_used_at: null }
           : { username: 'demo', token_name: 'Demo sandbox key', last_used_at: expect.any(String) }),
+        // Where this run's requests go: only the active entry says it (src/cli/where.ts).
+        target: { origin: served.url, profile: 'sandbox', mode: 'sandbox' },
       },
       {
         profile: 'gone',
@@ -407,6 +420,7 @@ describe('auth status', () => {
         username: null,
         token_name: null,
         last_used_at: null,
+        target: null,
       },
     ]);
   });
@@ -428,6 +442,7 @@ describe('auth status', () => {
         ...(LEAN
           ? { username: null, token_name: null, last_used_at: null }
           : { username: 'unlinked', token_name: 'Web store key', last_used_at: expect.any(String) }),
+        target: { origin: served.url, profile: null, mode: 'production' },
       },
     ]);
   });

@@ -70,7 +70,8 @@ describe('topup doctor', () => {
     expect(result.out).toMatch(LEAN ? /^token: ✓ TOPUP_TOKEN is valid: sandbox$/m : /^token: ✓ TOPUP_TOKEN is valid: sandbox, user demo$/m);
     expect(result.err).toBe('');
     // To a person watching stderr it says so; piped, the exit code does.
-    expect((await doctor([], { stderrTTY: true })).err).toBe('✓ No problems found.\n');
+    // TOPUP_BASE_URL names the server, not the current profile: a terminal is told where the answers came from.
+    expect((await doctor([], { stderrTTY: true })).err).toBe('→ http://sandbox.localhost\n✓ No problems found.\n');
   });
 
   it('--contract reads every GET endpoint of the full sandbox and finds nothing; it creates no order', async () => {
@@ -133,8 +134,12 @@ describe('topup doctor', () => {
       kind: 'remote',
       base_url: 'http://sandbox.localhost',
       source: 'TOPUP_BASE_URL',
+      // As in every --json `target`: the origin, the profile and the token's mode, never the token.
+      origin: 'http://sandbox.localhost',
       profile: null,
+      mode: 'sandbox',
     });
+    expect(result.out).not.toContain(token('demo'));
     expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['target', 'server', 'sandbox', 'clock', 'rate limits', 'token']);
     expect(report.findings).toEqual([]);
   });

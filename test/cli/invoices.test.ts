@@ -5,7 +5,7 @@ import { waitForInvoice } from '../../src/cli/commands/invoices/wait.js';
 import { CliContext } from '../../src/cli/context.js';
 import { pollIntervals } from '../../src/contract/timing.js';
 import { fakeIO } from '../support/fake-io.js';
-import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
+import { REMOTE_TARGET, useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { expectUsageError, LEAN, leanLines } from '../support/cli-assertions.js';
 
 let h: Harness;
@@ -228,6 +228,7 @@ describe('topup invoices status', () => {
       success: false,
       message: 'Invoice INV20260302000003 was paid, then refunded to the balance because the order failed.',
       error: { code: 'REJECTED', kind: 'rejected' },
+      target: REMOTE_TARGET,
     });
   });
 

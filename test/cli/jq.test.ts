@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstError } from '../../src/cli/io/jq.js';
 import { EMBEDDED_NOTICE, expectUsageError, LEAN } from '../support/cli-assertions.js';
-import { seedRichHistory, useHarness, type Harness } from './read-harness.js';
+import { REMOTE_TARGET, seedRichHistory, useHarness, type Harness } from './read-harness.js';
 
 let h: Harness;
 useHarness(
@@ -156,6 +156,7 @@ describe('errors', () => {
       success: false,
       message: 'The --jq expression failed on the data: array ([{"code":"C...) cannot be matched, as it is not a string.',
       error: { code: 'FAILED', kind: 'failed' },
+      target: REMOTE_TARGET,
     });
   });
 
@@ -164,7 +165,7 @@ describe('errors', () => {
     expect(result).toEqual({
       code: 1,
       out: '',
-      err: '{"success":false,"message":"The --jq expression failed on the data: no luck.","error":{"code":"FAILED","kind":"failed"}}\n',
+      err: `{"success":false,"message":"The --jq expression failed on the data: no luck.","error":{"code":"FAILED","kind":"failed"},"target":${JSON.stringify(REMOTE_TARGET)}}\n`,
     });
   });
 

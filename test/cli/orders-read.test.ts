@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { registerOrderCommands } from '../../src/cli/commands/orders/index.js';
 import { CliContext } from '../../src/cli/context.js';
 import { fakeIO } from '../support/fake-io.js';
-import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
+import { REMOTE_TARGET, useHarness, seedRichHistory, type Harness } from './read-harness.js';
 import { expectUsageError, LEAN, leanLines } from '../support/cli-assertions.js';
 
 let h: Harness;
@@ -250,6 +250,7 @@ describe('topup orders show', () => {
       success: false,
       message: 'Order INV20260302009999 was not found.',
       error: { code: 'NOT_FOUND', kind: 'not_found' },
+      target: REMOTE_TARGET,
     });
   });
 });

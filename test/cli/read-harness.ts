@@ -9,6 +9,9 @@ import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 /** 2026-03-02 10:00:00 UTC: invoice codes and timestamps are the same on every run. */
 export const START = CLOCK_START;
 
+/** The `target` of `run`'s --json error envelopes (src/cli/where.ts). */
+export const REMOTE_TARGET = { origin: 'http://sandbox.localhost', profile: null, mode: 'production' };
+
 export interface Harness {
   sandbox: Sandbox;
   /** Shared fake time: the sandbox reads it, and the CLI's clock sleeps by moving it forward. */
@@ -76,7 +79,12 @@ export async function harness(): Promise<Harness> {
     token,
     client: (name) => createClient({ baseUrl: sandbox.baseUrl, token: token(name), fetch: sandbox.fetch, pacing: false }),
     run: (args, options = {}) =>
-      exec([...args, '--base-url', options.baseUrl ?? sandbox.baseUrl], { TOPUP_TOKEN: token(options.account ?? 'rich') }, options),
+      exec(
+        [...args, '--base-url', options.baseUrl ?? sandbox.baseUrl],
+        // The terminal's line on where answers came from is tested in where.test.ts, not with every command's output.
+        { TOPUP_TOKEN: token(options.account ?? 'rich'), TOPUP_TEST_QUIET_TARGET: '1' },
+        options,
+      ),
     runEmbedded: (args, options = {}) => exec(args, {}, options),
     outputs,
     cleanup: config.cleanup,

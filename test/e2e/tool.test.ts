@@ -103,11 +103,12 @@ describe(`topup as a tool (${BINARY === undefined ? 'node bin/topup.js' : 'the s
   });
 
   it.skipIf(script === undefined)('asks for the token on a terminal, hidden, and logs in with it', async () => {
-    const token = fixtureAccount(served!, 'rich').token;
+    // A sandbox token: a production one would also be offered to store the chat user id (auth.test.ts tests that).
+    const token = fixtureAccount(served!, 'demo').token;
     const login = await onTerminal(['auth', 'login', '--base-url', served!.url], /API token/, `${token}\r`);
     expect(login.code, login.screen).toBe(0);
     expect(login.screen).not.toContain(token);
     const status = await topup(['auth', 'status', '--json'], { env });
-    expect(JSON.parse(status.stdout)).toEqual([expect.objectContaining({ status: 'valid', username: 'rich', base_url: served!.url })]);
+    expect(JSON.parse(status.stdout)).toEqual([expect.objectContaining({ status: 'valid', username: 'demo', base_url: served!.url })]);
   });
 });

@@ -1,3 +1,4 @@
+import type { TargetSummary } from '../where.js';
 import { jsonText } from './sanitize.js';
 
 /**
@@ -14,15 +15,18 @@ export interface ErrorEnvelopeParts {
   kind: string;
   fields?: readonly string[] | undefined;
   idempotencyKey?: string | undefined;
+  /** Where the run's requests went, once that was known (never the token): a script can tell which server refused. */
+  target?: TargetSummary | undefined;
 }
 
 export function errorEnvelope(parts: ErrorEnvelopeParts): string {
-  const { message, code, kind, fields, idempotencyKey } = parts;
+  const { message, code, kind, fields, idempotencyKey, target } = parts;
   const envelope = {
     success: false,
     message,
     error: { ...(code ? { code } : {}), kind, ...(fields ? { fields: [...fields] } : {}) },
     ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
+    ...(target ? { target } : {}),
   };
   return `${jsonText(envelope)}\n`;
 }

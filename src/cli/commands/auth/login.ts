@@ -3,7 +3,8 @@ import type { TokenMode } from '../../../contract/index.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
-import { checkProfileName } from '../../settings.js';
+import { isVisibleWord } from '../../../contract/visible-word.js';
+import { CHAT_USER_ID_MAX_LENGTH, checkProfileName } from '../../settings.js';
 import { profileNameFor } from './profile-name.js';
 
 export const DEFAULT_PROFILE = 'default';
@@ -44,7 +45,7 @@ export async function runLogin(ctx: CliContext, options: LoginOptions, stray: re
   // The chat link belongs to the account, so it survives a new token for the same account only.
   // Without a username from the server the accounts cannot be told apart, so the link is not carried over.
   const sameAccount = earlier !== undefined && earlier.base_url === baseUrl && username !== undefined && earlier.username === username;
-  const chatUserId = sameAccount ? earlier.chat_user_id : undefined;
+  const chatUserId = sameAccount ? earlier.chat_user_id : (await askChatUserId(ctx, mode, options)) || undefined;
   await settings.saveProfile(
     name,
     { base_url: baseUrl, mode, username, ...(chatUserId === undefined ? {} : { chat_user_id: chatUserId }) },
@@ -59,6 +60,23 @@ export async function runLogin(ctx: CliContext, options: LoginOptions, stray: re
   );
   if (ctx.io.env.TOPUP_TOKEN)
     ctx.io.notice(ctx.io.style.yellow('Note: TOPUP_TOKEN is set and wins over the stored token until you unset it.'));
+}
+
+/**
+ * Paying by balance with a production token needs the chat user id (X-Chat-User-ID): on a terminal, login offers to
+ * store it, so the first such order does not fail with CHAT_LINK_REQUIRED. Empty skips; never asked without a terminal.
+ */
+async function askChatUserId(ctx: CliContext, mode: TokenMode | undefined, options: LoginOptions): Promise<string> {
+  if (mode !== 'production' || options.withToken || ctx.globals.json || !ctx.io.canPrompt()) return '';
+  const prompter = await ctx.prompter();
+  const answer = await prompter.input({
+    message: 'Chat user id, to pay by balance (sent as X-Chat-User-ID; empty to skip, later: topup config set chat_user_id ID):',
+    validate: (value) =>
+      value.trim() === '' || isVisibleWord(value.trim(), CHAT_USER_ID_MAX_LENGTH)
+        ? true
+        : `The chat user id is 1 to ${CHAT_USER_ID_MAX_LENGTH} visible characters without spaces.`,
+  });
+  return answer.trim();
 }
 
 /** The stored form: the normalised URL without its trailing slash. */

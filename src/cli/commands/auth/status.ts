@@ -191,8 +191,12 @@ function fieldsOf(checked: Checked, ctx: CliContext): [string, string][] {
 export async function runStatus(ctx: CliContext): Promise<void> {
   const entries = await entriesOf(ctx);
   const checked = await inTurns(entries, CHECKS_AT_ONCE, (entry) => check(ctx, entry));
-  if (ctx.globals.json) await ctx.io.writeJson(checked.map(jsonOf));
-  else {
+  if (ctx.globals.json) {
+    await ctx.target();
+    // The active entry says where this run's requests go, in the shape every --json `target` has (src/cli/where.ts).
+    const target = await ctx.targetSummary();
+    await ctx.io.writeJson(checked.map((c) => ({ ...jsonOf(c), target: c.entry.active ? (target ?? null) : null })));
+  } else {
     const view = { terminal: ctx.io.terminal, style: ctx.io.style };
     ctx.io.out(checked.map((c) => renderFields(fieldsOf(c, ctx), view)).join('\n'));
   }

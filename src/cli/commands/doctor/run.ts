@@ -7,6 +7,7 @@ import { clockSkewSeconds, contractFindings, rateLimitHeadersOf, SKEW_LIMIT_SECO
 import { UsageError } from '../../errors.js';
 import { renderFields } from '../../io/table.js';
 import { describeTarget, type TargetSpec } from '../../target.js';
+import type { TargetSummary } from '../../where.js';
 
 /** One answer as the server sent it, for the checks that the client's parsed `data` cannot answer. */
 interface Recorded {
@@ -23,7 +24,8 @@ interface Check {
 }
 
 export interface DoctorReport {
-  target: { description: string; kind: 'embedded' | 'remote'; base_url: string | null; source: string; profile: string | null } | null;
+  /** Where requests go; `origin`, `profile` and `mode` as in every --json `target` (src/cli/where.ts). */
+  target: ({ description: string; kind: 'embedded' | 'remote'; base_url: string | null; source: string } & TargetSummary) | null;
   checks: Check[];
   findings: Finding[];
 }
@@ -136,7 +138,7 @@ async function checkTarget(ctx: CliContext, report: Report): Promise<TargetSpec 
     kind: spec.kind,
     base_url: target.baseUrl,
     source: spec.source,
-    profile: spec.kind === 'remote' ? (spec.profile ?? null) : null,
+    ...(await ctx.targetSummary())!,
   };
   report.check('target', true, description);
   return spec;
