@@ -212,7 +212,7 @@ describe('--jq is bounded and hears signals (the built binary)', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(
-      '{"success":false,"message":"The --jq expression ran longer than 1500 ms on one value and was stopped (TOPUP_JQ_TIMEOUT_MS sets the limit).","error":{"code":"FAILED","kind":"failed"}}\n',
+      '{"success":false,"message":"The --jq expression ran longer than 1500 ms on one value and was stopped (TOPUP_JQ_TIMEOUT_MS sets the limit).","error":{"code":"FAILED","kind":"failed"},"target":{"origin":"http://sandbox.localhost","profile":null,"mode":"sandbox"}}\n',
     );
   });
 
@@ -221,7 +221,7 @@ describe('--jq is bounded and hears signals (the built binary)', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(
-      '{"success":false,"message":"The --jq expression needed more than 32 MB of memory and was stopped (TOPUP_JQ_MEMORY_MB sets the limit).","error":{"code":"FAILED","kind":"failed"}}\n',
+      '{"success":false,"message":"The --jq expression needed more than 32 MB of memory and was stopped (TOPUP_JQ_MEMORY_MB sets the limit).","error":{"code":"FAILED","kind":"failed"},"target":{"origin":"http://sandbox.localhost","profile":null,"mode":"sandbox"}}\n',
     );
     expect(run.peakMb).toBeLessThan(300);
   });
