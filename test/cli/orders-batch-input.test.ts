@@ -4,6 +4,7 @@ import { CsvRows, parseJsonLine } from '../../src/cli/commands/orders/batch-rows
 import { progressBar, progressText } from '../../src/cli/commands/orders/batch-progress.js';
 import { PollSchedule } from '../../src/cli/commands/orders/batch-wait.js';
 import { resumeCommand } from '../../src/cli/commands/orders/batch-run.js';
+import { serverText } from '../../src/cli/commands/orders/batch-ledger.js';
 
 /** The records of `text` fed in chunks of every size from 1 up: a boundary anywhere must not change them. */
 function recordsOf(text: string, format: BatchFormat): FileRecord[] {
@@ -186,6 +187,22 @@ describe('progress, resume and wait schedule', () => {
       ['b', 11_000],
       ['c', 12_000],
       ['a', 20_000],
+    ]);
+  });
+});
+
+describe('serverText: what a ledger keeps of a server string', () => {
+  it('keeps a short one and undefined as they are, and cuts a long one to 1024 characters and an ellipsis', () => {
+    expect(serverText('Balance too low.')).toBe('Balance too low.');
+    expect(serverText(undefined)).toBeUndefined();
+    expect(serverText('x'.repeat(5000))).toBe(`${'x'.repeat(1024)}…`);
+  });
+
+  it('the splitter keeps to the limit it is given, not the batch file one', () => {
+    const splitter = new RecordSplitter('jsonl', 10);
+    expect(splitter.push('0123456789\n01234567890\n')).toEqual([
+      { line: 1, text: '0123456789' },
+      { line: 2, error: 'the row is longer than 10 characters' },
     ]);
   });
 });

@@ -207,6 +207,20 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect(ledgerLines(`${input}.results.jsonl`).filter((e) => e.t === 'result')).toHaveLength(2);
   });
 
+  it('a results file with a line past the ledger limit is refused as damaged, without buffering it, and nothing is sent', async () => {
+    const input = file('huge.csv', 'username,place,pass\nBuilderBob,5001,9001\n');
+    const batchLine = JSON.stringify({ t: 'batch', v: 1, batch: 'huge.csv', at: '2026-04-01T00:00:00.000Z' });
+    writeFileSync(`${input}.results.jsonl`, `${batchLine}\n{"t":"sent","key":"${'k'.repeat(2 * 1024 * 1024)}"}\n${batchLine}\n`, {
+      mode: 0o600,
+    });
+    const result = await asRich(['orders', 'batch', input]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(
+      `The results file ${input}.results.jsonl is damaged at line 2 (longer than a ledger record may be (1048576 bytes)); fix or move it`,
+    );
+    expect(orderPosts()).toHaveLength(0);
+  });
+
   it('a 401 stops the batch with the resume command and exit 4; nothing more is sent', async () => {
     const input = file('auth.csv', 'username,place,pass\nBuilderBob,5001,9001\nBuilderBob,5001,9002\n');
     const result = await asRich(['orders', 'batch', input], { env: { TOPUP_TOKEN: 'topup_live_not_a_real_token_00000000' } });

@@ -1,9 +1,9 @@
 // A batch's results ledger: one JSON line per event, appended and flushed to disk before the next row is sent.
 import { dirname } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { FileHandle } from 'node:fs/promises';
 import { openToAppend, openToRead, openToUpdate, syncDirectory } from '../../../safe-file.js';
 import { CliError } from '../../errors.js';
+import { readRecords } from './batch-records.js';
 
 /*
  * Lines, each a JSON object with `t`:
@@ -115,16 +115,21 @@ export async function readLedger(path: string): Promise<LedgerIndex | undefined>
   }
   if (handle === undefined) return undefined;
   const index = new LedgerIndex();
-  let pendingBad: number | undefined;
-  let lineNumber = 0;
+  /** A line that is not a record: an error unless it turns out to be the last one, cut off by a crash. */
+  let pendingBad: { line: number; why: string } | undefined;
   try {
-    const lines = createInterface({ input: handle.createReadStream({ encoding: 'utf8', autoClose: false }), crlfDelay: Infinity });
-    for await (const text of lines) {
-      lineNumber += 1;
+    // Split as batch files are, so that a line is never buffered past MAX_LINE_BYTES, whatever the file holds.
+    const chunks = handle.createReadStream({ encoding: 'utf8', autoClose: false });
+    for await (const line of readRecords(chunks, 'jsonl', MAX_LINE_BYTES)) {
       if (pendingBad !== undefined) throw damaged(path, pendingBad);
+      if (line.error !== undefined) {
+        pendingBad = { line: line.line, why: `longer than a ledger record may be (${MAX_LINE_BYTES} bytes)` };
+        continue;
+      }
+      const text = line.text ?? '';
       if (text.trim() === '') continue;
       const record = parseRecord(text);
-      if (record === undefined) pendingBad = lineNumber;
+      if (record === undefined) pendingBad = { line: line.line, why: 'not a ledger record' };
       else index.apply(record);
     }
     if (pendingBad !== undefined) {
@@ -141,10 +146,18 @@ export async function readLedger(path: string): Promise<LedgerIndex | undefined>
   return index;
 }
 
-function damaged(path: string, line: number): CliError {
+function damaged(path: string, bad: { line: number; why: string }): CliError {
   return new CliError(
-    `The results file ${path} is damaged at line ${line} (not a ledger record); fix or move it, or use another --results file.`,
+    `The results file ${path} is damaged at line ${bad.line} (${bad.why}); fix or move it, or use another --results file.`,
   );
+}
+
+/** The most of a server's text a ledger record keeps: a hostile server must not make the ledger unreadable. */
+const MAX_SERVER_TEXT = 1024;
+
+/** A string the server sent, cut to MAX_SERVER_TEXT characters (undefined stays undefined). */
+export function serverText<T extends string | undefined>(text: T): T {
+  return (text !== undefined && text.length > MAX_SERVER_TEXT ? `${text.slice(0, MAX_SERVER_TEXT)}…` : text) as T;
 }
 
 /** Appends records, each flushed to disk before append() resolves. */

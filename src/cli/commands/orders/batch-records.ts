@@ -30,7 +30,11 @@ export class RecordSplitter {
   /** The last character was a CR: a following LF belongs to it. */
   #afterCr = false;
 
-  constructor(readonly format: BatchFormat) {}
+  /** `maxChars`: the longest record kept; a longer one is an error record, never buffered whole. */
+  constructor(
+    readonly format: BatchFormat,
+    readonly maxChars = MAX_RECORD_CHARS,
+  ) {}
 
   /** The records the chunk completes. */
   push(chunk: string): FileRecord[] {
@@ -106,7 +110,7 @@ export class RecordSplitter {
   #add(part: string): void {
     if (part === '') return;
     this.#size += part.length;
-    if (this.#size > MAX_RECORD_CHARS) {
+    if (this.#size > this.maxChars) {
       this.#tooLong = true;
       return;
     }
@@ -123,14 +127,18 @@ export class RecordSplitter {
     this.#size = 0;
     this.#tooLong = false;
     this.#afterQuote = false;
-    if (tooLong) return { line, error: `the row is longer than ${MAX_RECORD_CHARS} characters` };
+    if (tooLong) return { line, error: `the row is longer than ${this.maxChars} characters` };
     return this.format === 'csv' ? { line, fields } : { line, text: fields[0] ?? '' };
   }
 }
 
 /** Every record of a stream of text chunks, in order, holding one chunk and one record at a time. */
-export async function* readRecords(chunks: AsyncIterable<string>, format: BatchFormat): AsyncGenerator<FileRecord> {
-  const splitter = new RecordSplitter(format);
+export async function* readRecords(
+  chunks: AsyncIterable<string>,
+  format: BatchFormat,
+  maxChars = MAX_RECORD_CHARS,
+): AsyncGenerator<FileRecord> {
+  const splitter = new RecordSplitter(format, maxChars);
   for await (const chunk of chunks) yield* splitter.push(chunk);
   yield* splitter.end();
 }

@@ -8,7 +8,7 @@ import { sanitizeText } from '../../io/sanitize.js';
 import { renderFields } from '../../io/table.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/choices.js';
 import { spendsRealBalance } from './create-run.js';
-import { LedgerIndex, LedgerWriter, readLedger, type LedgerRecord, type LedgerRow } from './batch-ledger.js';
+import { LedgerIndex, LedgerWriter, readLedger, serverText, type LedgerRecord, type LedgerRow } from './batch-ledger.js';
 import { lockLedger } from './batch-lock.js';
 import { keyedRows, planBatch, type BatchPlan, type KeyedOrder } from './batch-plan.js';
 import { startProgress, type ProgressMode } from './batch-progress.js';
@@ -105,16 +105,16 @@ function recordOf(outcome: BatchOutcome, digest: string, now: number): LedgerRec
     return {
       ...base,
       status: 'rejected',
-      error: { code: outcome.error.code, status: outcome.error.status, message: outcome.error.message },
+      error: { code: serverText(outcome.error.code), status: outcome.error.status, message: serverText(outcome.error.message) },
       at: new Date(now).toISOString(),
     };
   return {
     ...base,
     status: outcome.status,
-    invoice_code: outcome.invoiceCode,
+    invoice_code: serverText(outcome.invoiceCode),
     amount: outcome.amount,
-    currency: outcome.currency,
-    payment_status: outcome.paymentStatus,
+    currency: serverText(outcome.currency),
+    payment_status: serverText(outcome.paymentStatus),
     at: new Date(now).toISOString(),
   };
 }
@@ -399,8 +399,8 @@ async function waitForAll(
       await writer.append({
         t: 'final',
         key: invoice.key,
-        invoice_code: invoice.invoiceCode,
-        payment_status: paymentStatus,
+        invoice_code: serverText(invoice.invoiceCode),
+        payment_status: serverText(paymentStatus),
         at: new Date(ctx.clock.now()).toISOString(),
       });
       ledger.finals.set(invoice.key, paymentStatus);
