@@ -1,13 +1,7 @@
 /** The embedded sandbox behind offline commands: opened on a state file, with the request log beside it. */
 export { DEFAULT_SANDBOX_URL, type Sandbox } from '../assembly/sandbox.js';
-export {
-  openPersistentSandbox,
-  JournalDamagedError,
-  OrphanJournalError,
-  SnapshotError,
-  StateLockedError,
-  type PersistentSandbox,
-} from '../assembly/persistent-sandbox.js';
+// The persistent sandbox and the four ways opening its state can fail, as one unit.
+export * from '../assembly/persistent-sandbox.js';
 export { seedAccount } from '../store/seed.js';
 export { STATE_LOCK_WAIT_MS } from '../state/lock.js';
 export { requestLogFile, type RequestLogFile } from '../state/request-log.js';

@@ -1,14 +1,8 @@
 /** `topup mock serve` and the state commands: the sandbox over HTTP, its faults, its state file. */
 export { createSandbox, type Sandbox } from '../assembly/sandbox.js';
 export { startHttpSandbox } from '../adapters/http.js';
-export {
-  openPersistentSandbox,
-  JournalDamagedError,
-  OrphanJournalError,
-  SnapshotError,
-  StateLockedError,
-  type PersistentSandbox,
-} from '../assembly/persistent-sandbox.js';
+// The persistent sandbox and the four ways opening its state can fail, as one unit.
+export * from '../assembly/persistent-sandbox.js';
 export { parseFaultSpec, FaultConfigError } from '../core/faults.js';
 export { isLoopbackHost } from '../rules/control-guard.js';
 export { controlCallLines } from '../routes/control-calls.js';
