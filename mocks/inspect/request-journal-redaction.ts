@@ -11,9 +11,9 @@ import {
 import type { AnsweredRequest, EntryInput } from './request-journal.js';
 
 /**
- * What the journal records of a request, with every secret cut (src/contract/redact.ts): done as it records, so that
- * neither its memory, `/__sandbox/requests` and its stream, the dashboard, `topup mock logs` nor the embedded
- * sandbox's request log ever holds a whole token. The secrets the request carried (its credentials, secret query
+ * What the journal shows of a request, with every secret cut (src/contract/redact.ts): done as each entry is built,
+ * the only form in which anything leaves the journal, so that neither `/__sandbox/requests` and its stream, the
+ * dashboard, `topup mock logs` nor the embedded sandbox's request log ever holds a whole token. The secrets the request carried (its credentials, secret query
  * parameters and body fields) are cut word for word wherever they echo, whatever their shape.
  */
 export function redactAnswered(answered: AnsweredRequest): AnsweredRequest {

@@ -77,8 +77,8 @@ export type EntryInput = Omit<JournalEntry, 'id'>;
 
 /**
  * One answered request as the core hands it over: references to what the request and its answer already hold, no
- * copies of what needs none. The journal cuts its secrets as it records it (request-journal-redaction.ts); the entry (parsed
- * query, ISO time, cut bodies) is built from that only when read.
+ * copies of what needs none. The entry (secrets cut by request-journal-redaction.ts, parsed query, ISO time, cut
+ * bodies) is built from that only when read.
  */
 export interface AnsweredRequest {
   at: number;
@@ -103,6 +103,12 @@ export interface AnsweredRequest {
  * Kept in columns, not as an object per request: a busy sandbox writes a few references into arrays allocated once,
  * and builds an entry only when someone reads it. What a request leaves alive is then only what it carried (its
  * headers and bodies), which keeps the garbage collector's copying small (BENCHMARKS.md, journal cost).
+ *
+ * Secrets are cut as an entry is built, and an entry is the only thing that leaves this class: every reader (`list`,
+ * `find`, `get`, the live stream, and through them `/__sandbox/requests`, the dashboard, `topup mock logs` and the
+ * embedded sandbox's request log) sees an entry, never the columns. Cutting them when the request is kept cost the
+ * cheapest requests a quarter of the sandbox's time for them, for entries most of which no one ever reads; until a
+ * slot is read or reused, the columns hold only references to what the request itself carried.
  */
 export class RequestJournal {
   readonly size: number;
@@ -152,9 +158,9 @@ export class RequestJournal {
     return this.size > 0 || this.#listeners.size > 0;
   }
 
-  /** Keeps one answered request, as the sandbox core hands it over, its secrets cut before anything keeps it. */
+  /** Keeps one answered request, as the sandbox core hands it over; its secrets are cut when it is read. */
   keep(answered: AnsweredRequest): void {
-    this.#keep(redactAnswered(answered), undefined);
+    this.#keep(answered, undefined);
   }
 
   /** Keeps an entry that is already built (tests, imports), its secrets cut the same way. */
@@ -197,7 +203,7 @@ export class RequestJournal {
       this.#firstId = this.#nextId;
     }
     if (this.#listeners.size > 0) {
-      const entry = this.size > 0 ? this.#entryAt(id) : this.#finish(id, input ?? entryInput(answered));
+      const entry = this.size > 0 ? this.#entryAt(id) : this.#finish(id, input ?? entryInput(redactAnswered(answered)));
       for (const listener of this.#listeners) listener(entry);
     }
   }
@@ -256,18 +262,20 @@ export class RequestJournal {
       const status = this.#status[slot]!;
       entry = this.#finish(
         id,
-        entryInput({
-          at: this.#at[slot]!,
-          durationMs: this.#duration[slot]!,
-          method: this.#method[slot]!,
-          path: this.#path[slot]!,
-          search: this.#search[slot]!,
-          headers: this.#headers[slot]!,
-          requestBody: this.#requestBody[slot]!,
-          status: status === -1 ? null : status,
-          responseBody: this.#responseBody[slot]!,
-          notes: this.#notes[slot]!,
-        }),
+        entryInput(
+          redactAnswered({
+            at: this.#at[slot]!,
+            durationMs: this.#duration[slot]!,
+            method: this.#method[slot]!,
+            path: this.#path[slot]!,
+            search: this.#search[slot]!,
+            headers: this.#headers[slot]!,
+            requestBody: this.#requestBody[slot]!,
+            status: status === -1 ? null : status,
+            responseBody: this.#responseBody[slot]!,
+            notes: this.#notes[slot]!,
+          }),
+        ),
       );
       this.#built[slot] = entry;
     }
@@ -284,7 +292,7 @@ export class RequestJournal {
   }
 }
 
-/** The journal's record of one answered request (already redacted as it was kept). */
+/** The journal's record of one answered request, its secrets already cut. */
 function entryInput(answered: AnsweredRequest): EntryInput {
   const { headers, notes } = answered;
   return {
