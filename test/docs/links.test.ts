@@ -75,10 +75,12 @@ describe("GitHub's anchors, as the link check computes them", () => {
   });
 
   it('reads links outside code only', () => {
-    const markdown = 'See [the guide](docs/a.md#b) and `[not](a-link)`.\n```\n[nor](this)\n```\n![img](x.png)';
+    const markdown =
+      'See [the guide](docs/a.md#b) and `[not](a-link)`.\n```\n[nor](this)\n```\n![img](x.png) `a code\nspan [over](lines)` [c](d.md)';
     expect(linksOf(markdown)).toEqual([
       { target: 'docs/a.md#b', line: 1 },
       { target: 'x.png', line: 5 },
+      { target: 'd.md', line: 6 },
     ]);
   });
 });

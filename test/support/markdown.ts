@@ -64,10 +64,13 @@ export function headingsOf(markdown: string): Heading[] {
 
 /** Every inline link and image target outside code: `[label](target)` and `![alt](target)`. */
 export function linksOf(markdown: string): Link[] {
+  // A code span may run over a line break; blank its text, keeping the line breaks so that line numbers stay right.
+  const text = withoutFences(markdown)
+    .join('\n')
+    .replace(/(`+)[\s\S]*?\1/g, (span) => span.replace(/[^\n]/g, ' '));
   const links: Link[] = [];
-  withoutFences(markdown).forEach((line, index) => {
-    const text = line.replace(/(`+)[\s\S]*?\1/g, 'code');
-    for (const match of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) links.push({ target: match[1]!, line: index + 1 });
+  text.split('\n').forEach((line, index) => {
+    for (const match of line.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) links.push({ target: match[1]!, line: index + 1 });
   });
   return links;
 }
