@@ -1,4 +1,4 @@
-/** The sandbox's pricing model, documented in the README and the OpenAPI description. */
+/** The sandbox's pricing model, documented in docs/sandbox.md (Pricing) and the OpenAPI description. */
 export const PRICE_PER_CREDIT = 120;
 export const CURRENCY = 'IDR';
 export const discountTiers = [

@@ -3,7 +3,7 @@ import type { OrderType } from '../../src/contract/index.js';
 /**
  * Magic test values, like a payment provider's test cards: orders for these passes end a chosen way by themselves,
  * with no control call, for every token mode. The one list: the seed, the platform check, the timed moves, the
- * fixtures, `topup mock fixtures` and the README table are all built from it.
+ * fixtures, `topup mock fixtures` and the table in docs/sandbox.md are all built from it.
  */
 export type MagicOutcome = 'invoice_fails' | 'invoice_expires' | 'order_refunded' | 'delivery_slow' | 'platform_rejects';
 

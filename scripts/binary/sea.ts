@@ -8,7 +8,7 @@ import type { Plugin } from 'esbuild';
  * The single-file executable, made the way Node's documentation for single executable applications gives it: a
  * preparation blob of the bundled CLI and its assets, injected with postject into a copy of the node binary that
  * runs the build. So it is built for the OS and CPU it is built on: a macOS or Windows executable is built on macOS
- * or Windows with the same command (README, "Install").
+ * or Windows with the same command (docs/install.md).
  */
 
 const ROOT = new URL('../../', import.meta.url).pathname;

@@ -8,7 +8,7 @@ import { assembleBinary, BUNDLE_DIR, BUNDLE_NAME, jqEngineFromAssets } from './s
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /**
- * `npm run build:binary`: the single-file executable (README, "Install"). Node's single executable applications
+ * `npm run build:binary`: the single-file executable (docs/install.md). Node's single executable applications
  * run ONE CommonJS script, so the whole CLI is bundled into one here: every lazy import() inlined (no chunk files
  * beside it), the sandbox's pages inlined as text, the version inlined, and jq-web taken from the executable's assets.
  * Then scripts/binary/sea.ts makes the executable from it and a copy of the node that runs this build.

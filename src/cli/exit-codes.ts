@@ -1,6 +1,6 @@
 import { errorKind, type ErrorKind } from '../errors.js';
 
-/** The CLI's exit codes. Documented in `topup --help` and the README; decided only by `exitCodeFor`. */
+/** The CLI's exit codes. Documented in `topup --help` and docs/scripting.md (Exit codes); decided only by `exitCodeFor`. */
 export const ExitCode = {
   ok: 0,
   error: 1,

@@ -93,7 +93,7 @@ function chooseProfile(input: TargetInput): { name: string; from: ProfileSource;
 }
 
 /**
- * The one rule for where requests go (README, "Where commands send requests"):
+ * The one rule for where requests go (docs/scripting.md, "Where commands send requests"):
  * 1. --mock: the embedded sandbox, whatever else is set (TOPUP_TOKEN is then ignored).
  * 2. A profile named by --profile, TOPUP_PROFILE or as the current one must exist.
  * 3. The server: --base-url, then --profile's, then TOPUP_BASE_URL, then the profile of TOPUP_PROFILE or the current one.

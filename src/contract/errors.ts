@@ -50,7 +50,7 @@ export const ErrorEnvelope = component(
 );
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
-/** What each code means, for the OpenAPI document and the README. */
+/** What each code means, for the OpenAPI document and the guides (docs/library.md, Errors). */
 export const errorCodeCatalog: Record<ErrorCode, { status: number; meaning: string }> = {
   FORBIDDEN_FIELDS: {
     status: 422,

@@ -36,7 +36,7 @@ export const ORDER_BODY_FIELDS = [
   'client_reference',
 ] as const;
 
-/** Fields the document names as never client-settable (listed for the README and error messages). */
+/** Fields the document names as never client-settable (listed in docs/sandbox.md, Pricing, and error messages). */
 export const FORBIDDEN_ORDER_FIELDS = [
   'user_id',
   'email',

@@ -9,7 +9,7 @@ import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { browserMissing, useChromium } from '../support/browser.js';
 
-/** Screenshots land in docs/ when TOPUP_SCREENSHOTS=1 (to update the README's), else in a temp folder to look at. */
+/** Screenshots land in docs/ when TOPUP_SCREENSHOTS=1 (to update docs/sandbox.md's), else in a temp folder to look at. */
 const SHOTS =
   process.env.TOPUP_SCREENSHOTS === '1'
     ? fileURLToPath(new URL('../../docs/', import.meta.url))

@@ -8,7 +8,7 @@ import * as library from '../../src/index.js';
 import { errorForStatus, errorKind, isTopupError, type TopupError, type ErrorKind } from '../../src/errors.js';
 import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
 
-/** Each error class of the library, and the exit code the README's table documents for it. */
+/** Each error class of the library, and the exit code docs/scripting.md's table documents for it. */
 const documented: [string, ExitCode][] = [
   ['UsageError', ExitCode.usage],
   ['BadRequestError', ExitCode.error],

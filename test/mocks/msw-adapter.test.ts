@@ -2,8 +2,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers, createSandbox, type Sandbox } from '../../mocks/index.js';
 
-/** The README's example for bot authors: the sandbox behind msw, the bot's own fetch calls intercepted. */
-describe('msw handlers (README example)', () => {
+/** The example of docs/testing-your-bot.md for bot authors: the sandbox behind msw, the bot's own fetch calls intercepted. */
+describe('msw handlers (docs/testing-your-bot.md example)', () => {
   let sandbox: Sandbox;
   let server: ReturnType<typeof setupServer>;
   const base = 'https://shop.example.com';
@@ -57,7 +57,7 @@ describe('msw handlers (README example)', () => {
   });
 });
 
-describe('sandbox state through @msw/data queries (README)', () => {
+describe('sandbox state through @msw/data queries (docs/testing-your-bot.md)', () => {
   it("lets a test query the sandbox's collections with @msw/data's own API", async () => {
     const sandbox = await createSandbox({ rateLimit: false });
     const rich = sandbox.account('rich');

@@ -10,7 +10,7 @@ import { createClient } from '../../src/index.js';
 import { createSandbox } from '../../mocks/index.js';
 import { INTERFACE_VERSION } from '../../src/contract/index.js';
 import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
-import { readmeRecipe } from '../support/readme-recipes.js';
+import { guideRecipe } from '../support/guide-recipes.js';
 import { browserMissing, CHROMIUM } from '../support/browser.js';
 
 /*
@@ -93,7 +93,7 @@ async function project(name: string, type: 'module' | 'commonjs', files: Record<
   const untar = await run('tar', ['-xzf', tarball, '-C', topup, '--strip-components=1'], dir);
   if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
   const typescript = Object.keys(files).some((file) => file.endsWith('.ts'));
-  // msw is an optional peer: only the TypeScript projects, which follow the README's msw recipe, install it.
+  // msw is an optional peer: only the TypeScript projects, which follow the msw recipe of docs/testing-your-bot.md, install it.
   for (const dep of [...Object.keys(manifest.dependencies), ...(typescript ? ['@types/node', 'msw'] : [])]) {
     const link = join(dir, 'node_modules', dep);
     mkdirSync(dirname(link), { recursive: true });
@@ -146,7 +146,7 @@ ${scriptBody}
   process.exitCode = 1;
 });`;
 
-/** Typed use of the client, the sandbox, the contract and the README's msw recipe; two lines that must not compile. */
+/** Typed use of the client, the sandbox, the contract and the msw recipe (docs/testing-your-bot.md); two lines that must not compile. */
 const TS_BODY = `
 async function main(): Promise<void> {
   const sandbox = await createSandbox({ rateLimit: false });
@@ -212,11 +212,16 @@ afterAll(() => {
 });
 
 describe('the packed package', () => {
-  it('holds dist/, bin/, man/, openapi.json and every export target, and no sources or tests', () => {
+  it('holds dist/, bin/, man/, docs/*.md, openapi.json and every export target, and no sources or tests', () => {
     expect(packedFiles).toEqual(
       expect.arrayContaining([
         'package.json',
         'README.md',
+        'CHANGELOG.md',
+        'docs/README.md',
+        'docs/cli.md',
+        'docs/library.md',
+        'docs/testing-your-bot.md',
         'LICENSE',
         'openapi.json',
         'bin/topup.js',
@@ -359,7 +364,7 @@ describe('strict TypeScript in a fresh project', { timeout: 180_000 }, () => {
     expect(compiled.code).toBe(0);
   });
 
-  it('type-checks and runs from CommonJS ("type": "commonjs") with module nodenext, as the README says', async () => {
+  it('type-checks and runs from CommonJS ("type": "commonjs") with module nodenext, as docs/library.md says', async () => {
     // With the msw recipe: in CommonJS, msw/node has msw's CommonJS types and topup/mocks its own (.d.cts), which agree.
     const source = `import { setupServer } from 'msw/node';
 import { createClient, NotFoundError } from 'topup';
@@ -429,11 +434,11 @@ if (jest === undefined)
   console.warn('The Jest project of test/package/pack.test.ts was skipped: jest is not installed (add it as a dev dependency).');
 
 /**
- * The README's recipe for each runner, run as its reader would: a fresh project of the runner's default kind, the packed
+ * The recipe of docs/testing-your-bot.md for each runner, run as its reader would: a fresh project of the runner's default kind, the packed
  * tarball installed, the recipe's files as they are. Each creates an order, pays it and asserts on the request journal;
  * a runner that fails prints why.
  */
-describe('every test runner, with the README recipe as it is', { timeout: 120_000 }, () => {
+describe('every test runner, with the recipe of docs/testing-your-bot.md as it is', { timeout: 120_000 }, () => {
   it.skipIf(jest === undefined)(
     'Jest in its default configuration (CommonJS, no transform settings) loads the CommonJS build',
     async () => {
@@ -446,7 +451,7 @@ test('one TopupError for topup and topup/mocks', async () => {
   await expect(sandbox.control.pay('INV19990101000001')).rejects.toBeInstanceOf(topup.NotFoundError);
 });
 `;
-      const dir = await project('jest', 'commonjs', { ...readmeRecipe('jest'), 'test/identity.test.js': identity });
+      const dir = await project('jest', 'commonjs', { ...guideRecipe('jest'), 'test/identity.test.js': identity });
       linkTool(dir, 'jest', jest!);
       const result = await run(process.execPath, [join('node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--json'], dir, 100_000);
       const report = JSON.parse(result.stdout || '{}') as { numPassedTests?: number; numTotalTests?: number };
@@ -456,7 +461,7 @@ test('one TopupError for topup and topup/mocks', async () => {
   );
 
   it('vitest (an ES module project) loads the ES build', async () => {
-    const dir = await project('vitest', 'module', readmeRecipe('vitest'));
+    const dir = await project('vitest', 'module', guideRecipe('vitest'));
     linkTool(dir, 'vitest', join(ROOT, 'node_modules', 'vitest'));
     const result = await run(process.execPath, [join('node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=json'], dir, 100_000);
     const report = JSON.parse(result.stdout || '{}') as { numPassedTests?: number; numTotalTests?: number };
@@ -465,7 +470,7 @@ test('one TopupError for topup and topup/mocks', async () => {
   });
 
   it('node --test, with nothing installed but topup', async () => {
-    const dir = await project('node-test', 'module', readmeRecipe('node-test'));
+    const dir = await project('node-test', 'module', guideRecipe('node-test'));
     const result = await run(process.execPath, ['--test', '--test-reporter=tap'], dir, 60_000);
     expect(result.stdout, result.stderr).toMatch(/^# pass 1$/m);
     expect(result.stdout).toMatch(/^# fail 0$/m);
@@ -478,7 +483,7 @@ test('one TopupError for topup and topup/mocks', async () => {
       console.warn(`The pytest recipe was skipped: ${missing}.`);
       ctx.skip();
     }
-    const dir = await project('pytest', 'commonjs', readmeRecipe('pytest'));
+    const dir = await project('pytest', 'commonjs', guideRecipe('pytest'));
     const bin = topupOnPath(dir);
     const result = await run('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], dir, 60_000, {
       PATH: `${bin}:${process.env.PATH ?? ''}`,
@@ -495,7 +500,7 @@ test('one TopupError for topup and topup/mocks', async () => {
         console.warn(`The Playwright recipe was skipped: ${missing}.`);
         ctx.skip();
       }
-      const recipe = readmeRecipe('playwright');
+      const recipe = guideRecipe('playwright');
       const port = String(await freePort());
       const files = Object.fromEntries(Object.entries(recipe).map(([file, text]) => [file, text.replaceAll('4010', port)]));
       // The system's Chromium (Playwright's own download cannot work here), as test/browser uses it.

@@ -7,7 +7,7 @@ import { report } from './report.js';
  * The claim: however the network misbehaves, one logical order is one order and one charge.
  * The sandbox drops 25 % of createOrder answers after committing (the issue asks for at least 20 %), answers 13 % with 503 + Retry-After
  * and 13 % with 429 (at least 10 % each); the client retries under one Idempotency-Key per order, and a caller whose call
- * still fails calls again with the key the error carries, as the README tells it to.
+ * still fails calls again with the key the error carries, as docs/library.md tells it to.
  */
 describe('exactly-once order creation under faults', () => {
   it('500 orders paid by balance: as many orders and charges as the client reports, no duplicates, no losses', async () => {

@@ -8,7 +8,7 @@ export interface JqLimits {
   memoryMb: number;
 }
 
-/** The documented defaults (README, `topup help formatting`); TOPUP_JQ_TIMEOUT_MS and TOPUP_JQ_MEMORY_MB change them. */
+/** The documented defaults (docs/scripting.md, `topup help formatting`); TOPUP_JQ_TIMEOUT_MS and TOPUP_JQ_MEMORY_MB change them. */
 export const DEFAULT_JQ_LIMITS: JqLimits = { timeoutMs: 10_000, memoryMb: 256 };
 
 /** The limits for this run: the defaults, or a positive whole number from the environment. */

@@ -141,7 +141,7 @@ export async function printServing(ctx: CliContext, options: BannerOptions, serv
       ),
     );
   });
-  // Every control call, for people: scripts read the README or `--json`.
+  // Every control call, for people: scripts read docs/sandbox.md (The control API) or `--json`.
   ctx.io.notice(
     style.dim(
       [
