@@ -1,4 +1,4 @@
-import { InterruptedError } from './errors.js';
+import { InterruptedError, UsageError } from './errors.js';
 import type { Prompter } from './prompter.js';
 
 /** What the line prompts need: stdin (a terminal: raw mode hides a password) and somewhere to write the questions. */
@@ -61,7 +61,13 @@ export function accessiblePrompter(term: LineTerminal): Prompter {
 }
 
 /**
- * One line from stdin, up to Enter. Hidden (a password): raw mode, so the terminal does not echo what is typed;
+ * The longest answer read: a token, a URL or a name is far shorter. A line that never ends (a file or a stream piped to
+ * a terminal's prompt by mistake) is refused past this instead of being held in memory without end.
+ */
+export const MAX_ANSWER_CHARS = 4096;
+
+/**
+ * One line from stdin, up to Enter, of at most MAX_ANSWER_CHARS. Hidden (a password): raw mode, so the terminal does not echo what is typed;
  * Backspace removes a character, Ctrl-C interrupts. Otherwise the terminal's own line editing and echo.
  */
 function readLine(term: LineTerminal, hidden: boolean): Promise<string> {
@@ -86,6 +92,8 @@ function readLine(term: LineTerminal, hidden: boolean): Promise<string> {
         if (char === '\r' || char === '\n') return finish();
         if (char === '\u007f' || char === '\b') text = text.slice(0, -1);
         else text += char;
+        if (text.length > MAX_ANSWER_CHARS)
+          return finish(new UsageError(`An answer may be at most ${MAX_ANSWER_CHARS} characters (4 KiB); this one went on past that.`));
       }
     };
     term.stdin.on('data', onData);
