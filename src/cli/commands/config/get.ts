@@ -33,8 +33,7 @@ export function registerConfigGet(config: Command, ctx: CliContext): void {
       `
 Examples:
   $ topup config get profile
-  $ url=$(topup config get base_url)
-  $ topup config get accessible`,
+  $ url=$(topup config get base_url)`,
     )
     .action((key: string) => runGet(ctx, key));
 }
