@@ -54,6 +54,27 @@ describe('accessible prompts (TOPUP_ACCESSIBLE): questions as lines, read in ord
     expect(v.written()).toBe('Name: Too short.\nName: ');
   });
 
+  it("a question's own closing colon is not doubled by the one the line adds", async () => {
+    const t = typing(['https://shop.example.com\n', 'secret\n']);
+    expect(await t.prompter.input({ message: 'Base URL of the shop:' })).toBe('https://shop.example.com');
+    expect(await t.prompter.password({ message: 'API token:' })).toBe('secret');
+    expect(t.written()).toBe('Base URL of the shop: API token (typing is not shown): \n');
+  });
+
+  it('a password: the echo goes off before its question shows, so nothing typed once it is asked is echoed', async () => {
+    const events: string[] = [];
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: (on: boolean) => events.push(`raw ${on}`) });
+    const stderr = {
+      write(text: string) {
+        events.push(`write ${text}`);
+        if (!text.endsWith('\n')) setImmediate(() => stdin.write('s3cret\r'));
+        return true;
+      },
+    };
+    expect(await accessiblePrompter({ stdin, stderr }).password({ message: 'API token:' })).toBe('s3cret');
+    expect(events).toEqual(['raw true', 'write API token (typing is not shown): ', 'raw false', 'write \n']);
+  });
+
   it('confirm: y/n with the default shown; a password is read whole', async () => {
     const c = typing(['\n']);
     expect(await c.prompter.confirm({ message: 'Spend real balance?', default: false })).toBe(false);
