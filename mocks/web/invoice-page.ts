@@ -49,7 +49,7 @@ export function invoicePage(store: Store, encodedCode: string, now: number): San
     <button type="button" data-move="fail">Fail</button>
     <button type="button" data-move="expire">Let it expire</button>
   </div>
-  <p id="message" role="status"></p>
+  <p id="message" role="status" tabindex="-1"></p>
 </main>`;
   // On the sandbox's clock, which may be ahead of the browser's (POST /__sandbox/clock).
   const next = nextMoveAt(store, code);

@@ -1,4 +1,4 @@
-import { InterruptedError } from './errors.js';
+import { InterruptedError, UsageError } from './errors.js';
 import type { Prompter } from './prompter.js';
 
 /** What the line prompts need: stdin (a terminal: raw mode hides a password) and somewhere to write the questions. */
@@ -15,8 +15,7 @@ export interface LineTerminal {
 export function accessiblePrompter(term: LineTerminal): Prompter {
   const ask = async <T extends object>(question: string, parse: (answer: string) => T | string, hidden = false): Promise<T> => {
     for (;;) {
-      term.stderr.write(question);
-      const answer = await readLine(term, hidden);
+      const answer = await readLine(term, question, hidden);
       if (hidden) term.stderr.write('\n');
       const parsed = parse(answer);
       // A string is the sentence saying why the answer was refused: ask again.
@@ -33,13 +32,13 @@ export function accessiblePrompter(term: LineTerminal): Prompter {
     };
   return {
     input: async (o) =>
-      (await ask(`${o.message}${o.default === undefined ? '' : ` (default: ${o.default})`}: `, checked(o.validate, o.default))).value,
-    password: async (o) => (await ask(`${o.message} (typing is not shown): `, checked(o.validate), true)).value,
+      (await ask(`${said(o.message)}${o.default === undefined ? '' : ` (default: ${o.default})`}: `, checked(o.validate, o.default))).value,
+    password: async (o) => (await ask(`${said(o.message)} (typing is not shown): `, checked(o.validate), true)).value,
     select: async <T extends string>(o: { message: string; choices: { name: string; value: T; description?: string }[]; default?: T }) => {
       const list = o.choices.map((c, i) => `  ${i + 1}. ${c.name}${c.description ? `: ${c.description}` : ''}`).join('\n');
       const preset = o.default === undefined ? -1 : o.choices.findIndex((c) => c.value === o.default);
       const hint = preset >= 0 ? ` (default: ${preset + 1})` : '';
-      const picked = await ask(`${o.message}\n${list}\nType a number from 1 to ${o.choices.length}${hint}: `, (answer) => {
+      const picked = await ask(`${said(o.message)}\n${list}\nType a number from 1 to ${o.choices.length}${hint}: `, (answer) => {
         const n = answer.trim() === '' && preset >= 0 ? preset + 1 : Number(answer.trim());
         return Number.isInteger(n) && n >= 1 && n <= o.choices.length
           ? { value: o.choices[n - 1]!.value }
@@ -49,7 +48,7 @@ export function accessiblePrompter(term: LineTerminal): Prompter {
     },
     confirm: async (o) =>
       (
-        await ask(`${o.message} (${o.default === true ? 'Y/n' : o.default === false ? 'y/N' : 'y/n'}): `, (answer) => {
+        await ask(`${said(o.message)} (${o.default === true ? 'Y/n' : o.default === false ? 'y/N' : 'y/n'}): `, (answer) => {
           const word = answer.trim().toLowerCase();
           if (word === '' && o.default !== undefined) return { value: o.default };
           if (['y', 'yes'].includes(word)) return { value: true };
@@ -60,15 +59,26 @@ export function accessiblePrompter(term: LineTerminal): Prompter {
   };
 }
 
+/** A question as the prompts' callers write it (inquirer's style ends it with a colon), without that colon: the line adds its own. */
+const said = (message: string): string => message.replace(/:\s*$/, '');
+
 /**
- * One line from stdin, up to Enter. Hidden (a password): raw mode, so the terminal does not echo what is typed;
+ * The longest answer read: a token, a URL or a name is far shorter. A line that never ends (a file or a stream piped to
+ * a terminal's prompt by mistake) is refused past this instead of being held in memory without end.
+ */
+export const MAX_ANSWER_CHARS = 4096;
+
+/**
+ * Asks `question`, then reads one line from stdin, up to Enter, of at most MAX_ANSWER_CHARS. Hidden (a password): raw mode, so the terminal does not echo what is typed;
  * Backspace removes a character, Ctrl-C interrupts. Otherwise the terminal's own line editing and echo.
  */
-function readLine(term: LineTerminal, hidden: boolean): Promise<string> {
+function readLine(term: LineTerminal, question: string, hidden: boolean): Promise<string> {
   // A terminal's stdin is a tty.ReadStream, which has setRawMode.
   const stdin = term.stdin as LineTerminal['stdin'] & { setRawMode?: (mode: boolean) => unknown };
   const raw = hidden && stdin.isTTY === true && typeof stdin.setRawMode === 'function';
+  // The echo goes off before the question shows: what is typed once it can be read is never on the screen.
   if (raw) stdin.setRawMode!(true);
+  term.stderr.write(question);
   return new Promise((resolve, reject) => {
     let text = '';
     const finish = (error?: Error) => {
@@ -86,6 +96,8 @@ function readLine(term: LineTerminal, hidden: boolean): Promise<string> {
         if (char === '\r' || char === '\n') return finish();
         if (char === '\u007f' || char === '\b') text = text.slice(0, -1);
         else text += char;
+        if (text.length > MAX_ANSWER_CHARS)
+          return finish(new UsageError(`An answer may be at most ${MAX_ANSWER_CHARS} characters (4 KiB); this one went on past that.`));
       }
     };
     term.stdin.on('data', onData);

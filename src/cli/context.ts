@@ -122,6 +122,8 @@ export class CliContext {
     readonly argv: readonly string[] = [],
   ) {
     this.io = new IOStreams(streams);
+    // Accessible mode is a person's setting, kept beside the profiles: read from the config file only when asked.
+    this.io.useAccessibleSetting(() => this.settings().accessible());
   }
 
   setGlobals(given: GlobalOptions): void {

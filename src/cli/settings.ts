@@ -18,6 +18,11 @@ export interface ProfileSettings {
 interface ConfigFile {
   current_profile?: string;
   profiles?: Record<string, ProfileSettings>;
+  /**
+   * Accessible mode (TOPUP_ACCESSIBLE): a person's setting, not a server's, so it sits beside the profiles and holds
+   * whichever profile a run uses. Absent: off, unless the environment turns it on.
+   */
+  accessible?: boolean;
 }
 
 interface CredentialsFile {
@@ -62,6 +67,23 @@ export class Settings {
 
   profileNames(): string[] {
     return Object.keys(this.config.profiles ?? {}).sort();
+  }
+
+  /** The stored accessible-mode setting; undefined when it was never set (or was cleared). */
+  accessible(): boolean | undefined {
+    const value: unknown = this.config.accessible;
+    if (value === undefined || typeof value === 'boolean') return value;
+    // A hand-edit mistake: said, with the command that writes a good value, rather than guessed at.
+    throw new CliError(`${this.configPath}: accessible must be true or false; set it with: topup config set accessible true`);
+  }
+
+  /** Stores accessible mode for every profile; undefined removes the key (back to the default, off). */
+  async setAccessible(value: boolean | undefined): Promise<void> {
+    const config: ConfigFile = { ...this.config };
+    if (value === undefined) delete config.accessible;
+    else config.accessible = value;
+    await writeStore(this.dir, 'config', config);
+    this.config = config;
   }
 
   token(name: string): string | undefined {

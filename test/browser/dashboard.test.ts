@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { main } from '../../src/cli/main.js';
+import { expectNoAxeViolationsInBothSchemes } from '../support/axe.js';
 import { browserMissing, useChromium } from '../support/browser.js';
+import { focusableNames, focusedName, focusIndicator, tabThrough, tabTo } from '../support/keyboard.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 
 const SHOTS =
@@ -161,4 +163,113 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
       await page.close();
     }
   });
+
+  it('passes axe-core (WCAG 2.1 AA) in light and dark: empty, with requests and one opened, after a move, with a fault', async () => {
+    sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const page = await browser().newPage({ viewport: { width: 1280, height: 860 } });
+    try {
+      await page.goto(`${served.url}/__sandbox/`);
+      await expect.poll(() => page.locator('#accounts tr').count()).toBe(sandbox.fixtures().accounts.length);
+      await expectNoAxeViolationsInBothSchemes(page, 'dashboard, nothing asked yet');
+
+      const invoice = await createOrder(served.url, sandbox.account('rich').token);
+      await page.locator('#log tr', { hasText: '/api/v1/me/orders' }).first().click();
+      await expect.poll(() => page.locator('#detail-body').textContent()).toContain('BuilderBob');
+      // A screen reader hears the newest request: the table changes too often to be read out.
+      await expect.poll(() => page.locator('#log-live').textContent()).toBe('Request POST /api/v1/me/orders: answered 201.');
+      await page.getByText('Fixtures', { exact: true }).click();
+      await expect.poll(() => page.locator('#fixtures').textContent()).toContain('rich');
+      await expectNoAxeViolationsInBothSchemes(page, 'dashboard, with requests, one opened, the fixtures shown');
+
+      await page.getByRole('button', { name: `Pay ${invoice}` }).click();
+      await expect.poll(() => page.locator('#invoices tr', { hasText: invoice }).locator('td.status').textContent()).toBe('paid');
+      await expect.poll(() => page.locator('#toast').textContent()).not.toBe('');
+      await expectNoAxeViolationsInBothSchemes(page, 'dashboard, after paying an invoice');
+
+      await page.getByLabel('Routes').fill('getHealth');
+      await page.getByRole('button', { name: 'Add fault' }).click();
+      await expect.poll(() => page.locator('#faults tr').first().textContent()).toContain('getHealth');
+      await expectNoAxeViolationsInBothSchemes(page, 'dashboard, with a fault');
+    } finally {
+      await page.close();
+    }
+    // Each axe-core run takes seconds on a loaded machine, and this makes many.
+  }, 120_000);
+
+  it('works from the keyboard alone: every control in order, the focus shown, and each action done with keys', async () => {
+    sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const page = await browser().newPage({ viewport: { width: 1280, height: 860 } });
+    try {
+      await page.goto(`${served.url}/__sandbox/`);
+      await expect.poll(() => page.locator('#accounts tr').count()).toBe(sandbox.fixtures().accounts.length);
+      const invoice = await createOrder(served.url, sandbox.account('rich').token);
+      await expect.poll(() => page.locator('#invoices tr', { hasText: invoice }).count()).toBe(1);
+      const orderRow = await page.locator('#log tr', { hasText: '/api/v1/me/orders' }).first().getAttribute('data-id');
+
+      // Every control is reached, in the order of the page, forwards and back; each shows that it has the focus.
+      const stops = await focusableNames(page);
+      expect(stops.slice(0, 7)).toEqual(['#advance', 'button "Advance"', '#reset', '#f-method', '#f-status', '#f-path', '#clear-log']);
+      expect(stops).toEqual(
+        expect.arrayContaining([`log row ${orderRow}`, '#detail', `Pay ${invoice}`, '#fault-kind', 'summary "Fixtures"']),
+      );
+      expect(await tabThrough(page)).toEqual(stops);
+      expect(await tabThrough(page, 'Shift+Tab')).toEqual([...stops].reverse());
+      for (const stop of stops) {
+        await tabTo(page, stop);
+        expect({ stop, ...(await focusIndicator(page)) }).toMatchObject({ stop, focusVisible: true, shown: true });
+      }
+
+      // A request opened with Enter; the focus stays on its row though the log is redrawn.
+      await page.reload();
+      await expect.poll(() => page.locator('#invoices tr', { hasText: invoice }).count()).toBe(1);
+      await tabTo(page, `log row ${orderRow}`);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('#detail-body').textContent()).toContain('BuilderBob');
+      expect(await focusedName(page)).toBe(`log row ${orderRow}`);
+      // The detail pane takes the focus next, so the keyboard can scroll it.
+      await page.keyboard.press('Tab');
+      expect(await focusedName(page)).toBe('#detail');
+
+      // Pay with Enter: the row is rebuilt, and the focus moves to its next action rather than back to the top.
+      await tabTo(page, `Pay ${invoice}`);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => sandbox.store.db.invoices.get(invoice)?.payment_status).toBe('paid');
+      await expect.poll(() => focusedName(page)).toBe(`Complete ${invoice}`);
+      await page.keyboard.press('Space');
+      await expect.poll(() => sandbox.store.db.orders.get(invoice)?.status).toBe('completed');
+
+      // A fault typed in and added with Enter.
+      await tabTo(page, '#fault-routes');
+      await page.keyboard.type('getHealth');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => sandbox.faults.config.rules).toEqual([expect.objectContaining({ routes: ['getHealth'] })]);
+
+      // The clock moved an hour, with the field and Enter.
+      const before = sandbox.now();
+      await tabTo(page, '#advance');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => sandbox.now() - before).toBeGreaterThanOrEqual(3_600_000);
+
+      // The fixtures opened with Enter, and their pane takes the focus.
+      await tabTo(page, 'summary "Fixtures"');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('#fixtures').textContent()).toContain('rich');
+      await page.keyboard.press('Tab');
+      expect(await focusedName(page)).toBe('#fixtures');
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
 });
+
+/** An order of the rich account's, made over the API as a bot makes it; its invoice code. */
+async function createOrder(url: string, token: string): Promise<string> {
+  const created = await fetch(`${url}/api/v1/me/orders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 }),
+  });
+  return ((await created.json()) as { data: { invoice: { invoice_code: string } } }).data.invoice.invoice_code;
+}

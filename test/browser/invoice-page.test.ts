@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
+import { expectNoAxeViolationsInBothSchemes } from '../support/axe.js';
 import { browserMissing, useChromium } from '../support/browser.js';
+import { focusableNames, focusedName, focusIndicator, tabThrough, tabTo } from '../support/keyboard.js';
 
 /** Screenshots land in docs/ when TOPUP_SCREENSHOTS=1 (to update docs/sandbox.md's), else in a temp folder to look at. */
 const SHOTS =
@@ -109,6 +111,81 @@ describe.skipIf(browserMissing !== undefined)('in a real browser (Chromium)', ()
       await page.close();
     } finally {
       await new Promise((resolve) => evil.close(resolve));
+    }
+  });
+
+  it('passes axe-core (WCAG 2.1 AA) in light and dark: in every status it shows, after a move, and when not found', async () => {
+    const { code, url } = await order();
+    const completed = (await sandbox.control.deposit({ amount: 50_000 })).invoice_code;
+    await sandbox.control.pay(completed);
+    const failed = (await sandbox.control.deposit({ amount: 50_000 })).invoice_code;
+    await sandbox.control.fail(failed);
+    const expired = (await sandbox.control.deposit({ amount: 50_000 })).invoice_code;
+    await sandbox.control.expire(expired);
+    const page = await browser().newPage({ viewport: { width: 720, height: 640 } });
+    try {
+      for (const [invoice, status] of [
+        [code, 'pending'],
+        [completed, 'paid'],
+        [failed, 'failed'],
+        [expired, 'expired'],
+      ] as const) {
+        await page.goto(`${served.url}/user/invoice/${invoice}`);
+        await expect.poll(() => page.locator('#status').textContent()).toBe(status);
+        // The buttons are disabled by the script once it has read the status: the page as it settles.
+        await expect.poll(() => page.locator('button[data-move="pay"]').isDisabled()).toBe(status !== 'pending');
+        await expectNoAxeViolationsInBothSchemes(page, `invoice page, ${status}`);
+      }
+      await page.goto(url);
+      await expect.poll(() => page.locator('#status').textContent()).toBe('pending');
+      await page.getByRole('button', { name: 'Pay' }).click();
+      await expect.poll(() => page.locator('#order-status').textContent()).toBe('processing');
+      await expect.poll(() => page.locator('#message').textContent()).not.toBe('');
+      await expectNoAxeViolationsInBothSchemes(page, 'invoice page, just paid with its message');
+      await page.goto(`${served.url}/user/invoice/INV-NOT-HERE`);
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Invoice not found');
+      await expectNoAxeViolationsInBothSchemes(page, 'invoice page, not found');
+    } finally {
+      await page.close();
+    }
+    // Each axe-core run takes seconds on a loaded machine, and this makes many.
+  }, 120_000);
+
+  it('works from the keyboard alone: every button in order both ways, the focus shown, Pay with Enter, Fail with Space', async () => {
+    const { code, url } = await order();
+    const page = await browser().newPage({ viewport: { width: 720, height: 640 } });
+    try {
+      await page.goto(url);
+      await expect.poll(() => page.locator('#status').textContent()).toBe('pending');
+      const stops = ['button "Pay"', 'button "Fail"', 'button "Let it expire"'];
+      expect(await focusableNames(page)).toEqual(stops);
+      expect(await tabThrough(page)).toEqual(stops);
+      // From the end of the page back up.
+      expect(await tabThrough(page, 'Shift+Tab')).toEqual([...stops].reverse());
+      for (const stop of stops) {
+        await tabTo(page, stop);
+        expect(await focusIndicator(page)).toMatchObject({ focusVisible: true, shown: true });
+      }
+
+      await page.reload();
+      await expect.poll(() => page.locator('#status').textContent()).toBe('pending');
+      await tabTo(page, 'button "Pay"');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => sandbox.store.db.invoices.get(code)?.payment_status).toBe('paid');
+      await expect.poll(() => page.locator('#status').textContent()).toBe('paid');
+      // Every button is disabled now: the focus is on the message saying what happened, not lost to the page.
+      await expect.poll(() => focusedName(page)).toBe('#message');
+      expect(await focusIndicator(page)).toMatchObject({ shown: true });
+
+      const deposit = (await sandbox.control.deposit({ amount: 50_000 })).invoice_code;
+      await page.goto(`${served.url}/user/invoice/${deposit}`);
+      await expect.poll(() => page.locator('#status').textContent()).toBe('pending');
+      await tabTo(page, 'button "Fail"');
+      await page.keyboard.press('Space');
+      await expect.poll(() => sandbox.store.db.invoices.get(deposit)?.payment_status).toBe('failed');
+      await expect.poll(() => focusedName(page)).toBe('#message');
+    } finally {
+      await page.close();
     }
   });
 });

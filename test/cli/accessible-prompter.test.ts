@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { accessiblePrompter } from '../../src/cli/accessible-prompter.js';
+import { accessiblePrompter, MAX_ANSWER_CHARS } from '../../src/cli/accessible-prompter.js';
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CURSOR_MOVEMENT = /\u001b\[[0-9;?]*[A-HJKSTfsu]|\u001b\[\?25[lh]|\u001b[78]|\r/;
@@ -54,6 +54,27 @@ describe('accessible prompts (TOPUP_ACCESSIBLE): questions as lines, read in ord
     expect(v.written()).toBe('Name: Too short.\nName: ');
   });
 
+  it("a question's own closing colon is not doubled by the one the line adds", async () => {
+    const t = typing(['https://shop.example.com\n', 'secret\n']);
+    expect(await t.prompter.input({ message: 'Base URL of the shop:' })).toBe('https://shop.example.com');
+    expect(await t.prompter.password({ message: 'API token:' })).toBe('secret');
+    expect(t.written()).toBe('Base URL of the shop: API token (typing is not shown): \n');
+  });
+
+  it('a password: the echo goes off before its question shows, so nothing typed once it is asked is echoed', async () => {
+    const events: string[] = [];
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: (on: boolean) => events.push(`raw ${on}`) });
+    const stderr = {
+      write(text: string) {
+        events.push(`write ${text}`);
+        if (!text.endsWith('\n')) setImmediate(() => stdin.write('s3cret\r'));
+        return true;
+      },
+    };
+    expect(await accessiblePrompter({ stdin, stderr }).password({ message: 'API token:' })).toBe('s3cret');
+    expect(events).toEqual(['raw true', 'write API token (typing is not shown): ', 'raw false', 'write \n']);
+  });
+
   it('confirm: y/n with the default shown; a password is read whole', async () => {
     const c = typing(['\n']);
     expect(await c.prompter.confirm({ message: 'Spend real balance?', default: false })).toBe(false);
@@ -66,5 +87,18 @@ describe('accessible prompts (TOPUP_ACCESSIBLE): questions as lines, read in ord
   it('Ctrl-C in a prompt is an interruption (exit 130)', async () => {
     const t = typing(['\u0003']);
     await expect(t.prompter.confirm({ message: 'Go?' })).rejects.toMatchObject({ kind: 'interrupted' });
+  });
+
+  it('a line that never ends is refused past 4 KiB (a usage error), not held without end; up to it, it is read', async () => {
+    const longest = 'x'.repeat(MAX_ANSWER_CHARS);
+    expect(await typing([`${longest}\n`]).prompter.input({ message: 'Name' })).toBe(longest);
+    // Far more than the bound, in chunks, and no Enter ever comes: the prompt gives up at the bound.
+    const stdin = new PassThrough();
+    const prompter = accessiblePrompter({ stdin, stderr: { write: () => true } });
+    const answer = prompter.input({ message: 'Name' });
+    for (let i = 0; i < 8; i++) stdin.write('y'.repeat(1024));
+    await expect(answer).rejects.toMatchObject({ kind: 'usage', message: expect.stringContaining('at most 4096 characters') });
+    // It stopped reading: stdin is paused, not still collecting.
+    expect(stdin.isPaused()).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LEAN } from '../support/cli-assertions.js';
@@ -27,7 +27,7 @@ async function loginBoth() {
 describe('config with no profile (the offline sandbox)', () => {
   it('list, piped: every key, empty values for what is not set', async () => {
     const result = await topup(['config', 'list']);
-    expect(result).toEqual({ code: 0, out: 'profile: \nbase_url: \nchat_user_id: \nprofiles: \n', err: '' });
+    expect(result).toEqual({ code: 0, out: 'profile: \nbase_url: \nchat_user_id: \nprofiles: \naccessible: \n', err: '' });
   });
 
   it('list on a terminal says the offline sandbox is in use', async () => {
@@ -38,6 +38,7 @@ describe('config with no profile (the offline sandbox)', () => {
         'base_url      (not set)',
         'chat_user_id  (not set)',
         'profiles      (not set)',
+        'accessible    (not set)',
         '',
       ].join('\n'),
     );
@@ -45,7 +46,7 @@ describe('config with no profile (the offline sandbox)', () => {
 
   it('list --json has nulls and an empty list', async () => {
     const result = await topup(['config', 'list', '--json']);
-    expect(JSON.parse(result.out)).toEqual({ profile: null, base_url: null, chat_user_id: null, profiles: [] });
+    expect(JSON.parse(result.out)).toEqual({ profile: null, base_url: null, chat_user_id: null, profiles: [], accessible: null });
     expect(result.err).toBe('');
   });
 
@@ -83,7 +84,7 @@ describe('config with no profile (the offline sandbox)', () => {
       'an unknown key',
       ['config', 'get', 'colour'],
       2,
-      "Error: Unknown config key 'colour'; valid keys: profile, base_url, chat_user_id.\n",
+      "Error: Unknown config key 'colour'; valid keys: profile, base_url, chat_user_id, accessible.\n",
     ],
     [
       'set token',
@@ -194,13 +195,14 @@ describe('config with profiles', () => {
   it('list, piped and --json: the current profile, its values and all profile names', async () => {
     await topup(['config', 'set', 'chat_user_id', '700000001']);
     expect((await topup(['config', 'list'])).out).toBe(
-      `profile: default\nbase_url: ${served.url}\nchat_user_id: 700000001\nprofiles: default, local\n`,
+      `profile: default\nbase_url: ${served.url}\nchat_user_id: 700000001\nprofiles: default, local\naccessible: \n`,
     );
     expect(JSON.parse((await topup(['config', 'list', '--json', '--profile', 'local'])).out)).toEqual({
       profile: 'default',
       base_url: served.url,
       chat_user_id: null,
       profiles: ['default', 'local'],
+      accessible: null,
     });
   });
 
@@ -210,6 +212,88 @@ describe('config with profiles', () => {
       out: '',
       err: "Error: No profile is named 'ghost'; log in with: topup auth login --profile ghost.\n",
     });
+  });
+});
+
+describe('config accessible: a setting of the person, for every profile', () => {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const CURSOR_MOVEMENT = /\u001b\[[0-9;?]*[A-HJKSTfsu]|\u001b\[\?25[lh]|\u001b[78]|\r/;
+
+  it('set stores it at the top of config.json (0600), beside the profiles; get and list show it, also as JSON', async () => {
+    await loginBoth();
+    expect(await topup(['config', 'set', 'accessible', 'true'])).toEqual({
+      code: 0,
+      out: '',
+      err: '',
+    });
+    expect(readConfig()).toMatchObject({ accessible: true, current_profile: 'default' });
+    expect(Object.keys(readConfig().profiles.default!)).not.toContain('accessible');
+    expect(statSync(join(config.dir, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(await topup(['config', 'get', 'accessible'])).toEqual({ code: 0, out: 'true\n', err: '' });
+    // Whichever profile is named, it is the same one value.
+    expect(await topup(['config', 'get', 'accessible', '--profile', 'local'])).toEqual({ code: 0, out: 'true\n', err: '' });
+    expect(JSON.parse((await topup(['config', 'get', 'accessible', '--json'])).out)).toEqual({ accessible: true });
+    expect((await topup(['config', 'list'])).out).toMatch(/\naccessible: true\n$/);
+    expect(JSON.parse((await topup(['config', 'list', '--json', '--profile', 'local'])).out)).toMatchObject({ accessible: true });
+    expect(JSON.parse((await topup(['config', 'set', 'accessible', 'off', '--json'])).out)).toEqual({ accessible: false });
+    expect(await topup(['config', 'get', 'accessible'])).toEqual({ code: 0, out: 'false\n', err: '' });
+  });
+
+  it('on a terminal, set says so, and list says when TOPUP_ACCESSIBLE overrides it', async () => {
+    const set = await topup(['config', 'set', 'accessible', 'yes', '--no-color'], { tty: true });
+    expect(set.err).toContain('Accessible mode is on for every profile; TOPUP_ACCESSIBLE=0 overrides it for one run.');
+    const list = await topup(['config', 'list', '--no-color'], { tty: true, env: { TOPUP_ACCESSIBLE: '0' } });
+    expect(list.out).toMatch(/^accessible +true \(TOPUP_ACCESSIBLE=0 overrides it here\)$/m);
+  });
+
+  it('works with no profile at all (the offline sandbox), and an empty value clears it', async () => {
+    expect((await topup(['config', 'set', 'accessible', '1'])).code).toBe(0);
+    expect(readConfig()).toEqual({ accessible: true });
+    expect((await topup(['config', 'set', 'accessible', ''])).code).toBe(0);
+    expect(readConfig()).toEqual({});
+    expect(await topup(['config', 'get', 'accessible'])).toEqual({
+      code: 1,
+      out: '',
+      err: 'Error: accessible is not set: accessible mode is off unless TOPUP_ACCESSIBLE=1 is in the environment.\n',
+    });
+  });
+
+  it('a value that is not a yes or a no is a usage error, and nothing is written', async () => {
+    expect(await topup(['config', 'set', 'accessible', 'sometimes'])).toEqual({
+      code: 2,
+      out: '',
+      err: 'Error: accessible must be true or false (or on/off, yes/no, 1/0); an empty value clears it.\n',
+    });
+    expect(existsSync(join(config.dir, 'config.json'))).toBe(false);
+  });
+
+  it('a hand-edited value that is not a boolean is reported with the command that fixes it, never guessed at', async () => {
+    writeFileSync(join(config.dir, 'config.json'), JSON.stringify({ accessible: 'yes' }), { mode: 0o600 });
+    const result = await topup(['config', 'get', 'accessible']);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('accessible must be true or false; set it with: topup config set accessible true');
+    expect((await topup(['config', 'set', 'accessible', 'true'])).code).toBe(0);
+    expect(readConfig()).toEqual({ accessible: true });
+  });
+
+  it('stored, it turns accessible mode on whichever profile is used; TOPUP_ACCESSIBLE=0 turns it off for a run', async () => {
+    await loginBoth();
+    const labelled = /^code: CR80, name: 80 Credits/m;
+    const drawn = ['packages', '--no-color'];
+    // Without it: a table of columns on a terminal.
+    expect((await topup(drawn, { tty: true, columns: 100 })).out).not.toMatch(labelled);
+    await topup(['config', 'set', 'accessible', 'true']);
+    for (const profile of ['default', 'local']) {
+      const result = await topup([...drawn, '--profile', profile], { tty: true, columns: 100 });
+      expect(result.code, profile).toBe(0);
+      expect(result.out, profile).toMatch(labelled);
+      expect(result.out + result.err, profile).not.toMatch(CURSOR_MOVEMENT);
+    }
+    expect((await topup(drawn, { tty: true, columns: 100, env: { TOPUP_ACCESSIBLE: '0' } })).out).not.toMatch(labelled);
+    // And the other way round: stored off, the environment turns it on.
+    await topup(['config', 'set', 'accessible', 'false']);
+    expect((await topup(drawn, { tty: true, columns: 100 })).out).not.toMatch(labelled);
+    expect((await topup(drawn, { tty: true, columns: 100, env: { TOPUP_ACCESSIBLE: '1' } })).out).toMatch(labelled);
   });
 });
 

@@ -120,9 +120,11 @@ async function refreshState() {
       return tr;
     }),
   );
+  const focus = focusedInvoiceControl();
   $('invoices').replaceChildren(
     ...invoices.invoices.map((i) => {
       const tr = document.createElement('tr');
+      tr.dataset.invoice = i.invoice_code;
       const actions = document.createElement('td');
       /** @type {[string, string][]} */
       const buttons = [...(moves[i.payment_status] || [])].map(([move, label]) => [
@@ -159,6 +161,7 @@ async function refreshState() {
       return tr;
     }),
   );
+  restoreInvoiceFocus(focus);
   $('faults').replaceChildren(
     ...(faults.rules.length === 0
       ? [
@@ -181,6 +184,30 @@ async function refreshState() {
           return tr;
         })),
   );
+}
+/**
+ * Which control of the invoices table has the focus, if one has: the table is rebuilt on every refresh, and a keyboard
+ * user must not be thrown back to the top of the page each time (nor after pressing Pay, which rebuilds it).
+ * @returns {{ invoice: string, label: string | null } | undefined}
+ */
+function focusedInvoiceControl() {
+  const active = document.activeElement;
+  const row = active instanceof HTMLElement ? active.closest('#invoices tr') : null;
+  if (!(row instanceof HTMLElement) || !(active instanceof HTMLElement) || row.dataset.invoice === undefined) return undefined;
+  return { invoice: row.dataset.invoice, label: active.getAttribute('aria-label') };
+}
+/**
+ * The focus back where it was after a rebuild: the same control if it is still there, else the first action of its
+ * row (Pay gone once paid: Complete is next), else the row's invoice link.
+ * @param {{ invoice: string, label: string | null } | undefined} focus
+ */
+function restoreInvoiceFocus(focus) {
+  if (focus === undefined) return;
+  const row = Array.from(byId('invoices', HTMLTableSectionElement).rows).find((r) => r.dataset.invoice === focus.invoice);
+  if (row === undefined) return;
+  const controls = Array.from(row.querySelectorAll('a, button')).filter((c) => c instanceof HTMLElement);
+  const again = controls.find((c) => focus.label !== null && c.getAttribute('aria-label') === focus.label);
+  (again ?? controls.find((c) => c instanceof HTMLButtonElement) ?? controls[0])?.focus();
 }
 /**
  * A rule's rate and sequence in words: "10%", "after 2, 3 times".
@@ -219,6 +246,7 @@ function matches(e) {
 /** @param {Entry} e */
 function row(e) {
   const tr = document.createElement('tr');
+  tr.dataset.id = String(e.id);
   tr.tabIndex = 0;
   tr.setAttribute('aria-selected', String(selected === e.id));
   const status = e.status == null ? 'dropped' : String(e.status);
@@ -252,8 +280,23 @@ function row(e) {
 }
 function renderLog() {
   const shown = entries.filter(matches).slice(-200).reverse();
+  // The rows are rebuilt on every request: the one that had the keyboard's focus gets it back.
+  const active = document.activeElement;
+  const focused = active instanceof HTMLElement && active.parentElement === $('log') ? active.dataset.id : undefined;
   $('log').replaceChildren(...shown.map(row));
   $('log-count').textContent = shown.length + ' shown';
+  if (focused !== undefined)
+    Array.from(byId('log', HTMLTableSectionElement).rows)
+      .find((r) => r.dataset.id === focused)
+      ?.focus();
+}
+/**
+ * Says the newest request to a screen reader (#log-live, a polite status): the table itself changes too often and
+ * too much to be read out whole.
+ * @param {Entry} e
+ */
+function announce(e) {
+  $('log-live').textContent = 'Request ' + e.method + ' ' + e.path + ': ' + (e.status == null ? 'dropped' : 'answered ' + e.status) + '.';
 }
 /** @param {Entry} e */
 function show(e) {
@@ -303,6 +346,7 @@ async function start() {
     entries.push(/** @type {Entry} */ (entry));
     if (entries.length > 2000) entries.splice(0, entries.length - 2000);
     renderLog();
+    announce(/** @type {Entry} */ (entry));
     changed();
   });
 }

@@ -45,6 +45,9 @@ async function refresh() {
 }
 /** @param {HTMLButtonElement} button */
 async function move(button) {
+  // A disabled button loses the focus: a keyboard user is brought back to the button, or, when the invoice is
+  // settled and every button stays disabled, to the message saying what happened.
+  const hadFocus = document.activeElement === button;
   buttons.forEach((b) => (b.disabled = true));
   const answer = await topupControl.controlFetch(base + '/' + button.dataset.move, {
     method: 'POST',
@@ -55,6 +58,7 @@ async function move(button) {
   const body = /** @type {{ message?: string }} */ (json);
   message.textContent = body.message || (answer.ok ? 'Done.' : 'The sandbox refused.');
   await refresh();
+  if (hadFocus) (button.disabled ? message : button).focus();
 }
 for (const button of buttons) button.addEventListener('click', () => void move(button));
 // Any change made elsewhere (the CLI, the control API, a bot) shows here: the sandbox streams every request it answers.

@@ -17,7 +17,7 @@ export const environmentVariables: readonly (readonly [name: string, meaning: st
   ['TOPUP_TEST_NO_PACING', "for tests: 1 turns the client's pacing off toward a loopback server (a sandbox served with --no-rate-limit)"],
   [
     'TOPUP_ACCESSIBLE',
-    '1: accessible mode (screen readers): no spinners or redraws (--watch, waits and progress print a line per update), tables as labelled lines, prompts as plain lines',
+    '1: accessible mode (screen readers): no spinners or redraws (--watch, waits and progress print a line per update), tables as labelled lines, prompts as plain lines; 0: off. Wins over `topup config set accessible true`',
   ],
   [
     'TOPUP_TEST_QUIET_TARGET',

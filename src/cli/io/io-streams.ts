@@ -37,6 +37,7 @@ export class IOStreams {
   #revealing = false;
   #stdout: OutputStream | undefined;
   #stderr: OutputStream | undefined;
+  #accessibleSetting: (() => boolean | undefined) | undefined;
   /** The given streams, each write redacted; stdin, env and the time zone as given. */
   readonly streams: CliIO;
 
@@ -128,13 +129,23 @@ export class IOStreams {
   }
 
   /**
-   * Accessible mode (TOPUP_ACCESSIBLE=1, in the spirit of gh's accessible prompter): nothing is drawn in place (no
-   * spinners, no redrawn --watch frames or bars; a line per update instead), and tables on a terminal are labelled
-   * lines, which a screen reader reads in order. Set off by TOPUP_ACCESSIBLE=0 or false.
+   * Where the person's stored setting is read (`topup config set accessible true`, CliContext), when the
+   * environment says nothing. Read on first need only: most runs never ask.
+   */
+  useAccessibleSetting(read: () => boolean | undefined): void {
+    this.#accessibleSetting = read;
+  }
+
+  /**
+   * Accessible mode (in the spirit of gh's accessible prompter and gcloud's accessibility/screen_reader): nothing is
+   * drawn in place (no spinners, no redrawn --watch frames or bars; a line per update instead), and tables on a
+   * terminal are labelled lines, which a screen reader reads in order. TOPUP_ACCESSIBLE=1 turns it on and 0 (false,
+   * no, off) off for this run, whatever is stored; without it, the config key `accessible` decides (default off).
    */
   get accessible(): boolean {
     const value = this.streams.env.TOPUP_ACCESSIBLE;
-    return value !== undefined && value !== '' && !['0', 'false', 'no'].includes(value.toLowerCase());
+    if (value !== undefined && value !== '') return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+    return this.#accessibleSetting?.() ?? false;
   }
 
   /** Columns of the terminal on stdout; undefined when it is not one. */

@@ -3,23 +3,24 @@ import type { CliContext } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { CONFIG_KEYS, configKey, requireProfile, selectedProfileName, type ConfigKey } from './keys.js';
 
-function valueOf(ctx: CliContext, key: ConfigKey): string | undefined {
+function valueOf(ctx: CliContext, key: ConfigKey): string | boolean | undefined {
   if (key === 'profile') return ctx.settings().currentProfile();
+  if (key === 'accessible') return ctx.settings().accessible();
   return requireProfile(ctx).profile[key];
+}
+
+function notSet(ctx: CliContext, key: ConfigKey): string {
+  if (key === 'profile') return 'No profile is current; commands use the built-in offline sandbox.';
+  if (key === 'accessible') return 'accessible is not set: accessible mode is off unless TOPUP_ACCESSIBLE=1 is in the environment.';
+  return `${key} is not set for profile '${selectedProfileName(ctx)}'.`;
 }
 
 export async function runGet(ctx: CliContext, rawKey: string): Promise<void> {
   const key = configKey(rawKey);
   const value = valueOf(ctx, key);
-  if (value === undefined) {
-    throw new CliError(
-      key === 'profile'
-        ? 'No profile is current; commands use the built-in offline sandbox.'
-        : `${key} is not set for profile '${selectedProfileName(ctx)}'.`,
-    );
-  }
+  if (value === undefined) throw new CliError(notSet(ctx, key));
   if (ctx.globals.json) return ctx.io.writeJson({ [key]: value });
-  ctx.io.out(`${value}\n`);
+  ctx.io.out(`${String(value)}\n`);
 }
 
 /** `topup config get KEY`. */

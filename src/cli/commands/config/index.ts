@@ -9,17 +9,20 @@ import { registerConfigSet } from './set.js';
 export function registerConfigCommands(program: Command, ctx: CliContext): void {
   const config = program
     .command('config')
-    .description("Show and change settings: the current profile, and a profile's base URL and chat user id")
+    .description("Show and change settings: the current profile, a profile's base URL and chat user id, and accessible mode")
     .addHelpText(
       'after',
       `
-Keys: profile (the current profile), base_url and chat_user_id (of the current profile, or --profile NAME).
+Keys: profile (the current profile), base_url and chat_user_id (of the current profile, or --profile NAME),
+and accessible (for every profile: true for screen readers, no spinners or redraws, tables as labelled lines,
+prompts as plain lines; TOPUP_ACCESSIBLE=1 or 0 in the environment overrides it).
 Tokens are not config values: use \`topup auth login\`. TOPUP_CONFIG_DIR moves the folder.
 
 Examples:
   $ topup config list
   $ topup config set profile staging
   $ topup config set chat_user_id 700000001
+  $ topup config set accessible true
   $ topup config get base_url --profile staging`,
     );
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { CliError } from '../../errors.js';
+import { sanitizeText } from '../../io/sanitize.js';
 import { renderFields } from '../../io/table.js';
 import { selectedProfileName } from './keys.js';
 
@@ -16,6 +17,7 @@ export async function runList(ctx: CliContext): Promise<void> {
     base_url: profile?.base_url ?? null,
     chat_user_id: profile?.chat_user_id ?? null,
     profiles: settings.profileNames(),
+    accessible: settings.accessible() ?? null,
   };
   if (ctx.globals.json) return ctx.io.writeJson(values);
   const unset = ctx.io.terminal ? ctx.io.style.dim('(not set)') : '';
@@ -26,10 +28,19 @@ export async function runList(ctx: CliContext): Promise<void> {
         ['base_url', values.base_url ?? unset],
         ['chat_user_id', values.chat_user_id ?? unset],
         ['profiles', values.profiles.join(', ') || unset],
+        ['accessible', accessibleShown(ctx, values.accessible, unset)],
       ],
       { terminal: ctx.io.terminal, style: ctx.io.style },
     ),
   );
+}
+
+/** The stored setting; on a terminal also when the environment overrides it in this shell, which a person may have forgotten. */
+function accessibleShown(ctx: CliContext, stored: boolean | null, unset: string): string {
+  const shown = stored === null ? unset : String(stored);
+  const env = ctx.io.env.TOPUP_ACCESSIBLE;
+  if (!ctx.io.terminal || env === undefined || env === '') return shown;
+  return `${shown} ${ctx.io.style.dim(`(TOPUP_ACCESSIBLE=${sanitizeText(env, { multiline: false })} overrides it here)`)}`.trim();
 }
 
 /** `topup config list`. */

@@ -3,14 +3,22 @@ import type { CliContext } from '../../context.js';
 import { isVisibleWord } from '../../../contract/visible-word.js';
 import { CliError, UsageError } from '../../errors.js';
 import { CHAT_USER_ID_MAX_LENGTH } from '../../settings.js';
-import { configKey, requireProfile } from './keys.js';
+import { configKey, parseSwitch, requireProfile } from './keys.js';
 
 export async function runSet(ctx: CliContext, rawKey: string, rawValue: string): Promise<void> {
   const key = configKey(rawKey);
   const settings = ctx.settings();
-  let stored: string | null;
+  let stored: string | boolean | null;
   let done: string;
-  if (key === 'profile') {
+  if (key === 'accessible') {
+    const value = parseSwitch(key, rawValue);
+    await settings.setAccessible(value);
+    stored = value ?? null;
+    done =
+      value === undefined
+        ? 'Cleared accessible: accessible mode is off unless TOPUP_ACCESSIBLE=1.'
+        : `Accessible mode is ${value ? 'on' : 'off'} for every profile; TOPUP_ACCESSIBLE=${value ? '0' : '1'} overrides it for one run.`;
+  } else if (key === 'profile') {
     await settings.setCurrentProfile(rawValue);
     stored = rawValue;
     done = `Current profile: ${rawValue} (${settings.profile(rawValue)!.base_url}).`;
@@ -43,14 +51,15 @@ export async function runSet(ctx: CliContext, rawKey: string, rawValue: string):
 export function registerConfigSet(config: Command, ctx: CliContext): void {
   config
     .command('set <key> <value>')
-    .description('Change one value; profile must name an existing profile, an empty chat_user_id clears it')
+    .description('Change one value; profile must name an existing profile, an empty chat_user_id or accessible clears it')
     .addHelpText(
       'after',
       `
 Examples:
   $ topup config set profile default
   $ topup config set chat_user_id 700000001 --profile bot
-  $ topup config set base_url https://shop.example.com/`,
+  $ topup config set base_url https://shop.example.com/
+  $ topup config set accessible true`,
     )
     .action((key: string, value: string) => runSet(ctx, key, value));
 }
