@@ -1,7 +1,7 @@
 /** The embedded sandbox behind offline commands: opened on a state file, with the request log beside it. */
 export { DEFAULT_SANDBOX_URL, type Sandbox } from '../assembly/sandbox.js';
 export {
-  openPersistentSandbox,
+  persistentSandboxSession,
   JournalDamagedError,
   OrphanJournalError,
   SnapshotError,

@@ -3,6 +3,7 @@ export { createSandbox, type Sandbox } from '../assembly/sandbox.js';
 export { startHttpSandbox } from '../adapters/http.js';
 export {
   openPersistentSandbox,
+  persistentSandboxSession,
   JournalDamagedError,
   OrphanJournalError,
   SnapshotError,
