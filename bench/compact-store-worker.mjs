@@ -60,28 +60,7 @@ class CompactTable {
 // The modules both modes load, and what a sandbox's first creation builds once, before the baseline.
 await createSandbox();
 const before = heap();
-let text = readFileSync(file, 'utf8');
-const parseStart = performance.now();
-let parsed = JSON.parse(text);
-const parse = performance.now() - parseStart;
-text = '';
-const records = Object.values(parsed.tables).reduce((sum, rows) => sum + rows.length, 0);
-const startedAt = performance.now();
-/** @type {unknown} */
-let kept;
-if (mode === 'msw') kept = await createSandbox({ snapshot: parsed });
-else {
-  /** @type {Record<string, CompactTable>} */
-  const tables = {};
-  for (const [name, rows] of Object.entries(parsed.tables)) {
-    const table = new CompactTable(rows.length > 0 ? Object.keys(rows[0]) : [], rows.length);
-    for (const [index, row] of rows.entries()) table.insert(row, row.invoice_code ?? row.token_sha256 ?? String(row.id ?? index));
-    tables[name] = table;
-  }
-  kept = tables;
-}
-const restore = performance.now() - startedAt;
-parsed = null;
+const { parse, restore, records, kept } = await restoreStore();
 const after = heap();
 const rss = process.memoryUsage().rss;
 process.stdout.write(
@@ -94,3 +73,27 @@ process.stdout.write(
     kept: typeof kept,
   }),
 );
+
+/** In a function of its own, so that the file's text and its parsed JSON are garbage once it returns. */
+async function restoreStore() {
+  const text = readFileSync(file, 'utf8');
+  const parseStart = performance.now();
+  const parsed = JSON.parse(text);
+  const parse = performance.now() - parseStart;
+  const records = Object.values(parsed.tables).reduce((sum, rows) => sum + rows.length, 0);
+  const startedAt = performance.now();
+  /** @type {unknown} */
+  let kept;
+  if (mode === 'msw') kept = await createSandbox({ snapshot: parsed });
+  else {
+    /** @type {Record<string, CompactTable>} */
+    const tables = {};
+    for (const [name, rows] of Object.entries(parsed.tables)) {
+      const table = new CompactTable(rows.length > 0 ? Object.keys(rows[0]) : [], rows.length);
+      for (const [index, row] of rows.entries()) table.insert(row, row.invoice_code ?? row.token_sha256 ?? String(row.id ?? index));
+      tables[name] = table;
+    }
+    kept = tables;
+  }
+  return { parse, restore: performance.now() - startedAt, records, kept };
+}
