@@ -18,9 +18,10 @@ import { pacing } from './suites/pacing.mjs';
 import { peer } from './suites/peer.mjs';
 import { scale } from './suites/scale.mjs';
 import { startup } from './suites/startup.mjs';
+import { store } from './suites/store.mjs';
 
 /** @type {Record<string, import('./lib/types.js').Suite>} */
-const suites = { startup, http, peer, scale, client, pacing, batch, dashboard };
+const suites = { startup, http, peer, scale, store, client, pacing, batch, dashboard };
 
 const { values: flags } = parseArgs({
   options: {

@@ -78,11 +78,12 @@ export function runLoadProcess(options) {
  * Runs bench/<script> '<options JSON>' and parses its stdout as JSON.
  * @param {string} script
  * @param {object} options
+ * @param {string[]} [nodeFlags] flags for node itself (`--expose-gc`)
  * @returns {Promise<any>} what the worker printed: each caller knows its worker's shape
  */
-export function runWorker(script, options) {
+export function runWorker(script, options, nodeFlags = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${BENCH}${script}`, JSON.stringify(options)], {
+    const child = spawn(process.execPath, [...nodeFlags, `${BENCH}${script}`, JSON.stringify(options)], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -1,4 +1,5 @@
 // @ts-check
+import { get as httpGet } from 'node:http';
 import { fixtureAccount } from '../../dist/mocks.js';
 import { runLoadProcess, startServer } from '../lib/processes.mjs';
 import { ORDER_BODY } from '../lib/scale-store.mjs';
@@ -152,14 +153,16 @@ export async function http({ quick, log }) {
 }
 
 /**
- * What the request journal costs: the cheapest request (the catalog, where it weighs most) at 2 connections, with
- * the journal on (the default, 1,000 entries) and off (--journal-size 0), alternating.
+ * What the request journal and its live stream cost: the cheapest request (the catalog, where they weigh most) at 2
+ * connections, with the journal on (the default, 1,000 entries) and a reader on its live stream (what the dashboard
+ * and `topup mock logs --follow` hold open), against the journal off (--journal-size 0) and no reader, alternating.
  * @param {{ endpoint: Endpoint, log: (line: string) => void, durationMs: number, warmupMs: number, rounds: number }} options
  * @returns {Promise<import('../lib/types.js').Row>}
  */
 async function journalCost({ endpoint, log, durationMs, warmupMs, rounds }) {
   const on = await startServer('sandbox.mjs', { rateLimit: false });
   const off = await startServer('sandbox.mjs', { rateLimit: false, journalSize: 0 });
+  const reader = await followStream(on.url);
   try {
     const results = await alternate({ on, off }, rounds + 2, async (server, name) => {
       const result = await runLoadProcess({ url: server.url, requests: [endpoint.request], connections: 2, durationMs, warmupMs });
@@ -168,20 +171,50 @@ async function journalCost({ endpoint, log, durationMs, warmupMs, rounds }) {
     });
     const withJournal = summary(results.on);
     const without = summary(results.off);
-    log(`http: journal on ${Math.round(withJournal.rps)} rps, off ${Math.round(without.rps)} rps`);
+    if (reader.events() === 0) throw new Error('the live stream sent no request while the journal was measured');
+    log(
+      `http: journal and live stream on ${Math.round(withJournal.rps)} rps (${reader.events()} events streamed), off ${Math.round(without.rps)} rps`,
+    );
     return {
       id: 'http.journal.c2.rps',
       group: 'Sandbox over HTTP',
-      measure: `${endpoint.label}, 2 connections, request journal on: requests/s`,
+      measure: `${endpoint.label}, 2 connections, request journal on and its live stream read: requests/s`,
       value: withJournal.rps,
       unit: 'rps',
-      baseline: 'the same with the journal off (--journal-size 0)',
+      baseline: 'the same with the journal off (--journal-size 0), no reader',
       baselineValue: without.rps,
       ratio: withJournal.rps / without.rps,
       budget: { op: '>=', limit: 0.95, of: 'ratio' },
-      note: 'Each answered request is kept as a few references in a columnar ring of 1,000 (arrays allocated once) and built into an entry only when read; what remains is the garbage collector copying the headers and bodies the ring keeps alive. With --journal-size 0 the sandbox keeps nothing.',
+      note: 'Each answered request is kept as a few references in a columnar ring of 1,000 (arrays allocated once) and built into an entry only when read; what remains is the garbage collector copying the headers and bodies the ring keeps alive. The live stream sends each entry to its reader as one Server-Sent Event. With --journal-size 0 the sandbox keeps nothing.',
     };
   } finally {
+    reader.close();
     await Promise.all([on.stop(), off.stop()]);
   }
+}
+
+/**
+ * A reader of the sandbox's live request stream (GET /__sandbox/requests/stream), in this process, counting the
+ * `request` events it receives; resolves once the stream is open.
+ * @param {string} url
+ * @returns {Promise<{ events: () => number, close: () => void }>}
+ */
+function followStream(url) {
+  return new Promise((resolve, reject) => {
+    let events = 0;
+    const request = httpGet(`${url}/__sandbox/requests/stream`, { headers: { accept: 'text/event-stream' } }, (response) => {
+      if (response.statusCode !== 200) {
+        reject(new Error(`the live stream answered ${response.statusCode}`));
+        response.resume();
+        return;
+      }
+      response.setEncoding('utf8');
+      response.on('data', (/** @type {string} */ chunk) => {
+        for (let at = chunk.indexOf('event: request'); at >= 0; at = chunk.indexOf('event: request', at + 1)) events += 1;
+      });
+      response.on('error', () => undefined);
+      resolve({ events: () => events, close: () => request.destroy() });
+    });
+    request.on('error', reject);
+  });
 }

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, runLoadProcess, startServer } from '../lib/processes.mjs';
+import { ROOT, runLoadProcess, runWorker, startServer } from '../lib/processes.mjs';
 import { buildScaleSnapshot, ORDER_BODY } from '../lib/scale-store.mjs';
 import { median } from '../lib/stats.mjs';
 import { checkStatuses } from './http.mjs';
@@ -135,7 +135,9 @@ export async function scale({ quick, log }) {
       baselineValue: base.rss,
       baselineDisplay: `${base.rss.toFixed(0)} MB`,
       ratio: at(orders).rss / base.rss,
-      budget: { op: '<', limit: 300, of: 'value', text: '< 300 MB' },
+      // The issue-25 goal: the largest store within 1.3× of the smallest. The others keep the old ceiling.
+      budget:
+        orders === 100_000 ? { op: '<=', limit: 1.3, of: 'ratio', text: '≤ 1.3×' } : { op: '<', limit: 300, of: 'value', text: '< 300 MB' },
       note: `JS heap ${at(orders).heapUsed.toFixed(0)} MB, of which ${at(orders).liveHeap.toFixed(0)} MB survive a full collection; the rest is garbage V8 had not collected yet, and RSS moves with when it does.`,
     });
   }
@@ -155,19 +157,110 @@ export async function scale({ quick, log }) {
       note: 'With a state file, an order is acknowledged only once what it changed is appended to the journal beside the snapshot and fsynced (mocks/state/), so the cost does not grow with the store; before the journal, the whole state was rewritten for every order (≈0.5 s at 100k). The rows above are the served sandbox without --state.',
     });
   }
-  rows.push({
-    id: 'scale.restore.100000',
-    group: 'Scale',
-    measure: 'Restoring the 100,000-order store from a snapshot (`createSandbox({ snapshot })`)',
-    value: at(100_000).restoreMs,
-    display: `${(at(100_000).restoreMs / 1000).toFixed(2)} s`,
-    unit: 'ms',
-    baseline: `${SIZES[0]}-order store`,
-    baselineValue: base.restoreMs,
-    baselineDisplay: `${base.restoreMs.toFixed(0)} ms`,
-    note: 'Every record is validated against its schema; linear in the number of records.',
-  });
+  rows.push(...(await restoreRows({ orders: 100_000, rounds, log })));
   return rows;
+}
+
+/**
+ * Restoring a store of `orders` orders, each way in a process of its own (bench/store-worker.mjs), against JSON.parse
+ * of the same state file timed in that process just before, alternating: `createSandbox({ snapshot })` of the parsed JSON, and opening the
+ * state file as `mock serve --state` and the offline CLI do (lock, read, parse, check every record, restore).
+ * @param {{ orders: number, rounds: number, log: (line: string) => void }} options
+ * @returns {Promise<import('../lib/types.js').Row[]>}
+ */
+async function restoreRows({ orders, rounds, log }) {
+  const dir = mkdtempSync(join(tmpdir(), 'topup-bench-restore-'));
+  try {
+    const built = await buildScaleSnapshot({ accounts: ACCOUNTS, orders });
+    const file = join(dir, 'state.json');
+    // With a journal id, as every state file a sandbox wrote has one: opening it then writes nothing.
+    writeFileSync(file, JSON.stringify({ ...built.snapshot, journal_id: 'bench' }));
+    /** @type {Record<'parse' | 'snapshot' | 'file', number[]>} */
+    const times = { parse: [], snapshot: [], file: [] };
+    for (let round = 0; round < rounds; round++)
+      for (const mode of /** @type {const} */ (['snapshot', 'file'])) {
+        const measured = /** @type {{ parse: number, ms: number }} */ (await runWorker('store-worker.mjs', { mode, file }));
+        times.parse.push(measured.parse);
+        times[mode].push(measured.ms);
+      }
+    const parse = median(times.parse);
+    const snapshot = median(times.snapshot);
+    const opened = median(times.file);
+    log(
+      `scale: ${orders} orders: JSON.parse ${parse.toFixed(0)} ms, createSandbox({ snapshot }) ${snapshot.toFixed(0)} ms, state file ${opened.toFixed(0)} ms`,
+    );
+    const size = orders.toLocaleString('en-US');
+    const baseline = 'JSON.parse of the same state file (its text read before), in the same process just before';
+    const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(2)} s`;
+    const budget = /** @type {const} */ ({ op: '<=', limit: 3, of: 'ratio' });
+    return [
+      {
+        id: `scale.restore.${orders}`,
+        group: 'Scale',
+        measure: `Restoring the ${size}-order store from a snapshot (\`createSandbox({ snapshot })\` of the parsed JSON)`,
+        value: snapshot,
+        display: seconds(snapshot),
+        unit: 'ms',
+        baseline,
+        baselineValue: parse,
+        baselineDisplay: seconds(parse),
+        ratio: snapshot / parse,
+        budget,
+        note: 'Every record is checked against its schema once (a plain predicate read off the zod schema, mocks/state/lean-check.ts), then stored as a copy of its fields (mocks/store/table.ts insertChecked): @msw/data still runs its create() per record, but no longer validates or copies the values again.',
+      },
+      await compactPrototypeRow({ file, orders, rounds, log }),
+      {
+        id: `scale.restore-file.${orders}`,
+        group: 'Scale',
+        measure: `Opening the ${size}-order state file (\`mock serve --state\`, the offline CLI): lock, read, parse, check, restore`,
+        value: opened,
+        display: seconds(opened),
+        unit: 'ms',
+        baseline,
+        baselineValue: parse,
+        baselineDisplay: seconds(parse),
+        ratio: opened / parse,
+        budget,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The heap a store of `orders` orders holds after a full collection, per record: @msw/data's (the sandbox's, through
+ * createSandbox) against a prototype of a columnar store (bench/compact-store-worker.mjs), each in a process of its
+ * own, alternating. What replacing @msw/data would win, measured beside it rather than done (issue 25).
+ * @param {{ file: string, orders: number, rounds: number, log: (line: string) => void }} options
+ * @returns {Promise<import('../lib/types.js').Row>}
+ */
+async function compactPrototypeRow({ file, orders, rounds, log }) {
+  /** @typedef {{ parse: number, restore: number, bytesPerRecord: number, heapMb: number }} Held */
+  /** @type {Record<'msw' | 'compact', Held[]>} */
+  const held = { msw: [], compact: [] };
+  for (let round = 0; round < rounds; round++)
+    for (const mode of /** @type {const} */ (['msw', 'compact']))
+      held[mode].push(/** @type {Held} */ (await runWorker('compact-store-worker.mjs', { mode, file }, ['--expose-gc'])));
+  /** @param {Held[]} list @param {keyof Held} field */
+  const mid = (list, field) => median(list.map((h) => h[field]));
+  const restoreRatio = (/** @type {Held[]} */ list) => median(list.map((h) => h.restore / h.parse));
+  const compact = { bytes: mid(held.compact, 'bytesPerRecord'), heap: mid(held.compact, 'heapMb'), restore: restoreRatio(held.compact) };
+  const msw = { bytes: mid(held.msw, 'bytesPerRecord'), heap: mid(held.msw, 'heapMb'), restore: restoreRatio(held.msw) };
+  log(`scale: ${orders} orders held: @msw/data ${msw.bytes.toFixed(0)} B/record, columnar prototype ${compact.bytes.toFixed(0)} B/record`);
+  return {
+    id: `scale.compact.${orders}`,
+    group: 'Scale',
+    measure: `Heap the ${orders.toLocaleString('en-US')}-order store holds, per record: a columnar prototype (bench only, not the sandbox's)`,
+    value: compact.bytes,
+    display: `${compact.bytes.toFixed(0)} B (${compact.heap.toFixed(0)} MB)`,
+    unit: 'B',
+    baseline: 'the sandbox on @msw/data, same state',
+    baselineValue: msw.bytes,
+    baselineDisplay: `${msw.bytes.toFixed(0)} B (${msw.heap.toFixed(0)} MB)`,
+    ratio: compact.bytes / msw.bytes,
+    note: `@msw/data keeps one object per record and gives each a Map (its relations, about 190 bytes even when empty) and two hidden properties; its timestamps are boxed numbers (16 bytes each). The prototype (bench/compact-store-worker.mjs) keeps columns: numbers in Float64Arrays, few-valued strings coded in Uint16Arrays, a key index. Restoring into it takes ${compact.restore.toFixed(2)}× JSON.parse of the file, against ${msw.restore.toFixed(2)}× for the sandbox's store. The RSS and restore goals of issue 25 need such a store; replacing @msw/data is left to its own issue.`,
+  };
 }
 
 /**

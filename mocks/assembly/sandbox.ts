@@ -154,7 +154,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const handle = requestHandler(parts, time.now);
 
   const baseUrl = (options.baseUrl ?? DEFAULT_SANDBOX_URL).replace(/\/+$/, '');
-  return {
+  const sandbox: Sandbox = {
     baseUrl,
     handle,
     fetch: createFetch(handle, { rateLimits: env.rateLimit }),
@@ -168,6 +168,18 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     requests: journal,
     reset: control.reset,
   };
+  rateLimitClearers.set(sandbox, () => rateLimiter.clear());
+  return sandbox;
+}
+
+const rateLimitClearers = new WeakMap<Sandbox, () => void>();
+
+/**
+ * Starts every rate-limit window of the sandbox over, as a new sandbox on the same state would have them: for a
+ * sandbox kept between the offline CLI's commands (persistent-sandbox.ts), whose requests never shared windows.
+ */
+export function clearRateLimits(sandbox: Sandbox): void {
+  rateLimitClearers.get(sandbox)?.();
 }
 
 /** Sandbox time: the injected clock plus how far `control.advanceClock` (or a restored state) moved it. */

@@ -1,7 +1,7 @@
 /** `topup mock serve` and the state commands: the sandbox over HTTP, its faults, its state file. */
 export { createSandbox, type Sandbox } from '../assembly/sandbox.js';
 export { startHttpSandbox } from '../adapters/http.js';
-// The persistent sandbox and the four ways opening its state can fail, as one unit.
+// The persistent sandbox (opened once, or per operation as a session) and the four ways opening its state can fail.
 export * from '../assembly/persistent-sandbox.js';
 export { parseFaultSpec, FaultConfigError } from '../core/faults.js';
 export { isLoopbackHost } from '../rules/control-guard.js';

@@ -62,6 +62,18 @@ export interface StateFile {
   readonly writer: StateWriter;
   /** Closes the journal and releases the lock. */
   close(): Promise<void>;
+  /**
+   * Closes the journal and releases the lock like `close()`, remembering the files as this process left them (their
+   * inode, size and times, taken under the lock). `resume` takes the lock again and, when neither the snapshot nor the
+   * journal changed since (no other process wrote them), hands back the file held again, with the same writer: the
+   * state this process holds is what the files hold, and need not be read and checked again. Otherwise it lets go
+   * and answers undefined: open the file anew. After a failed write it always answers undefined.
+   */
+  suspend(): Promise<SuspendedStateFile>;
+}
+
+export interface SuspendedStateFile {
+  resume(options?: { waitMs?: number }): Promise<StateFile | undefined>;
 }
 
 export interface OpenStateFileOptions {
@@ -140,23 +152,87 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
     else if (journal.validBytes < journal.fileBytes) await writer.truncateJournal(journal.validBytes);
     let snapshot = base === undefined ? undefined : applyChanges(base, journal.entries);
     if (snapshot !== undefined && journal.dropped.length > 0) snapshot = skipDroppedCodes(snapshot, journal.dropped);
-    return {
-      notices,
-      takeSnapshot: () => {
-        const taken = snapshot;
-        snapshot = undefined;
-        return taken;
-      },
-      writer,
-      close: async () => {
-        await writer.close();
-        await release();
-      },
-    };
+    return heldStateFile(file, writer, release, notices, snapshot);
   } catch (error) {
     await release();
     throw error;
   }
+}
+
+/** A state file whose lock this process holds (see StateFile). */
+function heldStateFile(
+  file: string,
+  writer: StateFileWriter,
+  release: () => Promise<void>,
+  notices: readonly string[],
+  snapshot: SandboxSnapshot | undefined,
+): StateFile {
+  let kept = snapshot;
+  return {
+    notices,
+    takeSnapshot: () => {
+      const taken = kept;
+      kept = undefined;
+      return taken;
+    },
+    writer,
+    close: async () => {
+      await writer.close();
+      await release();
+    },
+    suspend: async () => {
+      let left: string | undefined;
+      try {
+        left = writer.failed ? undefined : await filesFingerprint(file);
+      } finally {
+        await writer.close();
+        await release();
+      }
+      return { resume: (options = {}) => resumeStateFile(file, writer, left, options.waitMs) };
+    },
+  };
+}
+
+async function resumeStateFile(
+  file: string,
+  writer: StateFileWriter,
+  left: string | undefined,
+  waitMs: number | undefined,
+): Promise<StateFile | undefined> {
+  if (left === undefined) return undefined;
+  const release = await lockStateFile(file, waitMs === undefined ? {} : { waitMs }).catch((error: unknown) => {
+    throw error instanceof UnsafeFileError ? new SnapshotError(error.message) : error;
+  });
+  try {
+    // The same rules as a first open: the file's only name, and no stale announcement of a server that died with it.
+    await checkSoleName(file);
+    await removeAnnouncement(file);
+    if (writer.failed || (await filesFingerprint(file)) !== left) {
+      await release();
+      return undefined;
+    }
+    return heldStateFile(file, writer, release, [], undefined);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+/**
+ * The snapshot and its journal as the file system describes them, without reading them: device, inode, links, size
+ * and modification and change times in nanoseconds. A replaced snapshot is a new inode; an appended or cut journal
+ * changes its size and times; anything that writes either changes its change time.
+ */
+async function filesFingerprint(file: string): Promise<string> {
+  const describe = async (path: string) => {
+    const stats = await lstat(path, { bigint: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (stats === undefined) return 'none';
+    return [stats.isFile(), stats.dev, stats.ino, stats.nlink, stats.size, stats.mtimeNs, stats.ctimeNs].join(':');
+  };
+  return `${await describe(file)} ${await describe(`${file}.journal`)}`;
 }
 
 /**
@@ -208,6 +284,7 @@ class StateFileWriter implements StateWriter {
   readonly #minJournalBytes: number;
   #handle: FileHandle | undefined;
   #preserveJournalAs: string | undefined;
+  #failed = false;
 
   constructor(
     private readonly file: string,
@@ -238,7 +315,21 @@ class StateFileWriter implements StateWriter {
     return this.#journalBytes > Math.max(this.#snapshotBytes, this.#minJournalBytes);
   }
 
+  /** A write failed: what the sandbox holds may be ahead of the files. */
+  get failed(): boolean {
+    return this.#failed;
+  }
+
   async write(state: { snapshot: SandboxSnapshot } | { changes: SandboxChanges }): Promise<void> {
+    try {
+      await this.#write(state);
+    } catch (error) {
+      this.#failed = true;
+      throw error;
+    }
+  }
+
+  async #write(state: { snapshot: SandboxSnapshot } | { changes: SandboxChanges }): Promise<void> {
     if ('snapshot' in state) return this.#writeSnapshot(state.snapshot);
     if (this.#journalId === undefined) throw new Error('state file: a snapshot must be written before changes');
     const line = changeLogLineText({ journal_id: this.#journalId, seq: this.#seq + 1, ...state.changes });

@@ -1,5 +1,6 @@
 import { parseTimestamp } from '../../src/contract/index.js';
-import type { Store } from './store.js';
+import { Store, type Counters } from './store.js';
+import type { TableName } from './db.js';
 import { tokenDigest } from './token-digest.js';
 import { magicPlatformSeed } from './magic-values.js';
 import { DEMO_TOKEN } from './demo-token.js';
@@ -200,8 +201,29 @@ export const OPENING_BALANCE_DESCRIPTION = 'Opening balance';
 /**
  * Fills an empty store with the fixtures. Every seeded balance comes with the transaction that explains it (the
  * account's first, from the transaction sequence), so a balance never stands without its history.
+ * The fixtures are built and checked once per process; each store gets copies (Table.insertChecked), which made a
+ * fresh `createSandbox()` about twice as quick as building them again.
  */
 export async function seed(store: Store): Promise<void> {
+  seedTemplate ??= buildSeedTemplate();
+  const template = await seedTemplate;
+  for (const [name, records] of template.tables) {
+    const table = store.db[name] as unknown as { insertChecked(values: unknown): Promise<unknown> };
+    for (const record of records) await table.insertChecked(record);
+  }
+  store.counters = { ...template.counters };
+}
+
+let seedTemplate: Promise<{ tables: [TableName, readonly unknown[]][]; counters: Counters }> | undefined;
+
+async function buildSeedTemplate() {
+  const store = new Store();
+  await seedFixtures(store);
+  const tables = (Object.keys(store.db) as TableName[]).map((name): [TableName, readonly unknown[]] => [name, store.db[name].all()]);
+  return { tables, counters: { ...store.counters } };
+}
+
+async function seedFixtures(store: Store): Promise<void> {
   const { db } = store;
   for (const a of seedAccounts) {
     await db.accounts.insert({

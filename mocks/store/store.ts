@@ -55,6 +55,11 @@ export class Store {
     for (const table of Object.values(this.db)) table.trackChanges();
   }
 
+  /** Whether a change was made that `takeChanges()` has not handed out (and so no state file holds yet). */
+  hasUntakenChanges(): boolean {
+    return Object.values(this.db).some((table) => table.hasUntakenChanges);
+  }
+
   /**
    * The records created, changed and removed since the last call, by table; `reset` when a table was emptied
    * since (a reset), after which only a whole snapshot describes the state.

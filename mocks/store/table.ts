@@ -26,6 +26,10 @@ export type ReadonlyCollection<S extends z.ZodObject> = Pick<Collection<S>, 'fin
 export class Table<S extends z.ZodObject> {
   #collection: Collection<S>;
   readonly schema: S;
+  /** What the collection validates with: the table's schema, except for records this table copied (insertChecked). */
+  readonly #collectionSchema: S;
+  /** The schema's fields, in its order: all a checked record's copy keeps. */
+  readonly #fields: readonly string[];
   readonly #keyOf: (record: Readonly<z.output<S>>) => string;
   readonly #ownerOf: ((record: Readonly<z.output<S>>) => number) | undefined;
   readonly #byKey = new Map<string, Readonly<z.output<S>>>();
@@ -46,7 +50,9 @@ export class Table<S extends z.ZodObject> {
 
   constructor(schema: S, keyOf: (record: Readonly<z.output<S>>) => string, ownerOf?: (record: Readonly<z.output<S>>) => number) {
     this.schema = schema;
-    this.#collection = new Collection({ schema });
+    this.#collectionSchema = checkedOrParsed(schema);
+    this.#fields = Object.keys(schema.shape);
+    this.#collection = new Collection({ schema: this.#collectionSchema });
     // Through #collection as it is at each call: clear() starts a new one.
     this.collection = Object.freeze({
       findFirst: ((...args: Parameters<Collection<S>['findFirst']>) => this.#collection.findFirst(...args)) as Collection<S>['findFirst'],
@@ -61,6 +67,34 @@ export class Table<S extends z.ZodObject> {
   /** Validates the values against the schema (in @msw/data's create) and indexes the stored record. */
   async insert(values: z.input<S>): Promise<Readonly<z.output<S>>> {
     const record = (await this.#collection.create(await withPrimaryKey(values, this.#keyOf(values as z.output<S>)))) as z.output<S>;
+    return this.#stored(record);
+  }
+
+  /**
+   * Stores a copy of a record that already passed this table's schema (a state checked whole by checkState, the seed
+   * this process built): the copy keeps the schema's fields only, and skips both of @msw/data's copies of its values
+   * (its sanitising walk and the schema's output), which were most of a 100k-order restore. Anything else goes
+   * through `insert()`.
+   */
+  async insertChecked(values: Readonly<z.output<S>>): Promise<Readonly<z.output<S>>> {
+    const copy: Record<string, unknown> = {};
+    const source = values as Record<string, unknown>;
+    for (const field of this.#fields) {
+      const value = source[field];
+      // Arrays (an article's tags) are copied too: a record never shares a mutable part with its source.
+      if (value !== undefined) copy[field] = Array.isArray(value) ? value.slice() : value;
+    }
+    const symbol = await primaryKeySymbol();
+    const key = this.#keyOf(values);
+    // @msw/data's create() walks only string keys of its input: the record rides under a symbol, unwalked, and the
+    // collection's schema hands it back as the record (checkedOrParsed). The primary key is read off the input.
+    const input = symbol === undefined ? { [CHECKED]: copy } : { [symbol]: key, [CHECKED]: copy };
+    const record = (await this.#collection.create(input)) as z.output<S>;
+    return this.#stored(record);
+  }
+
+  /** Indexes a record the collection just created, and notes it for the state file. */
+  #stored(record: z.output<S>): Readonly<z.output<S>> {
     const key = this.#keyOf(record);
     if (this.#byKey.has(key)) this.remove(key);
     this.#byKey.set(key, record);
@@ -138,7 +172,7 @@ export class Table<S extends z.ZodObject> {
   clear(): void {
     // A new collection rather than Collection.clear(), which deletes record by record, each a search and a splice:
     // minutes at 100k orders, for every reset and every state loaded over a full store.
-    this.#collection = new Collection({ schema: this.schema });
+    this.#collection = new Collection({ schema: this.#collectionSchema });
     this.#byKey.clear();
     this.#byOwner.clear();
     this.#version += 1;
@@ -152,6 +186,11 @@ export class Table<S extends z.ZodObject> {
     this.#changes = new Map();
     this.#recreated.clear();
     this.#cleared = false;
+  }
+
+  /** Whether anything changed that `takeChanges()` has not handed out yet. */
+  get hasUntakenChanges(): boolean {
+    return this.#cleared || (this.#changes?.size ?? 0) > 0;
   }
 
   /** What changed since the last call (copies of the records, as they are now), and forgets it. */
@@ -175,15 +214,39 @@ export class Table<S extends z.ZodObject> {
  * The key's symbol is not exported, so it is read once off a record @msw/data made; without it, create() simply
  * makes its own keys as before.
  */
-let primaryKeySymbol: Promise<symbol | undefined> | undefined;
+let primaryKeySymbolFound: Promise<symbol | undefined> | undefined;
 
-async function withPrimaryKey<T>(values: T, key: string): Promise<T> {
-  primaryKeySymbol ??= new Collection({
+function primaryKeySymbol(): Promise<symbol | undefined> {
+  primaryKeySymbolFound ??= new Collection({
     schema: { '~standard': { version: 1, vendor: 'topup', validate: (value: unknown) => ({ value }) } },
   })
     .create({})
     .then((record) => Object.getOwnPropertySymbols(record).find((s) => s.description === 'kPrimaryKey'));
-  const symbol = await primaryKeySymbol;
+  return primaryKeySymbolFound;
+}
+
+async function withPrimaryKey<T>(values: T, key: string): Promise<T> {
+  const symbol = await primaryKeySymbol();
   if (symbol === undefined || values === null || typeof values !== 'object') return values;
   return Object.assign({}, values, { [symbol]: key });
+}
+
+/** Marks the input of a create() that carries a record copied by insertChecked(); module-private, so unforgeable. */
+const CHECKED = Symbol('checked record');
+
+/**
+ * The table's schema as @msw/data sees it (a Standard Schema): the record insertChecked() copied is handed back as it
+ * is; any other input is validated by the table's zod schema, as before.
+ */
+function checkedOrParsed<S extends z.ZodObject>(schema: S): S {
+  const standard = schema['~standard'];
+  return {
+    '~standard': {
+      ...standard,
+      validate: (value: unknown) =>
+        value !== null && typeof value === 'object' && Object.hasOwn(value, CHECKED)
+          ? { value: (value as { [CHECKED]: unknown })[CHECKED] }
+          : standard.validate(value),
+    },
+  } as unknown as S;
 }

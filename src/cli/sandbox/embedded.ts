@@ -4,8 +4,8 @@ import type { SandboxRequest, SandboxResponse } from '../../../mocks/facade/exch
 import {
   DEFAULT_SANDBOX_URL,
   JournalDamagedError,
-  openPersistentSandbox,
   OrphanJournalError,
+  persistentSandboxSession,
   requestLogFile,
   seedAccount,
   SnapshotError,
@@ -43,14 +43,37 @@ export interface EmbeddedSandboxOptions {
 
 export function embeddedSandbox(file: string, options: EmbeddedSandboxOptions = {}): EmbeddedSandbox {
   const log = requestLogFile(file);
+  // Keeps the sandbox between this process's operations while no other process changes the file (mocks/state/).
+  const session = persistentSandboxSession(file);
   const use = async <T>(work: (sandbox: Sandbox) => Promise<T>, useOptions: { fresh?: boolean; repair?: boolean } = {}): Promise<T> => {
     await ensurePrivateDir(dirname(file)).catch((error: unknown) => {
       throw finalFetchError(new CliError((error as Error).message));
     });
-    let opened;
+    let opened = false;
+    const onOpened = async (sandbox: Sandbox, notices: readonly string[]): Promise<T> => {
+      opened = true;
+      for (const notice of notices) options.onNotice?.(notice);
+      // What this command sent goes to the log beside the state, for `topup mock logs` to show later.
+      const answered: JournalEntry[] = [];
+      const stopListening = sandbox.requests.subscribe((entry) => answered.push(entry));
+      try {
+        return await work(sandbox);
+      } catch (error) {
+        throw unreadable(error);
+      } finally {
+        stopListening();
+        // Under the lock still, so two commands never interleave their ids. A log that cannot be written must not
+        // turn a request that was answered (an order made) into a failure the user would retry.
+        await log.append(answered).catch(() => undefined);
+      }
+    };
     try {
-      opened = await openPersistentSandbox(file, { fresh: useOptions.fresh ?? false, repair: useOptions.repair ?? false });
+      return await session.use(({ sandbox, notices }) => onOpened(sandbox, notices), {
+        fresh: useOptions.fresh ?? false,
+        repair: useOptions.repair ?? false,
+      });
     } catch (error) {
+      if (opened) throw error;
       // Final: the client must report these as they are, not retry them as if the network had failed.
       if (error instanceof StateLockedError)
         throw finalFetchError(
@@ -59,21 +82,6 @@ export function embeddedSandbox(file: string, options: EmbeddedSandboxOptions = 
           ),
         );
       throw unreadable(error);
-    }
-    for (const notice of opened.notices) options.onNotice?.(notice);
-    // What this command sent goes to the log beside the state, for `topup mock logs` to show later.
-    const answered: JournalEntry[] = [];
-    const stopListening = opened.sandbox.requests.subscribe((entry) => answered.push(entry));
-    try {
-      return await work(opened.sandbox);
-    } catch (error) {
-      throw unreadable(error);
-    } finally {
-      stopListening();
-      // Under the lock still, so two commands never interleave their ids. A log that cannot be written must not
-      // turn a request that was answered (an order made) into a failure the user would retry.
-      await log.append(answered).catch(() => undefined);
-      await opened.close();
     }
   };
   return {
