@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plainStyle } from '../../src/cli/io/style.js';
 import { fitWidths, keptColumns, renderTable, type Column } from '../../src/cli/io/table.js';
-import { terminalMeasure } from '../../src/cli/io/text-width.js';
+import { terminalMeasure, truncateMiddle } from '../../src/cli/io/text-width.js';
 import { articleColumns } from '../../src/cli/commands/articles/list.js';
 import { depositColumns } from '../../src/cli/commands/deposits/list.js';
 import { orderSummaryColumns } from '../../src/cli/commands/orders/list.js';
@@ -72,6 +72,18 @@ describe('terminalMeasure counts cells as a terminal draws them', () => {
     ['\u001b[36mBuilderBob\u001b[39m', 5, '\u001b[36mBuil\u001b[0m…'],
   ])('truncate(%j, %i) → %j', (text, cells, cut) => {
     expect(terminalMeasure.truncate(text, cells)).toBe(cut);
+    expect(terminalMeasure.width(cut)).toBeLessThanOrEqual(cells);
+  });
+});
+
+describe('truncateMiddle keeps the start and the end of a path', () => {
+  it.each([
+    ['/api/v1/health', 20, '/api/v1/health'],
+    ['/api/v1/me/orders/INV20260302000003', 20, '/api/v1/m…0302000003'],
+    ['/articles/クレジット/guide', 12, '/arti…/guide'],
+    ['/articles/クレジット', 12, '/arti…ジット'],
+  ])('truncateMiddle(%j, %i) → %j', (text, cells, cut) => {
+    expect(truncateMiddle(text, cells)).toBe(cut);
     expect(terminalMeasure.width(cut)).toBeLessThanOrEqual(cells);
   });
 });

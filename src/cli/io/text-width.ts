@@ -18,3 +18,31 @@ export const terminalMeasure: TextMeasure = {
     return `${kept}${ANSI.test(kept) ? '\u001b[0m' : ''}…`;
   },
 };
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * `text` (plain, no colours) cut to at most `cells` cells by taking out its middle, "…" in its place: for a path,
+ * whose start says what it is and whose end which one (`/api/v1/me/ord…/INV20260302000003`).
+ */
+export function truncateMiddle(text: string, cells: number): string {
+  if (terminalMeasure.width(text) <= cells) return text;
+  const parts = Array.from(graphemes.segment(text), (s) => ({ text: s.segment, cells: terminalMeasure.width(s.segment) }));
+  let room = Math.max(0, cells - 1);
+  // The end names the record, so it gets the larger half.
+  let headRoom = Math.floor(room / 2);
+  let head = '';
+  for (const part of parts) {
+    if (part.cells > headRoom) break;
+    head += part.text;
+    headRoom -= part.cells;
+    room -= part.cells;
+  }
+  let tail = '';
+  for (const part of parts.toReversed()) {
+    if (part.cells > room) break;
+    tail = part.text + tail;
+    room -= part.cells;
+  }
+  return `${head}…${tail}`;
+}
