@@ -68,6 +68,8 @@ describe('terminalMeasure counts cells as a terminal draws them', () => {
     ['BuilderBob', 10, 'BuilderBob'],
     ['クレジット', 5, 'クレ…'],
     ['クレジット', 6, 'クレ…'],
+    ['クレジットのチャージ方法', 22, 'クレジットのチャージ…'],
+    ['\u001b[36mクレジット\u001b[39m', 6, '\u001b[36mクレ\u001b[0m…'],
     ['a💎b💎', 4, 'a💎…'],
     ['\u001b[36mBuilderBob\u001b[39m', 5, '\u001b[36mBuil\u001b[0m…'],
   ])('truncate(%j, %i) → %j', (text, cells, cut) => {

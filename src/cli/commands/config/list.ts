@@ -27,7 +27,7 @@ export async function runList(ctx: CliContext): Promise<void> {
         ['chat_user_id', values.chat_user_id ?? unset],
         ['profiles', values.profiles.join(', ') || unset],
       ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
+      ctx.io.view,
     ),
   );
 }
