@@ -64,7 +64,7 @@ then whole columns are left out, the least important first; what names a row (in
   mock faults       matched, fired
   mock serve        the token table's mode (a token's prefix says it)
 \`mock logs\`, \`mock requests list\` and \`mock serve --log\` fit each line: the path's column narrows from 40 cells to
-20, then the duration and the time are left out; then a line's route, key, account, replay, rate limited, fault and
+28, then the duration and the time are left out; then a line's route, key, account, replay, rate limited, fault and
 near miss, in that order; at last the path loses its middle (/api/v1/me/or…0302000003). Key/value lines (records,
 doctor) wrap at spaces; a URL or token is never cut, and a command to paste continues its lines with \\.
 Piped, every column is there in full, whatever the width. --json has every field.

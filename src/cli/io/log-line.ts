@@ -16,8 +16,8 @@ export interface LogLineView {
 const PATH_COLUMN = 40;
 /** A narrow terminal keeps about this much room for the details before it leaves out the time or the duration. */
 const DETAILS_ROOM = 20;
-/** The path's column is not narrowed below this to keep the time and the duration. */
-const NARROWEST_PATH_COLUMN = 20;
+/** The path's column is not narrowed below this to keep the time and the duration: most paths still line up. */
+const NARROWEST_PATH_COLUMN = 28;
 /** Shortened in its middle, a path keeps at least this many cells (its start and its end). */
 const SHORTEST_PATH = 12;
 
@@ -98,7 +98,7 @@ function columnsFor(width: number | undefined): { time: boolean; duration: boole
 
 /**
  * A terminal line no wider than `width` (when it is known). The columns shown depend on the width alone (columnsFor):
- * the path's column narrows from 40 cells to 20, then the duration and then the time are left out. A line still too
+ * the path's column narrows from 40 cells to 28, then the duration and then the time are left out. A line still too
  * wide leaves out its details (DETAIL_DROP_ORDER), and at last its path is shortened in the middle with "…".
  * Method and status always show.
  */
