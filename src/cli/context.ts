@@ -332,8 +332,7 @@ export class CliContext {
    */
   async #tellingWhere(fetch: typeof globalThis.fetch, target: Target): Promise<typeof globalThis.fetch> {
     if (!this.io.stderrTerminal || this.#told) return fetch;
-    const { tellWhere, quietedForTests } = await import('./where.js');
-    if (quietedForTests(target, this.io.env)) return fetch;
+    const { tellWhere } = await import('./where.js');
     this.#told = true;
     return tellWhere(fetch, target, (text, warning) => this.io.warn(warning ? this.io.style.yellow(text) : this.io.style.dim(text)));
   }

@@ -70,15 +70,6 @@ export function testServerWarning(
 }
 
 /**
- * A test seam, like TOPUP_TEST_NO_PACING: TOPUP_TEST_QUIET_TARGET=1 keeps a terminal run against a server on this
- * machine from saying where its answers came from, so tests of other commands' terminal output need not repeat it.
- * Never for another machine's server: there the line and the warning always show.
- */
-export function quietedForTests(target: Target, env: Readonly<Record<string, string | undefined>>): boolean {
-  return env.TOPUP_TEST_QUIET_TARGET === '1' && URL.canParse(target.baseUrl) && isLoopbackHost(new URL(target.baseUrl).hostname);
-}
-
-/**
  * Tells, through `say`, where this run's answers come from: the elsewhere line and, for a server that is a test one
  * by its URL, the warning, at once (before any progress bar or spinner draws, so no line lands inside one); the
  * warning for a server that says so only by its header comes with its first answer. Returns the fetch to use.

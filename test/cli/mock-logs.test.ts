@@ -5,6 +5,7 @@ import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import type { JournalEntry } from '../../mocks/inspect/request-journal.js';
 import { main } from '../../src/cli/main.js';
+import { terminalMeasure } from '../../src/cli/io/text-width.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 import { runCli } from './run-cli.js';
 
@@ -83,11 +84,61 @@ describe('topup mock logs', () => {
 
   it('on a terminal: aligned columns with the local time', async () => {
     await botTraffic(served!.url);
-    const result = await topup(['mock', 'logs', '--no-color', '--base-url', served!.url], { tty: true });
+    const result = await topup(['mock', 'logs', '--no-color', '--base-url', served!.url], { tty: true, columns: 120 });
     const lines = result.out.trimEnd().split('\n');
     expect(lines[1]).toMatch(
       /^\d\d:\d\d:\d\d\.\d{3} {2}POST {3}\/api\/v1\/me\/orders {24}201 {5}\d+ ms {2,}rich {2}createOrder {2}key bot-1$/,
     );
+  });
+
+  describe('on a narrow terminal each line fits; piped, nothing is cut', () => {
+    const LONG = '/api/v1/me/orders/INV20260302000003/and/a/path/nobody/serves';
+    const traffic = async (url: string) => {
+      await botTraffic(url);
+      await fetch(`${url}${LONG}`, { headers: { authorization: `Bearer ${sandbox.account('rich').token}` } });
+    };
+    const T = String.raw`\d\d:\d\d:\d\d\.\d{3}`;
+
+    it.each([
+      {
+        columns: 80,
+        // The duration is left out so that the path's column keeps 30 cells; then details, the route first, until the
+        // line fits (the near miss, 36 cells, has no room).
+        lines: [
+          `^${T}  GET    /api/v1/health                 200     getHealth$`,
+          `^${T}  POST   /api/v1/me/orders              201     rich  key bot-1$`,
+          `^${T}  POST   /api/v1/me/order               404$`,
+          `^${T}  GET    /api/v1/me/orders/INV202603…03/and/a/path/nobody/serves 404$`,
+        ],
+      },
+      {
+        columns: 60,
+        // No room for the time either; the path keeps a 28-cell column, and a longer one loses its middle.
+        lines: [
+          `^GET    /api/v1/health               200     getHealth$`,
+          `^POST   /api/v1/me/orders            201     rich  key bot-1$`,
+          `^POST   /api/v1/me/order             404$`,
+          `^GET    /api/v1/me/orders/INV202…and/a/path/nobody/serves 404$`,
+        ],
+      },
+    ])('$columns columns', async ({ columns, lines }) => {
+      await traffic(served!.url);
+      const result = await topup(['mock', 'requests', 'list', '--no-color', '--base-url', served!.url], { tty: true, columns });
+      expect(result.code, result.err).toBe(0);
+      const out = result.out.trimEnd().split('\n');
+      expect(out).toHaveLength(lines.length);
+      out.forEach((line, i) => expect(line).toMatch(new RegExp(lines[i]!.replaceAll('?', '\\?'))));
+      for (const line of out) expect(terminalMeasure.width(line)).toBeLessThanOrEqual(columns);
+    });
+
+    it('piped at 40 columns: every field of every line, the long path whole', async () => {
+      await traffic(served!.url);
+      const result = await topup(['mock', 'logs', '--base-url', served!.url], { columns: 40 });
+      const lines = result.out.trimEnd().split('\n');
+      expect(lines[1]!.split('\t')).toEqual(expect.arrayContaining(['POST', '/api/v1/me/orders', 'rich', 'createOrder', 'key bot-1']));
+      expect(lines[2]).toContain('did you mean POST /api/v1/me/orders?');
+      expect(lines[3]!.split('\t')[2]).toBe(LONG);
+    });
   });
 
   it('--follow prints requests as they arrive, reconnects after a restart, and ends with Ctrl-C (130)', async () => {
@@ -175,6 +226,32 @@ describe('topup mock logs', () => {
     expect(io.out().trimEnd().split('\n')).toHaveLength(2);
     controller.abort();
     expect(await running).toBe(130);
+  });
+
+  it('--follow and mock serve --log on a 60-column terminal: every line as it arrives fits', async () => {
+    const controller = new AbortController();
+    const io = fakeIO({ tty: true, columns: 60, env: { TOPUP_CONFIG_DIR: config.dir } });
+    const running = main(['--no-color', 'mock', 'serve', '--fresh', '--port', '0', '--log'], io, { signal: controller.signal });
+    const waitFor = async (pattern: RegExp, read: () => string) => {
+      for (let i = 0; i < 300 && !pattern.test(read()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(read()).toMatch(pattern);
+    };
+    await waitFor(/listening on (\S+)/, io.out);
+    const url = /listening on (\S+)/.exec(io.out())![1]!;
+    const following = new AbortController();
+    const follower = fakeIO({ tty: true, columns: 60, env: { TOPUP_CONFIG_DIR: config.dir } });
+    const follow = main(['--no-color', 'mock', 'logs', '--follow', '--base-url', url], follower, { signal: following.signal });
+    await waitFor(/Following/, follower.err);
+    await fetch(`${url}/api/v1/me/orders/INV20260302000003/and/a/path/nobody/serves`);
+    await waitFor(/serves 40\d/, follower.out);
+    await waitFor(/serves 40\d/, io.err);
+    const logged = [follower.out(), io.err().slice(io.err().indexOf('Press Ctrl-C'))].join('\n');
+    expect(logged).toContain('GET    /api/v1/me/orders/INV202…and/a/path/nobody/serves 404');
+    for (const line of logged.split('\n')) expect(terminalMeasure.width(line), line).toBeLessThanOrEqual(60);
+    following.abort();
+    controller.abort();
+    expect(await follow).toBe(130);
+    expect(await running).toBe(0);
   });
 
   it('mock serve --log prints every request to stderr', async () => {

@@ -209,7 +209,8 @@ describe('topup mock serve', () => {
 
   it('on a terminal, lists every control call in a compact block', async () => {
     const controller = new AbortController();
-    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir }, tty: true });
+    // 130 columns: every call fits its line (narrower, what it does goes below it: widths.test.ts).
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir }, tty: true, columns: 130 });
     const running = main(['--no-color', 'mock', 'serve', '--port', '0'], io, { signal: controller.signal });
     for (let i = 0; i < 200 && !io.err().includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 10));
     const url = /Sandbox listening on (\S+)/.exec(io.out())![1]!;

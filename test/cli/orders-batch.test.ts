@@ -309,20 +309,18 @@ describe('orders batch over HTTP (a served sandbox)', () => {
 
   it('on a terminal: a progress bar on stderr, or one line per row with --progress lines', async () => {
     const input = file('bar.csv', 'username,place,pass,reference\nBuilderBob,5001,9001,p1\nBuilderBob,5001,9101,p2\n');
-    // Where answers come from is where.test.ts's; here only the progress is looked at.
-    const quiet = { TOPUP_TEST_QUIET_TARGET: '1' };
-    const bar = await asRich(['orders', 'batch', input, '--no-color'], { tty: true, env: quiet });
+    const bar = await asRich(['orders', 'batch', input, '--no-color'], { tty: true });
     expect(bar.code).toBe(5);
     expect(bar.out).toBe('');
     expect(bar.err).toContain('\r\u001b[K[##########..........] 1/2  done 1  failed 0  left 1  line 2 created  ETA 6s');
     expect(bar.err).toMatch(/\ncreated +1\n/);
     expect(bar.err).toContain('line 3: PLATFORM_VALIDATION_FAILED Pass 9101 is not a pass of place 5001.');
-    const lines = await asRich(['orders', 'batch', input, '--retry-rejected', '--progress', 'lines', '--no-color'], {
-      tty: true,
-      env: quiet,
-    });
+    const lines = await asRich(['orders', 'batch', input, '--retry-rejected', '--progress', 'lines', '--no-color'], { tty: true });
     expect(lines.err).not.toContain(ANSI_ESCAPE);
-    expect(lines.err.split('\n').slice(0, 3)).toEqual([
+    // First where the answers come from (before any progress, so no line lands inside a bar), then the progress.
+    expect(lines.err.split('\n').slice(0, 5)).toEqual([
+      `→ ${served.url}`,
+      `Warning: a production token answered by a test server at ${served.url} — this is not the real shop.`,
       '1/2  done 1  failed 0  left 1  ETA 6s',
       '1/2  done 1  failed 0  left 1  sending line 3 (BuilderBob)  ETA 6s',
       '2/2  done 1  failed 1  left 0  line 3 rejected',

@@ -73,23 +73,67 @@ export async function harness(): Promise<Harness> {
     outputs.push(result);
     return result;
   };
+  const remote = async (args: string[], options: RunOptions): Promise<RunResult> => {
+    const baseUrl = options.baseUrl ?? sandbox.baseUrl;
+    const given = options.fetch ?? (options.baseUrl !== undefined ? undefined : sandbox.fetch);
+    /** Whether the run asked the shop's API anything (then a terminal is told where the answers came from). */
+    let asked = false;
+    const counted: typeof globalThis.fetch | undefined =
+      given &&
+      ((input, init) => {
+        // The sandbox's control API (topup mock …) is no shop's server: those commands say nothing of where.
+        asked ||= !(input instanceof Request ? input.url : String(input)).includes('/__sandbox');
+        return given(input, init);
+      });
+    const result = await exec(
+      [...args, '--base-url', baseUrl],
+      { TOPUP_TOKEN: token(options.account ?? 'rich') },
+      {
+        ...options,
+        ...(counted ? { fetch: counted } : {}),
+      },
+    );
+    const told = asked && (options.stderrTTY ?? options.tty ?? false);
+    return { ...result, err: withoutWhere(result.err, baseUrl, told) };
+  };
   return {
     sandbox,
     time,
     token,
     client: (name) => createClient({ baseUrl: sandbox.baseUrl, token: token(name), fetch: sandbox.fetch, pacing: false }),
-    run: (args, options = {}) =>
-      exec(
-        [...args, '--base-url', options.baseUrl ?? sandbox.baseUrl],
-        // The terminal's line on where answers came from is tested in where.test.ts, not with every command's output.
-        { TOPUP_TOKEN: token(options.account ?? 'rich'), TOPUP_TEST_QUIET_TARGET: '1' },
-        options,
-      ),
+    run: (args, options = {}) => remote(args, options),
     runEmbedded: (args, options = {}) => exec(args, {}, options),
     outputs,
     cleanup: config.cleanup,
   };
 }
+
+/**
+ * `err` without the lines a terminal run says first about where its answers come from (src/cli/where.ts): the
+ * harness's server is named by --base-url (`→ origin`), and a production token on http is marked as answered by a test
+ * server. Checked here for every run (`told`: stderr is a terminal and a request was sent: the line is there, once;
+ * else it is not), then taken out, so that each test reads its own command's stderr; where.test.ts tests the wording.
+ */
+export function withoutWhere(err: string, baseUrl: string, told: boolean): string {
+  const origin = new URL(baseUrl).origin;
+  const plain = err.replace(ANSI_COLOUR, '');
+  const count = (pattern: RegExp) => plain.match(new RegExp(pattern.source, 'gm'))?.length ?? 0;
+  const notice = new RegExp(`^→ ${escaped(origin)}\\n`, 'm');
+  const warning =
+    /^Warning: a (?:production token|token of unknown mode) answered by a test server at \S+ — this is not the real shop\.\n/m;
+  expect(count(notice), `→ ${origin} in ${err}`).toBe(told ? 1 : 0);
+  expect(count(warning), `the test-server warning in ${err}`).toBeLessThanOrEqual(told ? 1 : 0);
+  if (!told) return err;
+  // Coloured, the notice is dim and the warning yellow: taken out with their colour codes.
+  const colour = '(?:\u001b\\[[0-9;]*m)*';
+  return err
+    .replace(new RegExp(`^${colour}${notice.source.slice(1, -2)}${colour}\\n`, 'm'), '')
+    .replace(new RegExp(`^${colour}${warning.source.slice(1, -2)}${colour}\\n`, 'm'), '');
+}
+
+// eslint-disable-next-line no-control-regex -- matching colour codes is the point
+const ANSI_COLOUR = /\u001b\[[0-9;]*m/g;
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every token of the fixtures, none of which may ever be printed. */
 export function allTokens(sandbox: Sandbox): string[] {

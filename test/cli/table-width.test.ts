@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plainStyle } from '../../src/cli/io/style.js';
-import { fitWidths, keptColumns, renderTable, type Column } from '../../src/cli/io/table.js';
-import { terminalMeasure } from '../../src/cli/io/text-width.js';
+import { fitWidths, keptColumns, renderFields, renderTable, type Column } from '../../src/cli/io/table.js';
+import { terminalMeasure, truncateMiddle } from '../../src/cli/io/text-width.js';
 import { articleColumns } from '../../src/cli/commands/articles/list.js';
 import { depositColumns } from '../../src/cli/commands/deposits/list.js';
 import { orderSummaryColumns } from '../../src/cli/commands/orders/list.js';
@@ -68,11 +68,72 @@ describe('terminalMeasure counts cells as a terminal draws them', () => {
     ['BuilderBob', 10, 'BuilderBob'],
     ['クレジット', 5, 'クレ…'],
     ['クレジット', 6, 'クレ…'],
+    ['クレジットのチャージ方法', 22, 'クレジットのチャージ…'],
+    ['\u001b[36mクレジット\u001b[39m', 6, '\u001b[36mクレ\u001b[0m…'],
     ['a💎b💎', 4, 'a💎…'],
     ['\u001b[36mBuilderBob\u001b[39m', 5, '\u001b[36mBuil\u001b[0m…'],
   ])('truncate(%j, %i) → %j', (text, cells, cut) => {
     expect(terminalMeasure.truncate(text, cells)).toBe(cut);
     expect(terminalMeasure.width(cut)).toBeLessThanOrEqual(cells);
+  });
+});
+
+describe('truncateMiddle keeps the start and the end of a path', () => {
+  it.each([
+    ['/api/v1/health', 20, '/api/v1/health'],
+    ['/api/v1/me/orders/INV20260302000003', 20, '/api/v1/m…0302000003'],
+    ['/articles/クレジット/guide', 12, '/arti…/guide'],
+    ['/articles/クレジット', 12, '/arti…ジット'],
+  ])('truncateMiddle(%j, %i) → %j', (text, cells, cut) => {
+    expect(truncateMiddle(text, cells)).toBe(cut);
+    expect(terminalMeasure.width(cut)).toBeLessThanOrEqual(cells);
+  });
+});
+
+describe('renderFields on a terminal of a known width', () => {
+  const view = (width: number | undefined) => ({ terminal: true, style: plainStyle, width, measure: terminalMeasure });
+
+  it('a value too long wraps at spaces under its column; a URL is never cut', () => {
+    const pairs: [string, string][] = [
+      ['rate limits', '✓ no X-RateLimit-* headers; the client keeps to the published limits'],
+      ['link', 'http://sandbox.localhost/articles/how-to-top-up-credits-for-every-platform'],
+    ];
+    expect(renderFields(pairs, view(40))).toBe(
+      [
+        'rate limits  ✓ no X-RateLimit-* headers;',
+        '             the client keeps to the',
+        '             published limits',
+        'link         http://sandbox.localhost/articles/how-to-top-up-credits-for-every-platform',
+        '',
+      ].join('\n'),
+    );
+    expect(renderFields(pairs, view(undefined))).toBe(`rate limits  ${pairs[0]![1]}\nlink         ${pairs[1]![1]}\n`);
+  });
+
+  it('a command goes below its key, continued with \\, never split inside a quoted word', () => {
+    const command = "TOPUP_CONFIG_DIR='/tmp/my config' TOPUP_TOKEN=topup_test_demo_4eC39HqLyjWDarjtT1zdp7dc topup orders list";
+    expect(renderFields([['another shell', command, { command: true }]], view(60))).toBe(
+      [
+        'another shell',
+        "  TOPUP_CONFIG_DIR='/tmp/my config' \\",
+        '  TOPUP_TOKEN=topup_test_demo_4eC39HqLyjWDarjtT1zdp7dc \\',
+        '  topup orders list',
+        '',
+      ].join('\n'),
+    );
+    expect(renderFields([['shell', command, { command: true }]], view(120))).toBe(`shell  ${command}\n`);
+  });
+
+  it('piped: `key: value`, whole, whatever the width', () => {
+    expect(
+      renderFields(
+        [
+          ['link', 'a b c d e f'],
+          ['shell', 'x y z', { command: true }],
+        ],
+        { ...view(5), terminal: false },
+      ),
+    ).toBe('link: a b c d e f\nshell: x y z\n');
   });
 });
 

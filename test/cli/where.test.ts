@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { REVOKED_TOKEN } from '../../mocks/store/seed.js';
-import { looksLikeTestServer, quietedForTests, testServerWarning } from '../../src/cli/where.js';
+import { looksLikeTestServer, testServerWarning } from '../../src/cli/where.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { urlOf } from '../support/url-of.js';
 import { runCli, useServedCli, type ServedSandbox } from './run-cli.js';
@@ -49,14 +49,6 @@ describe('a terminal says which target answered when it is not the current profi
     expect(byFlag.err).toBe(`→ ${served.url}\n`);
     const byEnv = await topup(['balance'], { stderrTTY: true, env: { ...env, TOPUP_BASE_URL: served.url } });
     expect(byEnv.err).toBe(`→ ${served.url}\n`);
-  });
-
-  it('the test seam TOPUP_TEST_QUIET_TARGET quiets a server on this machine only', async () => {
-    await twoProfiles('rich');
-    const quiet = await topup(['balance', '--profile', 'staging'], { stderrTTY: true, env: { TOPUP_TEST_QUIET_TARGET: '1' } });
-    expect(quiet).toMatchObject({ code: 0, err: '' });
-    const elsewhere = { kind: 'remote', baseUrl: 'https://shop.example' } as Parameters<typeof quietedForTests>[0];
-    expect(quietedForTests(elsewhere, { TOPUP_TEST_QUIET_TARGET: '1' })).toBe(false);
   });
 
   it('piped: stderr stays as it was', async () => {

@@ -21,7 +21,7 @@ export interface FakeIOOptions {
    * Its TZ is injected as the zone (CliIO.timeZone), as a real process takes it from its own TZ.
    */
   env?: Record<string, string | undefined>;
-  /** The terminal's width in cells on stdout (default 100) and its height in rows (default: not said). */
+  /** The terminal's width in cells (default 100; stderr's too, the same terminal) and its height in rows (default: not said). */
   columns?: number | undefined;
   rows?: number | undefined;
 }
@@ -49,6 +49,7 @@ export function fakeIO(options: FakeIOOptions = {}): CapturedIO {
         return true;
       },
       isTTY: options.stderrTTY ?? options.tty ?? false,
+      columns: options.columns ?? 100,
     },
     stdin,
     env,

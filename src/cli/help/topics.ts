@@ -62,6 +62,11 @@ then whole columns are left out, the least important first; what names a row (in
   payment-methods   sandbox, type, name
   mock fixtures     mode, chat user, balance; a case's body; a magic order's ends, pass
   mock faults       matched, fired
+  mock serve        the token table's mode (a token's prefix says it)
+\`mock logs\`, \`mock requests list\` and \`mock serve --log\` fit each line: the path's column narrows from 40 cells to
+28, then the duration and the time are left out; then a line's route, key, account, replay, rate limited, fault and
+near miss, in that order; at last the path loses its middle (/api/v1/me/or…0302000003). Key/value lines (records,
+doctor) wrap at spaces; a URL or token is never cut, and a command to paste continues its lines with \\.
 Piped, every column is there in full, whatever the width. --json has every field.
 
 Colour is on only on a terminal; --no-color or NO_COLOR turn it off, FORCE_COLOR / CLICOLOR_FORCE turn it on

@@ -165,7 +165,7 @@ export class IOStreams {
 
   /** How human output is shaped here: terminal or pipe, colours, time zone. */
   get view(): View {
-    return { terminal: this.terminal, style: this.style, timeZone: this.timeZone };
+    return { terminal: this.terminal, style: this.style, timeZone: this.timeZone, width: this.columns };
   }
 
   /**

@@ -173,9 +173,60 @@ function renderLabelled<T>(rows: readonly T[], columns: readonly Column<T>[]): s
   return lines.join('\n') + (lines.length > 0 ? '\n' : '');
 }
 
-/** Key/value pairs: aligned with dim keys on a terminal, `key: value` lines when piped. */
-export function renderFields(pairs: readonly [string, string][], options: { terminal: boolean; style: Style }): string {
+/**
+ * A pair of renderFields. A value marked `command` is a shell command to paste: never broken inside a word; when it
+ * does not fit beside its key it goes on the lines below, its words joined by ` \` line continuations.
+ */
+export type FieldPair = readonly [key: string, value: string] | readonly [key: string, value: string, options: { command: true }];
+
+/**
+ * Key/value pairs: aligned with dim keys on a terminal, `key: value` lines when piped. On a terminal of a known width
+ * a value too long for its line wraps at spaces, its next lines under its first; a word longer than the room (a URL,
+ * a token) is never cut. Piped, every value is one line, whole.
+ */
+export function renderFields(
+  pairs: readonly FieldPair[],
+  options: { terminal: boolean; style: Style; width?: number | undefined; measure?: TextMeasure | undefined },
+): string {
   if (!options.terminal) return pairs.map(([k, v]) => `${k}: ${v}`).join('\n') + '\n';
-  const width = Math.max(...pairs.map(([k]) => k.length));
-  return pairs.map(([k, v]) => `${options.style.dim(k.padEnd(width))}  ${v}`).join('\n') + '\n';
+  const measure = options.measure ?? simpleMeasure;
+  const keyWidth = Math.max(...pairs.map(([k]) => measure.width(k)));
+  const width = options.width === undefined || options.width <= 0 ? undefined : options.width;
+  const indent = ' '.repeat(keyWidth + GAP);
+  return (
+    pairs
+      .map(([k, v, how]) => {
+        const key = options.style.dim(k + ' '.repeat(keyWidth - measure.width(k)));
+        if (width === undefined || keyWidth + GAP + measure.width(v) <= width) return `${key}  ${v}`;
+        if (how?.command === true) return `${options.style.dim(k)}\n${commandLines(v, width, measure).join('\n')}`;
+        return `${key}  ${wrapWords(v, width - keyWidth - GAP, measure).join(`\n${indent}`)}`;
+      })
+      .join('\n') + '\n'
+  );
+}
+
+/** A shell command on lines of at most `cells` cells, indented by 2, ending in ` \` but the last: it pastes as one. */
+function commandLines(command: string, cells: number, measure: TextMeasure): string[] {
+  // Words as a POSIX shell splits them: a single-quoted part (shellWord's quoting) is never split.
+  const words = command.match(/(?:[^\s']+|'[^']*')+/g) ?? [command];
+  return wrapWords(words.join(' '), cells - 4, measure, words).map((line, i, all) => `  ${line}${i < all.length - 1 ? ' \\' : ''}`);
+}
+
+/**
+ * `text` in lines of at most `cells` cells, broken at spaces (or between the given `words`); a word wider than that
+ * is a line of its own, whole.
+ */
+export function wrapWords(text: string, cells: number, measure: TextMeasure, words: readonly string[] = text.split(' ')): string[] {
+  if (measure.width(text) <= cells) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    const joined = line === '' ? word : `${line} ${word}`;
+    if (line !== '' && measure.width(joined) > cells) {
+      lines.push(line);
+      line = word;
+    } else line = joined;
+  }
+  lines.push(line);
+  return lines;
 }

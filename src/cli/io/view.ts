@@ -6,4 +6,6 @@ export interface View {
   style: Style;
   /** The zone for times on a terminal (the TZ variable); undefined: the system's. */
   timeZone?: string | undefined;
+  /** The terminal's width in cells (undefined when piped or unknown): what key/value lines wrap to. */
+  width?: number | undefined;
 }

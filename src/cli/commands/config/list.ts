@@ -30,7 +30,7 @@ export async function runList(ctx: CliContext): Promise<void> {
         ['profiles', values.profiles.join(', ') || unset],
         ['accessible', accessibleShown(ctx, values.accessible, unset)],
       ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
+      ctx.io.view,
     ),
   );
 }

@@ -301,7 +301,7 @@ async function finish(ctx: CliContext, report: Report): Promise<void> {
     ctx.io.out(
       renderFields(
         report.checks.map((c) => [c.name, `${c.ok ? style.green('✓') : style.red('✗')} ${c.detail}`]),
-        { terminal: ctx.io.terminal, style },
+        ctx.io.view,
       ),
     );
     if (report.findings.length > 0) {

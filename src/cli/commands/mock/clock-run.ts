@@ -30,7 +30,7 @@ async function printClock(ctx: CliContext, view: ClockView): Promise<void> {
         ['offset', offset === undefined ? '-' : offsetText(offset)],
         ['next move', view.next_move_at === null ? 'none due' : timeOf(view.next_move_at, timeView)],
       ],
-      { terminal: ctx.io.terminal, style: ctx.io.style },
+      ctx.io.view,
     ),
   );
 }

@@ -26,8 +26,9 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   if (options.filterAccount) query.set('account', options.filterAccount);
   const { control } = await controlFor(ctx);
   const { logLine } = await import('../../io/log-line.js');
-  const show = async (entry: JournalEntry) =>
-    ctx.globals.json ? ctx.io.writeJsonLine(entry) : ctx.io.out(`${logLine(entry, ctx.io.view)}\n`);
+  // On a terminal each line fits its width (log-line.ts); piped, nothing is cut.
+  const view = { ...ctx.io.view, width: ctx.io.columns };
+  const show = async (entry: JournalEntry) => (ctx.globals.json ? ctx.io.writeJsonLine(entry) : ctx.io.out(`${logLine(entry, view)}\n`));
   const earlier = await control.requests(new URLSearchParams([...query, ['limit', String(options.limit)]]));
   for (const entry of earlier) await show(entry);
   if (!options.follow) return;

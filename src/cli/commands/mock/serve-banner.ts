@@ -1,7 +1,7 @@
 // What `topup mock serve` prints once it listens: loaded with its run (./serve-run.ts).
 import type { Sandbox } from '../../../../mocks/facade/serve.js';
 import type { CliContext } from '../../context.js';
-import { renderFields, renderTable } from '../../io/table.js';
+import { renderFields, renderTable, simpleMeasure, wrapWords } from '../../io/table.js';
 import { formatDuration } from '../shared/choices.js';
 
 /**
@@ -98,7 +98,8 @@ export async function printServing(ctx: CliContext, options: BannerOptions, serv
     return;
   }
   const style = ctx.io.style;
-  const terminal = { terminal: ctx.io.terminal, style };
+  // Its width too: key/value lines wrap to it, and the token table leaves out the mode (its token's prefix says it).
+  const terminal = { ...ctx.io.view, style };
   ctx.io.out(`${style.green('Sandbox listening on')} ${style.bold(url)}\n`);
   ctx.io.out(
     renderFields(
@@ -123,7 +124,7 @@ export async function printServing(ctx: CliContext, options: BannerOptions, serv
         accounts,
         [
           { header: 'account', value: (a) => a.name },
-          { header: 'mode', value: (a) => a.mode },
+          { header: 'mode', value: (a) => a.mode, priority: 1 },
           { header: 'token', value: (a) => a.token },
         ],
         terminal,
@@ -133,8 +134,8 @@ export async function printServing(ctx: CliContext, options: BannerOptions, serv
     ctx.io.out(
       renderFields(
         [
-          ['another shell', connect.shell],
-          ['a bot', `export TOPUP_BASE_URL=${connect.bot.TOPUP_BASE_URL} TOPUP_TOKEN=${connect.bot.TOPUP_TOKEN}`],
+          ['another shell', connect.shell, { command: true }],
+          ['a bot', `export TOPUP_BASE_URL=${connect.bot.TOPUP_BASE_URL} TOPUP_TOKEN=${connect.bot.TOPUP_TOKEN}`, { command: true }],
           ['a browser', connect.browser],
         ],
         terminal,
@@ -142,15 +143,33 @@ export async function printServing(ctx: CliContext, options: BannerOptions, serv
     );
   });
   // Every control call, for people: scripts read docs/sandbox.md (The control API) or `--json`.
+  const width = ctx.io.stderrTerminal ? ctx.io.stderr.columns : undefined;
   ctx.io.notice(
     style.dim(
       [
-        `\nControl API at ${url}/__sandbox (changes need X-Topup-Sandbox: 1 or a JSON body):`,
-        ...serving.controlCalls,
+        '',
+        ...fitted(`Control API at ${url}/__sandbox (changes need X-Topup-Sandbox: 1 or a JSON body):`, width, ''),
+        ...serving.controlCalls.flatMap((line) => controlCallLines(line, width)),
         'Press Ctrl-C to stop.',
       ].join('\n'),
     ),
   );
+}
+
+/** Prose wrapped at spaces to `width` (when known), its next lines indented by `indent`. */
+function fitted(text: string, width: number | undefined, indent: string): string[] {
+  if (width === undefined || width <= 0) return [text];
+  return wrapWords(text, width - indent.length, simpleMeasure).map((line, i) => (i === 0 ? line : indent + line));
+}
+
+/**
+ * A control call's line (`  POST /clock   move the clock on: …`) as is when it fits the terminal, else the call on
+ * its line and what it does below it, indented.
+ */
+function controlCallLines(line: string, width: number | undefined): string[] {
+  const split = /^(\s*\S+ \S+)\s{2,}(.*)$/.exec(line);
+  if (width === undefined || width <= 0 || line.length <= width || split === null) return [line];
+  return [split[1]!, ...wrapWords(split[2]!, width - 6, simpleMeasure).map((text) => `      ${text}`)];
 }
 
 /** Whether a plain `topup …` in a shell like this one would use the embedded target (else it needs --mock). */

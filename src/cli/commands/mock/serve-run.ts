@@ -315,7 +315,10 @@ async function startExtras(
   if (options.open) await openInBrowser(ctx, `${url}/__sandbox/`);
   if (options.log) {
     const { logLine } = await import('../../io/log-line.js');
-    sandbox.requests.subscribe((entry) => ctx.io.warn(logLine(entry, { ...ctx.io.view, terminal: ctx.io.stderrTerminal })));
+    // The lines go to stderr: they fit its terminal's width, and are whole when it is piped.
+    const terminal = ctx.io.stderrTerminal;
+    const view = { ...ctx.io.view, terminal, width: terminal ? ctx.io.stderr.columns : undefined };
+    sandbox.requests.subscribe((entry) => ctx.io.warn(logLine(entry, view)));
   }
   if (!facade.isLoopbackHost(options.host)) ctx.io.warn(ctx.io.style.yellow(networkWarning(options, hasSecret)));
 }
