@@ -59,7 +59,7 @@ function onTerminal(args: string[], env: Record<string, string>): Terminal {
   const line = `stty rows 40 cols 100; exec ${[command, ...commandArgs].map(quote).join(' ')}`;
   const child = spawn('script', ['-qfec', line, '/dev/null'], {
     cwd: ROOT,
-    env: { ...env, TERM: 'xterm-256color', NO_COLOR: '1', TOPUP_TEST_NO_PACING: '1', TOPUP_TEST_QUIET_TARGET: '1' },
+    env: { ...env, TERM: 'xterm-256color', NO_COLOR: '1', TOPUP_TEST_NO_PACING: '1' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let screen = '';
