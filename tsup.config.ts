@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 import { withBuildWarnings } from './scripts/build-warnings.js';
-import { lazyChildProcessInCommander, lazyImportsFromEsmBuild, lazyModules, zodSubset } from './scripts/cli-bundle.js';
+import {
+  commonJsChunks,
+  LAZY_EXTENSION,
+  lazyChildProcessInCommander,
+  lazyImportsFromEsmBuild,
+  lazyModules,
+  zodSubset,
+} from './scripts/cli-bundle.js';
 import { rawImports } from './scripts/raw-imports.js';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
@@ -52,8 +59,9 @@ const builds: Options[] = [
   },
   // The CLI bundles its dependencies: resolving and compiling hundreds of small files cost more than anything
   // the commands do (BENCHMARKS.md). Two builds. The eager part (main.ts: commander and the commands) is one
-  // CommonJS file, which node starts without its ES module loader; what it loads lazily with import() is built as
-  // ES modules with code splitting, each under a stable entry name (scripts/cli-bundle.ts) that the first imports.
+  // CommonJS file, which node starts without its ES module loader; what it loads lazily with import() is split as
+  // ES modules, each under a stable entry name (scripts/cli-bundle.ts) that the first requires, and turned into
+  // CommonJS too.
   {
     entry: { main: 'src/cli/main.ts' },
     outDir: 'dist/cli',
@@ -66,8 +74,9 @@ const builds: Options[] = [
     noExternal: [/.*/],
     esbuildPlugins: [lazyImportsFromEsmBuild(), zodSubset(), lazyChildProcessInCommander(), rawImports()],
     esbuildOptions(options) {
-      // Keep import() as it is: it loads an ES module build, which require() could not before node 20.19.
-      options.supported = { ...options.supported, 'dynamic-import': true };
+      // import() of a lazy module becomes require() of its CommonJS file (see the build below): an import() would
+      // start node's ES module loader.
+      options.supported = { ...options.supported, 'dynamic-import': false };
     },
     define,
   },
@@ -83,11 +92,10 @@ const builds: Options[] = [
     sourcemap: false,
     noExternal: [/.*/],
     esbuildPlugins: [zodSubset(), rawImports()],
-    // CommonJS dependencies bundled here (ajv, for conf) call require() for node's modules. Made on first call:
-    // every chunk gets this banner, and most never require anything.
-    banner: {
-      js: "import { createRequire as __topupCreateRequire } from 'node:module'; let __topupRequire; const require = (id) => (__topupRequire ??= __topupCreateRequire(import.meta.url))(id);",
-    },
+    // Split as ES modules (the only format esbuild splits), then each file turned into CommonJS in place, which
+    // node loads without its ES module loader: the CLI never starts that loader (scripts/cli-bundle.ts).
+    outExtension: () => ({ js: LAZY_EXTENSION }),
+    onSuccess: () => commonJsChunks('dist/cli'),
     define,
   },
 ];

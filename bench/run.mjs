@@ -33,7 +33,7 @@ const { values: flags } = parseArgs({
   },
 });
 
-for (const built of ['dist/index.js', 'dist/mocks.js', 'dist/contract.js', 'dist/cli/main.cjs', 'dist/cli/lazy/mocks/facade/serve.js']) {
+for (const built of ['dist/index.js', 'dist/mocks.js', 'dist/contract.js', 'dist/cli/main.cjs', 'dist/cli/lazy/mocks/facade/serve.cjs']) {
   if (!existsSync(join(ROOT, built))) {
     console.error(`bench: ${built} is missing; run npm run build first.`);
     process.exit(2);

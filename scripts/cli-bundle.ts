@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { Plugin } from 'esbuild';
+import { transform, type Plugin } from 'esbuild';
 
 /**
  * esbuild plugins for the CLI bundle only; the library build keeps its dependencies as they are.
@@ -103,8 +103,8 @@ function lazyModuleOf(specifier: string, importer: string): LazyModule | undefin
 }
 
 /**
- * For the CommonJS bundle: every import() of a lazy module becomes a real import() of its entry in the ES module
- * build, beside it in dist/cli. Node's own modules stay as they are.
+ * For the CommonJS bundle: every import() of a lazy module loads its entry in the lazy build, beside it in dist/cli
+ * (esbuild makes it a require()). Node's own modules stay as they are.
  */
 export function lazyImportsFromEsmBuild(): Plugin {
   return {
@@ -113,10 +113,51 @@ export function lazyImportsFromEsmBuild(): Plugin {
       build.onResolve({ filter: /.*/ }, (args) => {
         if (args.kind !== 'dynamic-import') return undefined;
         const lazy = lazyModuleOf(args.path, args.importer);
-        return lazy === undefined ? { path: args.path, external: true } : { path: `./${lazy.entry}.js`, external: true };
+        return lazy === undefined ? { path: args.path, external: true } : { path: `./${lazy.entry}.cjs`, external: true };
       });
     },
   };
+}
+
+/** The extension of the lazy build's files: CommonJS, once commonJsChunks has turned them. */
+export const LAZY_EXTENSION = '.cjs';
+
+/**
+ * The lazy build comes out of esbuild as ES modules (esbuild splits code only in that format), named .cjs: this
+ * turns each into CommonJS in place. Node then never starts its ES module loader for the CLI, whose first import()
+ * cost more than the modules it loaded, nor resolves, links and compiles each chunk as a module (BENCHMARKS.md).
+ * import() between them becomes require(); import.meta.url, where a module uses it, becomes its file's URL.
+ */
+export async function commonJsChunks(dir: string): Promise<void> {
+  for (const file of bundleFiles(dir)) {
+    // esbuild's comments naming each module's source (`// node_modules/zod/v4/core/api.js`) would be dropped: kept
+    // as legal comments through the transform, for whoever reads the bundle (and test/e2e/bundle-zod.test.ts).
+    const source = readFileSync(file, 'utf8').replace(SOURCE_COMMENT, '//! $1');
+    const usesMeta = source.includes('import.meta.url');
+    const { code } = await transform(source, {
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      supported: { 'dynamic-import': false },
+      ...(usesMeta ? { define: { 'import.meta.url': '__topupModuleUrl' } } : {}),
+      banner: usesMeta ? "const __topupModuleUrl = require('node:url').pathToFileURL(__filename).href;" : '',
+      legalComments: 'inline',
+      logLevel: 'error',
+    });
+    writeFileSync(file, code.replace(KEPT_SOURCE_COMMENT, '// $1'));
+  }
+}
+
+const SOURCE_COMMENT = /^\/\/ ([^\s!][^\s]*)$/gm;
+const KEPT_SOURCE_COMMENT = /^\/\/! ([^\s]+)$/gm;
+
+/** The lazy build's files: every .cjs in dist/cli but the eager bundle, main.cjs. */
+function bundleFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return bundleFiles(path);
+    return entry.name.endsWith(LAZY_EXTENSION) && path !== join(dir, 'main.cjs') ? [path] : [];
+  });
 }
 
 function sourceFiles(dir: string): string[] {

@@ -1,6 +1,6 @@
 // @ts-check
 import { createHash } from 'node:crypto';
-import { createSandbox } from '../../dist/cli/lazy/mocks/facade/serve.js';
+import { createSandbox } from '../../dist/cli/lazy/mocks/facade/serve.cjs';
 
 /** The order every bench request places: the cheapest pass, paid by invoice (sandbox tokens may pay no other way). */
 export const ORDER_BODY = JSON.stringify({

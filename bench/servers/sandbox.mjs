@@ -2,7 +2,7 @@
 // The sandbox over node:http, as `topup mock serve` runs it, started by the bench with options as JSON in argv[2]:
 // { rateLimit?: boolean, accounts?: number, orders?: number }. With `orders`, it starts from a generated store.
 // The modules `topup mock serve` loads, from the CLI bundle: the server's memory is what users get.
-import { createSandbox, startHttpSandbox } from '../../dist/cli/lazy/mocks/facade/serve.js';
+import { createSandbox, startHttpSandbox } from '../../dist/cli/lazy/mocks/facade/serve.cjs';
 import { buildScaleSnapshot } from '../lib/scale-store.mjs';
 
 /** @type {{ rateLimit?: boolean, accounts?: number, orders?: number, journalSize?: number }} */

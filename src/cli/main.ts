@@ -24,7 +24,7 @@ export { exitCodeFor };
  */
 export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps = {}): Promise<number> {
   const ctx = new CliContext(io, { processes: thisProcess, ...deps }, argv);
-  const program = buildProgram(ctx);
+  const program = buildProgram(ctx, argv);
   // Not through commander: it would take the global options among the words (--profile NAME) for this run's own.
   if (argv[0] === COMPLETE_COMMAND) {
     await runComplete(ctx, program, argv.slice(1));

@@ -49,8 +49,60 @@ Examples:
   $ topup packages --jq '.packages[] | "\\(.code) \\(.price)"'
   $ topup api me/orders --paginate --jq '.data.orders[].invoice_code'`;
 
-/** The commander tree. Commands register themselves; their run functions take the context. */
-export function buildProgram(ctx: CliContext): Command {
+/** A group of commands, registered together, and the top-level commands it adds. */
+export interface CommandGroup {
+  readonly names: readonly string[];
+  register(program: Command, ctx: CliContext): void;
+}
+
+/** Every group, in the order `topup --help` lists them (test/cli/program-groups.test.ts checks the names). */
+export const COMMAND_GROUPS: readonly CommandGroup[] = [
+  { names: ['health', 'packages', 'payment-methods'], register: registerCatalogCommands },
+  { names: ['articles'], register: registerArticleCommands },
+  { names: ['me', 'dashboard'], register: registerAccountCommands },
+  { names: ['balance'], register: registerBalanceCommand },
+  { names: ['transactions'], register: registerTransactionsCommand },
+  { names: ['deposits'], register: registerDepositCommands },
+  {
+    names: ['orders'],
+    register: (program, ctx) => {
+      const orders = registerOrderCommands(program, ctx);
+      registerOrderCreateCommand(orders, ctx);
+      registerOrderBatchCommand(orders, ctx);
+    },
+  },
+  { names: ['invoices'], register: registerInvoiceCommands },
+  { names: ['api'], register: registerApiCommand },
+  { names: ['completion'], register: registerCompletionCommand },
+  { names: ['auth'], register: registerAuthCommands },
+  { names: ['config'], register: registerConfigCommands },
+  { names: ['doctor'], register: registerDoctorCommand },
+  { names: ['mock'], register: registerMockCommands },
+  // `topup help` shows any command's help: it needs the whole tree, so it never stands alone.
+  { names: [], register: registerHelpCommand },
+];
+
+/**
+ * The group of the command `argv` runs, found as commander will find it: the first word that is not a global option
+ * or its value. Undefined when the whole tree is needed or the words are not plain enough to be sure: no command,
+ * an unknown one (commander suggests among all), `--help` or an option the program does not know before it, `--`.
+ */
+function groupNamed(program: Command, argv: readonly string[]): CommandGroup | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (!word.startsWith('-') || word === '-') return COMMAND_GROUPS.find((group) => group.names.includes(word));
+    const option = program.options.find((known) => known.long === word.split('=')[0] || known.short === word);
+    if (option === undefined || option.optional) return undefined;
+    if (option.required && !word.includes('=')) i++;
+  }
+  return undefined;
+}
+
+/**
+ * The commander tree. Commands register themselves; their run functions take the context. Given the run's words,
+ * only what they run is registered (see groupNamed); without them, everything.
+ */
+export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command {
   const program = new Command('topup')
     .description('Client and sandbox for the credit top-up shop API (v1)')
     .version(VERSION, '-V, --version', 'print the version')
@@ -75,23 +127,10 @@ export function buildProgram(ctx: CliContext): Command {
       // Checked before the command runs: a typo in the filter must not cost an order its output.
       await ctx.io.useJq(globals.jq, ctx.signal);
     });
-  registerCatalogCommands(program, ctx);
-  registerArticleCommands(program, ctx);
-  registerAccountCommands(program, ctx);
-  registerBalanceCommand(program, ctx);
-  registerTransactionsCommand(program, ctx);
-  registerDepositCommands(program, ctx);
-  const orders = registerOrderCommands(program, ctx);
-  registerOrderCreateCommand(orders, ctx);
-  registerOrderBatchCommand(orders, ctx);
-  registerInvoiceCommands(program, ctx);
-  registerApiCommand(program, ctx);
-  registerCompletionCommand(program, ctx);
-  registerAuthCommands(program, ctx);
-  registerConfigCommands(program, ctx);
-  registerDoctorCommand(program, ctx);
-  registerMockCommands(program, ctx);
-  registerHelpCommand(program, ctx);
+  // A run names its command: only that command's group is registered. Registering them all (about a fifth of a
+  // command's start-up) is left to what needs the whole tree: help, suggestions for a mistyped command, completion.
+  const named = argv === undefined ? undefined : groupNamed(program, argv);
+  for (const group of COMMAND_GROUPS) if (named === undefined || group === named) group.register(program, ctx);
   for (const command of program.commands) inheritSettings(command, ctx);
   return program;
 }

@@ -24,12 +24,14 @@ export function canonicalOrder(body: CreateOrderRequest): string {
  * Node's own hash where there is one: Web Crypto's digest is a round trip to the thread pool per call, which made the
  * check of a 100,000-row file take minutes. Web Crypto elsewhere (a browser, a worker runtime).
  */
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
-  'node:crypto',
-) as typeof import('node:crypto') | undefined;
+const nodeCrypto = () =>
+  (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
+    typeof import('node:crypto') | undefined;
 
 async function sha256Hex(text: string): Promise<string> {
-  if (nodeCrypto !== undefined) return nodeCrypto.createHash('sha256').update(text).digest('hex');
+  // Looked up at the first hash, not when the client loads: most commands never hash, and node:crypto costs start-up.
+  const node = nodeCrypto();
+  if (node !== undefined) return node.createHash('sha256').update(text).digest('hex');
   const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

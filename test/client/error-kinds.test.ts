@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode, exitCodeByKind, exitCodeFor } from '../../src/cli/exit-codes.js';
 import { CliError, InterruptedError, RejectedError } from '../../src/cli/errors.js';
@@ -101,12 +100,11 @@ describe("the CLI's real bundle", () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    // The CommonJS start-up bundle decides exit codes; the client it loads lazily is a separate ES module build
-    // with its own copy of every error class. Errors made by that copy must map as the documentation says.
-    cli = createRequire(import.meta.url)(join(ROOT, 'dist/cli/main.cjs')) as typeof cli;
-    chunkClasses = classesOf(
-      (await import(pathToFileURL(join(ROOT, 'dist/cli/lazy/src/client/index.js')).href)) as Record<string, unknown>,
-    );
+    // The CommonJS start-up bundle decides exit codes; the client it loads lazily is a separate build with its own
+    // copy of every error class. Errors made by that copy must map as the documentation says.
+    const load = createRequire(import.meta.url);
+    cli = load(join(ROOT, 'dist/cli/main.cjs')) as typeof cli;
+    chunkClasses = classesOf(load(join(ROOT, 'dist/cli/lazy/src/client/index.cjs')) as Record<string, unknown>);
   }, 120_000);
 
   it('holds a second copy of the classes (so instanceof across the two cannot work)', () => {

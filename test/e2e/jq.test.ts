@@ -61,6 +61,6 @@ describe('--jq in the built topup', () => {
   it('the start-up bundle does not hold jq: only the lazy chunk loads it', () => {
     const eager = readFileSync(join(ROOT, 'dist', 'cli', 'main.cjs'), 'utf8');
     expect(eager).not.toContain('jq-web');
-    expect(readFileSync(join(ROOT, 'dist', 'cli', 'lazy', 'src', 'cli', 'io', 'jq.js'), 'utf8')).toContain('jq-web');
+    expect(readFileSync(join(ROOT, 'dist', 'cli', 'lazy', 'src', 'cli', 'io', 'jq.cjs'), 'utf8')).toContain('jq-web');
   });
 });
