@@ -6,7 +6,7 @@
 // its restore time from the parsed JSON, and JSON.parse of the same text (read before) in the same process.
 // Run with --expose-gc. The compact store is not the sandbox's: it answers no request, it only holds the records.
 import { readFileSync } from 'node:fs';
-import { createSandbox } from '../dist/cli/lazy/mocks/facade/serve.js';
+import { createSandbox } from '../dist/cli/lazy/mocks/facade/serve.cjs';
 
 /** @type {{ mode: 'msw' | 'compact', file: string }} */
 const { mode, file } = JSON.parse(process.argv[2] ?? '{}');

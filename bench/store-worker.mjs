@@ -8,7 +8,7 @@
 //   fresh     `count` fresh createSandbox() one after another: each one's time
 //   session   the offline CLI's embedded sandbox on the state file: the first command's load, then `count` more
 import { readFileSync } from 'node:fs';
-import { createSandbox, openPersistentSandbox, persistentSandboxSession } from '../dist/cli/lazy/mocks/facade/serve.js';
+import { createSandbox, openPersistentSandbox, persistentSandboxSession } from '../dist/cli/lazy/mocks/facade/serve.cjs';
 
 /** @type {{ mode: string, file?: string, count?: number }} */
 const { mode, file = '', count = 1 } = JSON.parse(process.argv[2] ?? '{}');
