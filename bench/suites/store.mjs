@@ -65,16 +65,16 @@ export async function store({ quick, log }) {
     {
       id: `store.embedded.${EMBEDDED_ORDERS}`,
       group: 'Store',
-      measure: `The offline CLI's embedded sandbox, ${size} orders in its state file: load per operation after the first`,
-      value: againMs,
-      display: `${againMs.toFixed(2)} ms`,
+      // The goal is per command, and every command is a process of its own: its first operation is what it pays.
+      measure: `The offline CLI's embedded sandbox, ${size} orders in its state file: load per command (a process's first operation)`,
+      value: firstMs,
+      display: `${firstMs.toFixed(0)} ms`,
       unit: 'ms',
-      baseline: 'the first operation of a process (read, parse, check, restore)',
-      baselineValue: firstMs,
-      baselineDisplay: `${firstMs.toFixed(0)} ms`,
-      ratio: againMs / firstMs,
+      baseline: 'each later operation of the same process (`orders batch --mock`, `--wait`)',
+      baselineValue: againMs,
+      baselineDisplay: `${againMs.toFixed(2)} ms`,
       budget: { op: '<=', limit: 30, of: 'value', text: '≤ 30 ms' },
-      note: "Each operation takes the state file's lock and lets it go after (another topup process may change the file in between). The sandbox stays in memory between operations, and is used again when the snapshot and its journal are as this process left them (inode, size, modification and change times, compared under the lock: mocks/state/file.ts); otherwise the file is read and checked anew, as the first operation of every process does (the baseline). `topup orders batch --mock` and `--wait` make many operations in one process.",
+      note: "A command's first operation reads, parses, checks and restores the whole state file. Each operation takes the state file's lock and lets it go after (another topup process may change the file in between); the sandbox stays in memory between the operations of one process, and is used again when the snapshot and its journal are as this process left them (inode, size, modification and change times, compared under the lock: mocks/state/file.ts), which is the baseline's figure. Meeting the budget per command needs a state that loads without a whole parse and check (issue 25, left).",
     },
   ];
 }
