@@ -35,37 +35,53 @@ const Counter = z.number({ error: COUNTER }).int({ error: COUNTER }).min(0, { er
 const OFFSET = 'must be a whole number of milliseconds that keeps the sandbox clock between 1970 and 9999';
 const TABLE = 'must be a list of records';
 
+const stateFields = {
+  version: z.literal(SNAPSHOT_VERSION, { error: `must be ${SNAPSHOT_VERSION}, the only version of a sandbox state` }),
+  clock_offset_ms: z.number({ error: OFFSET }).int({ error: OFFSET }),
+  counters: z.object({ invoice: Counter, transaction: Counter }, { error: 'must be an object of invoice and transaction counts' }),
+};
+const TABLES = 'must be an object of every table of the sandbox';
+
 /**
  * A sandbox state: what `GET /__sandbox/state` answers and a state file holds, and the one shape every way in is
  * checked against (a state file at start-up, `PUT /__sandbox/state`, `topup mock state load`, `--seed`).
  * Every table is present, and every record is its table's own schema (mocks/store/records.ts).
+ * Built on first use: a check runs StateEnvelope and the record schemas (checkState), so a command that opens a state
+ * file need not build this whole-state schema (about 20 zod schemas) as the module loads.
  */
-export const SandboxStateSchema = z.object({
-  version: z.literal(SNAPSHOT_VERSION, { error: `must be ${SNAPSHOT_VERSION}, the only version of a sandbox state` }),
-  clock_offset_ms: z.number({ error: OFFSET }).int({ error: OFFSET }),
-  counters: z.object({ invoice: Counter, transaction: Counter }, { error: 'must be an object of invoice and transaction counts' }),
-  tables: z.object(
-    Object.fromEntries(TABLE_NAMES.map((name) => [name, z.array(recordSchemas[name], { error: TABLE })])) as {
-      [K in TableName]: z.ZodArray<(typeof recordSchemas)[K]>;
-    },
-    { error: 'must be an object of every table of the sandbox' },
-  ),
-  journal_id: z.string().optional(),
-});
+export function sandboxStateSchema() {
+  return (sandboxStateSchemaBuilt ??= buildSandboxStateSchema());
+}
+let sandboxStateSchemaBuilt: ReturnType<typeof buildSandboxStateSchema> | undefined;
 
-export type SandboxState = z.output<typeof SandboxStateSchema>;
+function buildSandboxStateSchema() {
+  return z.object({
+    ...stateFields,
+    tables: z.object(
+      Object.fromEntries(TABLE_NAMES.map((name) => [name, z.array(recordSchemas[name], { error: TABLE })])) as {
+        [K in TableName]: z.ZodArray<(typeof recordSchemas)[K]>;
+      },
+      { error: TABLES },
+    ),
+    journal_id: z.string().optional(),
+  });
+}
+
+export type SandboxState = z.output<ReturnType<typeof sandboxStateSchema>>;
 
 /**
- * The same schema with each table taken as a list only: its records are checked one by one (checkTable), by a
+ * The same shape with each table taken as a list only: its records are checked one by one (checkTable), by a
  * lean check read off their zod schema, as a whole-state parse of 100k orders would copy every record.
  */
-const StateEnvelope = SandboxStateSchema.extend({
+const StateEnvelope = z.object({
+  ...stateFields,
   tables: z.object(
     Object.fromEntries(TABLE_NAMES.map((name) => [name, z.custom<unknown[]>((v) => Array.isArray(v), { error: TABLE })])) as {
       [K in TableName]: z.ZodCustom<unknown[]>;
     },
-    { error: 'must be an object of every table of the sandbox' },
+    { error: TABLES },
   ),
+  journal_id: z.string().optional(),
 });
 
 const leanChecks = Object.fromEntries(TABLE_NAMES.map((name) => [name, leanCheckOf(recordSchemas[name])])) as Record<
@@ -98,7 +114,7 @@ export class StateRefusal extends Error {
 }
 
 /**
- * The state, checked whole: its shape (SandboxStateSchema), then what a shape cannot say: the clock it gives
+ * The state, checked whole: its shape (sandboxStateSchema), then what a shape cannot say: the clock it gives
  * (`clock` + clock_offset_ms) is within 1970 and 9999, keys are unique, every record names records that exist,
  * counters are past every code already used, and there is an account with a token to use it. Throws StateRefusal
  * for the first problem found.
