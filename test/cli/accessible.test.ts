@@ -86,4 +86,9 @@ describe('accessible mode (TOPUP_ACCESSIBLE=1) on a terminal: nothing is drawn i
     const result = await h.run(['packages', '--no-color'], { tty: true, columns: 80, env: { TOPUP_ACCESSIBLE: '0' } });
     expect(result.out.split('\n')[0]).toMatch(/^CODE {5}NAME/);
   });
+
+  it.each(['disabled', 'OFF', 'no'])('TOPUP_ACCESSIBLE=%s leaves it off too, as the word does in `config set accessible`', async (word) => {
+    const result = await h.run(['packages', '--no-color'], { tty: true, columns: 80, env: { TOPUP_ACCESSIBLE: word } });
+    expect(result.out.split('\n')[0]).toMatch(/^CODE {5}NAME/);
+  });
 });

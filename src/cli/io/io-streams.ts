@@ -8,6 +8,7 @@ import { startSpinner, type Spinner } from './spinner.js';
 import type { CliIO, OutputStream } from './streams.js';
 import type { TableView } from './table.js';
 import type { View } from './view.js';
+import { switchWord } from './switch-word.js';
 
 /** How the global options shape output: set once commander has parsed them. */
 export interface OutputMode {
@@ -140,11 +141,12 @@ export class IOStreams {
    * Accessible mode (in the spirit of gh's accessible prompter and gcloud's accessibility/screen_reader): nothing is
    * drawn in place (no spinners, no redrawn --watch frames or bars; a line per update instead), and tables on a
    * terminal are labelled lines, which a screen reader reads in order. TOPUP_ACCESSIBLE=1 turns it on and 0 (false,
-   * no, off) off for this run, whatever is stored; without it, the config key `accessible` decides (default off).
+   * no, off, disabled) off for this run, whatever is stored, with the words `config set accessible` takes (any other
+   * value turns it on); without it, the config key `accessible` decides (default off).
    */
   get accessible(): boolean {
     const value = this.streams.env.TOPUP_ACCESSIBLE;
-    if (value !== undefined && value !== '') return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+    if (value !== undefined && value !== '') return switchWord(value) ?? true;
     return this.#accessibleSetting?.() ?? false;
   }
 

@@ -2,32 +2,16 @@ import type { CliContext } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
 import type { ProfileSettings } from '../../settings.js';
 import { namedProfile } from '../../target.js';
+import { switchWord } from '../../io/switch-word.js';
 
 export const CONFIG_KEYS = ['profile', 'base_url', 'chat_user_id', 'accessible'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
-/**
- * The words `config set accessible` takes, as gh's `accessible_prompter enabled|disabled` and gcloud's
- * `accessibility/screen_reader true|false` do; an empty value clears the key (back to off).
- */
-const SWITCH_WORDS: Readonly<Record<string, boolean>> = {
-  true: true,
-  false: false,
-  on: true,
-  off: false,
-  '1': true,
-  '0': false,
-  yes: true,
-  no: false,
-  enabled: true,
-  disabled: false,
-};
-
 /** A value for `accessible`: true, false, or undefined to clear it. */
 export function parseSwitch(key: string, raw: string): boolean | undefined {
-  const word = raw.trim().toLowerCase();
-  if (word === '') return undefined;
-  if (Object.hasOwn(SWITCH_WORDS, word)) return SWITCH_WORDS[word];
+  if (raw.trim() === '') return undefined;
+  const value = switchWord(raw);
+  if (value !== undefined) return value;
   throw new UsageError(`${key} must be true or false (or on/off, yes/no, 1/0); an empty value clears it.`);
 }
 
