@@ -28,24 +28,46 @@ export async function dashboard({ quick, log }) {
     args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update'],
   });
   try {
+    /** @type {number[]} */
     const loads = [];
-    for (let i = 0; i < (quick ? 2 : 10); i++) loads.push(await firstLoad(browser));
-    log(`dashboard: first load median ${median(loads).toFixed(1)} ms, max ${Math.max(...loads).toFixed(1)} ms`);
+    /** @type {number[]} */
+    const bareLoads = [];
+    // Alternated, so that both meet the same machine: the baseline is a first visit that costs the browser and a
+    // fresh server process the same, to a page that shows at once.
+    for (let i = 0; i < (quick ? 2 : 10); i++) {
+      loads.push(await firstLoad(browser, () => startServer('sandbox.mjs', { rateLimit: false }), '/__sandbox/'));
+      bareLoads.push(await firstLoad(browser, () => startServer('bare.mjs', { routes: { 'GET /': BARE_PAGE } }), '/'));
+    }
+    log(
+      `dashboard: first load median ${median(loads).toFixed(1)} ms, max ${Math.max(...loads).toFixed(1)} ms; a bare page ${median(bareLoads).toFixed(1)} ms`,
+    );
     const latency = await liveLog(browser, quick ? 20 : 200);
     log(`dashboard: live log p50 ${median(latency.shown).toFixed(1)} ms, p99 ${quantile(latency.shown, 0.99).toFixed(1)} ms`);
-    return [firstLoadRow(loads), liveLogRow(latency)];
+    return [firstLoadRow({ loads, bareLoads }), liveLogRow(latency)];
   } finally {
     await browser.close();
   }
 }
 
+/** A first visit may take this many times the baseline's (3.3–3.6× on a loaded machine, 2026-11-26). */
+const FIRST_LOAD_BUDGET = 4;
+
+/** The baseline's page, from a bare node:http server: what the dashboard waits for, already in its HTML. */
+const BARE_PAGE = {
+  status: 200,
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body: '<!doctype html><html lang="en"><title>bare</title><table><tbody id="accounts"><tr><td>a</td></tr></tbody></table><p id="log-count">0</p></html>',
+};
+
 /**
- * One first visit: a fresh sandbox process, a fresh browser context (nothing cached), until the accounts and the
+ * One first visit: a fresh server process, a fresh browser context (nothing cached), until the accounts and the
  * request log are on the page.
  * @param {import('playwright-core').Browser} browser
+ * @param {() => ReturnType<typeof startServer>} start
+ * @param {string} path
  */
-async function firstLoad(browser) {
-  const server = await startServer('sandbox.mjs', { rateLimit: false });
+async function firstLoad(browser, start, path) {
+  const server = await start();
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -57,7 +79,7 @@ async function firstLoad(browser) {
         }
       }).observe(document, { childList: true, subtree: true, characterData: true });
     });
-    await page.goto(`${server.url}/__sandbox/`);
+    await page.goto(`${server.url}${path}`);
     await page.waitForFunction(() => /** @type {any} */ (window).shownAt !== undefined, undefined, { timeout: 10_000 });
     return /** @type {number} */ (await page.evaluate(() => /** @type {any} */ (window).shownAt));
   } finally {
@@ -113,24 +135,29 @@ async function liveLog(browser, count) {
 }
 
 /**
- * @param {number[] | undefined} loads
+ * @param {{ loads: number[], bareLoads: number[] } | undefined} visits
  * @param {string} [note]
  * @returns {import('../lib/types.js').Row}
  */
-function firstLoadRow(loads, note) {
+function firstLoadRow(visits, note) {
   const row = {
     id: 'dashboard.first-load',
     group: 'Dashboard (Chromium)',
     measure: 'first visit to /__sandbox/ on a fresh mock serve, until accounts and log show: median of the visits',
     unit: 'ms',
-    budget: /** @type {const} */ ({ op: '<', limit: 200, of: 'value', text: '< 200 ms' }),
+    budget: /** @type {const} */ ({ op: '<=', limit: FIRST_LOAD_BUDGET, of: 'ratio' }),
   };
-  if (loads === undefined) return { ...row, status: 'NOT MEASURED', note };
+  if (visits === undefined) return { ...row, status: 'NOT MEASURED', note };
+  const { loads, bareLoads } = visits;
   return {
     ...row,
     value: median(loads),
     display: `${median(loads).toFixed(1)} ms (slowest ${Math.max(...loads).toFixed(1)})`,
-    note: "Timed by the page from its navigation's start; each visit has a new sandbox process and a new browser context, so the page's module and nothing cached.",
+    baseline: 'a first visit to a bare page that shows at once',
+    baselineValue: median(bareLoads),
+    baselineDisplay: `${median(bareLoads).toFixed(1)} ms`,
+    ratio: median(loads) / median(bareLoads),
+    note: "Timed by the page from its navigation's start; each visit has a new server process and a new browser context, so the page's module and nothing cached. The baseline alternates with it: the same browser, a fresh bare node:http process and context, a page whose HTML already holds what the dashboard waits for; the difference is the dashboard's style sheet, script, and its first calls to the control API. (Until 2026-11-26 the budget was an absolute < 200 ms, which a slower machine missed with the same code: 121 ms one day, 316 ms another.)",
   };
 }
 
