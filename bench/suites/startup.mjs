@@ -178,7 +178,7 @@ function noteFor(envName, id) {
       : undefined;
   }
   if (id === 'jq')
-    return 'The offline command above with --jq: the difference is jq (jq-web, WebAssembly) loaded, the expression checked and run. Commands without --jq never load it.';
+    return "The offline command above with --jq: the difference is jq (jq-web, WebAssembly, in a worker thread, compiled by V8's baseline compiler only) loaded, the expression checked and run. Commands without --jq never load it.";
   if (id === 'offline')
     return 'The embedded sandbox as commands find it after the first run: loaded from its state file in the config folder (the first run seeds it and saves it).';
   const extraCerts = process.env.NODE_EXTRA_CA_CERTS;
