@@ -8,6 +8,7 @@ import {
   lazyChildProcessInCommander,
   lazyImportsFromEsmBuild,
   lazyModules,
+  openApiOnDemand,
   zodSubset,
 } from './scripts/cli-bundle.js';
 import { rawImports } from './scripts/raw-imports.js';
@@ -72,7 +73,7 @@ const builds: Options[] = [
     clean: false,
     sourcemap: false,
     noExternal: [/.*/],
-    esbuildPlugins: [lazyImportsFromEsmBuild(), zodSubset(), lazyChildProcessInCommander(), rawImports()],
+    esbuildPlugins: [lazyImportsFromEsmBuild(), zodSubset(), lazyChildProcessInCommander(), openApiOnDemand(), rawImports()],
     esbuildOptions(options) {
       // import() of a lazy module becomes require() of its CommonJS file (see the build below): an import() would
       // start node's ES module loader.
@@ -91,7 +92,7 @@ const builds: Options[] = [
     clean: ['!main.cjs'],
     sourcemap: false,
     noExternal: [/.*/],
-    esbuildPlugins: [zodSubset(), rawImports()],
+    esbuildPlugins: [zodSubset(), openApiOnDemand(), rawImports()],
     // Split as ES modules (the only format esbuild splits), then each file turned into CommonJS in place, which
     // node loads without its ES module loader: the CLI never starts that loader (scripts/cli-bundle.ts).
     outExtension: () => ({ js: LAZY_EXTENSION }),

@@ -44,6 +44,32 @@ export function zodSubset(): Plugin {
   };
 }
 
+const CONTRACT_INDEX = join(ROOT, 'src', 'contract', 'index.ts');
+const OPENAPI_REEXPORT = /^export \{[^}]*\} from '\.\/openapi\.js';$/m;
+
+/**
+ * src/contract/index.ts re-exports buildOpenApiDocument for the library. Through it, every chunk that imports the
+ * contract from that index (the sandbox does) reached the OpenAPI document's modules statically, so esbuild put them
+ * in a chunk the offline commands load and compile (52 KB), although only the sandbox's import() of openapi.js, for
+ * GET /openapi.json, uses them. The CLI's builds read the index without that line: the document's modules go to the
+ * chunk of that import(). A CLI or sandbox module that imported either name from the index would fail the build.
+ */
+export function openApiOnDemand(): Plugin {
+  return {
+    name: 'openapi-on-demand',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/]contract[\\/]index\.ts$/ }, (args) => {
+        if (args.path !== CONTRACT_INDEX) return undefined;
+        const source = readFileSync(args.path, 'utf8');
+        if (!OPENAPI_REEXPORT.test(source)) {
+          throw new Error(`openapi-on-demand: ${args.path} no longer re-exports ./openapi.js as expected; update scripts/cli-bundle.ts`);
+        }
+        return { contents: source.replace(OPENAPI_REEXPORT, ''), loader: 'ts', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
 const CHILD_PROCESS_LINE = "const childProcess = require('node:child_process');";
 
 /**

@@ -1,3 +1,4 @@
+import { fstatSync, writeSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { runComplete } from './completion/run.js';
 import { CliContext, type ContextDeps } from './context.js';
@@ -8,7 +9,7 @@ import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { asksForJson, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
 import { sanitizeText } from './io/sanitize.js';
-import type { CliIO } from './io/streams.js';
+import type { CliIO, OutputStream } from './io/streams.js';
 import { buildProgram } from './program.js';
 import type { TargetSummary } from './where.js';
 
@@ -119,12 +120,14 @@ export async function run(argv: readonly string[]): Promise<void> {
     }
     return stream;
   };
+  const stdout = directOrStream(1, () => opened(process.stdout));
+  const stderr = directOrStream(2, () => opened(process.stderr));
   const io = {
     get stdout() {
-      return opened(process.stdout);
+      return stdout();
     },
     get stderr() {
-      return opened(process.stderr);
+      return stderr();
     },
     get stdin() {
       return process.stdin;
@@ -137,6 +140,50 @@ export async function run(argv: readonly string[]): Promise<void> {
   // The command is done; an idle keep-alive socket (node's fetch keeps one ref'd) must not hold the process open.
   await Promise.all([...written].map((stream) => new Promise((flushed) => stream.write('', flushed))));
   process.exit(code);
+}
+
+/**
+ * stdout or stderr when it is a pipe or a file: written straight to its descriptor, as node writes those on Linux
+ * anyway (synchronously). Building node's stream object for one (net, the stream classes) cost every command about
+ * 7 ms CPU, more than some commands' own work (BENCHMARKS.md). A terminal, or anything else, gets node's stream:
+ * colour depth, columns, resize. Nothing in src/cli reads more of a stream than OutputStream (io/streams.ts).
+ */
+function directOrStream(fd: 1 | 2, stream: () => NodeJS.WriteStream): () => OutputStream {
+  let output: OutputStream | undefined;
+  return () => (output ??= isPipeOrFile(fd) ? directOutput(fd, stream) : stream());
+}
+
+function isPipeOrFile(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isFile() || stat.isSocket();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes all of each chunk before returning. A descriptor that would block (a pipe another process made
+ * non-blocking) hands the rest, and every later chunk, to node's stream, which waits for it: the order is kept. A
+ * closed pipe ends the command as it does through node's stream (endOnClosedPipe).
+ */
+function directOutput(fd: number, stream: () => NodeJS.WriteStream): OutputStream {
+  let fallback: NodeJS.WriteStream | undefined;
+  return {
+    write(chunk: string): boolean {
+      if (fallback !== undefined) return fallback.write(chunk);
+      const bytes = Buffer.from(chunk);
+      let offset = 0;
+      try {
+        while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') endOnClosedPipe(error as NodeJS.ErrnoException);
+        fallback = stream();
+        return fallback.write(bytes.subarray(offset));
+      }
+      return true;
+    },
+  };
 }
 
 /** A reader that stops early (`topup orders list | head -1`) closes the pipe: that ends the command, it is no error. */

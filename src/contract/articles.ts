@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { component, Pagination, PaginationQuery, Timestamp, tolerant } from './common.js';
+import { component, Pagination, PaginationQuery, sharedFields, Timestamp, tolerant } from './common.js';
 import { GUARANTEED } from './guaranteed.js';
 
-const articleSummaryFields = {
+const articleSummaryFields = sharedFields(() => ({
   title: z.string(),
   slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
   category: z.string(),
@@ -10,15 +10,15 @@ const articleSummaryFields = {
   cover_image: z.url(),
   article_url: z.url(),
   published_at: Timestamp,
-};
+}));
 
-export const ArticleSummary = component('ArticleSummary', tolerant(z.object(articleSummaryFields), GUARANTEED.ArticleSummary));
+export const ArticleSummary = component('ArticleSummary', tolerant(articleSummaryFields, GUARANTEED.ArticleSummary));
 export type ArticleSummary = z.infer<typeof ArticleSummary>;
 
 export const ArticleList = component(
   'ArticleList',
   tolerant(
-    z.object({
+    () => ({
       articles: z.array(ArticleSummary),
       limit: z.int().min(1).meta({ description: 'Most articles one page returns (10).' }),
       pagination: Pagination,
@@ -37,16 +37,17 @@ export type ArticleListQuery = z.input<typeof ArticleListQuery>;
 
 export const ArticleDetail = component(
   'ArticleDetail',
-  tolerant(
-    z.object({
-      ...articleSummaryFields,
-      content: z.string().meta({ description: 'The article body in Markdown.' }),
-      author: z.string(),
-      tags: z.array(z.string()),
-      updated_at: Timestamp,
-    }),
-  ),
+  tolerant(() => ({
+    ...articleSummaryFields(),
+    content: z.string().meta({ description: 'The article body in Markdown.' }),
+    author: z.string(),
+    tags: z.array(z.string()),
+    updated_at: Timestamp,
+  })),
 );
 export type ArticleDetail = z.infer<typeof ArticleDetail>;
 
-export const ArticleEnvelopeData = component('ArticleData', tolerant(z.object({ article: ArticleDetail })));
+export const ArticleEnvelopeData = component(
+  'ArticleData',
+  tolerant(() => ({ article: ArticleDetail })),
+);

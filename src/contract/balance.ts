@@ -4,14 +4,12 @@ import { PaymentStatus } from './lifecycle.js';
 
 export const Balance = component(
   'Balance',
-  tolerant(
-    z.object({
-      balance: Money,
-      formatted_balance: z.string(),
-      currency: Currency,
-      updated_at: Timestamp,
-    }),
-  ),
+  tolerant(() => ({
+    balance: Money,
+    formatted_balance: z.string(),
+    currency: Currency,
+    updated_at: Timestamp,
+  })),
 );
 export type Balance = z.infer<typeof Balance>;
 
@@ -19,20 +17,18 @@ export const TransactionType = component('TransactionType', z.enum(['credit', 'd
 
 export const BalanceTransaction = component(
   'BalanceTransaction',
-  tolerant(
-    z.object({
-      id: z.string().regex(/^TRX\d+$/),
-      type: openEnum(TransactionType),
-      amount: Money.meta({ description: 'Always positive; `type` says the direction.' }),
-      formatted_amount: z.string(),
-      balance_after: Money,
-      formatted_balance_after: z.string(),
-      currency: Currency,
-      description: z.string(),
-      reference: InvoiceCode.nullable().meta({ description: 'The invoice that caused it.' }),
-      created_at: Timestamp,
-    }),
-  ),
+  tolerant(() => ({
+    id: z.string().regex(/^TRX\d+$/),
+    type: openEnum(TransactionType),
+    amount: Money.meta({ description: 'Always positive; `type` says the direction.' }),
+    formatted_amount: z.string(),
+    balance_after: Money,
+    formatted_balance_after: z.string(),
+    currency: Currency,
+    description: z.string(),
+    reference: InvoiceCode.nullable().meta({ description: 'The invoice that caused it.' }),
+    created_at: Timestamp,
+  })),
 );
 export type BalanceTransaction = z.infer<typeof BalanceTransaction>;
 
@@ -41,27 +37,25 @@ export type TransactionListQuery = z.input<typeof TransactionListQuery>;
 
 export const TransactionList = component(
   'TransactionList',
-  tolerant(z.object({ transactions: z.array(BalanceTransaction), pagination: Pagination })),
+  tolerant(() => ({ transactions: z.array(BalanceTransaction), pagination: Pagination })),
   'Newest first.',
 );
 export type TransactionList = z.infer<typeof TransactionList>;
 
 export const Deposit = component(
   'Deposit',
-  tolerant(
-    z.object({
-      invoice_code: InvoiceCode,
-      amount: Money,
-      formatted_amount: z.string(),
-      currency: Currency,
-      payment_method: z.string(),
-      payment_status: openEnum(PaymentStatus),
-      invoice_url: z.url(),
-      created_at: Timestamp,
-      expires_at: Timestamp,
-      paid_at: Timestamp.nullable(),
-    }),
-  ),
+  tolerant(() => ({
+    invoice_code: InvoiceCode,
+    amount: Money,
+    formatted_amount: z.string(),
+    currency: Currency,
+    payment_method: z.string(),
+    payment_status: openEnum(PaymentStatus),
+    invoice_url: z.url(),
+    created_at: Timestamp,
+    expires_at: Timestamp,
+    paid_at: Timestamp.nullable(),
+  })),
   'A top-up of the balance. Paying its invoice credits the balance and records a transaction.',
 );
 export type Deposit = z.infer<typeof Deposit>;
@@ -71,10 +65,13 @@ export type DepositListQuery = z.input<typeof DepositListQuery>;
 
 export const DepositList = component(
   'DepositList',
-  tolerant(z.object({ deposits: z.array(Deposit), pagination: Pagination })),
+  tolerant(() => ({ deposits: z.array(Deposit), pagination: Pagination })),
   'Newest first.',
 );
 export type DepositList = z.infer<typeof DepositList>;
 
-export const DepositData = component('DepositData', tolerant(z.object({ deposit: Deposit })));
+export const DepositData = component(
+  'DepositData',
+  tolerant(() => ({ deposit: Deposit })),
+);
 export type DepositData = z.infer<typeof DepositData>;

@@ -13,24 +13,52 @@ export function component<T extends z.ZodType>(id: string, schema: T, descriptio
 /**
  * A response record as a tolerant reader takes it: only the `guaranteed` fields (guaranteed.ts, from the document)
  * are required, every other field may be missing, and fields nobody knows pass through. Request bodies stay strict.
+ *
+ * The fields come as a function, called the first time zod reads the shape (to parse, to convert to JSON Schema, or
+ * `.shape`): building every field's schema at load was most of the contract's start-up cost, and most runs (an
+ * offline command, the sandbox's start) never read an answer schema. The schema is the same object either way.
  */
 export function tolerant<S extends z.ZodRawShape, K extends keyof S & string = never>(
-  schema: z.ZodObject<S>,
+  fields: () => S,
   guaranteed: readonly K[] = [],
 ): z.ZodObject<TolerantShape<S, K>, $loose> {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [key, field] of Object.entries(schema.shape) as [string, z.ZodType][]) {
-    if ((guaranteed as readonly string[]).includes(key)) shape[key] = field;
-    // Built on first use, as zod reads getters in a shape lazily: most runs (the sandbox, the CLI) never read an answer schema.
-    else Object.defineProperty(shape, key, { enumerable: true, configurable: true, get: () => lazyOptional(shape, key, field) });
-  }
-  return z.looseObject(shape) as never;
+  return z.looseObject(lazyShape(() => tolerantShape(fields(), guaranteed))) as never;
 }
 
-function lazyOptional(shape: Record<string, z.ZodType>, key: string, field: z.ZodType): z.ZodType {
-  const optional = field.optional();
-  Object.defineProperty(shape, key, { enumerable: true, configurable: true, value: optional });
-  return optional;
+function tolerantShape(fields: z.ZodRawShape, guaranteed: readonly string[]): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(fields) as [string, z.ZodType][]) {
+    shape[key] = guaranteed.includes(key) ? field : field.optional();
+  }
+  return shape;
+}
+
+/**
+ * A shape whose fields are built when it is first looked into. zod reads a shape only through its keys and values
+ * (it copies it on first use), so the first of those fills this object with the built fields and answers from them.
+ */
+function lazyShape(build: () => Record<string, z.ZodType>): Record<string, z.ZodType> {
+  const target: Record<string, z.ZodType> = {};
+  let built = false;
+  const filled = (): Record<string, z.ZodType> => {
+    if (!built) {
+      built = true;
+      Object.assign(target, build());
+    }
+    return target;
+  };
+  return new Proxy(target, {
+    get: (_target, key, receiver): unknown => Reflect.get(filled(), key, receiver),
+    has: (_target, key) => Reflect.has(filled(), key),
+    ownKeys: () => Reflect.ownKeys(filled()),
+    getOwnPropertyDescriptor: (_target, key) => Reflect.getOwnPropertyDescriptor(filled(), key),
+  });
+}
+
+/** Fields that two records share (a summary and its detail), built once when the first of them is read. */
+export function sharedFields<S extends z.ZodRawShape>(build: () => S): () => S {
+  let fields: S | undefined;
+  return () => (fields ??= build());
 }
 
 type TolerantShape<S extends z.ZodRawShape, K> = { [P in keyof S]: P extends K ? S[P] : z.ZodOptional<S[P]> };
@@ -71,15 +99,13 @@ export const PaginationQuery = z.object({
 
 export const Pagination = component(
   'Pagination',
-  tolerant(
-    z.object({
-      page: z.int().min(1),
-      per_page: z.int().min(1),
-      total: z.int().min(0),
-      total_pages: z.int().min(0),
-      has_more: z.boolean(),
-    }),
-  ),
+  tolerant(() => ({
+    page: z.int().min(1),
+    per_page: z.int().min(1),
+    total: z.int().min(0),
+    total_pages: z.int().min(0),
+    has_more: z.boolean(),
+  })),
   'Position of this page in the whole list. Request the next page with `page` + 1 while `has_more` is true.',
 );
 

@@ -7,6 +7,7 @@ import {
   openEnum,
   Pagination,
   PaginationQuery,
+  sharedFields,
   Timestamp,
   TokenMode,
   tolerant,
@@ -92,7 +93,7 @@ export type CreateOrderRequest = Omit<z.input<typeof CreateOrderRequest>, 'platf
 export const CreatedOrder = component(
   'CreatedOrder',
   tolerant(
-    z.object({
+    () => ({
       status: openEnum(OrderStatus),
       order_type: openEnum(OrderType),
       platform_username: z.string(),
@@ -107,21 +108,19 @@ export const CreatedOrder = component(
 
 export const Gateway = component(
   'Gateway',
-  tolerant(
-    z.object({
-      code: z.string(),
-      name: z.string(),
-      payment_url: z.url(),
-      expires_at: Timestamp,
-    }),
-  ),
+  tolerant(() => ({
+    code: z.string(),
+    name: z.string(),
+    payment_url: z.url(),
+    expires_at: Timestamp,
+  })),
   'Present when the order is paid through a payment gateway.',
 );
 
 export const CreatedInvoice = component(
   'CreatedInvoice',
   tolerant(
-    z.object({
+    () => ({
       invoice_code: InvoiceCode,
       type: openEnum(z.enum(['order'])).meta({ description: '`order` for invoices of orders.' }),
       payment_status: openEnum(PaymentStatus).meta({ description: '`pending` right after creation.' }),
@@ -146,7 +145,7 @@ export const CreatedInvoice = component(
 export const CreateOrderResult = component(
   'CreateOrderResult',
   tolerant(
-    z.object({
+    () => ({
       invoice: CreatedInvoice,
       idempotent: z.boolean().meta({ description: 'True when an earlier order was returned for a repeated Idempotency-Key.' }),
       gateway: Gateway.nullable(),
@@ -157,7 +156,7 @@ export const CreateOrderResult = component(
 );
 export type CreateOrderResult = z.infer<typeof CreateOrderResult>;
 
-const orderSummaryFields = {
+const orderSummaryFields = sharedFields(() => ({
   invoice_code: InvoiceCode,
   status: openEnum(OrderStatus),
   payment_status: openEnum(PaymentStatus),
@@ -168,31 +167,29 @@ const orderSummaryFields = {
   formatted_total_amount: z.string(),
   currency: Currency,
   created_at: Timestamp,
-};
+}));
 
-export const OrderSummary = component('OrderSummary', tolerant(z.object(orderSummaryFields)));
+export const OrderSummary = component('OrderSummary', tolerant(orderSummaryFields));
 export type OrderSummary = z.infer<typeof OrderSummary>;
 
 export const Order = component(
   'Order',
-  tolerant(
-    z.object({
-      ...orderSummaryFields,
-      place_id: PlatformId,
-      platform_pass_id: PlatformId,
-      price: Money,
-      formatted_price: z.string(),
-      discount: Money,
-      formatted_discount: z.string(),
-      payment_method: z.string(),
-      client_reference: z.string().nullable(),
-      environment: openEnum(TokenMode),
-      invoice_url: z.url(),
-      updated_at: Timestamp,
-      paid_at: Timestamp.nullable(),
-      completed_at: Timestamp.nullable(),
-    }),
-  ),
+  tolerant(() => ({
+    ...orderSummaryFields(),
+    place_id: PlatformId,
+    platform_pass_id: PlatformId,
+    price: Money,
+    formatted_price: z.string(),
+    discount: Money,
+    formatted_discount: z.string(),
+    payment_method: z.string(),
+    client_reference: z.string().nullable(),
+    environment: openEnum(TokenMode),
+    invoice_url: z.url(),
+    updated_at: Timestamp,
+    paid_at: Timestamp.nullable(),
+    completed_at: Timestamp.nullable(),
+  })),
 );
 export type Order = z.infer<typeof Order>;
 
@@ -206,10 +203,13 @@ export type OrderListQuery = z.input<typeof OrderListQuery>;
 
 export const OrderList = component(
   'OrderList',
-  tolerant(z.object({ orders: z.array(OrderSummary), pagination: Pagination })),
+  tolerant(() => ({ orders: z.array(OrderSummary), pagination: Pagination })),
   'Newest first.',
 );
 export type OrderList = z.infer<typeof OrderList>;
 
-export const OrderData = component('OrderData', tolerant(z.object({ order: Order })));
+export const OrderData = component(
+  'OrderData',
+  tolerant(() => ({ order: Order })),
+);
 export type OrderData = z.infer<typeof OrderData>;

@@ -37,6 +37,10 @@ export type JqAnswer =
  */
 const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
+// jq's WebAssembly (2.7 MB) runs on V8's baseline compiler only: optimising its hot functions in the background cost
+// more CPU than a --jq run's whole filter (jq compiles its builtins at every start), about a sixth of the command.
+// V8's flags are the process's, and nothing else in the CLI runs WebAssembly.
+require('node:v8').setFlagsFromString('--liftoff-only');
 const grow = WebAssembly.Memory.prototype.grow;
 let overLimit = false;
 WebAssembly.Memory.prototype.grow = function (pages) {
