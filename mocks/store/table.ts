@@ -91,11 +91,17 @@ export class Table<S extends z.ZodObject> {
     const key = this.#keyOf(values);
     // Looked up once per process; each later insert saves the wait for it (one insert is a few microseconds).
     const symbol = primaryKeySymbolFound === null ? await primaryKeySymbol() : primaryKeySymbolFound;
-    // @msw/data's create() walks only string keys of its input: the record rides under a symbol, unwalked, and the
-    // collection's schema hands it back as the record (checkedOrParsed). The primary key is read off the input.
-    const input = symbol === undefined ? { [CHECKED]: copy } : { [symbol]: key, [CHECKED]: copy };
-    const record = (await this.#collection.create(input)) as z.output<S>;
-    return this.#stored(record, key);
+    // @msw/data's create() validates its input before it first waits: the copy is handed to that validation
+    // (checkedOrParsed), and the input holds only the primary key, which create() reads off it, so its sanitising
+    // walk has one key to walk.
+    handedOver = copy;
+    let creating: Promise<unknown>;
+    try {
+      creating = this.#collection.create(symbol === undefined ? {} : { [symbol]: key });
+    } finally {
+      handedOver = undefined;
+    }
+    return this.#stored((await creating) as z.output<S>, key);
   }
 
   /**
@@ -242,22 +248,24 @@ function primaryKeySymbol(): Promise<symbol | undefined> {
   return primaryKeySymbolLookup;
 }
 
-/** Marks the input of a create() that carries a record copied by insertChecked(); module-private, so unforgeable. */
-const CHECKED = Symbol('checked record');
+/** The record insertChecked() copied, for the one validation its create() makes; module-private, so unforgeable. */
+let handedOver: object | undefined;
 
 /**
- * The table's schema as @msw/data sees it (a Standard Schema): the record insertChecked() copied is handed back as it
- * is; any other input is validated by the table's zod schema, as before.
+ * The table's schema as @msw/data sees it (a Standard Schema): the record insertChecked() hands over is the record as
+ * it is; any other input is validated by the table's zod schema, as before.
  */
 function checkedOrParsed<S extends z.ZodObject>(schema: S): S {
   const standard = schema['~standard'];
   return {
     '~standard': {
       ...standard,
-      validate: (value: unknown) =>
-        value !== null && typeof value === 'object' && Object.hasOwn(value, CHECKED)
-          ? { value: (value as { [CHECKED]: unknown })[CHECKED] }
-          : standard.validate(value),
+      validate: (value: unknown) => {
+        const record = handedOver;
+        if (record === undefined) return standard.validate(value);
+        handedOver = undefined;
+        return { value: record };
+      },
     },
   } as unknown as S;
 }
