@@ -11,6 +11,7 @@ import { magicOutcomeOf } from '../store/magic-values.js';
 import { checkAgainstPlatform } from '../rules/platform.js';
 import { expiryOf, scheduleInvoice } from '../rules/timed-moves.js';
 import { CURRENCY, quote } from '../rules/pricing.js';
+import { isClockInRange } from '../store/time-range.js';
 import { principalOf, type RouteContext, type RouteHandler, type RouteResult } from './context.js';
 import { pageNewestFirst } from './paging.js';
 
@@ -18,21 +19,24 @@ export const createOrder: RouteHandler = async (ctx) => {
   const principal = principalOf(ctx);
   const { headers } = ctx.request;
   const input = parseOrderInput(parseJsonObject(ctx.request.body, headers['content-type']));
-  const key = readIdempotencyKey(headers['idempotency-key']);
   const chatUserId = headers['x-chat-user-id'];
-  const fingerprint = fingerprintOf(input, chatUserId);
+  const key = readIdempotencyKey(headers['idempotency-key']);
+  // Only a keyed request is compared with an earlier one.
+  const keyed = key === null ? null : { key, fingerprint: fingerprintOf(input, chatUserId) };
 
   const result = await ctx.writeLock.run(async (): Promise<RouteResult> => {
     const { store, now } = ctx;
     const { account } = principal;
-    if (key !== null) {
-      const earlier = findIdempotencyRecord(store.db, account.id, key, now);
+    if (keyed !== null) {
+      const earlier = findIdempotencyRecord(store.db, account.id, keyed.key, now);
       if (earlier !== undefined) {
-        assertSameRequest(earlier, fingerprint);
+        assertSameRequest(earlier, keyed.fingerprint);
+        const code = earlier.invoice_code;
+        const invoice = store.db.invoices.get(code)!;
         return {
           status: 200,
           message: 'An order for this Idempotency-Key already exists.',
-          data: creationResult(ctx, earlier.invoice_code, true),
+          data: creationResult(ctx, invoice, store.db.orders.get(code)!, store.db.paymentMethods.get(invoice.payment_method), true),
           notes: { idempotentReplay: true },
         };
       }
@@ -45,54 +49,70 @@ export const createOrder: RouteHandler = async (ctx) => {
     checkAmountRange(method, price.total_amount, CURRENCY);
     if (method.type === 'balance') checkBalance(principal, price.total_amount, CURRENCY);
 
-    // Everything below commits; nothing below may refuse.
+    // Everything below commits; nothing below may refuse. The records are built from the checked body, the checked
+    // records above and the clock, so they are stored unparsed while the clock is in range (Table.insertBuilt).
     const code = store.nextInvoiceCode(now);
     const paidNow = method.type === 'balance';
-    const invoice = await store.db.invoices.insert({
-      invoice_code: code,
-      account_id: account.id,
-      type: 'order',
-      amount: price.total_amount,
-      currency: CURRENCY,
-      payment_method: method.code,
-      payment_url: method.type === 'gateway' ? paymentUrl(ctx.base, method, code) : '',
-      payment_status: paidNow ? 'paid' : 'pending',
-      environment: principal.token.mode,
-      created_at: now,
-      expires_at: expiryOf(store, now, magicOutcomeOf(input)),
-      paid_at: paidNow ? now : null,
-      updated_at: now,
-    });
-    const order = await store.db.orders.insert({
-      invoice_code: code,
-      account_id: account.id,
-      status: paidNow ? 'processing' : 'pending',
-      order_type: input.order_type,
-      platform_username: platform.username,
-      place_id: input.place_id,
-      platform_pass_id: input.platform_pass_id,
-      ...price,
-      payment_method: method.code,
-      client_reference: input.client_reference,
-      environment: principal.token.mode,
-      created_at: now,
-      updated_at: now,
-      paid_at: paidNow ? now : null,
-      completed_at: null,
-    });
+    const fits = isClockInRange(now);
+    const invoice = await store.db.invoices.insertBuilt(
+      {
+        invoice_code: code,
+        account_id: account.id,
+        type: 'order',
+        amount: price.total_amount,
+        currency: CURRENCY,
+        payment_method: method.code,
+        payment_url: method.type === 'gateway' ? paymentUrl(ctx.base, method, code) : '',
+        payment_status: paidNow ? 'paid' : 'pending',
+        environment: principal.token.mode,
+        created_at: now,
+        expires_at: expiryOf(store, now, magicOutcomeOf(input)),
+        paid_at: paidNow ? now : null,
+        updated_at: now,
+      },
+      fits,
+    );
+    const order = await store.db.orders.insertBuilt(
+      {
+        invoice_code: code,
+        account_id: account.id,
+        status: paidNow ? 'processing' : 'pending',
+        order_type: input.order_type,
+        platform_username: platform.username,
+        place_id: input.place_id,
+        platform_pass_id: input.platform_pass_id,
+        ...price,
+        payment_method: method.code,
+        client_reference: input.client_reference,
+        environment: principal.token.mode,
+        created_at: now,
+        updated_at: now,
+        paid_at: paidNow ? now : null,
+        completed_at: null,
+      },
+      fits,
+    );
     if (paidNow) await postTransaction(store, account, 'debit', price.total_amount, `Payment of order ${code}`, code, now);
     scheduleInvoice(store, invoice, order);
-    if (key !== null) {
-      await store.db.idempotency.insert({
-        account_id: account.id,
-        key,
-        fingerprint,
-        invoice_code: code,
-        created_at: now,
-        expires_at: now + IDEMPOTENCY_TTL_MS,
-      });
+    if (keyed !== null) {
+      await store.db.idempotency.insertBuilt(
+        {
+          account_id: account.id,
+          key: keyed.key,
+          fingerprint: keyed.fingerprint,
+          invoice_code: code,
+          created_at: now,
+          expires_at: now + IDEMPOTENCY_TTL_MS,
+        },
+        fits,
+      );
     }
-    return { status: 201, message: 'Order created.', data: creationResult(ctx, code, false), notes: { idempotentReplay: false } };
+    return {
+      status: 201,
+      message: 'Order created.',
+      data: creationResult(ctx, invoice, order, method, false),
+      notes: { idempotentReplay: false },
+    };
   });
   // Durable before it is acknowledged; outside the lock so that concurrent orders share one write.
   if (result.status === 201) await ctx.commit();
@@ -103,10 +123,13 @@ function paymentUrl(base: string, method: PaymentMethodRecord, code: string): st
   return `${base}/pay/${method.code}/${code}`;
 }
 
-function creationResult(ctx: RouteContext, code: string, idempotent: boolean): CreateOrderResult {
-  const invoice = ctx.store.db.invoices.get(code)!;
-  const order = ctx.store.db.orders.get(code)!;
-  const method = ctx.store.db.paymentMethods.get(invoice.payment_method);
+function creationResult(
+  ctx: RouteContext,
+  invoice: InvoiceRecord,
+  order: OrderRecord,
+  method: PaymentMethodRecord | undefined,
+  idempotent: boolean,
+): CreateOrderResult {
   const gateway =
     method?.type === 'gateway'
       ? { code: method.code, name: method.name, payment_url: invoice.payment_url, expires_at: formatTimestamp(invoice.expires_at) }

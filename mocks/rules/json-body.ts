@@ -9,7 +9,8 @@ export function parseJsonObject(body: string | null, contentType: string | undef
   if (body === null || body.trim() === '') {
     throw new ApiError(400, 'The request body must be a JSON object.', 'INVALID_BODY');
   }
-  if (Buffer.byteLength(body, 'utf8') > MAX_BODY_BYTES) {
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: most bodies are short enough not to need counting.
+  if (body.length * 3 > MAX_BODY_BYTES && Buffer.byteLength(body, 'utf8') > MAX_BODY_BYTES) {
     throw new ApiError(413, `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, 'PAYLOAD_TOO_LARGE');
   }
   if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType.trim())) {

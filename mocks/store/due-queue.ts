@@ -30,6 +30,12 @@ export class DueQueue<T> {
   /** After every item due at the same moment or earlier; most share one delay, so this is usually the end. */
   add(item: T): void {
     const at = this.dueAt(item);
+    const last = this.#items.length - 1;
+    // The usual case, without the search: due no earlier than the last item (or the queue is empty).
+    if (last < this.#head || this.dueAt(this.#items[last]!) <= at) {
+      this.#items.push(item);
+      return;
+    }
     let low = this.#head;
     let high = this.#items.length;
     while (low < high) {

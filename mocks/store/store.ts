@@ -11,6 +11,10 @@ export interface InvoiceDelays {
   autoExpireMs: number | null;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The largest time a Date holds (ECMAScript's time range). */
+const LAST_DATE_MS = 8.64e15;
+
 export interface Counters {
   invoice: number;
   transaction: number;
@@ -31,10 +35,18 @@ export class Store {
   /** Invoice codes of magic orders (rules/magic-values.ts) that have a move left to make. Few: only test values. */
   readonly watchedOutcomes = new Set<string>();
 
+  /** The UTC day of the last invoice code (days since 1970) and its `YYYYMMDD`: most codes share their day. */
+  #codeDay = { number: Number.NaN, text: '' };
+
   nextInvoiceCode(now: number): string {
     this.counters.invoice += 1;
-    const day = new Date(now).toISOString().slice(0, 10).replaceAll('-', '');
-    return `INV${day}${String(this.counters.invoice).padStart(6, '0')}`;
+    // As Date reads a time: whole milliseconds; a time a Date cannot hold throws below, each time, as it always did.
+    const time = Math.trunc(now);
+    const day = Math.floor(time / DAY_MS);
+    if (day !== this.#codeDay.number || !(Math.abs(time) < LAST_DATE_MS)) {
+      this.#codeDay = { number: day, text: new Date(now).toISOString().slice(0, 10).replaceAll('-', '') };
+    }
+    return `INV${this.#codeDay.text}${String(this.counters.invoice).padStart(6, '0')}`;
   }
 
   nextTransactionId(): string {

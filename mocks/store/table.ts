@@ -78,7 +78,7 @@ export class Table<S extends z.ZodObject> {
    * Stores a copy of a record that already passed this table's schema (a state checked whole by checkState, the seed
    * this process built): the copy keeps the schema's fields only, and skips both of @msw/data's copies of its values
    * (its sanitising walk and the schema's output), which were most of a 100k-order restore. Anything else goes
-   * through `insert()`.
+   * through `insert()` or `insertBuilt()`.
    */
   async insertChecked(values: Readonly<z.output<S>>): Promise<Readonly<z.output<S>>> {
     const copy: Record<string, unknown> = {};
@@ -88,18 +88,35 @@ export class Table<S extends z.ZodObject> {
       // Arrays (an article's tags) are copied too: a record never shares a mutable part with its source.
       if (value !== undefined) copy[field] = Array.isArray(value) ? value.slice() : value;
     }
-    const symbol = await primaryKeySymbol();
     const key = this.#keyOf(values);
-    // @msw/data's create() walks only string keys of its input: the record rides under a symbol, unwalked, and the
-    // collection's schema hands it back as the record (checkedOrParsed). The primary key is read off the input.
-    const input = symbol === undefined ? { [CHECKED]: copy } : { [symbol]: key, [CHECKED]: copy };
-    const record = (await this.#collection.create(input)) as z.output<S>;
-    return this.#stored(record);
+    // Looked up once per process; each later insert saves the wait for it (one insert is a few microseconds).
+    const symbol = primaryKeySymbolFound === null ? await primaryKeySymbol() : primaryKeySymbolFound;
+    // @msw/data's create() validates its input before it first waits: the copy is handed to that validation
+    // (checkedOrParsed), and the input holds only the primary key, which create() reads off it, so its sanitising
+    // walk has one key to walk.
+    handedOver = copy;
+    let creating: Promise<unknown>;
+    try {
+      creating = this.#collection.create(symbol === undefined ? {} : { [symbol]: key });
+    } finally {
+      handedOver = undefined;
+    }
+    return this.#stored((await creating) as z.output<S>, key);
   }
 
-  /** Indexes a record the collection just created, and notes it for the state file. */
-  #stored(record: z.output<S>): Readonly<z.output<S>> {
-    const key = this.#keyOf(record);
+  /**
+   * A record a route built: from values that passed their contract schema (the request body) and values computed
+   * from checked records and the clock. Stored as `insertChecked()` stores a checked record when `fits` says what the
+   * route cannot build from checked parts holds (the clock reads a whole millisecond within the range records hold);
+   * otherwise parsed as `insert()` parses, failing as it always did. test/sandbox/route-records.test.ts checks every
+   * kind of record each route builds against the state schema.
+   */
+  insertBuilt(values: z.output<S>, fits: boolean): Promise<Readonly<z.output<S>>> {
+    return fits ? this.insertChecked(values) : this.insert(values as z.input<S>);
+  }
+
+  /** Indexes a record the collection just created under its key, and notes it for the state file. */
+  #stored(record: z.output<S>, key: string): Readonly<z.output<S>> {
     if (this.#byKey.has(key)) this.remove(key);
     this.#byKey.set(key, record);
     if (this.#ownerOf) {
@@ -218,33 +235,37 @@ export class Table<S extends z.ZodObject> {
  * The key's symbol is not exported, so it is read once off a record @msw/data made; without it, create() simply
  * makes its own keys as before.
  */
-let primaryKeySymbolFound: Promise<symbol | undefined> | undefined;
+let primaryKeySymbolLookup: Promise<symbol | undefined> | undefined;
+/** The symbol once looked up (undefined: @msw/data has none); null until then. */
+let primaryKeySymbolFound: symbol | undefined | null = null;
 
 function primaryKeySymbol(): Promise<symbol | undefined> {
-  primaryKeySymbolFound ??= new Collection({
+  primaryKeySymbolLookup ??= new Collection({
     schema: { '~standard': { version: 1, vendor: 'topup', validate: (value: unknown) => ({ value }) } },
   })
     .create({})
-    .then((record) => Object.getOwnPropertySymbols(record).find((s) => s.description === 'kPrimaryKey'));
-  return primaryKeySymbolFound;
+    .then((record) => (primaryKeySymbolFound = Object.getOwnPropertySymbols(record).find((s) => s.description === 'kPrimaryKey')));
+  return primaryKeySymbolLookup;
 }
 
-/** Marks the input of a create() that carries a record copied by insertChecked(); module-private, so unforgeable. */
-const CHECKED = Symbol('checked record');
+/** The record insertChecked() copied, for the one validation its create() makes; module-private, so unforgeable. */
+let handedOver: object | undefined;
 
 /**
- * The table's schema as @msw/data sees it (a Standard Schema): the record insertChecked() copied is handed back as it
- * is; any other input is validated by the table's zod schema, as before.
+ * The table's schema as @msw/data sees it (a Standard Schema): the record insertChecked() hands over is the record as
+ * it is; any other input is validated by the table's zod schema, as before.
  */
 function checkedOrParsed<S extends z.ZodObject>(schema: S): S {
   const standard = schema['~standard'];
   return {
     '~standard': {
       ...standard,
-      validate: (value: unknown) =>
-        value !== null && typeof value === 'object' && Object.hasOwn(value, CHECKED)
-          ? { value: (value as { [CHECKED]: unknown })[CHECKED] }
-          : standard.validate(value),
+      validate: (value: unknown) => {
+        const record = handedOver;
+        if (record === undefined) return standard.validate(value);
+        handedOver = undefined;
+        return { value: record };
+      },
     },
   } as unknown as S;
 }

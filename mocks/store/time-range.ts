@@ -18,3 +18,11 @@ export const CLOCK_MAX = Date.UTC(9999, 0, 1);
  * enough below 2^53 that adding to it (a deposit, the next invoice number) stays exact.
  */
 export const COUNT_MAX = 1e15;
+
+/**
+ * Whether the clock reads a whole millisecond from TIME_MIN to CLOCK_MAX: then every time a route dates from it (the
+ * record's own, an expiry, an idempotency key's end) fits a record, and what it builds needs no parse for its times.
+ */
+export function isClockInRange(now: number): boolean {
+  return Number.isSafeInteger(now) && now >= TIME_MIN && now <= CLOCK_MAX;
+}

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The key a token is stored under: its digest, so that a copy of the state file holds no usable token. */
 export function tokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // One-shot: a quarter of createHash().update().digest()'s time, and every authenticated request makes one.
+  return hash('sha256', token, 'hex');
 }

@@ -1,16 +1,23 @@
 import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
+import { magicOrders } from '../../mocks/store/magic-values.js';
+import type { Db } from '../../mocks/store/db.js';
 import { checkState } from '../../mocks/state/state-schema.js';
-import { accounts, dataOf, SIMPLE_ORDER, useSandboxes, type TestSandbox } from '../support/sandbox-harness.js';
+import { accounts, CLOCK_START, dataOf, SIMPLE_ORDER, useSandboxes, type TestSandbox } from '../support/sandbox-harness.js';
 
 const { demo, rich } = await accounts();
 
+/** The tables the order route and the ledger fill with records they build themselves (Table.insertBuilt). */
+const BUILT_TABLES = ['invoices', 'orders', 'idempotency', 'transactions'] as const satisfies readonly (keyof Db)[];
+
 /**
- * Routes build records from checked input and store them through the tables' cheaper paths (Table.insert parses with
- * zod but skips @msw/data's own walk). This drives every route that inserts or changes records, then checks the whole
- * state as opening a state file does (checkState): a route that builds a record its table's schema, or the state's
- * cross-record rules, would refuse fails here.
+ * Routes build records from checked input and store them through the tables' cheaper paths: Table.insertBuilt
+ * stores what the order route and the ledger build without a parse, and Table.insert parses with zod but skips
+ * @msw/data's own walk. This drives every route that inserts or changes records, then checks the whole state as
+ * opening a state file does (checkState), and each built record against its table's schema: a route that builds a
+ * record its table's schema, or the state's cross-record rules, would refuse fails here.
  */
-describe('records built by the routes', () => {
+describe.each([{ lean: false }, { lean: true }])('records built by the routes (lean: $lean)', ({ lean }) => {
   const sandbox = useSandboxes();
 
   async function order(t: TestSandbox, body: object = SIMPLE_ORDER, headers: Record<string, string> = {}, token = rich.token) {
@@ -21,7 +28,7 @@ describe('records built by the routes', () => {
   const move = async (t: TestSandbox, path: string, body?: unknown) => dataOf(await t.request('POST', `/__sandbox${path}`, { body }));
 
   it('pass the full state check after every kind of insert and update', async () => {
-    const t = await sandbox('in-process');
+    const t = await sandbox('in-process', { lean });
     dataOf(await t.request('POST', '/api/v1/auth/token/validate', { token: demo.token }));
 
     // Orders: by invoice with an Idempotency-Key (and its replay), by balance (a ledger transaction), for another account.
@@ -38,6 +45,13 @@ describe('records built by the routes', () => {
     const failed = await order(t);
     const expired = await order(t);
     const stillPending = await order(t);
+    // The other shapes an order record takes: a VIP server by the pass id's alias with a client reference, a gateway
+    // payment (a payment_url) under a key of a balance payment's chat user, a magic order that expires early.
+    const vip = { order_type: 'vip_server', platform_username: 'builderbob', place_id: 5001, gamepass_id: 7001, client_reference: 'vip-1' };
+    await order(t, vip, { 'idempotency-key': 'route-records-vip' }, demo.token);
+    await order(t, { ...SIMPLE_ORDER, payment_method: 'qris' }, { 'idempotency-key': 'route-records-gateway' });
+    await order(t, { ...balance, client_reference: 'chat-1' }, { ...chat, 'idempotency-key': 'route-records-balance' });
+    await order(t, magicOrders.invoice_expires, {}, demo.token);
 
     // Invoice and order moves through the control API: pay, complete, fail, expire, fail an order (a refund).
     await move(t, `/invoices/${keyed}/pay`);
@@ -53,6 +67,16 @@ describe('records built by the routes', () => {
     const later = await deposit({ amount: 20_000, account: 'demo' });
     const unpaidDeposit = await deposit({ amount: 30_000, account: 'demo' });
     await move(t, `/invoices/${later.invoice_code as string}/pay`);
+
+    // Before the clock moves: every built record as its table's schema would have stored it, field for field.
+    expectBuiltRecordsParse(t.sandbox.store.db);
+    const db = t.sandbox.store.db;
+    expect(new Set(db.orders.all().map((o) => o.order_type))).toEqual(new Set(['gamepass', 'vip_server']));
+    expect(db.orders.all().some((o) => o.client_reference !== null)).toBe(true);
+    expect(db.invoices.all().some((i) => i.payment_url !== '')).toBe(true);
+    expect(db.idempotency.all()).toHaveLength(4);
+    expect(new Set(db.transactions.all().map((r) => r.type))).toEqual(new Set(['credit', 'debit']));
+
     await move(t, '/clock', { advance_seconds: 7 * 24 * 3600 });
     // Due moves run as the next request comes in.
     dataOf(await t.request('GET', `/api/v1/me/orders/${stillPending}`, { token: rich.token }));
@@ -73,5 +97,39 @@ describe('records built by the routes', () => {
     expect(checked.tables.transactions.filter((r) => r.reference === refunded).map((r) => r.type)).toEqual(['debit', 'credit']);
     expect(checked.tables.deposits).toHaveLength(3);
     expect(checked.tables.tokens.find((r) => r.last_used_at !== null)).toBeDefined();
+    expectBuiltRecordsParse(t.sandbox.store.db);
+  });
+});
+
+/** Each record of the built tables holds exactly its schema's fields, in its order, and parses to itself. */
+function expectBuiltRecordsParse(db: Db): void {
+  for (const name of BUILT_TABLES) {
+    const table = db[name];
+    const fields = Object.keys(table.schema.shape);
+    expect(table.size, name).toBeGreaterThan(0);
+    for (const record of table.all()) {
+      expect(Object.keys(record), `${name} ${JSON.stringify(record)}`).toEqual(fields);
+      expect(table.schema.parse(record), name).toEqual({ ...record });
+    }
+  }
+}
+
+describe('records built at a clock outside the range records hold', () => {
+  it('are parsed as before: the order fails with a 500 and leaves no record', async () => {
+    const errors: unknown[] = [];
+    // A clock that reads fractions of a millisecond: no record may hold such a time.
+    const sandbox = await createSandbox({ now: () => CLOCK_START + 0.5, rateLimit: false, onError: (error) => errors.push(error) });
+    const { invoices, orders, idempotency } = sandbox.store.db;
+    const sizes = () => [invoices.size, orders.size, idempotency.size];
+    const before = sizes();
+    const answer = await sandbox.handle({
+      method: 'POST',
+      url: `${sandbox.baseUrl}/api/v1/me/orders`,
+      headers: { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json', 'idempotency-key': 'out-of-range' },
+      body: JSON.stringify(SIMPLE_ORDER),
+    });
+    expect('drop' in answer ? answer : answer.status).toBe(500);
+    expect(errors).toHaveLength(1);
+    expect(sizes()).toEqual(before);
   });
 });
