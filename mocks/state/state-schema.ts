@@ -192,12 +192,14 @@ function checkRecords(state: SandboxState): StateKeys {
   if (!tables.tokens.some((t) => !t.revoked)) throw new StateRefusal('tables.tokens', 'must hold at least one token that is not revoked');
 
   const accountIds = keyed.accounts;
+  // Ids as numbers: a record's account_id is a whole number, and an account's key is its id as text.
+  const accountNumbers = new Set(tables.accounts.map((account) => account.id));
   const mustName = (table: TableName, index: number, field: string, has: boolean, what: string) => {
     if (!has) throw new StateRefusal(`tables.${table}[${index}].${field}`, `must name ${what}`);
   };
   const ownedBy = (table: 'tokens' | 'chatLinks' | 'transactions' | 'invoices' | 'orders' | 'deposits' | 'idempotency') =>
     tables[table].forEach((record, index) =>
-      mustName(table, index, 'account_id', accountIds.has(String(record.account_id)), 'an account in tables.accounts'),
+      mustName(table, index, 'account_id', accountNumbers.has(record.account_id), 'an account in tables.accounts'),
     );
   (['tokens', 'chatLinks', 'transactions', 'invoices', 'orders', 'deposits', 'idempotency'] as const).forEach(ownedBy);
   tables.accounts.forEach((account, index) => {

@@ -148,15 +148,20 @@ export class Table<S extends z.ZodObject> {
     return copy;
   }
 
-  /** Whether every enumerable key of the values is one of the schema's fields (so a copy would keep them all). */
+  /**
+   * Whether every own key of values that passed the schema is one of its fields (so a copy would keep them all): a
+   * field the schema requires is there, so only the optional ones need counting.
+   */
   #holdsOnlyFields(values: Readonly<z.output<S>>): boolean {
     const source = values as Record<string, unknown>;
-    let present = 0;
-    for (const field of this.#fields) if (source[field] !== undefined) present += 1;
+    this.#optionalFields ??= this.#fields.filter((field) => (this.schema.shape[field] as z.ZodType).safeParse(undefined).success);
+    let present = this.#fields.length - this.#optionalFields.length;
+    for (const field of this.#optionalFields) if (source[field] !== undefined) present += 1;
     let keys = 0;
     for (const key in source) if (Object.hasOwn(source, key)) keys += 1;
     return keys === present;
   }
+  #optionalFields: readonly string[] | undefined;
 
   /** Indexes a record the collection just created, and notes it for the state file. */
   #stored(record: z.output<S>): Readonly<z.output<S>> {
