@@ -206,7 +206,7 @@ async function restoreRows({ orders, rounds, log }) {
         baselineDisplay: seconds(parse),
         ratio: snapshot / parse,
         budget,
-        note: 'Every record is checked against its schema once (a plain predicate read off the zod schema, mocks/state/lean-check.ts), then stored as a copy of its fields (mocks/store/table.ts insertChecked): @msw/data still runs its create() per record, but no longer validates or copies the values again.',
+        note: "Every record is checked against its schema once (a plain predicate read off the zod schema, mocks/state/lean-check.ts), then a copy of its fields goes straight into its @msw/data collection in one pass (mocks/store/table.ts insertCheckedAll): made as create() makes a record (its primary key and relation map, under @msw/data's symbols), without create()'s per-record walk, loggers and awaits; one shared empty relation map for all, and the key index the state check built becomes the table's.",
       },
       await compactPrototypeRow({ file, orders, rounds, log }),
       {
@@ -221,6 +221,7 @@ async function restoreRows({ orders, rounds, log }) {
         baselineDisplay: seconds(parse),
         ratio: opened / parse,
         budget,
+        note: "On top of the snapshot restore: reading the file and decoding it to text (two copies of it, about as long as JSON.parse here), and JSON.parse itself. The parsed records are the state file's own, handed to nobody else (mocks/state/snapshot.ts handOver), so the tables keep them as they are, after the same check, instead of copies.",
       },
     ];
   } finally {
@@ -259,7 +260,7 @@ async function compactPrototypeRow({ file, orders, rounds, log }) {
     baselineValue: msw.bytes,
     baselineDisplay: `${msw.bytes.toFixed(0)} B (${msw.heap.toFixed(0)} MB)`,
     ratio: compact.bytes / msw.bytes,
-    note: `@msw/data keeps one object per record and gives each a Map (its relations, about 190 bytes even when empty) and two hidden properties; its timestamps are boxed numbers (16 bytes each). The prototype (bench/compact-store-worker.mjs) keeps columns: numbers in Float64Arrays, few-valued strings coded in Uint16Arrays, a key index. Restoring into it takes ${compact.restore.toFixed(2)}× JSON.parse of the file, against ${msw.restore.toFixed(2)}× for the sandbox's store. The RSS and restore goals of issue 25 need such a store; replacing @msw/data is left to its own issue.`,
+    note: `@msw/data keeps one object per record with two hidden properties, and its create() gives each a Map (its relations, about 190 bytes even when empty; a restore's records share one empty map, mocks/store/table.ts); its timestamps are boxed numbers (16 bytes each). The prototype (bench/compact-store-worker.mjs) keeps columns: numbers in Float64Arrays, few-valued strings coded in Uint16Arrays, a key index. Restoring into it takes ${compact.restore.toFixed(2)}× JSON.parse of the file, against ${msw.restore.toFixed(2)}× for the sandbox's store. The RSS and restore goals of issue 25 need such a store; replacing @msw/data is left to its own issue.`,
   };
 }
 

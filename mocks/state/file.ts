@@ -5,7 +5,15 @@ import { createNewFile, openToAppend, readIfExists, replaceFile, syncDirectory, 
 import { JournalDamagedError, changeLogLineText, readChangeLog, type DroppedLine } from './change-log.js';
 import { lockStateFile } from './lock.js';
 import { removeAnnouncement } from './announcement.js';
-import { applyChanges, isSnapshot, SnapshotError, type SandboxChanges, type SandboxSnapshot, type StateWriter } from './snapshot.js';
+import {
+  applyChanges,
+  handOver,
+  isSnapshot,
+  SnapshotError,
+  type SandboxChanges,
+  type SandboxSnapshot,
+  type StateWriter,
+} from './snapshot.js';
 
 export { SnapshotError, JournalDamagedError };
 export { lockStateFile, STATE_LOCK_WAIT_MS, StateLockedError } from './lock.js';
@@ -152,7 +160,8 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
     else if (journal.validBytes < journal.fileBytes) await writer.truncateJournal(journal.validBytes);
     let snapshot = base === undefined ? undefined : applyChanges(base, journal.entries);
     if (snapshot !== undefined && journal.dropped.length > 0) snapshot = skipDroppedCodes(snapshot, journal.dropped);
-    return heldStateFile(file, writer, release, notices, snapshot);
+    // Parsed here and forgotten once taken: the sandbox may keep its records rather than copies.
+    return heldStateFile(file, writer, release, notices, snapshot === undefined ? undefined : handOver(snapshot));
   } catch (error) {
     await release();
     throw error;

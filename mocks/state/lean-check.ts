@@ -71,16 +71,19 @@ function compile(schema: z.ZodType): LeanCheck | undefined {
 function compileObject(def: Def): LeanCheck | undefined {
   // A catchall or strict object says something about other keys: leave those to zod.
   if (def.checks?.length || def.catchall !== undefined) return undefined;
-  const fields: [string, LeanCheck][] = [];
+  const keys: string[] = [];
+  const checks: LeanCheck[] = [];
   for (const [key, field] of Object.entries(def.shape ?? {})) {
     const check = compile(field);
     if (check === undefined) return undefined;
-    fields.push([key, check]);
+    keys.push(key);
+    checks.push(check);
   }
+  // An indexed loop over two lists: a state of 100k orders runs it 200k times.
   return (v) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
     const record = v as Record<string, unknown>;
-    for (const [key, check] of fields) if (!check(record[key])) return false;
+    for (let i = 0; i < keys.length; i++) if (!checks[i]!(record[keys[i]!])) return false;
     return true;
   };
 }
@@ -118,5 +121,9 @@ function compileString(def: Def): LeanCheck | undefined {
       patterns.push(new RegExp(check.pattern.source, check.pattern.flags.replace(/[gy]/g, '')));
     else return undefined;
   }
-  return (v) => typeof v === 'string' && patterns.every((pattern) => pattern.test(v));
+  return (v) => {
+    if (typeof v !== 'string') return false;
+    for (const pattern of patterns) if (!pattern.test(v)) return false;
+    return true;
+  };
 }

@@ -2,7 +2,7 @@ import type { Db, TableName } from '../store/db.js';
 import type { Counters, Store, TableChangeSet } from '../store/store.js';
 import { tableKeys } from '../store/table-keys.js';
 import { rebuildSchedule } from '../rules/timed-moves.js';
-import { checkState, SNAPSHOT_VERSION, StateRefusal } from './state-schema.js';
+import { checkStateKeyed, SNAPSHOT_VERSION, StateRefusal } from './state-schema.js';
 
 export { SNAPSHOT_VERSION };
 
@@ -60,18 +60,22 @@ export class SnapshotError extends Error {
 export async function restoreSnapshot(store: Store, snapshot: unknown, clock: number = Date.now()): Promise<number> {
   if (!isSnapshotOfThisVersion(snapshot))
     throw new SnapshotError(`${REFUSED}Not a sandbox state file of version ${SNAPSHOT_VERSION}.`, 'version');
-  let state;
+  let state, keys;
   try {
-    state = checkState(snapshot, clock);
+    ({ state, keys } = checkStateKeyed(snapshot, clock));
   } catch (error) {
     if (error instanceof StateRefusal) throw new SnapshotError(`${REFUSED}${error.message}`, error.field);
     throw error;
   }
+  // Taken whether or not the state passes: a snapshot is handed over once.
+  const adopt = handedOver.delete(snapshot as object);
   store.clear();
   for (const name of Object.keys(store.db) as TableName[]) {
-    const table = store.db[name] as unknown as { insertChecked(values: unknown): Promise<unknown> };
-    // checkState has checked every record against its table's schema: the tables copy them without checking again.
-    for (const record of state.tables[name]) await table.insertChecked(record);
+    const table = store.db[name] as unknown as {
+      insertCheckedAll(values: readonly unknown[], options: { adopt: boolean; byKey: Map<string, unknown> }): Promise<void>;
+    };
+    // checkState has checked every record against its table's schema: the tables keep them without checking again.
+    await table.insertCheckedAll(state.tables[name], { adopt, byKey: keys[name] });
   }
   store.counters = { ...state.counters };
   rebuildSchedule(store);
@@ -79,6 +83,19 @@ export async function restoreSnapshot(store: Store, snapshot: unknown, clock: nu
 }
 
 const REFUSED = 'The state cannot be loaded: ';
+
+/** Snapshots whose records nobody else holds (handOver): restoring one keeps its records rather than copies. */
+const handedOver = new WeakSet<object>();
+
+/**
+ * Hands a snapshot over to the restore that comes next, as a state file's is (mocks/state/file.ts parsed it and
+ * forgets it): its records become the store's own, changed in place from then on, where a snapshot given to
+ * `createSandbox` stays its caller's and is copied. It is checked whole all the same.
+ */
+export function handOver<T extends object>(snapshot: T): T {
+  handedOver.add(snapshot);
+  return snapshot;
+}
 
 function isSnapshotOfThisVersion(value: unknown): boolean {
   return value !== null && typeof value === 'object' && (value as { version?: unknown }).version === SNAPSHOT_VERSION;

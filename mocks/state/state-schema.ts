@@ -120,6 +120,14 @@ export class StateRefusal extends Error {
  * for the first problem found.
  */
 export function checkState(value: unknown, clock: number): SandboxState {
+  return checkStateKeyed(value, clock).state;
+}
+
+/** Each table's records by key, as checkState found them: the index a restore's tables take as their own. */
+export type StateKeys = { [K in TableName]: Map<string, SandboxState['tables'][K][number]> };
+
+/** checkState, with each table's records by key (StateKeys). */
+export function checkStateKeyed(value: unknown, clock: number): { state: SandboxState; keys: StateKeys } {
   const parsed = StateEnvelope.safeParse(value, { error: plainMessage });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -130,8 +138,7 @@ export function checkState(value: unknown, clock: number): SandboxState {
   const state = parsed.data as unknown as SandboxState;
   const now = clock + state.clock_offset_ms;
   if (!(now >= TIME_MIN && now <= CLOCK_MAX)) throw new StateRefusal('clock_offset_ms', OFFSET);
-  checkRecords(state);
-  return state;
+  return { state, keys: checkRecords(state) };
 }
 
 /** The phrase for zod's own issues (a record field of the wrong type, an unknown status), after the field's path. */
@@ -162,35 +169,42 @@ function fieldPath(path: readonly PropertyKey[]): string {
  * What every route relies on without checking again (`invoices.get(code)!`, the account of a token): one loop per
  * table, no zod, so a 100k-order state costs milliseconds here.
  */
-function checkRecords(state: SandboxState): void {
+function checkRecords(state: SandboxState): StateKeys {
   const { tables } = state;
-  const keys = {} as Record<TableName, Map<string, number>>;
+  const keys = {} as Record<TableName, Map<string, unknown>>;
   for (const name of TABLE_NAMES) {
     const keyOf = tableKeys[name] as (record: unknown) => string;
-    const seen = new Map<string, number>();
-    tables[name].forEach((record, index) => {
+    const records = tables[name] as readonly unknown[];
+    const seen = new Map<string, unknown>();
+    for (let index = 0; index < records.length; index++) {
+      const record = records[index];
       const key = keyOf(record);
-      const first = seen.get(key);
-      if (first !== undefined) throw new StateRefusal(`tables.${name}[${index}]`, `has the same key as tables.${name}[${first}]`);
-      seen.set(key, index);
-    });
+      if (seen.has(key)) {
+        const first = records.findIndex((other) => keyOf(other) === key);
+        throw new StateRefusal(`tables.${name}[${index}]`, `has the same key as tables.${name}[${first}]`);
+      }
+      seen.set(key, record);
+    }
     keys[name] = seen;
   }
+  const keyed = keys as StateKeys;
   if (tables.accounts.length === 0) throw new StateRefusal('tables.accounts', 'must hold at least one account');
   if (!tables.tokens.some((t) => !t.revoked)) throw new StateRefusal('tables.tokens', 'must hold at least one token that is not revoked');
 
-  const accountIds = keys.accounts;
+  const accountIds = keyed.accounts;
+  // Ids as numbers: a record's account_id is a whole number, and an account's key is its id as text.
+  const accountNumbers = new Set(tables.accounts.map((account) => account.id));
   const mustName = (table: TableName, index: number, field: string, has: boolean, what: string) => {
     if (!has) throw new StateRefusal(`tables.${table}[${index}].${field}`, `must name ${what}`);
   };
   const ownedBy = (table: 'tokens' | 'chatLinks' | 'transactions' | 'invoices' | 'orders' | 'deposits' | 'idempotency') =>
     tables[table].forEach((record, index) =>
-      mustName(table, index, 'account_id', accountIds.has(String(record.account_id)), 'an account in tables.accounts'),
+      mustName(table, index, 'account_id', accountNumbers.has(record.account_id), 'an account in tables.accounts'),
     );
   (['tokens', 'chatLinks', 'transactions', 'invoices', 'orders', 'deposits', 'idempotency'] as const).forEach(ownedBy);
   tables.accounts.forEach((account, index) => {
     if (account.live_account_id === undefined) return;
-    const live = tables.accounts[accountIds.get(String(account.live_account_id)) ?? -1];
+    const live = accountIds.get(String(account.live_account_id));
     mustName(
       'accounts',
       index,
@@ -202,19 +216,19 @@ function checkRecords(state: SandboxState): void {
   // An order and a deposit are each one half of a pair with their invoice, as the sandbox makes them.
   const invoices = tables.invoices;
   tables.orders.forEach((order, index) => {
-    const invoice = invoices[keys.invoices.get(order.invoice_code) ?? -1];
+    const invoice = keyed.invoices.get(order.invoice_code);
     mustName('orders', index, 'invoice_code', invoice?.type === 'order', 'an invoice of type order in tables.invoices');
   });
   tables.deposits.forEach((deposit, index) => {
-    const invoice = invoices[keys.invoices.get(deposit.invoice_code) ?? -1];
+    const invoice = keyed.invoices.get(deposit.invoice_code);
     mustName('deposits', index, 'invoice_code', invoice?.type === 'deposit', 'an invoice of type deposit in tables.invoices');
   });
   invoices.forEach((invoice, index) => {
-    const pair = invoice.type === 'order' ? keys.orders : keys.deposits;
+    const pair = invoice.type === 'order' ? keyed.orders : keyed.deposits;
     mustName('invoices', index, 'invoice_code', pair.has(invoice.invoice_code), `its ${invoice.type} in tables.${invoice.type}s`);
   });
   tables.idempotency.forEach((record, index) =>
-    mustName('idempotency', index, 'invoice_code', keys.orders.has(record.invoice_code), 'an order in tables.orders'),
+    mustName('idempotency', index, 'invoice_code', keyed.orders.has(record.invoice_code), 'an order in tables.orders'),
   );
   // The next code must be new: a counter behind the codes already used would hand one out again.
   const highest = (codes: Iterable<string>, pattern: RegExp) => {
@@ -225,10 +239,11 @@ function checkRecords(state: SandboxState): void {
     }
     return max;
   };
-  const lastInvoice = highest(keys.invoices.keys(), /^INV\d{8}(\d+)$/);
+  const lastInvoice = highest(keyed.invoices.keys(), /^INV\d{8}(\d+)$/);
   if (state.counters.invoice < lastInvoice)
     throw new StateRefusal('counters.invoice', `must be at least ${lastInvoice}, the highest invoice number in tables.invoices`);
-  const lastTransaction = highest(keys.transactions.keys(), /^TRX(\d+)$/);
+  const lastTransaction = highest(keyed.transactions.keys(), /^TRX(\d+)$/);
   if (state.counters.transaction < lastTransaction)
     throw new StateRefusal('counters.transaction', `must be at least ${lastTransaction}, the highest number in tables.transactions`);
+  return keyed;
 }
