@@ -49,63 +49,57 @@ export const createOrder: RouteHandler = async (ctx) => {
     checkAmountRange(method, price.total_amount, CURRENCY);
     if (method.type === 'balance') checkBalance(principal, price.total_amount, CURRENCY);
 
+    // A clock no record can hold (only an injected one reads so: the sandbox's own moves stop at CLOCK_MAX) fails the
+    // order here, before the first write, rather than half way through it.
+    if (!isClockInRange(now)) throw new RangeError(`The sandbox clock reads ${now}: records need whole milliseconds from 1970 to 9999.`);
     // Everything below commits; nothing below may refuse. The records are built from the checked body, the checked
-    // records above and the clock, so they are stored unparsed while the clock is in range (Table.insertBuilt).
+    // records above and the clock, so they are stored unparsed (Table.insertChecked): route-records.test.ts checks
+    // every kind against the state schema.
     const code = store.nextInvoiceCode(now);
     const paidNow = method.type === 'balance';
-    const fits = isClockInRange(now);
-    const invoice = await store.db.invoices.insertBuilt(
-      {
-        invoice_code: code,
-        account_id: account.id,
-        type: 'order',
-        amount: price.total_amount,
-        currency: CURRENCY,
-        payment_method: method.code,
-        payment_url: method.type === 'gateway' ? paymentUrl(ctx.base, method, code) : '',
-        payment_status: paidNow ? 'paid' : 'pending',
-        environment: principal.token.mode,
-        created_at: now,
-        expires_at: expiryOf(store, now, magicOutcomeOf(input)),
-        paid_at: paidNow ? now : null,
-        updated_at: now,
-      },
-      fits,
-    );
-    const order = await store.db.orders.insertBuilt(
-      {
-        invoice_code: code,
-        account_id: account.id,
-        status: paidNow ? 'processing' : 'pending',
-        order_type: input.order_type,
-        platform_username: platform.username,
-        place_id: input.place_id,
-        platform_pass_id: input.platform_pass_id,
-        ...price,
-        payment_method: method.code,
-        client_reference: input.client_reference,
-        environment: principal.token.mode,
-        created_at: now,
-        updated_at: now,
-        paid_at: paidNow ? now : null,
-        completed_at: null,
-      },
-      fits,
-    );
+    const invoice = await store.db.invoices.insertChecked({
+      invoice_code: code,
+      account_id: account.id,
+      type: 'order',
+      amount: price.total_amount,
+      currency: CURRENCY,
+      payment_method: method.code,
+      payment_url: method.type === 'gateway' ? paymentUrl(ctx.base, method, code) : '',
+      payment_status: paidNow ? 'paid' : 'pending',
+      environment: principal.token.mode,
+      created_at: now,
+      expires_at: expiryOf(store, now, magicOutcomeOf(input)),
+      paid_at: paidNow ? now : null,
+      updated_at: now,
+    });
+    const order = await store.db.orders.insertChecked({
+      invoice_code: code,
+      account_id: account.id,
+      status: paidNow ? 'processing' : 'pending',
+      order_type: input.order_type,
+      platform_username: platform.username,
+      place_id: input.place_id,
+      platform_pass_id: input.platform_pass_id,
+      ...price,
+      payment_method: method.code,
+      client_reference: input.client_reference,
+      environment: principal.token.mode,
+      created_at: now,
+      updated_at: now,
+      paid_at: paidNow ? now : null,
+      completed_at: null,
+    });
     if (paidNow) await postTransaction(store, account, 'debit', price.total_amount, `Payment of order ${code}`, code, now);
     scheduleInvoice(store, invoice, order);
     if (keyed !== null) {
-      await store.db.idempotency.insertBuilt(
-        {
-          account_id: account.id,
-          key: keyed.key,
-          fingerprint: keyed.fingerprint,
-          invoice_code: code,
-          created_at: now,
-          expires_at: now + IDEMPOTENCY_TTL_MS,
-        },
-        fits,
-      );
+      await store.db.idempotency.insertChecked({
+        account_id: account.id,
+        key: keyed.key,
+        fingerprint: keyed.fingerprint,
+        invoice_code: code,
+        created_at: now,
+        expires_at: now + IDEMPOTENCY_TTL_MS,
+      });
     }
     return {
       status: 201,

@@ -115,10 +115,14 @@ function expectBuiltRecordsParse(db: Db): void {
 }
 
 describe('records built at a clock outside the range records hold', () => {
-  it('are parsed as before: the order fails with a 500 and leaves no record', async () => {
-    const errors: unknown[] = [];
+  it.each([
     // A clock that reads fractions of a millisecond: no record may hold such a time.
-    const sandbox = await createSandbox({ now: () => CLOCK_START + 0.5, rateLimit: false, onError: (error) => errors.push(error) });
+    ['fractions of a millisecond', CLOCK_START + 0.5],
+    // Past the sandbox's own CLOCK_MAX: the invoice and the order could still hold it, the idempotency key's end not.
+    ['a day past the last the sandbox clock may read', Date.UTC(9999, 0, 2)],
+  ])('%s: the order fails with a 500 and leaves no record', async (_, at) => {
+    const errors: unknown[] = [];
+    const sandbox = await createSandbox({ now: () => at, rateLimit: false, onError: (error) => errors.push(error) });
     const { invoices, orders, idempotency } = sandbox.store.db;
     const sizes = () => [invoices.size, orders.size, idempotency.size];
     const before = sizes();
