@@ -64,8 +64,7 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
   const own = { origin: linkOrigin ?? 'http://127.0.0.1' };
   const instance = randomUUID();
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
-    res.setHeader(INSTANCE_HEADER, instance);
-    serve(sandbox, guard, own.origin, req, res).catch(() => res.destroy());
+    serve(sandbox, guard, own.origin, instance, req, res).catch(() => res.destroy());
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -111,7 +110,14 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
 /** Addresses that mean "every interface": the names a request arrives under are then not known in advance. */
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
-async function serve(sandbox: Sandbox, guard: ControlGuard, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  sandbox: Sandbox,
+  guard: ControlGuard,
+  origin: string,
+  instance: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const path = requestPath(req.url ?? '/');
   // A whole state (PUT /__sandbox/state) may be far larger than any request of the interface.
   const loadsState = req.method === 'PUT' && /^\/__sandbox\/state\/?(\?|$)/.test(path);
@@ -120,6 +126,7 @@ async function serve(sandbox: Sandbox, guard: ControlGuard, origin: string, req:
     const reply = errorReply(new ApiError(413, `A state to load is at most ${MAX_STATE_BYTES / 1024 / 1024} MiB.`, 'PAYLOAD_TOO_LARGE'), {
       [CONTROL_HEADER]: '1',
     });
+    res.setHeader(INSTANCE_HEADER, instance);
     res.writeHead(reply.status, reply.headers).end(reply.body);
     req.socket.end();
     return;
@@ -127,7 +134,7 @@ async function serve(sandbox: Sandbox, guard: ControlGuard, origin: string, req:
   const { headers, repeated } = joinedHeaders(req.rawHeaders);
   // Kept out of the headers the journal records (and the dashboard and `topup mock logs` show).
   const presentedControlSecret = headers[CONTROL_SECRET_HEADER];
-  delete headers[CONTROL_SECRET_HEADER];
+  if (presentedControlSecret !== undefined) delete headers[CONTROL_SECRET_HEADER];
   const request: SandboxRequest = {
     method: req.method ?? 'GET',
     // The Host header is data (the control guard reads it), never part of a URL: only the path comes from the request.
@@ -140,6 +147,7 @@ async function serve(sandbox: Sandbox, guard: ControlGuard, origin: string, req:
   };
   const refusal = repeatedHeaderError(repeated);
   if (refusal === undefined && request.method === 'GET' && path.startsWith(STREAM_PATH) && /^(\?|$)/.test(path.slice(STREAM_PATH.length))) {
+    res.setHeader(INSTANCE_HEADER, instance);
     const guarded = controlRefusal(request, guard);
     if (guarded !== undefined) {
       const reply = errorReply(guarded, { [CONTROL_HEADER]: '1' });
@@ -156,7 +164,8 @@ async function serve(sandbox: Sandbox, guard: ControlGuard, origin: string, req:
     req.socket.destroy();
     return;
   }
-  res.writeHead(response.status, Object.assign({}, response.headers, { 'content-length': Buffer.byteLength(response.body) }));
+  // Every header in one object, the instance first as always: node:http then writes them without its setHeader() path.
+  res.writeHead(response.status, { [INSTANCE_HEADER]: instance, ...response.headers, 'content-length': Buffer.byteLength(response.body) });
   res.end(response.body);
   if (body.tooLarge) req.socket.end();
 }

@@ -19,7 +19,7 @@ import { WriteLock } from '../core/write-lock.js';
 import { createFetch } from '../core/fetch.js';
 import { publicOrigin } from '../core/public-origin.js';
 import { FaultInjector, type FaultConfig, type FaultStats } from '../core/faults.js';
-import { answer, type DispatchParts } from './dispatch.js';
+import { answer, requestUrl, type DispatchParts } from './dispatch.js';
 import { recordRequest } from './record.js';
 
 export interface SandboxOptions {
@@ -286,13 +286,14 @@ function pipelineEnv(
 /** `sandbox.handle`: answer the request, mark control answers, and keep it in the request journal. */
 function requestHandler(parts: DispatchParts, now: () => number): (request: SandboxRequest) => Promise<SandboxResponse> {
   return async (request) => {
-    const url = new URL(request.url);
+    const url = requestUrl(request.url);
     const at = now();
     const startedAt = performance.now();
     const notes: RequestNotes = {};
-    const reply = await answer(parts, request, url, at, notes);
+    const answered = answer(parts, request, url, at, notes);
+    const reply = answered instanceof Promise ? await answered : answered;
     // The CLI's `topup mock …` commands act only on a server that says it is a sandbox (see CONTROL_HEADER).
-    if (!('drop' in reply) && isControlPath(request.url)) reply.headers[CONTROL_HEADER] = '1';
+    if (!('drop' in reply) && isControlPath(url.pathname)) reply.headers[CONTROL_HEADER] = '1';
     recordRequest(parts.journal, request, url, at, startedAt, reply, notes);
     return reply;
   };
