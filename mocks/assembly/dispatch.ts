@@ -1,6 +1,7 @@
 import { isTopupError } from '../../src/errors.js';
 import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxRequest, type SandboxResponse } from '../core/exchange.js';
 import type { WriteLock } from '../core/write-lock.js';
+import type { RequestUrl } from './request-url.js';
 import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from './pipeline.js';
 import type { RequestNotes } from '../inspect/request-journal.js';
 import { nearestRoute } from '../inspect/near-miss.js';
@@ -25,29 +26,13 @@ export interface DispatchParts extends ControlDeps {
 }
 
 /**
- * A request's URL, parsed. A bot asks for the same few URLs again and again, and parsing one (with its query) cost
- * more than answering the catalog: the parsed ones are kept, in a bounded table. Nothing changes a request's URL.
- */
-export function requestUrl(href: string): URL {
-  let url = parsedUrls.get(href);
-  if (url === undefined) {
-    url = new URL(href);
-    if (parsedUrls.size >= MAX_PARSED_URLS) parsedUrls.clear();
-    parsedUrls.set(href, url);
-  }
-  return url;
-}
-const parsedUrls = new Map<string, URL>();
-const MAX_PARSED_URLS = 256;
-
-/**
  * One request answered, whatever it throws: an ApiError or a refused control move as its envelope, anything else a
  * 500. Answered at once when nothing on its way waits (the catalog, the balance): a promise only when something does.
  */
 export function answer(
   parts: DispatchParts,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   at: number,
   notes: RequestNotes,
 ): SandboxResponse | Promise<SandboxResponse> {
@@ -73,7 +58,7 @@ function failed(parts: DispatchParts, error: unknown): SandboxResponse {
 function dispatch(
   parts: DispatchParts,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   at: number,
   notes: RequestNotes,
 ): SandboxResponse | Promise<SandboxResponse> {
@@ -85,7 +70,7 @@ function dispatch(
 function route(
   parts: DispatchParts,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   at: number,
   notes: RequestNotes,
 ): SandboxResponse | Promise<SandboxResponse> {
@@ -98,7 +83,7 @@ function route(
   return notFound(request, url, notes);
 }
 
-function notFound(request: SandboxRequest, url: URL, notes: RequestNotes): SandboxResponse {
+function notFound(request: SandboxRequest, url: RequestUrl, notes: RequestNotes): SandboxResponse {
   notes.nearMiss = nearestRoute(request.method, url.pathname, [...apiRouter.routes, ...controlRouter.routes]);
   return errorReply(new ApiError(404, notFoundMessage(url.pathname, notes.nearMiss), 'ROUTE_NOT_FOUND'));
 }
@@ -115,7 +100,7 @@ async function settle(parts: DispatchParts, at: number): Promise<void> {
 async function serveInvoicePage(
   store: Store,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   at: number,
   notes: RequestNotes,
 ): Promise<SandboxResponse> {
@@ -137,7 +122,7 @@ async function serveOpenApi(request: SandboxRequest): Promise<SandboxResponse> {
 async function serveControl(
   parts: DispatchParts,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   notes: RequestNotes,
 ): Promise<SandboxResponse | undefined> {
   // Over a network, only this machine's own tools may drive it (rules/control-guard.ts); refusals are journaled.

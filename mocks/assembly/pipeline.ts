@@ -1,4 +1,5 @@
 import { endpoints, rateClasses, type Endpoint, type EndpointId } from '../../src/contract/index.js';
+import type { RequestUrl } from './request-url.js';
 import {
   ApiError,
   errorReply,
@@ -49,7 +50,7 @@ for (const endpoint of endpoints) apiRouter.add(endpoint.method, endpoint.path, 
 export function handleApiRequest(
   env: PipelineEnv,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   now: number,
   notes: RequestNotes = {},
 ): SandboxResponse | Promise<SandboxResponse> {
@@ -112,7 +113,7 @@ function serveEndpoint(
   endpoint: Endpoint,
   params: Record<string, string>,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   now: number,
   notes: RequestNotes,
 ): SandboxReply | Promise<SandboxReply> {
@@ -153,7 +154,7 @@ function serveEndpoint(
     const ctx: RouteContext = {
       store: env.store,
       now,
-      base: env.publicOrigin ?? originOf(url),
+      base: env.publicOrigin ?? url.origin,
       principal,
       params,
       query: parseQuery(endpoint, url.searchParams),
@@ -195,13 +196,6 @@ function routeReply(
 function refusal(error: unknown, rateHeaders: Record<string, string>): SandboxReply {
   if (error instanceof ApiError) return errorReply(error, rateHeaders);
   throw error;
-}
-
-/** The origin of the URL met last: a bot asks the same few, and the getter builds the text anew each time. */
-let lastOrigin: { url: URL | undefined; origin: string } = { url: undefined, origin: '' };
-function originOf(url: URL): string {
-  if (lastOrigin.url !== url) lastOrigin = { url, origin: url.origin };
-  return lastOrigin.origin;
 }
 
 function parseQuery(endpoint: Endpoint, params: URLSearchParams): Record<string, unknown> {
