@@ -1,5 +1,5 @@
 // @ts-check
-import { get as httpGet } from 'node:http';
+import { connect } from 'node:net';
 import { fixtureAccount } from '../../dist/mocks.js';
 import { runLoadProcess, startServer } from '../lib/processes.mjs';
 import { ORDER_BODY } from '../lib/scale-store.mjs';
@@ -133,7 +133,14 @@ export async function http({ quick, log }) {
           baseline: 'bare node:http, same bytes',
           baselineValue: b.rps,
           ratio: s.rps / b.rps,
-          budget: id === 'catalog' ? { op: '>=', limit: 0.5, of: 'ratio' } : undefined,
+          budget:
+            connections !== 2
+              ? undefined
+              : id === 'catalog'
+                ? { op: '>=', limit: 0.5, of: 'ratio' }
+                : id === 'balance'
+                  ? { op: '>=', limit: 0.85, of: 'ratio' }
+                  : undefined,
         });
         rows.push({
           id: `http.${id}.c${connections}.latency`,
@@ -193,7 +200,7 @@ async function journalCost({ endpoint, log, durationMs, warmupMs, rounds }) {
       baselineValue: without.rps,
       ratio: withJournal.rps / without.rps,
       budget: { op: '>=', limit: 0.95, of: 'ratio' },
-      note: 'Each answered request is kept as a few references in a columnar ring of 1,000 (arrays allocated once) and built into an entry only when read; what remains is the garbage collector copying the headers and bodies the ring keeps alive. The live stream sends each entry to its reader as one Server-Sent Event. With --journal-size 0 the sandbox keeps nothing.',
+      note: 'Each answered request is kept as a few references in a columnar ring of 1,000 and built into an entry only when read; with the journal on and no reader the figure is that of the journal off. A reader has every entry built at once (its cut paths and bodies looked up in small tables when they repeat), and the live stream sends the entries of up to 20 ms as one write per reader, each event made into bytes once, the answer body kept as ready bytes per body. What remains is moving some 2 KB an event through the kernel to a reader on the same two cores: a bare node:http server streaming the same bytes to the same reader measured 0.73× of itself without it (2026-11-26).',
     };
   } finally {
     reader.close();
@@ -201,28 +208,45 @@ async function journalCost({ endpoint, log, durationMs, warmupMs, rounds }) {
   }
 }
 
+const EVENT_LINE = Buffer.from('event: request');
+
 /**
  * A reader of the sandbox's live request stream (GET /__sandbox/requests/stream), in this process, counting the
- * `request` events it receives; resolves once the stream is open.
+ * `request` events it receives; resolves once the stream answered 200. A raw socket that counts events on the bytes as
+ * they come, without an HTTP parser or decoding: the reader shares the machine's two cores with the server and the
+ * load generator, and node's HTTP client reading 2 KB an event cost as much CPU as the server answering the request.
+ * (Each batch of events is one chunk of the chunked answer, so chunk framing never cuts an event line.)
  * @param {string} url
  * @returns {Promise<{ events: () => number, close: () => void }>}
  */
 function followStream(url) {
+  const { hostname, port, host } = new URL(url);
   return new Promise((resolve, reject) => {
     let events = 0;
-    const request = httpGet(`${url}/__sandbox/requests/stream`, { headers: { accept: 'text/event-stream' } }, (response) => {
-      if (response.statusCode !== 200) {
-        reject(new Error(`the live stream answered ${response.statusCode}`));
-        response.resume();
-        return;
+    let head = '';
+    /** @type {Buffer} The last bytes of the previous chunk: an event line cut between two reads is counted across them. */
+    let carried = Buffer.alloc(0);
+    let opened = false;
+    const socket = connect({ host: hostname, port: Number(port) }, () =>
+      socket.write(`GET /__sandbox/requests/stream HTTP/1.1\r\nhost: ${host}\r\naccept: text/event-stream\r\n\r\n`),
+    );
+    socket.on('data', (/** @type {Buffer} */ chunk) => {
+      if (!opened) {
+        head += chunk.toString('latin1');
+        const status = /^HTTP\/1\.1 (\d{3})/.exec(head)?.[1];
+        if (status === undefined) return;
+        opened = true;
+        if (status !== '200') {
+          reject(new Error(`the live stream answered ${status}`));
+          socket.destroy();
+          return;
+        }
+        resolve({ events: () => events, close: () => socket.destroy() });
       }
-      response.setEncoding('utf8');
-      response.on('data', (/** @type {string} */ chunk) => {
-        for (let at = chunk.indexOf('event: request'); at >= 0; at = chunk.indexOf('event: request', at + 1)) events += 1;
-      });
-      response.on('error', () => undefined);
-      resolve({ events: () => events, close: () => request.destroy() });
+      if (carried.length > 0 && Buffer.concat([carried, chunk.subarray(0, EVENT_LINE.length - 1)]).includes(EVENT_LINE)) events += 1;
+      for (let at = chunk.indexOf(EVENT_LINE); at >= 0; at = chunk.indexOf(EVENT_LINE, at + EVENT_LINE.length)) events += 1;
+      carried = chunk.subarray(Math.max(0, chunk.length - EVENT_LINE.length + 1));
     });
-    request.on('error', reject);
+    socket.on('error', reject);
   });
 }

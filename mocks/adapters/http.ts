@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CONTROL_HEADER, CONTROL_SECRET_HEADER, INSTANCE_HEADER } from '../../src/contract/sandbox-control.js';
-import { ApiError, errorReply, isDropped, type SandboxRequest } from '../core/exchange.js';
+import { ApiError, errorReply, isDropped, type SandboxRequest, type SandboxResponse } from '../core/exchange.js';
 import { publicOrigin } from '../core/public-origin.js';
 import { isControlPath, JOURNAL_PATH } from '../routes/control.js';
 import { streamJournal } from './journal-stream.js';
 import { controlRefusal, hostnameOf, type ControlGuard } from '../rules/control-guard.js';
 import { repeatedHeaderError, SINGLE_VALUED_HEADERS } from '../rules/single-headers.js';
 import { MAX_BODY_BYTES, MAX_STATE_BYTES } from '../rules/json-body.js';
-import type { Sandbox } from '../assembly/sandbox.js';
+import { immediateHandler, type ImmediateHandler, type Sandbox } from '../assembly/sandbox.js';
 
 export interface HttpSandboxOptions {
   port?: number;
@@ -63,9 +63,13 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
   // The server's own origin, known once it listens (no request comes before): every request URL is built on it.
   const own = { origin: linkOrigin ?? 'http://127.0.0.1' };
   const instance = randomUUID();
+  const served: Served = { sandbox, answer: immediateHandler(sandbox), guard, instance };
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
-    res.setHeader(INSTANCE_HEADER, instance);
-    serve(sandbox, guard, own.origin, req, res).catch(() => res.destroy());
+    try {
+      serve(served, own.origin, req, res);
+    } catch {
+      res.destroy();
+    }
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -111,23 +115,57 @@ export function startHttpSandbox(sandbox: Sandbox, options: HttpSandboxOptions =
 /** Addresses that mean "every interface": the names a request arrives under are then not known in advance. */
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
-async function serve(sandbox: Sandbox, guard: ControlGuard, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Everything one request needs from the server it came to. */
+interface Served {
+  readonly sandbox: Sandbox;
+  readonly answer: ImmediateHandler;
+  readonly guard: ControlGuard;
+  readonly instance: string;
+}
+
+/**
+ * One request: its body read when it has one, then answered. No promise when none is needed: a GET that the sandbox
+ * answers at once (the catalog, the balance) is written before this returns.
+ */
+function serve(served: Served, origin: string, req: IncomingMessage, res: ServerResponse): void {
   const path = requestPath(req.url ?? '/');
-  // A whole state (PUT /__sandbox/state) may be far larger than any request of the interface.
-  const loadsState = req.method === 'PUT' && /^\/__sandbox\/state\/?(\?|$)/.test(path);
-  const body = hasBody(req) ? await readBody(req, loadsState ? MAX_STATE_BYTES + 1 : READ_LIMIT) : NO_BODY;
-  if (loadsState && body.tooLarge) {
-    const reply = errorReply(new ApiError(413, `A state to load is at most ${MAX_STATE_BYTES / 1024 / 1024} MiB.`, 'PAYLOAD_TOO_LARGE'), {
-      [CONTROL_HEADER]: '1',
-    });
-    res.writeHead(reply.status, reply.headers).end(reply.body);
-    req.socket.end();
+  const { headers, repeated } = joinedHeaders(req.rawHeaders);
+  if (!hasBody(headers)) {
+    serveRead(served, origin, path, headers, repeated, NO_BODY, req, res);
     return;
   }
-  const { headers, repeated } = joinedHeaders(req.rawHeaders);
+  // A whole state (PUT /__sandbox/state) may be far larger than any request of the interface.
+  const loadsState = req.method === 'PUT' && /^\/__sandbox\/state\/?(\?|$)/.test(path);
+  readBody(req, loadsState ? MAX_STATE_BYTES + 1 : READ_LIMIT)
+    .then((body) => {
+      if (loadsState && body.tooLarge) {
+        const reply = errorReply(
+          new ApiError(413, `A state to load is at most ${MAX_STATE_BYTES / 1024 / 1024} MiB.`, 'PAYLOAD_TOO_LARGE'),
+          { [CONTROL_HEADER]: '1' },
+        );
+        res.setHeader(INSTANCE_HEADER, served.instance);
+        res.writeHead(reply.status, reply.headers).end(reply.body);
+        req.socket.end();
+        return;
+      }
+      serveRead(served, origin, path, headers, repeated, body, req, res);
+    })
+    .catch(() => res.destroy());
+}
+
+function serveRead(
+  served: Served,
+  origin: string,
+  path: string,
+  headers: Record<string, string>,
+  repeated: string[],
+  body: ReadBody,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
   // Kept out of the headers the journal records (and the dashboard and `topup mock logs` show).
   const presentedControlSecret = headers[CONTROL_SECRET_HEADER];
-  delete headers[CONTROL_SECRET_HEADER];
+  if (presentedControlSecret !== undefined) delete headers[CONTROL_SECRET_HEADER];
   const request: SandboxRequest = {
     method: req.method ?? 'GET',
     // The Host header is data (the control guard reads it), never part of a URL: only the path comes from the request.
@@ -135,30 +173,41 @@ async function serve(sandbox: Sandbox, guard: ControlGuard, origin: string, req:
     headers,
     body: body.tooLarge ? 'x'.repeat(READ_LIMIT) : body.text,
     clientAddress: req.socket.remoteAddress ?? 'unknown',
-    controlGuard: guard,
-    ...(presentedControlSecret === undefined ? {} : { presentedControlSecret }),
+    controlGuard: served.guard,
   };
+  if (presentedControlSecret !== undefined) request.presentedControlSecret = presentedControlSecret;
   const refusal = repeatedHeaderError(repeated);
   if (refusal === undefined && request.method === 'GET' && path.startsWith(STREAM_PATH) && /^(\?|$)/.test(path.slice(STREAM_PATH.length))) {
-    const guarded = controlRefusal(request, guard);
+    res.setHeader(INSTANCE_HEADER, served.instance);
+    const guarded = controlRefusal(request, served.guard);
     if (guarded !== undefined) {
       const reply = errorReply(guarded, { [CONTROL_HEADER]: '1' });
       res.writeHead(reply.status, reply.headers).end(reply.body);
       return;
     }
-    streamJournal(sandbox, request, req, res);
+    streamJournal(served.sandbox, request, req, res);
     return;
   }
   // A refused repeated header still says it is the sandbox's on a control path, so that `topup mock` shows it.
   const response =
-    refusal !== undefined ? errorReply(refusal, isControlPath(path) ? { [CONTROL_HEADER]: '1' } : {}) : await sandbox.handle(request);
+    refusal !== undefined ? errorReply(refusal, isControlPath(path) ? { [CONTROL_HEADER]: '1' } : {}) : served.answer(request);
+  if (response instanceof Promise) response.then((answered) => send(served, answered, body.tooLarge, req, res)).catch(() => res.destroy());
+  else send(served, response, body.tooLarge, req, res);
+}
+
+function send(served: Served, response: SandboxResponse, tooLarge: boolean, req: IncomingMessage, res: ServerResponse): void {
   if (isDropped(response)) {
     req.socket.destroy();
     return;
   }
-  res.writeHead(response.status, Object.assign({}, response.headers, { 'content-length': Buffer.byteLength(response.body) }));
+  // Every header in one object, the instance first as always: node:http then writes them without its setHeader() path.
+  res.writeHead(response.status, {
+    [INSTANCE_HEADER]: served.instance,
+    ...response.headers,
+    'content-length': Buffer.byteLength(response.body),
+  });
   res.end(response.body);
-  if (body.tooLarge) req.socket.end();
+  if (tooLarge) req.socket.end();
 }
 
 /**
@@ -176,11 +225,18 @@ export function requestPath(target: string): string {
   return '/';
 }
 
-const NO_BODY = { text: null, tooLarge: false } as const;
+interface ReadBody {
+  text: string | null;
+  tooLarge: boolean;
+}
+const NO_BODY: ReadBody = { text: null, tooLarge: false };
 
-/** Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3); node drains what is left after the answer. */
-function hasBody(req: IncomingMessage): boolean {
-  return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+/**
+ * Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3); node drains what is left after
+ * the answer. Read from the joined headers: node's own `req.headers` is built on first use, and nothing else uses it.
+ */
+function hasBody(headers: Readonly<Record<string, string>>): boolean {
+  return headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
 }
 
 /**
@@ -199,7 +255,7 @@ function joinedHeaders(raw: readonly string[]): { headers: Record<string, string
   return { headers, repeated };
 }
 
-function readBody(req: IncomingMessage, readLimit: number): Promise<{ text: string | null; tooLarge: boolean }> {
+function readBody(req: IncomingMessage, readLimit: number): Promise<ReadBody> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -20,13 +20,104 @@ const HEARTBEAT_MS = 15_000;
 /** Seconds a refused reader is asked to wait. */
 const RETRY_AFTER_SECONDS = 5;
 
-/** The open streams of each sandbox's journal. */
-const openStreams = new WeakMap<Sandbox['requests'], Set<ServerResponse>>();
+/**
+ * Live entries are gathered this long at most and sent together, one write per reader: under load a write (and the
+ * reader's wake-up) per request cost more than answering it. The first entry after a quiet spell goes out at once.
+ */
+export const LIVE_BATCH_MS = 20;
+
+/** What is sent to every reader of one journal: its live entries, gathered and then written in one go. */
+interface Feed {
+  readonly readers: Set<Reader>;
+  /** Live entries not yet sent, oldest first. */
+  pending: JournalEntry[];
+  /** When the last batch went out (performance.now()); a batch waits only if one went out less than LIVE_BATCH_MS ago. */
+  sentAt: number;
+  scheduled: boolean;
+  unsubscribe: (() => void) | undefined;
+}
+
+interface Reader {
+  readonly res: ServerResponse;
+  readonly matches: (entry: JournalEntry) => boolean;
+  /** True while what was missed is still being sent: live entries then wait in the journal, in order. */
+  replaying: boolean;
+  /** The last entry the replay sent or passed over: live entries up to it were in the replay already. */
+  replayedTo: number;
+}
+
+/** The live feed of each sandbox's journal, while it has readers. */
+const feeds = new WeakMap<Sandbox['requests'], Feed>();
+
+/**
+ * One entry's Server-Sent Event as the bytes to send: `id: …\nevent: request\ndata: <the entry as JSON>\n\n`, cut
+ * around the JSON text of `response_body`, which is kept ready as bytes per body. A bot's answers repeat (the catalog's
+ * is one string for as long as its table stands): they are escaped and encoded once, not for every request and reader.
+ */
+interface WireEvent {
+  /** Up to and including `"response_body":` (the whole event when there is no body). */
+  head: string;
+  body: Buffer | undefined;
+  /** After the body's JSON text, to the blank line that ends the event. */
+  tail: string;
+  bytes: number;
+}
+
+/** What JSON.stringify writes for a one-character marker put in place of `response_body`. */
+const MARKER = '\u0000';
+const MARKED_BODY = `"response_body":${JSON.stringify(MARKER)}`;
+const BODY_KEY = '"response_body":';
+
+function wireEvent(entry: JournalEntry): WireEvent {
+  const prefix = `id: ${entry.id}\nevent: request\ndata: `;
+  if (entry.response_body === null) {
+    const head = `${prefix}${JSON.stringify(entry)}\n\n`;
+    return { head, body: undefined, tail: '', bytes: Buffer.byteLength(head) };
+  }
+  // The entry's own fields in its own order; only the body's text is put in afterwards. The last `"response_body":`
+  // of the text is the entry's own: keys inside strings are escaped, and no field after it holds a stranger's keys.
+  const json = JSON.stringify({ ...entry, response_body: MARKER });
+  const at = json.lastIndexOf(MARKED_BODY);
+  const head = `${prefix}${json.slice(0, at + BODY_KEY.length)}`;
+  const tail = `${json.slice(at + MARKED_BODY.length)}\n\n`;
+  const body = bodyBytes(entry.response_body);
+  return { head, body, tail, bytes: Buffer.byteLength(head) + body.length + Buffer.byteLength(tail) };
+}
+
+/** The JSON text of the bodies met last, as bytes; a small bounded table. */
+const bodies = new Map<string, Buffer>();
+const MAX_BODIES = 64;
+function bodyBytes(body: string): Buffer {
+  let bytes = bodies.get(body);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(body));
+    if (bodies.size >= MAX_BODIES) bodies.clear();
+    bodies.set(body, bytes);
+  }
+  return bytes;
+}
+
+/** Events as one buffer, for one write. */
+function wireBytes(events: readonly WireEvent[]): Buffer {
+  let size = 0;
+  for (const event of events) size += event.bytes;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const event of events) {
+    at += out.write(event.head, at);
+    if (event.body !== undefined) {
+      at += event.body.copy(out, at);
+      at += out.write(event.tail, at);
+    }
+  }
+  return out;
+}
 
 /**
  * `GET /__sandbox/requests/stream`: the request journal as Server-Sent Events, one `request` event per answered
  * request (id = the entry's id), filtered like `GET /__sandbox/requests`. A client that reconnects with
- * `Last-Event-ID` (or `after_id`) first gets what it missed that the journal still holds.
+ * `Last-Event-ID` (or `after_id`) first gets what it missed that the journal still holds. Live entries go out in
+ * batches (LIVE_BATCH_MS), each one serialised once whatever the number of readers.
  *
  * Bounded three ways: at most MAX_STREAM_READERS at once; what was missed is replayed only as fast as the reader takes
  * it (waiting for 'drain', reading from the journal, which holds it anyway), so an idle reader of `after_id=0` holds no
@@ -45,9 +136,12 @@ export function streamJournal(sandbox: Sandbox, request: SandboxRequest, req: In
     return;
   }
   const journal = sandbox.requests;
-  const open = openStreams.get(journal) ?? new Set<ServerResponse>();
-  openStreams.set(journal, open);
-  if (open.size >= MAX_STREAM_READERS) {
+  let feed = feeds.get(journal);
+  if (feed === undefined) {
+    feed = { readers: new Set(), pending: [], sentAt: Number.NEGATIVE_INFINITY, scheduled: false, unsubscribe: undefined };
+    feeds.set(journal, feed);
+  }
+  if (feed.readers.size >= MAX_STREAM_READERS) {
     const busy = new ApiError(
       503,
       `The sandbox already streams its requests to ${MAX_STREAM_READERS} readers; close one or retry later.`,
@@ -57,60 +151,96 @@ export function streamJournal(sandbox: Sandbox, request: SandboxRequest, req: In
     res.writeHead(reply.status, reply.headers).end(reply.body);
     return;
   }
-  open.add(res);
 
   const lastEventId = request.headers['last-event-id'];
   const after = lastEventId !== undefined && /^\d+$/.test(lastEventId) ? Number(lastEventId) : filter.afterId;
-  const matches = compileFilter({ ...filter, afterId: undefined });
+  const reader: Reader = {
+    res,
+    matches: compileFilter({ ...filter, afterId: undefined }),
+    replaying: after !== undefined,
+    replayedTo: 0,
+  };
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
     connection: 'keep-alive',
     [CONTROL_HEADER]: '1',
   });
-  const event = (entry: JournalEntry) => `id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`;
 
-  /** The last entry this reader has been given or passed over; undefined until the first one. */
+  /** The last entry this reader has been given or passed over by the replay. */
   let cursor = after;
-  /** True while what was missed is still being sent: live entries then wait in the journal, in order. */
-  let replaying = after !== undefined;
   let stopped = false;
-
   /** Sends what the journal holds after the cursor, pausing whenever the reader's socket is full. */
   const replay = () => {
     if (stopped) return;
     for (const entry of journal.list({ afterId: cursor })) {
       cursor = entry.id;
-      if (matches(entry) && !res.write(event(entry))) {
+      reader.replayedTo = entry.id;
+      if (reader.matches(entry) && !res.write(wireBytes([wireEvent(entry)]))) {
         res.once('drain', replay);
         return;
       }
     }
-    replaying = false;
-  };
-  const live = (entry: JournalEntry) => {
-    // Once the replay is done, every new entry is newer than the cursor (a restarted sandbox numbers from 1 again).
-    if (replaying) return;
-    cursor = entry.id;
-    if (matches(entry)) res.write(event(entry));
-    // A reader that stopped reading is not buffered for forever.
-    if (res.writableLength > MAX_READER_BUFFER_BYTES) res.destroy();
+    reader.replaying = false;
   };
 
   // Said at once, so that a client knows the stream is open before the first request arrives.
   res.write(': topup sandbox request stream\n\n');
-  const unsubscribe = journal.subscribe(live);
-  if (replaying) replay();
+  join(journal, feed, reader);
+  if (reader.replaying) replay();
   const heartbeat = setInterval(() => {
     if (res.writableLength <= MAX_READER_BUFFER_BYTES) res.write(': alive\n\n');
   }, HEARTBEAT_MS);
   heartbeat.unref();
   const stop = () => {
+    if (stopped) return;
     stopped = true;
     clearInterval(heartbeat);
-    unsubscribe();
-    open.delete(res);
+    leave(feed, reader);
   };
   req.socket.once('close', stop);
   res.once('close', stop);
+}
+
+function join(journal: Sandbox['requests'], feed: Feed, reader: Reader): void {
+  feed.readers.add(reader);
+  feed.unsubscribe ??= journal.subscribe((entry) => {
+    feed.pending.push(entry);
+    if (feed.scheduled) return;
+    feed.scheduled = true;
+    // The entries of this turn of the event loop go together at least; more of them if a batch went out just now.
+    const wait = feed.sentAt + LIVE_BATCH_MS - performance.now();
+    if (wait <= 0) setImmediate(send, feed);
+    else setTimeout(send, wait, feed);
+  });
+}
+
+function leave(feed: Feed, reader: Reader): void {
+  feed.readers.delete(reader);
+  if (feed.readers.size > 0) return;
+  feed.unsubscribe?.();
+  feed.unsubscribe = undefined;
+  feed.pending = [];
+}
+
+/** One write per reader: the pending entries it wants, each made into bytes once for all of them. */
+function send(feed: Feed): void {
+  const batch = feed.pending;
+  feed.pending = [];
+  feed.scheduled = false;
+  feed.sentAt = performance.now();
+  const wire: (WireEvent | undefined)[] = [];
+  for (const reader of feed.readers) {
+    // A replaying reader finds these in the journal, after what it is sending now.
+    if (reader.replaying) continue;
+    const wanted: WireEvent[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const entry = batch[i]!;
+      if (entry.id > reader.replayedTo && reader.matches(entry)) wanted.push((wire[i] ??= wireEvent(entry)));
+    }
+    if (wanted.length === 0) continue;
+    reader.res.write(wireBytes(wanted));
+    // A reader that stopped reading is not buffered for forever.
+    if (reader.res.writableLength > MAX_READER_BUFFER_BYTES) reader.res.destroy();
+  }
 }

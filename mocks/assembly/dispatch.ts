@@ -1,6 +1,7 @@
 import { isTopupError } from '../../src/errors.js';
 import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxRequest, type SandboxResponse } from '../core/exchange.js';
 import type { WriteLock } from '../core/write-lock.js';
+import type { RequestUrl } from './request-url.js';
 import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from './pipeline.js';
 import type { RequestNotes } from '../inspect/request-journal.js';
 import { nearestRoute } from '../inspect/near-miss.js';
@@ -24,51 +25,73 @@ export interface DispatchParts extends ControlDeps {
   onError?: ((error: unknown) => void) | undefined;
 }
 
-/** One request answered, whatever it throws: an ApiError or a refused control move as its envelope, anything else a 500. */
-export async function answer(
+/**
+ * One request answered, whatever it throws: an ApiError or a refused control move as its envelope, anything else a
+ * 500. Answered at once when nothing on its way waits (the catalog, the balance): a promise only when something does.
+ */
+export function answer(
   parts: DispatchParts,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   at: number,
   notes: RequestNotes,
-): Promise<SandboxResponse> {
+): SandboxResponse | Promise<SandboxResponse> {
+  let answered: SandboxResponse | Promise<SandboxResponse>;
   try {
-    return await dispatch(parts, request, url, at, notes);
+    answered = dispatch(parts, request, url, at, notes);
   } catch (error) {
-    if (error instanceof ApiError) return errorReply(error);
-    // A control move refused: sandbox.control rejects with the client's error classes (control-moves.ts).
-    if (isTopupError(error) && error.status !== undefined)
-      return errorReply(new ApiError(error.status, error.message, error.code as SandboxErrorCode | undefined, error.fields));
-    parts.onError?.(error);
-    return errorReply(new ApiError(500, 'The sandbox failed unexpectedly.', 'INTERNAL_ERROR'));
+    return failed(parts, error);
   }
+  return answered instanceof Promise ? answered.catch((error: unknown) => failed(parts, error)) : answered;
+}
+
+function failed(parts: DispatchParts, error: unknown): SandboxResponse {
+  if (error instanceof ApiError) return errorReply(error);
+  // A control move refused: sandbox.control rejects with the client's error classes (control-moves.ts).
+  if (isTopupError(error) && error.status !== undefined)
+    return errorReply(new ApiError(error.status, error.message, error.code as SandboxErrorCode | undefined, error.fields));
+  parts.onError?.(error);
+  return errorReply(new ApiError(500, 'The sandbox failed unexpectedly.', 'INTERNAL_ERROR'));
+}
+
+/** What came due first (when something may have), then the request. */
+function dispatch(
+  parts: DispatchParts,
+  request: SandboxRequest,
+  url: RequestUrl,
+  at: number,
+  notes: RequestNotes,
+): SandboxResponse | Promise<SandboxResponse> {
+  if (mayBeDue(parts.store, at)) return settle(parts, at).then(() => route(parts, request, url, at, notes));
+  return route(parts, request, url, at, notes);
 }
 
 /** The four URL spaces the sandbox answers: the API, the invoice pages, the OpenAPI document, the control API. */
-async function dispatch(
+function route(
   parts: DispatchParts,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   at: number,
   notes: RequestNotes,
-): Promise<SandboxResponse> {
-  await settle(parts, at);
+): SandboxResponse | Promise<SandboxResponse> {
   if (url.pathname.startsWith('/api/')) return handleApiRequest(parts.env, request, url, at, notes);
   if (url.pathname.startsWith(INVOICE_PAGE_PREFIX) && (request.method === 'GET' || request.method === 'HEAD'))
     return serveInvoicePage(parts.store, request, url, at, notes);
   if (url.pathname === OPENAPI_PATH) return serveOpenApi(request);
-  if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
-    const reply = await serveControl(parts, request, url, notes);
-    if (reply !== undefined) return reply;
-  }
+  if (url.pathname.startsWith(`${CONTROL_PREFIX}/`))
+    return serveControl(parts, request, url, notes).then((reply) => reply ?? notFound(request, url, notes));
+  return notFound(request, url, notes);
+}
+
+function notFound(request: SandboxRequest, url: RequestUrl, notes: RequestNotes): SandboxResponse {
   notes.nearMiss = nearestRoute(request.method, url.pathname, [...apiRouter.routes, ...controlRouter.routes]);
   return errorReply(new ApiError(404, notFoundMessage(url.pathname, notes.nearMiss), 'ROUTE_NOT_FOUND'));
 }
 
-/** What came due by this request's time happens before it is answered, and is committed like any change. */
+/** What came due by this request's time happens before it is answered, and is committed like any change (when mayBeDue). */
 async function settle(parts: DispatchParts, at: number): Promise<void> {
   const { store } = parts;
-  if (!mayBeDue(store, at) || nextDueMove(store, at) === undefined) return;
+  if (nextDueMove(store, at) === undefined) return;
   const moves = await parts.writeLock.run(() => settleDue(store, at));
   if (moves > 0) await parts.commit();
 }
@@ -77,7 +100,7 @@ async function settle(parts: DispatchParts, at: number): Promise<void> {
 async function serveInvoicePage(
   store: Store,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   at: number,
   notes: RequestNotes,
 ): Promise<SandboxResponse> {
@@ -99,7 +122,7 @@ async function serveOpenApi(request: SandboxRequest): Promise<SandboxResponse> {
 async function serveControl(
   parts: DispatchParts,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   notes: RequestNotes,
 ): Promise<SandboxResponse | undefined> {
   // Over a network, only this machine's own tools may drive it (rules/control-guard.ts); refusals are journaled.

@@ -1,4 +1,5 @@
 import { endpoints, rateClasses, type Endpoint, type EndpointId } from '../../src/contract/index.js';
+import type { RequestUrl } from './request-url.js';
 import {
   ApiError,
   errorReply,
@@ -17,7 +18,7 @@ import { validationError } from '../rules/order-request.js';
 import { type InFlightLimiter, type RateLimiter } from '../rules/rate-limit.js';
 import { Router } from '../core/router.js';
 import { routeHandlers } from '../routes/index.js';
-import type { RouteContext } from '../routes/context.js';
+import type { RouteContext, RouteResult } from '../routes/context.js';
 import type { Store } from '../store/store.js';
 import type { WriteLock } from '../core/write-lock.js';
 
@@ -44,14 +45,15 @@ for (const endpoint of endpoints) apiRouter.add(endpoint.method, endpoint.path, 
 /**
  * Serves one /api/v1 request. The layers wrap each other as in the real service:
  * URL hygiene, then rate limits (which also count refused tokens), then auth, then the route.
+ * Answered at once when nothing waits (no injected latency, a route that answers at once); else a promise.
  */
-export async function handleApiRequest(
+export function handleApiRequest(
   env: PipelineEnv,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   now: number,
   notes: RequestNotes = {},
-): Promise<SandboxResponse> {
+): SandboxResponse | Promise<SandboxResponse> {
   // HEAD is GET without the body (the adapters leave it out), as HTTP expects wherever GET works.
   const lookup = apiRouter.lookup(request.method === 'HEAD' ? 'GET' : request.method, url.pathname);
   if (lookup === null) {
@@ -71,11 +73,14 @@ export async function handleApiRequest(
   // Injected faults act like the network and the gateway in front of the service: before and after it.
   const fault = env.faults.decide(endpoint.id);
   notes.fault = faultLabel(fault);
-  if (fault.latencyMs > 0) await env.sleep(fault.latencyMs);
-  if (fault.before === 'drop') return DROP;
-  if (fault.before !== undefined) return fault.before.status === 429 ? withLimitHeaders(fault.before, endpoint, now) : fault.before;
-  const reply = await serveEndpoint(env, endpoint, lookup.found.params, request, url, now, notes);
-  return fault.dropAfter ? DROP : reply;
+  const served = () => {
+    if (fault.before === 'drop') return DROP;
+    if (fault.before !== undefined) return fault.before.status === 429 ? withLimitHeaders(fault.before, endpoint, now) : fault.before;
+    const reply = serveEndpoint(env, endpoint, lookup.found.params, request, url, now, notes);
+    if (!fault.dropAfter) return reply;
+    return reply instanceof Promise ? reply.then(() => DROP) : DROP;
+  };
+  return fault.latencyMs > 0 ? env.sleep(fault.latencyMs).then(served) : served();
 }
 
 /** "No endpoint X exists", with the route it was probably meant for. */
@@ -103,19 +108,21 @@ function withLimitHeaders(reply: SandboxReply, endpoint: Endpoint, now: number):
   return { status: reply.status, headers, body: reply.body };
 }
 
-async function serveEndpoint(
+function serveEndpoint(
   env: PipelineEnv,
   endpoint: Endpoint,
   params: Record<string, string>,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   now: number,
   notes: RequestNotes,
-): Promise<SandboxReply> {
+): SandboxReply | Promise<SandboxReply> {
   let rateHeaders: Record<string, string> = {};
   let leave: (() => void) | undefined;
+  /** Set when the route answers later: the in-flight place is then left once it has. */
+  let waiting = false;
   try {
-    refuseTokenInUrl(url.searchParams);
+    if (url.search !== '') refuseTokenInUrl(url.searchParams);
     const token = bearerToken(request.headers.authorization);
     const principal = endpoint.auth ? authenticate(env.store.db, token) : null;
     if (principal) notes.account = principal.account.username;
@@ -155,18 +162,40 @@ async function serveEndpoint(
       writeLock: env.writeLock,
       commit: env.commit,
     };
-    const result = await routeHandlers[endpoint.id as EndpointId](ctx);
-    Object.assign(notes, result.notes);
-    const data = env.lean
-      ? leanData(endpoint.data, result.data instanceof SerializedData ? JSON.parse(result.data.json) : result.data)
-      : result.data;
-    return successReply(result.status ?? endpoint.success[0]!, result.message, data, rateHeaders);
+    const handled = routeHandlers[endpoint.id as EndpointId](ctx);
+    if (!(handled instanceof Promise)) return routeReply(env, endpoint, handled, notes, rateHeaders);
+    // Most routes answer at once; the others are waited for, and answered the same way.
+    waiting = true;
+    const headers = rateHeaders;
+    return handled
+      .then((result) => routeReply(env, endpoint, result, notes, headers))
+      .catch((error: unknown) => refusal(error, headers))
+      .finally(() => leave?.());
   } catch (error) {
-    if (error instanceof ApiError) return errorReply(error, rateHeaders);
-    throw error;
+    return refusal(error, rateHeaders);
   } finally {
-    leave?.();
+    if (!waiting) leave?.();
   }
+}
+
+function routeReply(
+  env: PipelineEnv,
+  endpoint: Endpoint,
+  result: RouteResult,
+  notes: RequestNotes,
+  rateHeaders: Record<string, string>,
+): SandboxReply {
+  Object.assign(notes, result.notes);
+  const data = env.lean
+    ? leanData(endpoint.data, result.data instanceof SerializedData ? JSON.parse(result.data.json) : result.data)
+    : result.data;
+  return successReply(result.status ?? endpoint.success[0]!, result.message, data, rateHeaders);
+}
+
+/** An ApiError as its envelope (with the rate-limit headers as they stood); anything else goes on up. */
+function refusal(error: unknown, rateHeaders: Record<string, string>): SandboxReply {
+  if (error instanceof ApiError) return errorReply(error, rateHeaders);
+  throw error;
 }
 
 function parseQuery(endpoint: Endpoint, params: URLSearchParams): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import type { SandboxRequest, SandboxResponse } from '../core/exchange.js';
+import type { RequestUrl } from './request-url.js';
 import type { RequestJournal, RequestNotes } from '../inspect/request-journal.js';
 import { isControlPath, JOURNAL_PATH, RESET_PATH } from '../routes/control.js';
 import { parseResetKeep } from '../../src/contract/sandbox-control.js';
@@ -7,7 +8,7 @@ import { parseResetKeep } from '../../src/contract/sandbox-control.js';
 export function recordRequest(
   journal: RequestJournal,
   request: SandboxRequest,
-  url: URL,
+  url: RequestUrl,
   at: number,
   startedAt: number,
   reply: SandboxResponse,
@@ -34,7 +35,7 @@ export function recordRequest(
  * Reading the control API (the dashboard, `topup mock logs`) and clearing the journal are not what a bot did.
  * A control read that went wrong (a mistyped path) is shown, though.
  */
-function isOwnRead(request: SandboxRequest, url: URL, reply: SandboxResponse): boolean {
+function isOwnRead(request: SandboxRequest, url: RequestUrl, reply: SandboxResponse): boolean {
   return (
     url.pathname.startsWith(JOURNAL_PATH) ||
     (isControlPath(url.pathname) && (request.method === 'GET' || request.method === 'HEAD') && !('drop' in reply) && reply.status < 400)
@@ -42,7 +43,7 @@ function isOwnRead(request: SandboxRequest, url: URL, reply: SandboxResponse): b
 }
 
 /** A reset that emptied the journal leaves it empty: the reset itself is not what a bot did either. */
-function clearedByReset(request: SandboxRequest, url: URL, reply: SandboxResponse): boolean {
+function clearedByReset(request: SandboxRequest, url: RequestUrl, reply: SandboxResponse): boolean {
   if (request.method !== 'POST' || url.pathname !== RESET_PATH || 'drop' in reply || reply.status >= 400) return false;
   const parsed = parseResetKeep(url.searchParams.getAll('keep').join(','));
   return 'keep' in parsed && !parsed.keep.includes('requests');

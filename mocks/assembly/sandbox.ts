@@ -20,6 +20,7 @@ import { createFetch } from '../core/fetch.js';
 import { publicOrigin } from '../core/public-origin.js';
 import { FaultInjector, type FaultConfig, type FaultStats } from '../core/faults.js';
 import { answer, type DispatchParts } from './dispatch.js';
+import { requestUrl } from './request-url.js';
 import { recordRequest } from './record.js';
 
 export interface SandboxOptions {
@@ -151,7 +152,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     commit,
     onError: options.onError,
   };
-  const handle = requestHandler(parts, time.now);
+  const immediate = requestHandler(parts, time.now);
+  const handle = async (request: SandboxRequest) => immediate(request);
 
   const baseUrl = (options.baseUrl ?? DEFAULT_SANDBOX_URL).replace(/\/+$/, '');
   const sandbox: Sandbox = {
@@ -169,10 +171,23 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     reset: control.reset,
   };
   rateLimitClearers.set(sandbox, () => rateLimiter.clear());
+  immediateHandlers.set(sandbox, immediate);
   return sandbox;
 }
 
 const rateLimitClearers = new WeakMap<Sandbox, () => void>();
+
+/** What `sandbox.handle` does, answering at once (no promise) when nothing on the way waits; it may also throw. */
+export type ImmediateHandler = (request: SandboxRequest) => SandboxResponse | Promise<SandboxResponse>;
+const immediateHandlers = new WeakMap<Sandbox, ImmediateHandler>();
+
+/**
+ * For a transport that answers many requests (the node:http adapter): `sandbox.handle` without the promise it wraps
+ * every answer in, which the catalog and the balance do not need. Any other Sandbox object: its own `handle`.
+ */
+export function immediateHandler(sandbox: Sandbox): ImmediateHandler {
+  return immediateHandlers.get(sandbox) ?? sandbox.handle;
+}
 
 /**
  * Starts every rate-limit window of the sandbox over, as a new sandbox on the same state would have them: for a
@@ -283,17 +298,23 @@ function pipelineEnv(
   };
 }
 
-/** `sandbox.handle`: answer the request, mark control answers, and keep it in the request journal. */
-function requestHandler(parts: DispatchParts, now: () => number): (request: SandboxRequest) => Promise<SandboxResponse> {
-  return async (request) => {
-    const url = new URL(request.url);
+/**
+ * `sandbox.handle` without its promise when nothing on the way waits: answer the request, mark control answers, and
+ * keep it in the request journal.
+ */
+function requestHandler(parts: DispatchParts, now: () => number): ImmediateHandler {
+  return (request) => {
+    const url = requestUrl(request.url);
     const at = now();
     const startedAt = performance.now();
     const notes: RequestNotes = {};
-    const reply = await answer(parts, request, url, at, notes);
-    // The CLI's `topup mock …` commands act only on a server that says it is a sandbox (see CONTROL_HEADER).
-    if (!('drop' in reply) && isControlPath(request.url)) reply.headers[CONTROL_HEADER] = '1';
-    recordRequest(parts.journal, request, url, at, startedAt, reply, notes);
-    return reply;
+    const answered = answer(parts, request, url, at, notes);
+    const finish = (reply: SandboxResponse): SandboxResponse => {
+      // The CLI's `topup mock …` commands act only on a server that says it is a sandbox (see CONTROL_HEADER).
+      if (!('drop' in reply) && isControlPath(url.pathname)) reply.headers[CONTROL_HEADER] = '1';
+      recordRequest(parts.journal, request, url, at, startedAt, reply, notes);
+      return reply;
+    };
+    return answered instanceof Promise ? answered.then(finish) : finish(answered);
   };
 }

@@ -116,14 +116,26 @@ export function jsonReply(status: number, payload: unknown, headers: Record<stri
 
 /** `data` already serialised, for answers that are the same for every request (see routes/public.ts). */
 export class SerializedData {
+  #message: string | undefined;
+  #envelope = '';
   constructor(readonly json: string) {}
+
+  /**
+   * The whole success envelope around it, exactly what JSON.stringify would write, made once per message: every
+   * answer is then the same string, which costs no copy to send and none to keep in the request journal.
+   */
+  envelope(message: string): string {
+    if (message !== this.#message) {
+      this.#envelope = `{"success":true,"message":${JSON.stringify(message)},"data":${this.json}}`;
+      this.#message = message;
+    }
+    return this.#envelope;
+  }
 }
 
 export function successReply(status: number, message: string, data: unknown, headers?: Record<string, string>): SandboxReply {
   if (!(data instanceof SerializedData)) return jsonReply(status, { success: true, message, data }, headers);
-  // Exactly what JSON.stringify would write for the envelope, with the stored text for `data`.
-  const body = `{"success":true,"message":${JSON.stringify(message)},"data":${data.json}}`;
-  return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body };
+  return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body: data.envelope(message) };
 }
 
 export function errorReply(error: ApiError, headers: Record<string, string> = {}): SandboxReply {

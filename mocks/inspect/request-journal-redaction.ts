@@ -17,17 +17,62 @@ import type { AnsweredRequest, EntryInput } from './request-journal.js';
  * parameters and body fields) are cut word for word wherever they echo, whatever their shape.
  */
 export function redactAnswered(answered: AnsweredRequest): AnsweredRequest {
-  const known = [...secretsOfRequest(answered.headers, answered.search), ...secretsOfBody(answered.requestBody)];
+  const known = sameList([...secretsOfRequest(answered.headers, answered.search), ...secretsOfBody(answered.requestBody)]);
   const { notes } = answered;
   return {
     ...answered,
-    path: redactPath(answered.path, known),
+    path: remembered(pathsCut, answered.path, known, redactPath),
     search: redactSearch(answered.search, known),
     headers: redactHeaders(answered.headers, known),
     requestBody: answered.requestBody === null ? null : redactBody(answered.requestBody, known),
-    responseBody: answered.responseBody === null ? null : redactBody(answered.responseBody, known),
+    responseBody: answered.responseBody === null ? null : remembered(answersCut, answered.responseBody, known, redactBody),
     notes: notes.account === undefined ? notes : { ...notes, account: redactText(notes.account, known) },
   };
+}
+
+/*
+ * A bot asks the same things again and again: the same paths, answered with the same bodies (the catalog's is one
+ * string for as long as its table stands), carrying the same token. Cutting is a pure function of the text and the
+ * secrets it is cut for, so what was cut once is remembered, in small bounded tables, and a live-stream reader (which
+ * has every entry built at once) costs a lookup for them. Bodies longer than MEMO_MAX_CHARS are cut every time.
+ */
+const MEMO_MAX_CHARS = 8_192;
+const MEMO_MAX_ENTRIES = 64;
+
+/** One array per distinct list of secrets, so that the tables below and redact.ts's compiled patterns find it again. */
+const lists = new Map<string, KnownSecrets>();
+const NO_SECRETS: KnownSecrets = [];
+function sameList(known: string[]): KnownSecrets {
+  if (known.length === 0) return NO_SECRETS;
+  const key = known.join('\n');
+  let list = lists.get(key);
+  if (list === undefined) {
+    if (lists.size >= MEMO_MAX_ENTRIES) lists.clear();
+    list = known;
+    lists.set(key, list);
+  }
+  return list;
+}
+
+type CutTable = Map<KnownSecrets, Map<string, string>>;
+const pathsCut: CutTable = new Map();
+const answersCut: CutTable = new Map();
+
+function remembered(table: CutTable, text: string, known: KnownSecrets, cut: (text: string, known: KnownSecrets) => string): string {
+  if (text.length > MEMO_MAX_CHARS) return cut(text, known);
+  let byText = table.get(known);
+  if (byText === undefined) {
+    if (table.size >= MEMO_MAX_ENTRIES) table.clear();
+    byText = new Map();
+    table.set(known, byText);
+  }
+  let shown = byText.get(text);
+  if (shown === undefined) {
+    shown = cut(text, known);
+    if (byText.size >= MEMO_MAX_ENTRIES) byText.clear();
+    byText.set(text, shown);
+  }
+  return shown;
 }
 
 /** An entry built elsewhere (tests, imports), cut by the same rules. */

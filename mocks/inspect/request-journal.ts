@@ -203,7 +203,8 @@ export class RequestJournal {
       this.#firstId = this.#nextId;
     }
     if (this.#listeners.size > 0) {
-      const entry = this.size > 0 ? this.#entryAt(id) : this.#finish(id, input ?? entryInput(redactAnswered(answered)));
+      const entry =
+        this.size > 0 ? this.#entryAt(id) : input !== undefined ? this.#finish(id, input) : this.#build(id, redactAnswered(answered));
       for (const listener of this.#listeners) listener(entry);
     }
   }
@@ -260,26 +261,51 @@ export class RequestJournal {
     let entry = this.#built[slot];
     if (entry === undefined) {
       const status = this.#status[slot]!;
-      entry = this.#finish(
+      entry = this.#build(
         id,
-        entryInput(
-          redactAnswered({
-            at: this.#at[slot]!,
-            durationMs: this.#duration[slot]!,
-            method: this.#method[slot]!,
-            path: this.#path[slot]!,
-            search: this.#search[slot]!,
-            headers: this.#headers[slot]!,
-            requestBody: this.#requestBody[slot]!,
-            status: status === -1 ? null : status,
-            responseBody: this.#responseBody[slot]!,
-            notes: this.#notes[slot]!,
-          }),
-        ),
+        redactAnswered({
+          at: this.#at[slot]!,
+          durationMs: this.#duration[slot]!,
+          method: this.#method[slot]!,
+          path: this.#path[slot]!,
+          search: this.#search[slot]!,
+          headers: this.#headers[slot]!,
+          requestBody: this.#requestBody[slot]!,
+          status: status === -1 ? null : status,
+          responseBody: this.#responseBody[slot]!,
+          notes: this.#notes[slot]!,
+        }),
       );
       this.#built[slot] = entry;
     }
     return entry;
+  }
+
+  /**
+   * The entry of an answered request whose secrets are already cut. One object literal, in the order of the fields of
+   * JournalEntry (what JSON.stringify writes): with a live-stream reader every request is built at once.
+   */
+  #build(id: number, answered: AnsweredRequest): JournalEntry {
+    const { headers, notes } = answered;
+    return {
+      time: isoTimeOf(answered.at),
+      method: answered.method,
+      path: answered.path,
+      query: answered.search === '' ? {} : Object.fromEntries(new URLSearchParams(answered.search)),
+      headers,
+      idempotency_key: headers['idempotency-key'] ?? null,
+      request_body: this.#cut(answered.requestBody),
+      status: answered.status,
+      response_body: this.#cut(answered.responseBody),
+      duration_ms: Math.round(answered.durationMs * 1000) / 1000,
+      route: notes.route ?? null,
+      account: notes.account ?? null,
+      rate_limit: notes.rateLimit ?? null,
+      idempotent_replay: notes.idempotentReplay ?? false,
+      fault: notes.fault ?? null,
+      near_miss: notes.nearMiss ?? null,
+      id,
+    };
   }
 
   #finish(id: number, input: EntryInput): JournalEntry {
@@ -292,27 +318,11 @@ export class RequestJournal {
   }
 }
 
-/** The journal's record of one answered request, its secrets already cut. */
-function entryInput(answered: AnsweredRequest): EntryInput {
-  const { headers, notes } = answered;
-  return {
-    time: isoTime(answered.at),
-    method: answered.method,
-    path: answered.path,
-    query: Object.fromEntries(new URLSearchParams(answered.search)),
-    headers,
-    idempotency_key: answered.headers['idempotency-key'] ?? null,
-    request_body: answered.requestBody,
-    status: answered.status,
-    response_body: answered.responseBody,
-    duration_ms: Math.round(answered.durationMs * 1000) / 1000,
-    route: notes.route ?? null,
-    account: notes.account ?? null,
-    rate_limit: notes.rateLimit ?? null,
-    idempotent_replay: notes.idempotentReplay ?? false,
-    fault: notes.fault ?? null,
-    near_miss: notes.nearMiss ?? null,
-  };
+/** The last time turned into ISO 8601: requests that come in the same millisecond share it. */
+let lastIso = { at: Number.NaN, text: '' };
+function isoTimeOf(at: number): string {
+  if (at !== lastIso.at) lastIso = { at, text: isoTime(at) };
+  return lastIso.text;
 }
 
 /** A predicate for the filter; every field given must match. */

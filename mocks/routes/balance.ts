@@ -1,21 +1,31 @@
 import { formatMoney, formatTimestamp } from '../../src/contract/index.js';
-import { ApiError } from '../core/exchange.js';
+import { ApiError, SerializedData } from '../core/exchange.js';
+import type { AccountRecord } from '../store/records.js';
 import * as present from './present.js';
 import { CURRENCY } from '../rules/pricing.js';
 import { principalOf, type RouteHandler } from './context.js';
 import { pageNewestFirst } from './paging.js';
 
+/**
+ * A bot polls its balance far more often than it changes: the answer's data, which depends on nothing but the
+ * balance and when it last changed, is serialised once per account and kept until either moves.
+ */
+const balanceCache = new WeakMap<AccountRecord, { balance: number; updatedAt: number; data: SerializedData }>();
+
 export const getBalance: RouteHandler = (ctx) => {
   const { account } = principalOf(ctx);
-  return {
-    message: 'Balance retrieved.',
-    data: {
+  let cached = balanceCache.get(account);
+  if (cached?.balance !== account.balance || cached.updatedAt !== account.balance_updated_at) {
+    const data = {
       balance: account.balance,
       formatted_balance: formatMoney(account.balance, CURRENCY),
       currency: CURRENCY,
       updated_at: formatTimestamp(account.balance_updated_at),
-    },
-  };
+    };
+    cached = { balance: account.balance, updatedAt: account.balance_updated_at, data: new SerializedData(JSON.stringify(data)) };
+    balanceCache.set(account, cached);
+  }
+  return { message: 'Balance retrieved.', data: cached.data };
 };
 
 export const listBalanceTransactions: RouteHandler = (ctx) => {
