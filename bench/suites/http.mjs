@@ -133,14 +133,8 @@ export async function http({ quick, log }) {
           baseline: 'bare node:http, same bytes',
           baselineValue: b.rps,
           ratio: s.rps / b.rps,
-          budget:
-            connections !== 2
-              ? undefined
-              : id === 'catalog'
-                ? { op: '>=', limit: 0.5, of: 'ratio' }
-                : id === 'balance'
-                  ? { op: '>=', limit: 0.85, of: 'ratio' }
-                  : undefined,
+          // Issue 25's goal for the two reads; the order row's is set below.
+          budget: connections === 2 && id !== 'order' ? { op: '>=', limit: 0.85, of: 'ratio' } : undefined,
         });
         rows.push({
           id: `http.${id}.c${connections}.latency`,
@@ -153,7 +147,8 @@ export async function http({ quick, log }) {
           baselineValue: b.p99,
           baselineDisplay: `${b.p50.toFixed(2)} / ${b.p99.toFixed(2)} ms`,
           ratio: s.p99 / b.p99,
-          budget: connections === 2 ? { op: '<', limit: 5, of: 'value', text: 'p99 < 5 ms' } : undefined,
+          // A margin over three full runs of 2026-11-26 (p99 0.24–0.49 ms for the reads, 0.69–2.66 ms for orders).
+          budget: connections === 2 ? latencyBudget(id === 'order' ? 3 : 1.5) : undefined,
         });
       }
     }
@@ -249,4 +244,12 @@ function followStream(url) {
     });
     socket.on('error', reject);
   });
+}
+
+/**
+ * @param {number} ms
+ * @returns {NonNullable<import('../lib/types.js').Row['budget']>}
+ */
+function latencyBudget(ms) {
+  return { op: '<', limit: ms, of: 'value', text: `p99 < ${ms} ms` };
 }
