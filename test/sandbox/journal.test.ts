@@ -297,48 +297,80 @@ describe('the request journal over HTTP', () => {
   it('streams each request as a Server-Sent Event, and replays what a reconnecting client missed', async () => {
     const sandbox = await createSandbox();
     served = await startHttpSandbox(sandbox, { port: 0 });
-    const url = new URL(served.url);
     await fetch(`${served.url}/api/v1/health`);
-    const events: { id: string; data: JournalEntry }[] = [];
-    let wake: () => void = () => {};
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: '/__sandbox/requests/stream?method=GET',
-        headers: { 'last-event-id': '0' },
-        agent: false,
-      },
-      (res) => {
-        expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
-        let buffer = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => {
-          buffer += chunk;
-          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const id = /^id: (.*)$/m.exec(block)?.[1];
-            const data = /^data: (.*)$/m.exec(block)?.[1];
-            if (id !== undefined && data !== undefined) events.push({ id, data: JSON.parse(data) as JournalEntry });
-            wake();
-          }
-        });
-      },
-    );
-    req.end();
-    const until = async (count: number) => {
-      while (events.length < count) await new Promise<void>((resolve) => (wake = resolve));
-    };
-    await until(1); // the request made before the stream opened, replayed from Last-Event-ID 0
+    const stream = readStream(served, '/__sandbox/requests/stream?method=GET', { 'last-event-id': '0' });
+    await stream.until(1); // the request made before the stream opened, replayed from Last-Event-ID 0
     await fetch(`${served.url}/api/v1/articles`);
     await fetch(`${served.url}/api/v1/me/orders`, { method: 'POST' }); // filtered out: not a GET
     await fetch(`${served.url}/api/v1/catalog/payment-methods`);
-    await until(3);
-    expect(events.map((e) => [e.id, e.data.path])).toEqual([
+    await stream.until(3);
+    expect(stream.events.map((e) => [e.id, (JSON.parse(e.data) as JournalEntry).path])).toEqual([
       ['1', '/api/v1/health'],
       ['2', '/api/v1/articles'],
       ['4', '/api/v1/catalog/payment-methods'],
     ]);
-    req.destroy();
+    stream.close();
+  });
+
+  it("sends each live entry exactly as the journal holds it, whatever a stranger's query, headers and body say", async () => {
+    // The stream splices each answer's body into the entry's JSON after its last "response_body" key (wireEvent):
+    // a query and headers that carry that key, the marker character and quotes must not move the cut.
+    const sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const stream = readStream(served, '/__sandbox/requests/stream');
+    const { events, until } = stream;
+    await stream.opened; // the stream's opening comment: it is live now
+    const hostile = encodeURIComponent('"response_body":"\u0000"}');
+    await fetch(`${served.url}/api/v1/health?response_body=%00&x=${hostile}`, {
+      headers: { 'x-response-body': '"response_body":"\\u0000"', response_body: '"}' },
+    });
+    await fetch(`${served.url}/api/v1/me/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${sandbox.account('demo').token}` },
+      body: JSON.stringify({ ...ORDER, client_reference: '"response_body":"\u0000"' }),
+    });
+    await until(2);
+    for (const event of events) {
+      const held = sandbox.requests.get(Number(event.id));
+      expect(held, event.id).toBeDefined();
+      // The whole text, not only its parse: the event is JSON.stringify of the journal's entry.
+      expect(event.data).toBe(JSON.stringify(held));
+    }
+    expect(JSON.parse(events[0]!.data).query).toEqual({ response_body: '\u0000', x: '"response_body":"\u0000"}' });
+    stream.close();
   });
 });
+
+/** A reader of the request stream over a real socket: its events' ids and data text, in order. */
+function readStream(served: HttpSandbox, path: string, headers: Record<string, string> = {}) {
+  const url = new URL(served.url);
+  const events: { id: string; data: string }[] = [];
+  let wake: () => void = () => {};
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const req = httpRequest({ host: url.hostname, port: url.port, path, headers, agent: false }, (res) => {
+    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+    let buffer = '';
+    res.setEncoding('utf8').on('data', (chunk: string) => {
+      buffer += chunk;
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const id = /^id: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (id !== undefined && data !== undefined) events.push({ id, data });
+        open();
+        wake();
+      }
+    });
+  });
+  req.end();
+  return {
+    events,
+    opened,
+    until: async (count: number) => {
+      while (events.length < count) await new Promise<void>((resolve) => (wake = resolve));
+    },
+    close: () => req.destroy(),
+  };
+}
