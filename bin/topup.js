@@ -27,6 +27,8 @@ function printVersion() {
 
 /** The built CLI; a clone that was installed but not built gets one sentence, not a stack trace. */
 function loadCli() {
+  // Before the bundle's first module: each of them is compiled with its cached code (bin/code-cache.js).
+  require('./code-cache.js').useCodeCache(require('node:path').join(__dirname, '..', 'dist', 'cli'));
   try {
     return require('../dist/cli/main.cjs');
   } catch (error) {

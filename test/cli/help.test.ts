@@ -120,10 +120,17 @@ describe('help topics', () => {
 /** Every `env.NAME` (or env['NAME']) that src/cli reads. */
 function variablesReadByTheCli(): string[] {
   const root = join(import.meta.dirname, '../../src/cli');
-  const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+  const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join(root, f));
+  // The launcher, which reads its own before the CLI loads (bin/code-cache.js).
+  const bin = join(import.meta.dirname, '../../bin');
+  files.push(
+    ...readdirSync(bin)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => join(bin, f)),
+  );
   const names = new Set<string>();
   for (const file of files) {
-    const source = readFileSync(join(root, file), 'utf8');
+    const source = readFileSync(file, 'utf8');
     for (const match of source.matchAll(/\benv(?:\.([A-Z][A-Z0-9_]*)|\[\s*'([A-Z][A-Z0-9_]*)'\s*\])/g)) names.add(match[1] ?? match[2]!);
   }
   return [...names].sort();

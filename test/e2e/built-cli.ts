@@ -38,6 +38,9 @@ export function ensureBuilt(): void {
   if (builtAt > Math.max(...SOURCES.map((s) => newestMtime(join(ROOT, s))))) return;
   const build = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsup'), [], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   if (build.status !== 0) throw new Error(`tsup failed (${build.status ?? build.signal}):\n${build.stderr}`);
+  // tsup's clean removed the code cache (bin/code-cache.js), which the modules just built need to be made again.
+  const cache = spawnSync(process.execPath, [join(ROOT, 'scripts', 'code-cache.mjs')], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  if (cache.status !== 0) throw new Error(`scripts/code-cache.mjs failed (${cache.status ?? cache.signal}):\n${cache.stderr}`);
 }
 
 export interface Run {

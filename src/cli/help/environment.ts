@@ -19,6 +19,10 @@ export const environmentVariables: readonly (readonly [name: string, meaning: st
     'TOPUP_ACCESSIBLE',
     '1: accessible mode (screen readers): no spinners or redraws (--watch, waits and progress print a line per update), tables as labelled lines, prompts as plain lines; 0: off. Wins over `topup config set accessible true`',
   ],
+  [
+    'TOPUP_DISABLE_CODE_CACHE',
+    '1: compile the CLI from its source on each run, not with the V8 code cache it ships with (to rule the cache out)',
+  ],
   ['TERM', '`dumb`: `orders batch` shows its progress as one line per row instead of a bar'],
   ['TZ', 'time zone of times shown on a terminal (piped, times are ISO 8601 in UTC)'],
   ['TOPUP_BROWSER, then BROWSER', 'the browser `mock open` and `mock serve --open` start (default xdg-open, open or start)'],

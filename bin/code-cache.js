@@ -1,0 +1,138 @@
+// The CLI's bundle compiled with a V8 code cache that the build made (scripts/code-cache.mjs), instead of from source on
+// every run: compiling dist/cli's modules was the largest single cost of a command's start (issue 25). The cache is
+// part of the package, written at build time and only read here; it sits in a folder named for the V8 version and
+// processor it was made by, and V8 checks each file again (its version, flags and the source's length) and compiles
+// from source when one does not fit. A missing, refused or unreadable cache costs a normal compile, never an error.
+'use strict';
+const { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const Module = require('node:module');
+const { basename, dirname, join, relative, sep } = require('node:path');
+const vm = require('node:vm');
+
+/** Larger than any cache the build writes (the largest is under 1 MB); a bigger file is not ours. */
+const MAX_CACHE_BYTES = 16 * 1024 * 1024;
+const INSTALLED = Symbol.for('topup.codeCache');
+
+/** The folder of caches for this V8 and processor, inside the built CLI's folder. */
+function cacheFolder(bundleFolder) {
+  return join(bundleFolder, 'code-cache', `v8-${process.versions.v8}-${process.arch}`);
+}
+
+/** One cache file per module, named by its path inside the bundle's folder. */
+function cacheFileOf(folder, bundleFolder, filename) {
+  return join(folder, `${relative(bundleFolder, filename).split(sep).join('~')}.v8`);
+}
+
+/**
+ * Compiles the modules under `bundleFolder` with their cached code. Returns counts (for tests), or undefined when it
+ * is off: TOPUP_DISABLE_CODE_CACHE=1, or no cache for this V8. `record` (the build only) writes each module's cache,
+ * with every function the run compiled, when the process exits.
+ */
+function useCodeCache(bundleFolder, options = {}) {
+  const record = options.record === true;
+  if (!record && process.env.TOPUP_DISABLE_CODE_CACHE === '1') return undefined;
+  const original = Module.prototype._compile;
+  if (original[INSTALLED]) return original[INSTALLED];
+  const folder = cacheFolder(bundleFolder);
+  if (!record && !isFolder(folder)) return undefined;
+  const counts = { accepted: 0, rejected: 0, missing: 0 };
+  const compiled = [];
+  const prefix = bundleFolder + sep;
+  function compileWithCache(content, filename) {
+    if (!filename.startsWith(prefix) || content.startsWith('#!')) return original.call(this, content, filename);
+    const cacheFile = cacheFileOf(folder, bundleFolder, filename);
+    const cachedData = readCache(cacheFile);
+    const script = checksummed(
+      () =>
+        new vm.Script(Module.wrap(content), {
+          filename,
+          cachedData,
+          importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+        }),
+    );
+    if (cachedData === undefined) counts.missing += 1;
+    else if (script.cachedDataRejected) counts.rejected += 1;
+    else counts.accepted += 1;
+    if (record) compiled.push([script, cacheFile]);
+    return script
+      .runInThisContext({ displayErrors: true })
+      .call(this.exports, this.exports, requireFor(this), this, filename, dirname(filename));
+  }
+  compileWithCache[INSTALLED] = counts;
+  Module.prototype._compile = compileWithCache;
+  if (record) process.once('exit', () => writeCaches(folder, compiled));
+  return counts;
+}
+
+/**
+ * Runs `work` with V8 checking the bytes of code caches. V8 checks a cache's version, flags and source length, but
+ * its bytes only with --verify-snapshot-checksum: without it a cache damaged on disk is run as it is, and crashes the
+ * process; with it, a damaged file is refused and its module compiled from source. Only around our own modules: on
+ * for the whole run, it would refuse node's own cached modules too, made without it (about 10 ms more a command).
+ * The flag is part of what a cache must match, so the build records with it on too.
+ */
+function checksummed(work) {
+  const v8 = require('node:v8');
+  v8.setFlagsFromString('--verify-snapshot-checksum');
+  try {
+    return work();
+  } finally {
+    v8.setFlagsFromString('--no-verify-snapshot-checksum');
+  }
+}
+
+/** The `require` a module's code is given, as node makes it. */
+function requireFor(module) {
+  const require = (id) => module.require(id);
+  require.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
+  require.resolve.paths = (request) => Module._resolveLookupPaths(request, module);
+  require.main = process.mainModule;
+  require.extensions = Module._extensions;
+  require.cache = Module._cache;
+  return require;
+}
+
+function isFolder(path) {
+  try {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | (constants.O_NOFOLLOW ?? 0));
+    closeSync(fd);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A cache file's bytes: a regular file, not through a symbolic link, of a bounded size; else undefined. */
+function readCache(path) {
+  let fd;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size === 0 || stats.size > MAX_CACHE_BYTES) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Each module's cache, written beside its place and renamed over it: a reader sees a whole file or none. */
+function writeCaches(folder, compiled) {
+  mkdirSync(folder, { recursive: true });
+  for (const [script, cacheFile] of compiled) {
+    const partial = join(folder, `.${basename(cacheFile)}.${process.pid}`);
+    writeFileSync(
+      partial,
+      checksummed(() => script.createCachedData()),
+      { flag: 'wx' },
+    );
+    renameSync(partial, cacheFile);
+  }
+}
+
+module.exports = { useCodeCache, cacheFolder };

@@ -1,0 +1,148 @@
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
+
+/*
+ * bin/code-cache.js: the built CLI's modules compiled with the V8 code cache the build made (scripts/code-cache.mjs).
+ * Each run here is a fresh node on the built CLI, as a user's command is. A probe preloaded into it (node -r) reports,
+ * at exit, what the launcher's code cache did: how many modules it compiled from an accepted cache, from a refused
+ * one, or from source because there was none. The commands' output must not depend on any of it.
+ */
+
+const BUNDLE = join(ROOT, 'dist', 'cli');
+const BIN = join(ROOT, 'bin', 'topup.js');
+const codeCache = createRequire(import.meta.url)(join(ROOT, 'bin', 'code-cache.js')) as { cacheFolder: (bundle: string) => string };
+const cacheFolder = (bundle: string) => codeCache.cacheFolder(bundle);
+
+interface Counts {
+  accepted: number;
+  rejected: number;
+  missing: number;
+}
+
+let work: string;
+let probe: string;
+
+beforeAll(() => {
+  ensureBuilt();
+  work = mkdtempSync(join(tmpdir(), 'topup-code-cache-'));
+  probe = join(work, 'probe.cjs');
+  writeFileSync(
+    probe,
+    `process.on('exit', () => {
+      const compile = require('node:module').prototype._compile;
+      process.stderr.write('\\nCODE-CACHE ' + JSON.stringify(compile[Symbol.for('topup.codeCache')] ?? null) + '\\n');
+    });\n`,
+  );
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** `node -r probe <launcher> args`: the output, and what the code cache did (null: it was not used). */
+function run(launcher: string, args: string[], env: Record<string, string> = {}) {
+  const home = mkdtempSync(join(work, 'home-'));
+  const result = spawnSync(process.execPath, ['-r', probe, launcher, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: home, TOPUP_CONFIG_DIR: join(home, 'topup'), ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const report = /\nCODE-CACHE (.*)\n$/.exec(result.stderr);
+  return {
+    code: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    counts: JSON.parse(report?.[1] ?? 'undefined') as Counts | null,
+  };
+}
+
+/** A copy of the package's bin/ and dist/cli/ (the CLI bundles its dependencies), to damage. */
+function copyOfTheCli(): { launcher: string; cache: string } {
+  const root = mkdtempSync(join(work, 'tree-'));
+  cpSync(join(ROOT, 'bin'), join(root, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
+  cpSync(BUNDLE, join(root, 'dist', 'cli'), { recursive: true });
+  return { launcher: join(root, 'bin', 'topup.js'), cache: cacheFolder(join(root, 'dist', 'cli')) };
+}
+
+const OFFLINE = ['--mock', 'packages', '--json'];
+
+describe('the code cache', () => {
+  let plain: ReturnType<typeof run>;
+  beforeAll(() => {
+    plain = run(BIN, OFFLINE, { TOPUP_DISABLE_CODE_CACHE: '1' });
+  });
+
+  it('the build made one for this V8, and a command compiles every module it loads from it', () => {
+    expect(statSync(cacheFolder(BUNDLE)).isDirectory()).toBe(true);
+    const cached = run(BIN, OFFLINE);
+    expect(cached.code).toBe(0);
+    expect(cached.counts).toEqual({ accepted: expect.any(Number), rejected: 0, missing: 0 });
+    expect(cached.counts!.accepted).toBeGreaterThan(10);
+    expect(cached.stdout).toBe(plain.stdout);
+    expect(JSON.parse(cached.stdout).packages.length).toBeGreaterThan(0);
+  });
+
+  it('TOPUP_DISABLE_CODE_CACHE=1 compiles from source; so does a command whose modules are not in it', () => {
+    expect(plain.code).toBe(0);
+    expect(plain.counts).toBeNull();
+    // `mock requests` loads modules that none of the build's commands did: compiled from source, and they run.
+    const other = run(BIN, ['mock', 'requests', '--json']);
+    expect(other.code).toBe(0);
+    expect(other.counts).toMatchObject({ rejected: 0 });
+    expect(other.counts!.missing).toBeGreaterThan(0);
+    expect(other.counts!.accepted).toBeGreaterThan(10);
+  });
+
+  it('a damaged, cut or linked cache file is refused, the module compiled from source, and the output is the same', () => {
+    const { launcher, cache } = copyOfTheCli();
+    const files = readdirSync(cache)
+      .map((name) => ({ name, size: statSync(join(cache, name)).size }))
+      .sort((a, b) => b.size - a.size);
+    expect(files.length).toBeGreaterThan(3);
+    // Bytes changed in the middle of the largest: without V8's checksum this crashed node (SIGSEGV).
+    const [damaged, cut, linked, target] = files.map((f) => join(cache, f.name));
+    const bytes = readFileSync(damaged!);
+    for (let i = bytes.length >> 1; i < (bytes.length >> 1) + 64; i++) bytes[i]! ^= 0x5a;
+    writeFileSync(damaged!, bytes);
+    truncateSync(cut!, statSync(cut!).size >> 1);
+    // A link is never followed: that module has no cache.
+    rmSync(linked!);
+    symlinkSync(target!, linked!);
+
+    const result = run(launcher, OFFLINE);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(plain.stdout);
+    expect(result.counts).toMatchObject({ rejected: 2, missing: 1 });
+  });
+
+  it('a cache made by another V8 is not read at all', () => {
+    const { launcher, cache } = copyOfTheCli();
+    renameSync(cache, join(cache, '..', 'v8-0.0.0.0-node.0-x64'));
+    const result = run(launcher, OFFLINE);
+    expect(result.code).toBe(0);
+    expect(result.counts).toBeNull();
+    expect(result.stdout).toBe(plain.stdout);
+  });
+
+  it('--version still loads nothing but the launcher', () => {
+    const result = run(BIN, ['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect(result.counts).toBeNull();
+  });
+});
