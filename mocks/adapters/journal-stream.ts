@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CONTROL_HEADER } from '../../src/contract/sandbox-control.js';
 import { ApiError, errorReply, type SandboxRequest } from '../core/exchange.js';
+import { monotonicMs } from '../core/builtins.js';
 import type { Sandbox } from '../assembly/sandbox.js';
 import { filterFromQuery } from '../routes/control.js';
 import { compileFilter, type JournalEntry } from '../inspect/request-journal.js';
@@ -31,7 +32,7 @@ interface Feed {
   readonly readers: Set<Reader>;
   /** Live entries not yet sent, oldest first. */
   pending: JournalEntry[];
-  /** When the last batch went out (performance.now()); a batch waits only if one went out less than LIVE_BATCH_MS ago. */
+  /** When the last batch went out (monotonicMs()); a batch waits only if one went out less than LIVE_BATCH_MS ago. */
   sentAt: number;
   scheduled: boolean;
   unsubscribe: (() => void) | undefined;
@@ -209,7 +210,7 @@ function join(journal: Sandbox['requests'], feed: Feed, reader: Reader): void {
     if (feed.scheduled) return;
     feed.scheduled = true;
     // The entries of this turn of the event loop go together at least; more of them if a batch went out just now.
-    const wait = feed.sentAt + LIVE_BATCH_MS - performance.now();
+    const wait = feed.sentAt + LIVE_BATCH_MS - monotonicMs();
     if (wait <= 0) setImmediate(send, feed);
     else setTimeout(send, wait, feed);
   });
@@ -228,7 +229,7 @@ function send(feed: Feed): void {
   const batch = feed.pending;
   feed.pending = [];
   feed.scheduled = false;
-  feed.sentAt = performance.now();
+  feed.sentAt = monotonicMs();
   const wire: (WireEvent | undefined)[] = [];
   for (const reader of feed.readers) {
     // A replaying reader finds these in the journal, after what it is sending now.

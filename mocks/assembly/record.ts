@@ -1,5 +1,6 @@
 import type { SandboxRequest, SandboxResponse } from '../core/exchange.js';
 import type { RequestUrl } from './request-url.js';
+import { monotonicMs } from '../core/builtins.js';
 import type { RequestJournal, RequestNotes } from '../inspect/request-journal.js';
 import { isControlPath, JOURNAL_PATH, RESET_PATH } from '../routes/control.js';
 import { parseResetKeep } from '../../src/contract/sandbox-control.js';
@@ -19,7 +20,7 @@ export function recordRequest(
   const dropped = 'drop' in reply;
   journal.keep({
     at,
-    durationMs: performance.now() - startedAt,
+    durationMs: monotonicMs() - startedAt,
     method: request.method,
     path: url.pathname,
     search: url.search,

@@ -16,6 +16,7 @@ import { GroupCommit } from '../state/group-commit.js';
 import { writerFlush } from '../state/flush.js';
 import { ApiError } from '../core/exchange.js';
 import { WriteLock } from '../core/write-lock.js';
+import { monotonicMs } from '../core/builtins.js';
 import { createFetch } from '../core/fetch.js';
 import { publicOrigin } from '../core/public-origin.js';
 import { FaultInjector, type FaultConfig, type FaultStats } from '../core/faults.js';
@@ -306,7 +307,7 @@ function requestHandler(parts: DispatchParts, now: () => number): ImmediateHandl
   return (request) => {
     const url = requestUrl(request.url);
     const at = now();
-    const startedAt = performance.now();
+    const startedAt = monotonicMs();
     const notes: RequestNotes = {};
     const answered = answer(parts, request, url, at, notes);
     const finish = (reply: SandboxResponse): SandboxResponse => {

@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { CONTROL_HEADER, CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER } from '../../src/contract/sandbox-control.js';
 import { ApiError, type ControlGuard, type SandboxRequest } from '../core/exchange.js';
+import { nodeCrypto } from '../core/builtins.js';
 
 export type { ControlGuard };
 
@@ -94,6 +94,7 @@ function sameHost(origin: string, host: string): boolean {
 
 /** Constant time whatever the lengths: both sides are hashed to the same length first. */
 function sameSecret(presented: string, secret: string): boolean {
+  const { createHash, timingSafeEqual } = nodeCrypto();
   const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
   return timingSafeEqual(digest(presented), digest(secret));
 }

@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { nodeZlib } from '../core/builtins.js';
 import { readIfExists } from '../../src/safe-file.js';
 import { tableKeys } from '../store/table-keys.js';
 import { SnapshotError, type SandboxChanges } from './snapshot.js';
@@ -50,7 +50,7 @@ export interface ChangeLogRead {
 /** The text written for one commit. */
 export function changeLogLineText(line: ChangeLogLine): string {
   const json = JSON.stringify(line);
-  const checksum = crc32(json).toString(16).padStart(8, '0');
+  const checksum = nodeZlib().crc32(json).toString(16).padStart(8, '0');
   return `${json.slice(0, -1)},"crc":"${checksum}"}\n`;
 }
 
@@ -120,7 +120,7 @@ function parseLine(text: string): ChangeLogLine | string {
   const tail = CHECKSUM_TAIL.exec(text);
   if (tail === null) return 'it has no checksum';
   const json = `${text.slice(0, tail.index)}}`;
-  if (crc32(json).toString(16).padStart(8, '0') !== tail[1]) return 'its checksum does not match';
+  if (nodeZlib().crc32(json).toString(16).padStart(8, '0') !== tail[1]) return 'its checksum does not match';
   let value: unknown;
   try {
     value = JSON.parse(json);

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { lstat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createNewFile, openToAppend, readIfExists, replaceFile, syncDirectory, UnsafeFileError } from '../../src/safe-file.js';
 import { JournalDamagedError, changeLogLineText, readChangeLog, type DroppedLine } from './change-log.js';
 import { lockStateFile } from './lock.js';
+import { nodeCrypto } from '../core/builtins.js';
 import { removeAnnouncement } from './announcement.js';
 import {
   applyChanges,
@@ -356,7 +356,7 @@ class StateFileWriter implements StateWriter {
   }
 
   async #writeSnapshot(snapshot: SandboxSnapshot): Promise<void> {
-    const journalId = randomUUID();
+    const journalId = nodeCrypto().randomUUID();
     this.#snapshotBytes = await writeStateFile(this.file, { ...snapshot, journal_id: journalId });
     // From here the old journal's lines are another id's: emptying it only saves space and reading time.
     this.#journalId = journalId;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { abortableSleep } from '../../src/abort.js';
 import { link, stat, unlink } from 'node:fs/promises';
 import { createNewFile, readIfExists } from '../../src/safe-file.js';
@@ -49,9 +48,13 @@ export async function lockStateFile(file: string, options: { waitMs?: number } =
  * so that the file never exists without its pid (a crash between creating and writing would leave a lock that
  * no one could tell from one being written).
  */
+let tempNames = 0;
+
 async function createWithPid(path: string): Promise<boolean> {
-  const temp = `${path}.${process.pid}.${randomUUID()}`;
-  // Created exclusively: a link planted at the name is never written through.
+  // Created exclusively: a link planted at the name is never written through, and a name already taken fails rather
+  // than being shared. So the name need only be unique, not unguessable (node's crypto, ~7 ms to load, is not needed
+  // by a command that reads): the pid tells processes apart, the rest the attempts of one process.
+  const temp = `${path}.${process.pid}.${(tempNames += 1)}.${Math.random().toString(36).slice(2, 10)}`;
   await createNewFile(temp, String(process.pid), { durable: false });
   try {
     await link(temp, path);

@@ -314,9 +314,26 @@ let primaryKeySymbolFound: symbol | undefined | null = null;
 
 function primaryKeySymbol(): Promise<symbol | undefined> {
   primaryKeySymbolLookup ??= new Collection({ schema: passThrough })
-    .create({})
+    .create(keyAsker())
     .then((record) => (primaryKeySymbolFound = Object.getOwnPropertySymbols(record).find((s) => s.description === 'kPrimaryKey')));
   return primaryKeySymbolLookup;
+}
+
+/**
+ * Empty initial values that give create() a primary key when it asks for one by its symbol. Given none, create()
+ * makes one with crypto.randomUUID(), and loading node's crypto for that was about 7 ms of every offline command,
+ * which otherwise needs none. If create() asks another way, it makes its own key, as before.
+ */
+function keyAsker(): object {
+  return new Proxy(
+    {},
+    {
+      get: (target, property, receiver) =>
+        typeof property === 'symbol' && property.description === 'kPrimaryKey'
+          ? 'probe'
+          : (Reflect.get(target, property, receiver) as unknown),
+    },
+  );
 }
 
 /** The record insertChecked() copied, for the one validation its create() makes; module-private, so unforgeable. */
