@@ -1,14 +1,23 @@
 // Builds dist/cli/code-cache/: the V8 code cache that bin/code-cache.js compiles the CLI's modules with. It runs the
 // built CLI on the commands below, in a fresh config folder that is removed after, each run adding the functions it
-// compiled to the cache of each module it loaded. The last command is the one users meet first: the offline catalog.
-import { spawnSync } from 'node:child_process';
+// compiled to the cache of each module it loaded. One command is sent to a served sandbox (the bundle's own, started
+// here), so that the HTTP client's modules are cached too. The last is the one users meet first: the offline catalog.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const COMMANDS = [['--help'], ['--mock', 'balance', '--json'], ['--mock', 'packages', '--json']];
+/** @param {string} served the served sandbox's URL */
+const commands = (served) => [
+  ['--help'],
+  ['--base-url', served, 'packages', '--json'],
+  ['--mock', 'balance', '--json'],
+  ['--mock', 'packages', '--json'],
+];
 
 /**
  * Turns recording on, then runs the launcher (argv[1]; its arguments follow), whose own useCodeCache() finds it on.
@@ -21,18 +30,27 @@ const RECORD = `
 
 rmSync(join(root, 'dist', 'cli', 'code-cache'), { recursive: true, force: true });
 const home = mkdtempSync(join(tmpdir(), 'topup-code-cache-'));
+/**
+ * The bundle's own served sandbox, as `topup mock serve` starts it (bench/servers/sandbox.mjs does the same).
+ * @type {{ createSandbox: () => Promise<unknown>, startHttpSandbox: (sandbox: unknown, options: { port: number, host: string }) => Promise<{ url: string, close: () => Promise<void> }> }}
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- a built bundle, without types: the annotation above is its shape
+const served = createRequire(import.meta.url)(join(root, 'dist', 'cli', 'lazy', 'mocks', 'facade', 'serve.cjs'));
+const server = await served.startHttpSandbox(await served.createSandbox(), { port: 0, host: '127.0.0.1' });
 try {
-  for (const args of COMMANDS) {
-    const run = spawnSync(process.execPath, ['-e', RECORD, join(root, 'bin', 'topup.js'), ...args], {
+  for (const args of commands(server.url)) {
+    await promisify(execFile)(process.execPath, ['-e', RECORD, join(root, 'bin', 'topup.js'), ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: home, TOPUP_CONFIG_DIR: join(home, 'topup'), NO_COLOR: '1' },
-      encoding: 'utf8',
       timeout: 60_000,
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((/** @type {{ code?: number, signal?: string, stderr?: string }} */ error) => {
+      throw new Error(`\`topup ${args.join(' ')}\` failed (${error.code ?? error.signal}): ${String(error.stderr).slice(0, 500)}`);
     });
-    if (run.status !== 0) {
-      process.stderr.write(`code cache: \`topup ${args.join(' ')}\` failed (${run.status ?? run.signal}): ${run.stderr.slice(0, 500)}\n`);
-      process.exit(1);
-    }
   }
+} catch (error) {
+  process.stderr.write(`code cache: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
 } finally {
+  await server.close();
   rmSync(home, { recursive: true, force: true });
 }
