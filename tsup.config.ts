@@ -3,6 +3,7 @@ import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 import { withBuildWarnings } from './scripts/build-warnings.js';
 import {
+  asciiMain,
   commonJsChunks,
   LAZY_EXTENSION,
   lazyChildProcessInCommander,
@@ -79,6 +80,8 @@ const builds: Options[] = [
       // start node's ES module loader.
       options.supported = { ...options.supported, 'dynamic-import': false };
     },
+    // In ASCII only, as the lazy files are (scripts/cli-bundle.ts asciiOnly): node reads it faster.
+    onSuccess: async () => asciiMain('dist/cli'),
     define,
   },
   {
