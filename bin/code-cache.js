@@ -6,7 +6,7 @@
 'use strict';
 const { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
-const { basename, dirname, join, relative, sep } = require('node:path');
+const { basename, dirname, join, sep } = require('node:path');
 const vm = require('node:vm');
 
 /** Larger than any cache the build writes (the largest is under 1 MB); a bigger file is not ours. */
@@ -18,9 +18,9 @@ function cacheFolder(bundleFolder) {
   return join(bundleFolder, 'code-cache', `v8-${process.versions.v8}-${process.arch}`);
 }
 
-/** One cache file per module, named by its path inside the bundle's folder. */
+/** One cache file per module, named by its path inside the bundle's folder (`filename` is inside it). */
 function cacheFileOf(folder, bundleFolder, filename) {
-  return join(folder, `${relative(bundleFolder, filename).split(sep).join('~')}.v8`);
+  return `${folder}${sep}${filename.slice(bundleFolder.length + 1).split(sep).join('~')}.v8`;
 }
 
 /**
