@@ -34,13 +34,20 @@ export async function startup({ quick, log }) {
     empty: { PATH: process.env.PATH ?? '', HOME: configDir, TOPUP_CONFIG_DIR: configDir },
   };
   const hasExecutable = existsSync(EXECUTABLE);
-  /** @type {{ id: string, command?: string, args: string[], check?: (out: string) => boolean }[]} */
+  /** @type {{ id: string, command?: string, args: string[], env?: Record<string, string>, check?: (out: string) => boolean }[]} */
   const commands = [
     { id: 'node', args: ['-e', '0'] },
     { id: 'version', args: [BIN, '--version'], check: (out) => /^\d+\.\d+\.\d+/.test(out) },
     { id: 'help', args: [BIN, '--help'], check: (out) => out.startsWith('Usage: topup') },
     { id: 'remote', args: [BIN, '--base-url', server.url, 'packages', '--json'], check: (out) => JSON.parse(out).packages.length > 0 },
     { id: 'offline', args: [BIN, '--mock', 'packages', '--json'], check: (out) => JSON.parse(out).packages.length > 0 },
+    // The same without the V8 code cache the build makes (bin/code-cache.js): what the cache saves.
+    {
+      id: 'offline-uncached',
+      args: [BIN, '--mock', 'packages', '--json'],
+      env: { TOPUP_DISABLE_CODE_CACHE: '1' },
+      check: (out) => JSON.parse(out).packages.length > 0,
+    },
     // The same command through --jq: what loading jq (WebAssembly) and running it adds, which only --jq pays.
     { id: 'jq', args: [BIN, '--mock', 'packages', '--jq', '.packages[0].code'], check: (out) => /^\S+\n$/.test(out) },
     // The same as version and offline, from the executable: no node to start beside it, and V8's code cache inside.
@@ -71,7 +78,7 @@ export async function startup({ quick, log }) {
         for (const command of commands) {
           const startedAt = process.hrtime.bigint();
           const result = spawnSync(command.command ?? process.execPath, command.args, {
-            env,
+            env: { ...env, ...command.env },
             encoding: 'utf8',
             stdio: ['ignore', 'pipe', 'pipe'],
           });
@@ -91,7 +98,7 @@ export async function startup({ quick, log }) {
   /** @type {import('../lib/types.js').Row[]} */
   const rows = [];
   // Budgets: ratio to `node -e 0` in the caller's environment, and in the empty one where a goal names it (issue 25).
-  /** @type {[string, string, { caller: number, empty?: number }][]} */
+  /** @type {[string, string, { caller?: number, empty?: number }][]} */
   const commandRows = [
     // bin/topup.js answers --version before loading anything: node's own start plus one small file read, so its
     // median sits on 1.00× and a budget of 1× failed on noise alone. 1.1× still fails if anything loads before it.
@@ -99,6 +106,7 @@ export async function startup({ quick, log }) {
     ['help', '`topup --help`', { caller: 1.2 }],
     ['remote', '`topup packages --json` against a running HTTP sandbox', { caller: 1.4 }],
     ['offline', '`topup --mock packages --json` (offline)', { caller: 1.6, empty: 3 }],
+    ['offline-uncached', '`topup --mock packages --json` (offline), without the code cache', {}],
     ['jq', "`topup --mock packages --jq '.packages[0].code'` (offline, jq loaded)", { caller: 3.5 }],
   ];
   for (const [envName, label] of /** @type {[string, string][]} */ ([
@@ -174,11 +182,13 @@ function executableRows(medianOf) {
 function noteFor(envName, id) {
   if (envName === 'empty') {
     return id === 'version'
-      ? 'These five: the same commands with nothing in the environment but PATH, HOME and TOPUP_CONFIG_DIR. Node starts faster there, so the same milliseconds of topup are a larger share; the offline command has a budget here too.'
+      ? 'These six: the same commands with nothing in the environment but PATH, HOME and TOPUP_CONFIG_DIR. Node starts faster there, so the same milliseconds of topup are a larger share; the offline command has a budget here too.'
       : undefined;
   }
   if (id === 'jq')
     return "The offline command above with --jq: the difference is jq (jq-web, WebAssembly, in a worker thread, compiled by V8's baseline compiler only) loaded, the expression checked and run. Commands without --jq never load it.";
+  if (id === 'offline-uncached')
+    return "TOPUP_DISABLE_CODE_CACHE=1: every module of the bundle compiled from source, as before 2026-11-26. The difference to the row above is what the V8 code cache the build makes saves (bin/code-cache.js, docs/development.md); reading it costs little beside compiling, and V8's checksum of it is checked.";
   if (id === 'offline')
     return 'The embedded sandbox as commands find it after the first run: loaded from its state file in the config folder (the first run seeds it and saves it).';
   const extraCerts = process.env.NODE_EXTRA_CA_CERTS;
