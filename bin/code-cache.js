@@ -20,7 +20,10 @@ function cacheFolder(bundleFolder) {
 
 /** One cache file per module, named by its path inside the bundle's folder (`filename` is inside it). */
 function cacheFileOf(folder, bundleFolder, filename) {
-  return `${folder}${sep}${filename.slice(bundleFolder.length + 1).split(sep).join('~')}.v8`;
+  return `${folder}${sep}${filename
+    .slice(bundleFolder.length + 1)
+    .split(sep)
+    .join('~')}.v8`;
 }
 
 /**

@@ -141,20 +141,20 @@ CPU profiles (\`node --cpu-prof\`, each sample put on its source module by esbui
 
 ## Issue 25: the figures before
 
-Full runs of \`npm run bench\` on 2026-11-26, on the same machine with nothing else running (\`node -e 0\`: 123 ms, 79 ms in an empty environment): before issue 25 (4220456), and after its first round (e543f8b). The table above is after its second round.
+Full runs of \`npm run bench\` on 2026-11-26, on the same machine with nothing else running (\`node -e 0\`: 118-123 ms, 75-79 ms in an empty environment): before issue 25 (4220456), after its first round (e543f8b) and after its second (4ec0a45). The table above is after its third round (the code cache, builtins on first use, an ASCII bundle).
 
-| Row | Before (4220456) | After round one (e543f8b) |
-|---|---|---|
-| offline start-up | 2.81× (empty environment 3.80×) | 2.55× (3.24×) |
-| start-up against HTTP | 1.87× | 1.68× |
-| \`--help\` / \`--jq\` | 1.40× / 4.49× | 1.34× / 4.58× |
-| catalog / balance / \`POST /me/orders\`, 2 connections | 0.55× / 0.69× / 0.28× | 0.53× / 0.63× / 0.29× |
-| journal on (no reader then; a live-stream reader since) | 0.76× | 0.39× |
-| restore from a parsed 100k snapshot | 5.18 s | 1.60 s (2.92× JSON.parse) |
-| opening the 100k state file | not measured | 2.78 s (5.09×) |
-| RSS at 100k orders | 280 MB (1.96× of 100) | 275 MB (1.98×) |
-| embedded sandbox, 10k orders, per command | not measured | 480 ms |
-| \`client.overhead\` | 1.53× | 1.27× |
+| Row | Before (4220456) | After round one (e543f8b) | After round two (4ec0a45) |
+|---|---|---|---|
+| offline start-up | 2.81× (empty environment 3.80×) | 2.55× (3.24×) | 2.37× (3.19×) |
+| start-up against HTTP | 1.87× | 1.68× | 1.62× |
+| \`--help\` / \`--jq\` | 1.40× / 4.49× | 1.34× / 4.58× | 1.34× / 3.86× |
+| catalog / balance / \`POST /me/orders\`, 2 connections | 0.55× / 0.69× / 0.28× | 0.53× / 0.63× / 0.29× | 0.71× / 0.82× / 0.40× |
+| journal on (no reader then; a live-stream reader since) | 0.76× | 0.39× | 0.86× |
+| restore from a parsed 100k snapshot | 5.18 s | 1.60 s (2.92× JSON.parse) | 0.67 s (1.14×) |
+| opening the 100k state file | not measured | 2.78 s (5.09×) | 1.62 s (2.74×) |
+| RSS at 100k orders | 280 MB (1.96× of 100) | 275 MB (1.98×) | 234 MB (1.79×) |
+| embedded sandbox, 10k orders, per command | not measured | 480 ms | 232 ms |
+| \`client.overhead\` | 1.53× | 1.27× | 1.38× |
 
 ## Notes
 

@@ -25,7 +25,10 @@ import { requestUrl } from './request-url.js';
 import { recordRequest } from './record.js';
 
 export interface SandboxOptions {
-  /** The clock, in epoch milliseconds. Inject a fake one to test expiry and rate limits without waiting. */
+  /**
+   * The clock, in epoch milliseconds. Inject a fake one to test expiry and rate limits without waiting. Read in whole
+   * milliseconds (fractions are dropped), so one built on `performance.now()` works too.
+   */
   now?: () => number;
   /** Rate limits and the in-flight cap; off for load tests. Default on. */
   rateLimit?: boolean;
@@ -115,7 +118,7 @@ export { OPENAPI_PATH } from './dispatch.js';
  * records (record.ts) each request.
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const time = sandboxTime(options.now ?? Date.now);
+  const time = sandboxTime(options.now === undefined ? Date.now : wholeMilliseconds(options.now));
   const store = await openStore(options, time);
   // What reset goes back to. The closures below keep `options`; a state file's snapshot must not stay alive with them
   // (at 100k orders it is 60 MB), while the seed state is kept on purpose.
@@ -203,6 +206,11 @@ interface SandboxTime {
   readonly clock: () => number;
   offsetMs: number;
   readonly now: () => number;
+}
+
+/** An injected clock, read in whole milliseconds: every time a record holds is one (src/contract: an integer). */
+function wholeMilliseconds(clock: () => number): () => number {
+  return () => Math.floor(clock());
 }
 
 function sandboxTime(clock: () => number): SandboxTime {
