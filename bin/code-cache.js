@@ -80,9 +80,12 @@ function checksummed(work) {
   try {
     return work();
   } finally {
-    v8.setFlagsFromString('--no-verify-snapshot-checksum');
+    if (!CHECKSUMS_ASKED) v8.setFlagsFromString('--no-verify-snapshot-checksum');
   }
 }
+
+/** node --verify-snapshot-checksum: the user's own choice for the whole run, left as it is (NODE_OPTIONS refuses it). */
+const CHECKSUMS_ASKED = process.execArgv.some((option) => /^--verify[-_]snapshot[-_]checksum$/.test(option));
 
 /** The `require` a module's code is given, as node makes it. */
 function requireFor(module) {

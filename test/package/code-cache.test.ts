@@ -54,9 +54,9 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** `node -r probe <launcher> args`: the output, and what the code cache did (null: it was not used). */
-function run(launcher: string, args: string[], env: Record<string, string> = {}) {
+function run(launcher: string, args: string[], env: Record<string, string> = {}, nodeOptions: string[] = []) {
   const home = mkdtempSync(join(work, 'home-'));
-  const result = spawnSync(process.execPath, ['-r', probe, launcher, ...args], {
+  const result = spawnSync(process.execPath, [...nodeOptions, '-r', probe, launcher, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: home, TOPUP_CONFIG_DIR: join(home, 'topup'), ...env },
     encoding: 'utf8',
     timeout: 60_000,
@@ -128,6 +128,13 @@ describe('the code cache', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(plain.stdout);
     expect(result.counts).toMatchObject({ rejected: 2, missing: 1 });
+  });
+
+  it('node --verify-snapshot-checksum for the whole run: the cache is still read, the output the same', () => {
+    const result = run(BIN, OFFLINE, {}, ['--verify-snapshot-checksum']);
+    expect(result.code).toBe(0);
+    expect(result.counts).toMatchObject({ rejected: 0, missing: 0 });
+    expect(result.stdout).toBe(plain.stdout);
   });
 
   it('a cache made by another V8 is not read at all', () => {
