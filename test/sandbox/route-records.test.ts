@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../../mocks/assembly/sandbox.js';
+import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { magicOrders } from '../../mocks/store/magic-values.js';
 import type { Db } from '../../mocks/store/db.js';
 import { checkState } from '../../mocks/state/state-schema.js';
@@ -114,16 +114,21 @@ function expectBuiltRecordsParse(db: Db): void {
   }
 }
 
+/** The status of the demo account's SIMPLE_ORDER under `key` (or the drop). */
+async function orderStatus(sandbox: Sandbox, key: string): Promise<unknown> {
+  const answer = await sandbox.handle({
+    method: 'POST',
+    url: `${sandbox.baseUrl}/api/v1/me/orders`,
+    headers: { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+    body: JSON.stringify(SIMPLE_ORDER),
+  });
+  return 'drop' in answer ? answer : answer.status;
+}
+
 describe('an injected clock that reads fractions of a millisecond (one built on performance.now())', () => {
   it('is read in whole milliseconds: the order is made, and every time it holds is whole', async () => {
     const sandbox = await createSandbox({ now: () => CLOCK_START + 0.75, rateLimit: false });
-    const answer = await sandbox.handle({
-      method: 'POST',
-      url: `${sandbox.baseUrl}/api/v1/me/orders`,
-      headers: { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json', 'idempotency-key': 'fractions' },
-      body: JSON.stringify(SIMPLE_ORDER),
-    });
-    expect('drop' in answer ? answer : answer.status).toBe(201);
+    expect(await orderStatus(sandbox, 'fractions')).toBe(201);
     expect(sandbox.now()).toBe(CLOCK_START);
     expectBuiltRecordsParse(sandbox.store.db);
   });
@@ -140,13 +145,7 @@ describe('records built at a clock outside the range records hold', () => {
     const { invoices, orders, idempotency } = sandbox.store.db;
     const sizes = () => [invoices.size, orders.size, idempotency.size];
     const before = sizes();
-    const answer = await sandbox.handle({
-      method: 'POST',
-      url: `${sandbox.baseUrl}/api/v1/me/orders`,
-      headers: { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json', 'idempotency-key': 'out-of-range' },
-      body: JSON.stringify(SIMPLE_ORDER),
-    });
-    expect('drop' in answer ? answer : answer.status).toBe(500);
+    expect(await orderStatus(sandbox, 'out-of-range')).toBe(500);
     expect(errors).toHaveLength(1);
     expect(sizes()).toEqual(before);
   });
