@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CONTROL_HEADER } from '../../src/contract/sandbox-control.js';
 import { ApiError, errorReply, type SandboxRequest } from '../core/exchange.js';
 import { monotonicMs } from '../core/builtins.js';
+import { BoundedMemo } from '../core/bounded-memo.js';
 import type { Sandbox } from '../assembly/sandbox.js';
 import { filterFromQuery } from '../routes/control.js';
 import { compileFilter, type JournalEntry } from '../inspect/request-journal.js';
@@ -86,16 +87,9 @@ function wireEvent(entry: JournalEntry): WireEvent {
 }
 
 /** The JSON text of the bodies met last, as bytes; a small bounded table. */
-const bodies = new Map<string, Buffer>();
-const MAX_BODIES = 64;
+const bodies = new BoundedMemo<string, Buffer>(64);
 function bodyBytes(body: string): Buffer {
-  let bytes = bodies.get(body);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(body));
-    if (bodies.size >= MAX_BODIES) bodies.clear();
-    bodies.set(body, bytes);
-  }
-  return bytes;
+  return bodies.get(body, (text) => Buffer.from(JSON.stringify(text)));
 }
 
 /** Events as one buffer, for one write. */

@@ -5,6 +5,7 @@ import {
   errorReply,
   SerializedData,
   successReply,
+  type QueryView,
   type SandboxReply,
   type SandboxRequest,
   type SandboxResponse,
@@ -198,7 +199,7 @@ function refusal(error: unknown, rateHeaders: Record<string, string>): SandboxRe
   throw error;
 }
 
-function parseQuery(endpoint: Endpoint, params: URLSearchParams): Record<string, unknown> {
+function parseQuery(endpoint: Endpoint, params: QueryView): Record<string, unknown> {
   if (endpoint.query === undefined) return {};
   const raw: Record<string, string> = {};
   for (const name of Object.keys(endpoint.query.shape)) {

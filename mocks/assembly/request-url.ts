@@ -1,10 +1,14 @@
+import { BoundedMemo } from '../core/bounded-memo.js';
+import type { QueryView } from '../core/exchange.js';
+
 /** What the sandbox reads of a request's URL: parsed once, and read as plain fields (URL's getters slice anew). */
 export interface RequestUrl {
   readonly origin: string;
   readonly pathname: string;
   /** `?a=1`, or empty. */
   readonly search: string;
-  readonly searchParams: URLSearchParams;
+  /** Shared by every request to the same URL: read-only, which the type keeps so. */
+  readonly searchParams: QueryView;
 }
 
 /**
@@ -13,14 +17,11 @@ export interface RequestUrl {
  * Nothing changes a request's URL.
  */
 export function requestUrl(href: string): RequestUrl {
-  let url = parsedUrls.get(href);
-  if (url === undefined) {
-    const parsed = new URL(href);
-    url = Object.freeze({ origin: parsed.origin, pathname: parsed.pathname, search: parsed.search, searchParams: parsed.searchParams });
-    if (parsedUrls.size >= MAX_PARSED_URLS) parsedUrls.clear();
-    parsedUrls.set(href, url);
-  }
-  return url;
+  return parsedUrls.get(href, parse);
 }
-const parsedUrls = new Map<string, RequestUrl>();
-const MAX_PARSED_URLS = 256;
+const parsedUrls = new BoundedMemo<string, RequestUrl>(256);
+
+function parse(href: string): RequestUrl {
+  const parsed = new URL(href);
+  return Object.freeze({ origin: parsed.origin, pathname: parsed.pathname, search: parsed.search, searchParams: parsed.searchParams });
+}

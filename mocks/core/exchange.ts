@@ -9,6 +9,9 @@ export interface ControlGuard {
 }
 
 /** What the sandbox core receives: a transport-free HTTP request. Header names are lower case. */
+/** What the sandbox reads of a query string. Read-only: a parsed URL's query may be shared (assembly/request-url.ts). */
+export type QueryView = Pick<URLSearchParams, 'get' | 'getAll' | 'has' | 'keys'>;
+
 export interface SandboxRequest {
   method: string;
   /**

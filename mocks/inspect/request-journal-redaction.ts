@@ -9,6 +9,7 @@ import {
   type KnownSecrets,
 } from '../../src/contract/redact.js';
 import type { AnsweredRequest, EntryInput } from './request-journal.js';
+import { BoundedMemo } from '../core/bounded-memo.js';
 
 /**
  * What the journal shows of a request, with every secret cut (src/contract/redact.ts): done as each entry is built,
@@ -40,39 +41,21 @@ const MEMO_MAX_CHARS = 8_192;
 const MEMO_MAX_ENTRIES = 64;
 
 /** One array per distinct list of secrets, so that the tables below and redact.ts's compiled patterns find it again. */
-const lists = new Map<string, KnownSecrets>();
+const lists = new BoundedMemo<string, KnownSecrets>(MEMO_MAX_ENTRIES);
 const NO_SECRETS: KnownSecrets = [];
 function sameList(known: string[]): KnownSecrets {
-  if (known.length === 0) return NO_SECRETS;
-  const key = known.join('\n');
-  let list = lists.get(key);
-  if (list === undefined) {
-    if (lists.size >= MEMO_MAX_ENTRIES) lists.clear();
-    list = known;
-    lists.set(key, list);
-  }
-  return list;
+  return known.length === 0 ? NO_SECRETS : lists.get(known.join('\n'), () => known);
 }
 
-type CutTable = Map<KnownSecrets, Map<string, string>>;
-const pathsCut: CutTable = new Map();
-const answersCut: CutTable = new Map();
+/** Per list of secrets, what each text was cut to. */
+type CutTable = BoundedMemo<KnownSecrets, BoundedMemo<string, string>>;
+const pathsCut: CutTable = new BoundedMemo(MEMO_MAX_ENTRIES);
+const answersCut: CutTable = new BoundedMemo(MEMO_MAX_ENTRIES);
+const newCuts = () => new BoundedMemo<string, string>(MEMO_MAX_ENTRIES);
 
 function remembered(table: CutTable, text: string, known: KnownSecrets, cut: (text: string, known: KnownSecrets) => string): string {
   if (text.length > MEMO_MAX_CHARS) return cut(text, known);
-  let byText = table.get(known);
-  if (byText === undefined) {
-    if (table.size >= MEMO_MAX_ENTRIES) table.clear();
-    byText = new Map();
-    table.set(known, byText);
-  }
-  let shown = byText.get(text);
-  if (shown === undefined) {
-    shown = cut(text, known);
-    if (byText.size >= MEMO_MAX_ENTRIES) byText.clear();
-    byText.set(text, shown);
-  }
-  return shown;
+  return table.get(known, newCuts).get(text, (uncut) => cut(uncut, known));
 }
 
 /** An entry built elsewhere (tests, imports), cut by the same rules. */

@@ -1,4 +1,4 @@
-import { ApiError, successReply, type SandboxReply, type SandboxRequest } from '../core/exchange.js';
+import { ApiError, successReply, type QueryView, type SandboxReply, type SandboxRequest } from '../core/exchange.js';
 import { checkClockAdvance, type ControlMoves, type SandboxControl } from './control-moves.js';
 import { depositRequest } from './deposit-body.js';
 import type { Fixtures } from '../store/fixtures.js';
@@ -172,7 +172,7 @@ export function selectRequests(list: (filter: RequestFilter) => JournalEntry[], 
  * The journal's filters as query parameters: method=GET,POST; path=/api/v1/me/orders/* ; status=4xx,429;
  * account=rich; idempotency_key=k; since=ISO 8601 or epoch ms; after_id=N. The same names the CLI's flags use.
  */
-export function filterFromQuery(query: URLSearchParams): RequestFilter {
+export function filterFromQuery(query: QueryView): RequestFilter {
   const list = (name: string) =>
     (query.get(name) ?? '')
       .split(',')

@@ -1,12 +1,13 @@
-import { ApiError } from '../core/exchange.js';
+import { ApiError, type QueryView } from '../core/exchange.js';
 import type { Db } from '../store/db.js';
 import { tokenDigest } from '../store/token-digest.js';
+import { BoundedMemo } from '../core/bounded-memo.js';
 import type { AccountRecord, TokenRecord } from '../store/records.js';
 
 /** Query parameters that would carry a token in a URL; the document forbids it. */
 const TOKEN_PARAMS = new Set(['token', 'api_token', 'access_token', 'apikey', 'api_key', 'key', 'bearer']);
 
-export function refuseTokenInUrl(query: URLSearchParams): void {
+export function refuseTokenInUrl(query: QueryView): void {
   for (const name of query.keys()) {
     if (TOKEN_PARAMS.has(name.toLowerCase())) {
       throw new ApiError(400, 'Tokens are not accepted in the URL; send them only in the Authorization header.', 'TOKEN_IN_URL', [name]);
@@ -40,15 +41,8 @@ export const unauthorized = () => new ApiError(401, 'Unauthorized: the API token
  * A bot sends the same token with every request, and hashing it cost more than the rest of a balance read: the
  * digests of the last few tokens are kept, in memory only (the state, the journal and the logs never see this table).
  */
-const digests = new Map<string, string>();
-const MAX_DIGESTS = 256;
+const digests = new BoundedMemo<string, string>(256);
 
 function digestOf(token: string): string {
-  let digest = digests.get(token);
-  if (digest === undefined) {
-    digest = tokenDigest(token);
-    if (digests.size >= MAX_DIGESTS) digests.clear();
-    digests.set(token, digest);
-  }
-  return digest;
+  return digests.get(token, tokenDigest);
 }

@@ -137,6 +137,18 @@ describe('the code cache', () => {
     expect(result.stdout).toBe(plain.stdout);
   });
 
+  it('a cache file past its bound (16 MiB, none the build writes) is not read: that module is compiled from source', () => {
+    const { launcher, cache } = copyOfTheCli();
+    const largest = readdirSync(cache)
+      .map((name) => join(cache, name))
+      .sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+    truncateSync(largest, 17 * 1024 * 1024); // grown, with zeros: read whole, it would cost 17 MiB before V8 refused it
+    const result = run(launcher, OFFLINE);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(plain.stdout);
+    expect(result.counts).toMatchObject({ rejected: 0, missing: 1 });
+  });
+
   it('a cache made by another V8 is not read at all', () => {
     const { launcher, cache } = copyOfTheCli();
     renameSync(cache, join(cache, '..', 'v8-0.0.0.0-node.0-x64'));
