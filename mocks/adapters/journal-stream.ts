@@ -11,8 +11,9 @@ import { compileFilter, type JournalEntry } from '../inspect/request-journal.js'
 export const MAX_STREAM_READERS = 16;
 
 /**
- * The most a live stream may hold unsent for a reader before that reader is dropped (it reconnects with
- * Last-Event-ID and gets what the journal still holds): 1 MiB.
+ * The most a live stream may hold unsent for a reader, of earlier batches, before that reader is dropped (it
+ * reconnects with Last-Event-ID and gets what the journal still holds): 1 MiB. What one reader may hold is this plus one
+ * batch.
  */
 export const MAX_READER_BUFFER_BYTES = 1024 * 1024;
 
@@ -234,8 +235,13 @@ function send(feed: Feed): void {
       if (entry.id > reader.replayedTo && reader.matches(entry)) wanted.push((wire[i] ??= wireEvent(entry)));
     }
     if (wanted.length === 0) continue;
+    // A reader that stopped reading is not buffered for forever: judged by what it left unread of the batches before,
+    // which it had a batch's time at least to take. One batch may be larger than the limit under load (20 ms of
+    // entries at some 30,000 requests a second are over 1 MiB); it says nothing of the reader, and is sent whole.
+    if (reader.res.writableLength > MAX_READER_BUFFER_BYTES) {
+      reader.res.destroy();
+      continue;
+    }
     reader.res.write(wireBytes(wanted));
-    // A reader that stopped reading is not buffered for forever.
-    if (reader.res.writableLength > MAX_READER_BUFFER_BYTES) reader.res.destroy();
   }
 }

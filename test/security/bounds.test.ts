@@ -240,9 +240,9 @@ describe('the live request stream (`mock serve`, the built binary)', () => {
   /** The resident memory of the served sandbox, in MB. */
   const serverRssMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${served.child.pid}/status`, 'utf8'))![1]) / 1024;
 
-  /** `count` requests whose 16 KB bodies the journal keeps: some 17 MB of journal as JSON per 1000. */
-  async function fill(count: number): Promise<void> {
-    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  /** `count` requests whose 16 KB bodies the journal keeps (some 17 MB of journal as JSON per 1000), `at` at a time. */
+  async function fill(count: number, at = 8): Promise<void> {
+    const agent = new Agent({ keepAlive: true, maxSockets: at });
     const body = JSON.stringify({ note: 'x'.repeat(16_000) });
     const one = () =>
       new Promise<void>((resolve, reject) => {
@@ -254,7 +254,7 @@ describe('the live request stream (`mock serve`, the built binary)', () => {
         sent.on('error', reject);
         sent.end(body);
       });
-    for (let done = 0; done < count; done += 8) await Promise.all(Array.from({ length: Math.min(8, count - done) }, one));
+    for (let done = 0; done < count; done += at) await Promise.all(Array.from({ length: Math.min(at, count - done) }, one));
     agent.destroy();
   }
 
@@ -333,6 +333,32 @@ describe('the live request stream (`mock serve`, the built binary)', () => {
     socket.destroy();
     expect(ids).toEqual(Array.from({ length: ENTRIES + 8 }, (_, i) => ids[0]! + i));
   }, 30_000);
+
+  it(`a reader that reads is kept when one batch of live entries is larger than ${MAX_READER_BUFFER_BYTES / 1024 / 1024} MiB`, async () => {
+    const { port } = new URL(served.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.write(`GET /__sandbox/requests/stream HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-topup-sandbox: 1\r\n\r\n`);
+    const closed = new Promise<'closed'>((resolve) => socket.once('close', () => resolve('closed')));
+    let events = 0;
+    let text = '';
+    let reached: () => void = () => undefined;
+    const BURST = 400;
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
+        if (/^event: request$/m.test(text.slice(0, end))) events += 1;
+        text = text.slice(end + 2);
+      }
+      if (events >= BURST) reached();
+    });
+    const all = new Promise<'all'>((resolve) => (reached = () => resolve('all')));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // 400 requests of 16 KB at once, on 64 connections: some 6.5 MB of entries within a few batches of 20 ms.
+    await fill(BURST, 64);
+    expect(await Promise.race([all, closed])).toBe('all');
+    expect(events).toBe(BURST);
+    socket.destroy();
+  }, 60_000);
 
   it(`a reader that stops reading while requests arrive is dropped once ${MAX_READER_BUFFER_BYTES / 1024 / 1024} MiB wait for it`, async () => {
     const reader = await openReader('');
