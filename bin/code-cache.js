@@ -13,10 +13,23 @@ const vm = require('node:vm');
 const MAX_CACHE_BYTES = 16 * 1024 * 1024;
 const INSTALLED = Symbol.for('topup.codeCache');
 
-/** The folder of caches for this V8 and processor, inside the built CLI's folder. */
-function cacheFolder(bundleFolder) {
-  return join(bundleFolder, 'code-cache', `v8-${process.versions.v8}-${process.arch}`);
+/**
+ * The folder of caches for this V8 and processor, inside the built CLI's folder; `flags` names the V8 flags the CLI
+ * itself turned on before the modules were compiled (see KNOWN_FLAGS), whose caches are kept apart.
+ */
+function cacheFolder(bundleFolder, flags = '') {
+  return join(bundleFolder, 'code-cache', `v8-${process.versions.v8}-${process.arch}${flags === '' ? '' : `-${flags}`}`);
 }
+
+/**
+ * V8's flags are part of what a cache must match, and they are the whole process's. The jq worker turns
+ * --liftoff-only on (src/cli/io/jq-worker.ts), and every module compiled after that would refuse a cache made
+ * without it: a --jq command compiled most of its modules from source. So the CLI turns such flags on through the
+ * function useCodeCache leaves at globalThis[FLAGS], and the modules compiled after come from (and are recorded into)
+ * a folder of their own for those flags.
+ * The names are this list's only, so that the folder's name is never made of text from elsewhere.
+ */
+const KNOWN_FLAGS = new Map([['--liftoff-only', 'liftoff-only']]);
 
 /** One cache file per module, named by its path inside the bundle's folder (`filename` is inside it). */
 function cacheFileOf(folder, bundleFolder, filename) {
@@ -36,13 +49,15 @@ function useCodeCache(bundleFolder, options = {}) {
   if (!record && process.env.TOPUP_DISABLE_CODE_CACHE === '1') return undefined;
   const original = Module.prototype._compile;
   if (original[INSTALLED]) return original[INSTALLED];
-  const folder = cacheFolder(bundleFolder);
-  if (!record && !isFolder(folder)) return undefined;
+  if (!record && !isFolder(cacheFolder(bundleFolder))) return undefined;
   const counts = { accepted: 0, rejected: 0, missing: 0 };
+  /** The flags turned on through globalThis[FLAGS] so far, as a folder's suffix ('' for none). */
+  let flags = '';
   const compiled = [];
   const prefix = bundleFolder + sep;
   function compileWithCache(content, filename) {
     if (!filename.startsWith(prefix) || content.startsWith('#!')) return original.call(this, content, filename);
+    const folder = cacheFolder(bundleFolder, flags);
     const cacheFile = cacheFileOf(folder, bundleFolder, filename);
     const cachedData = readCache(cacheFile);
     const script = checksummed(
@@ -56,16 +71,26 @@ function useCodeCache(bundleFolder, options = {}) {
     if (cachedData === undefined) counts.missing += 1;
     else if (script.cachedDataRejected) counts.rejected += 1;
     else counts.accepted += 1;
-    if (record) compiled.push([script, cacheFile]);
+    if (record) compiled.push([script, cacheFile, flags]);
     return script
       .runInThisContext({ displayErrors: true })
       .call(this.exports, this.exports, requireFor(this), this, filename, dirname(filename));
   }
   compileWithCache[INSTALLED] = counts;
   Module.prototype._compile = compileWithCache;
-  if (record) process.once('exit', () => writeCaches(folder, compiled));
+  globalThis[FLAGS] = (flag) => {
+    const name = KNOWN_FLAGS.get(flag);
+    if (name === undefined) throw new Error(`code cache: no folder for the V8 flag ${flag}`);
+    require('node:v8').setFlagsFromString(flag);
+    if (!flags.split('+').includes(name)) flags = flags === '' ? name : `${flags}+${name}`;
+  };
+  // A cache made now carries the flags as they are now: only the modules compiled under them can be recorded.
+  if (record) process.once('exit', () => writeCaches(compiled.filter(([, , under]) => under === flags)));
   return counts;
 }
+
+/** Where useCodeCache leaves the function that turns a flag on, for the CLI's bundle (which cannot import this file). */
+const FLAGS = Symbol.for('topup.codeCache.useV8Flags');
 
 /**
  * Runs `work` with V8 checking the bytes of code caches. V8 checks a cache's version, flags and source length, but
@@ -128,9 +153,10 @@ function readCache(path) {
 }
 
 /** Each module's cache, written beside its place and renamed over it: a reader sees a whole file or none. */
-function writeCaches(folder, compiled) {
-  mkdirSync(folder, { recursive: true });
+function writeCaches(compiled) {
   for (const [script, cacheFile] of compiled) {
+    const folder = dirname(cacheFile);
+    mkdirSync(folder, { recursive: true });
     const partial = join(folder, `.${basename(cacheFile)}.${process.pid}`);
     writeFileSync(
       partial,

@@ -1,7 +1,7 @@
 // Builds dist/cli/code-cache/: the V8 code cache that bin/code-cache.js compiles the CLI's modules with. It runs the
 // built CLI on the commands below, in a fresh config folder that is removed after, each run adding the functions it
 // compiled to the cache of each module it loaded. One command is sent to a served sandbox (the bundle's own, started
-// here), so that the HTTP client's modules are cached too. The last is the one users meet first: the offline catalog.
+// here), so that the HTTP client's modules are cached too; one uses --jq. The offline catalog is the one users meet first.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,6 +17,8 @@ const commands = (served) => [
   ['--base-url', served, 'packages', '--json'],
   ['--mock', 'balance', '--json'],
   ['--mock', 'packages', '--json'],
+  // --jq turns V8's --liftoff-only on (src/cli/io/jq-worker.ts): the modules loaded after it get caches of their own.
+  ['--mock', 'packages', '--jq', '.packages[0].code'],
 ];
 
 /**

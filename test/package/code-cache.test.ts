@@ -130,6 +130,20 @@ describe('the code cache', () => {
     expect(result.counts).toMatchObject({ rejected: 2, missing: 1 });
   });
 
+  it('--jq turns V8 --liftoff-only on for its worker: the modules loaded after come from caches made under that flag', () => {
+    const jq = [...OFFLINE.slice(0, 2), '--jq', '.packages[0].code'];
+    const uncached = run(BIN, jq, { TOPUP_DISABLE_CODE_CACHE: '1' });
+    expect(uncached.code).toBe(0);
+    expect(uncached.stdout).toMatch(/^\S+\n$/);
+    const cached = run(BIN, jq);
+    expect(cached.code).toBe(0);
+    expect(cached.stdout).toBe(uncached.stdout);
+    // Refused, every module loaded after the flag changed (32 of 36) was compiled from source, as it was before.
+    expect(cached.counts).toMatchObject({ rejected: 0 });
+    expect(cached.counts!.accepted).toBeGreaterThan(30);
+    expect(statSync(cacheFolder(BUNDLE) + '-liftoff-only').isDirectory()).toBe(true);
+  });
+
   it('node --verify-snapshot-checksum for the whole run: the cache is still read, the output the same', () => {
     const result = run(BIN, OFFLINE, {}, ['--verify-snapshot-checksum']);
     expect(result.code).toBe(0);

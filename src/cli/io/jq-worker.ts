@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { CliError } from '../errors.js';
 import { jqEngine } from './jq-engine.js';
@@ -37,10 +38,6 @@ export type JqAnswer =
  */
 const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
-// jq's WebAssembly (2.7 MB) runs on V8's baseline compiler only: optimising its hot functions in the background cost
-// more CPU than a --jq run's whole filter (jq compiles its builtins at every start), about a sixth of the command.
-// V8's flags are the process's, and nothing else in the CLI runs WebAssembly.
-require('node:v8').setFlagsFromString('--liftoff-only');
 const grow = WebAssembly.Memory.prototype.grow;
 let overLimit = false;
 WebAssembly.Memory.prototype.grow = function (pages) {
@@ -141,6 +138,7 @@ export class JqWorker {
 
   #start(): Worker {
     if (this.#worker !== undefined) return this.#worker;
+    useLiftoffOnly();
     const memoryBytes = this.limits.memoryMb * 1024 * 1024;
     const worker = new Worker(WORKER_CODE, {
       eval: true,
@@ -158,6 +156,19 @@ export class JqWorker {
     this.#worker = worker;
     return worker;
   }
+}
+
+/**
+ * jq's WebAssembly (2.7 MB) runs on V8's baseline compiler only: optimising its hot functions in the background cost
+ * more CPU than a --jq run's whole filter (jq compiles its builtins at every start), about a sixth of the command.
+ * V8's flags are the whole process's (nothing else in the CLI runs WebAssembly), and they are part of what a code
+ * cache must match: the flag is turned on through the CLI's code cache when it is in use (bin/code-cache.js), which
+ * then compiles the modules loaded after from caches made under the same flag.
+ */
+function useLiftoffOnly(): void {
+  const useV8Flags = (globalThis as Record<symbol, unknown>)[Symbol.for('topup.codeCache.useV8Flags')];
+  if (typeof useV8Flags === 'function') (useV8Flags as (flag: string) => void)('--liftoff-only');
+  else setFlagsFromString('--liftoff-only');
 }
 
 function limitError(limit: 'time' | 'memory', limits: JqLimits): CliError {
