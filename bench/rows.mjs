@@ -16,6 +16,8 @@ export const EXPECTED_ROWS = [
   'startup.binary.version',
   'startup.binary.offline',
   ...[2, 10].flatMap((c) => ['catalog', 'balance', 'order'].flatMap((e) => [`http.${e}.c${c}.rps`, `http.${e}.c${c}.latency`])),
+  'http.journal-kept.c2.rps',
+  'http.journal-stream.c2.rps',
   'http.journal.c2.rps',
   'peer.prism',
   ...[10_000, 100_000].flatMap((n) => ['list', 'get', 'create'].map((e) => `scale.${e}.${n}`)),

@@ -1,10 +1,16 @@
 // @ts-check
 // The baseline: a bare node:http server that answers each route with recorded bytes, and nothing else.
-// argv[2]: { routes: { "GET /path": { status, headers, body } } }.
+// argv[2]: { routes: { "GET /path": { status, headers, body } }, stream?: { path, event } }.
+// With `stream`, GET `path` is a Server-Sent Events stream that gets `event` (an event the sandbox's live request
+// stream sent, recorded) for every request answered while it is open, batched as the sandbox batches them: what
+// moving the same bytes to the same reader costs a server that does nothing else (the journal rows' floor).
 import { createServer } from 'node:http';
 
-/** @type {{ routes: Record<string, { status: number, headers: Record<string, string>, body: string }> }} */
-const { routes } = JSON.parse(process.argv[2] ?? '{}');
+/** The sandbox's batching of live events (mocks/adapters/journal-stream.ts LIVE_BATCH_MS). */
+const BATCH_MS = 20;
+
+/** @type {{ routes: Record<string, { status: number, headers: Record<string, string>, body: string }>, stream?: { path: string, event: string } }} */
+const { routes, stream } = JSON.parse(process.argv[2] ?? '{}');
 const replies = new Map(
   Object.entries(routes).map(([route, reply]) => [
     route,
@@ -12,13 +18,49 @@ const replies = new Map(
   ]),
 );
 
+/** @type {Set<import('node:http').ServerResponse>} */
+const readers = new Set();
+/** The recorded event without its `id:` line, which each event gets anew. */
+const eventRest = stream === undefined ? '' : stream.event.slice(stream.event.indexOf('\n') + 1);
+let nextId = 1;
+let pending = 0;
+let scheduled = false;
+let sentAt = Number.NEGATIVE_INFINITY;
+
+function sendBatch() {
+  let text = '';
+  for (; pending > 0; pending--) text += `id: ${nextId++}\n${eventRest}`;
+  scheduled = false;
+  sentAt = performance.now();
+  const bytes = Buffer.from(text);
+  for (const reader of readers) reader.write(bytes);
+}
+
+function streamAnswered() {
+  if (readers.size === 0) return;
+  pending += 1;
+  if (scheduled) return;
+  scheduled = true;
+  const wait = sentAt + BATCH_MS - performance.now();
+  if (wait <= 0) setImmediate(sendBatch);
+  else setTimeout(sendBatch, wait);
+}
+
 const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+  if (stream !== undefined && req.method === 'GET' && req.url === stream.path) {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' });
+    res.write(': bare request stream\n\n');
+    readers.add(res);
+    res.once('close', () => readers.delete(res));
+    return;
+  }
   const reply = replies.get(`${req.method} ${req.url}`);
   // The body is read, as any server must before answering on a kept-alive connection.
   req.resume();
   req.on('end', () => {
     if (reply === undefined) res.writeHead(404).end();
     else res.writeHead(reply.status, reply.headers).end(reply.body);
+    streamAnswered();
   });
 });
 server.listen(0, '127.0.0.1', () => {
