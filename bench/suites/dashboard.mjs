@@ -172,7 +172,8 @@ function liveLogRow(latency, note) {
     group: 'Dashboard (Chromium)',
     measure: 'a request shows in the live log: p50 / p99 from the moment it was sent',
     unit: 'ms',
-    budget: /** @type {const} */ ({ op: '<', limit: 100, of: 'value', text: 'p99 < 100 ms' }),
+    // A margin over three full runs of 2026-11-26 (p99 59–62 ms; 52 ms in the run before); 100 ms before.
+    budget: /** @type {const} */ ({ op: '<', limit: 80, of: 'value', text: 'p99 < 80 ms' }),
   };
   if (latency === undefined) return { ...row, status: 'NOT MEASURED', note };
   const p99 = quantile(latency.shown, 0.99);

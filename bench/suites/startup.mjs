@@ -103,11 +103,15 @@ export async function startup({ quick, log }) {
     // bin/topup.js answers --version before loading anything: node's own start plus one small file read, so its
     // median sits on 1.00× and a budget of 1× failed on noise alone. 1.1× still fails if anything loads before it.
     ['version', '`topup --version`', { caller: 1.1 }],
-    ['help', '`topup --help`', { caller: 1.2 }],
+    // 1.2× was set in issue 25's first round without runs behind it; three full runs of 2026-11-26 (1.27–1.29×) put
+    // a margin over their spread above the 1.3× the row had before the issue, so it is 1.3× again (never looser).
+    ['help', '`topup --help`', { caller: 1.3 }],
     ['remote', '`topup packages --json` against a running HTTP sandbox', { caller: 1.4 }],
     ['offline', '`topup --mock packages --json` (offline)', { caller: 1.6, empty: 3 }],
     ['offline-uncached', '`topup --mock packages --json` (offline), without the code cache', {}],
-    ['jq', "`topup --mock packages --jq '.packages[0].code'` (offline, jq loaded)", { caller: 3.5 }],
+    // Likewise: 3.5× (round one, no runs) was under three full runs of 2026-11-26 (3.64–3.75×, before --jq read the
+    // code cache); 3.9× is a margin over them and under the 4× of before the issue.
+    ['jq', "`topup --mock packages --jq '.packages[0].code'` (offline, jq loaded)", { caller: 3.9 }],
   ];
   for (const [envName, label] of /** @type {[string, string][]} */ ([
     ['caller', ''],
