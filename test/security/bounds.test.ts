@@ -342,9 +342,12 @@ describe('the live request stream (`mock serve`, the built binary)', () => {
     let events = 0;
     let text = '';
     let reached: () => void = () => undefined;
+    let opened: () => void = () => undefined;
+    const open = new Promise<void>((resolve) => (opened = resolve));
     const BURST = 400;
     socket.setEncoding('utf8').on('data', (chunk: string) => {
       text += chunk;
+      if (text.includes(': topup sandbox request stream')) opened();
       for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
         if (/^event: request$/m.test(text.slice(0, end))) events += 1;
         text = text.slice(end + 2);
@@ -352,7 +355,8 @@ describe('the live request stream (`mock serve`, the built binary)', () => {
       if (events >= BURST) reached();
     });
     const all = new Promise<'all'>((resolve) => (reached = () => resolve('all')));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The stream is open (its first comment came) before the requests are sent.
+    await open;
     // 400 requests of 16 KB at once, on 64 connections: some 6.5 MB of entries within a few batches of 20 ms.
     await fill(BURST, 64);
     expect(await Promise.race([all, closed])).toBe('all');
