@@ -17,6 +17,7 @@ import { registerOrderCreateCommand } from './commands/orders/create.js';
 import { registerOrderCommands } from './commands/orders/index.js';
 import { registerTransactionsCommand } from './commands/transactions/index.js';
 import type { CliContext, GlobalOptions } from './context.js';
+import type { RegisterScope } from './register-scope.js';
 import { UsageError } from './errors.js';
 import { exitCodeTable } from './exit-codes.js';
 import { environmentTable } from './help/environment.js';
@@ -52,7 +53,8 @@ Examples:
 /** A group of commands, registered together, and the top-level commands it adds. */
 export interface CommandGroup {
   readonly names: readonly string[];
-  register(program: Command, ctx: CliContext): void;
+  /** `top`: only the top-level commands, with what the root help shows of them (groups with subcommands heed it). */
+  register(program: Command, ctx: CliContext, scope: RegisterScope): void;
 }
 
 /** Every group, in the order `topup --help` lists them (test/cli/program-groups.test.ts checks the names). */
@@ -65,8 +67,9 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { names: ['deposits'], register: registerDepositCommands },
   {
     names: ['orders'],
-    register: (program, ctx) => {
-      const orders = registerOrderCommands(program, ctx);
+    register: (program, ctx, scope) => {
+      const orders = registerOrderCommands(program, ctx, scope);
+      if (scope === 'top') return;
       registerOrderCreateCommand(orders, ctx);
       registerOrderBatchCommand(orders, ctx);
     },
@@ -84,19 +87,27 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
 
 /**
  * The group of the command `argv` runs, found as commander will find it: the first word that is not a global option
- * or its value. Undefined when the whole tree is needed or the words are not plain enough to be sure: no command,
- * an unknown one (commander suggests among all), `--help` or an option the program does not know before it, `--`.
+ * or its value. ROOT_HELP when `--help` or `-h` comes first: commander prints the root help then, which shows every
+ * group's top-level commands and nothing below them. Undefined when the whole tree is needed or the words are not
+ * plain enough to be sure: no command, an unknown one (commander suggests among all), an option the program does not
+ * know before it, `--`.
  */
-function groupNamed(program: Command, argv: readonly string[]): CommandGroup | undefined {
+function groupNamed(program: Command, argv: readonly string[]): CommandGroup | RootHelp | undefined {
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (!word.startsWith('-') || word === '-') return COMMAND_GROUPS.find((group) => group.names.includes(word));
+    // commander answers the program's own help option, wherever the words after it point: the root help.
+    if (word === '--help' || word === '-h') return ROOT_HELP;
     const option = program.options.find((known) => known.long === word.split('=')[0] || known.short === word);
     if (option === undefined || option.optional) return undefined;
     if (option.required && !word.includes('=')) i++;
   }
   return undefined;
 }
+
+/** `topup --help`: every group, each with its top-level commands only (see RegisterScope). */
+const ROOT_HELP = Symbol('root help');
+type RootHelp = typeof ROOT_HELP;
 
 /**
  * The commander tree. Commands register themselves; their run functions take the context. Given the run's words,
@@ -128,9 +139,13 @@ export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command
       await ctx.io.useJq(globals.jq, ctx.signal);
     });
   // A run names its command: only that command's group is registered. Registering them all (about a fifth of a
-  // command's start-up) is left to what needs the whole tree: help, suggestions for a mistyped command, completion.
+  // command's start-up) is left to what needs the whole tree: `topup help`, suggestions for a mistyped command,
+  // completion. The root help gets every group's top-level commands only (a quarter of `topup --help`'s own time).
   const named = argv === undefined ? undefined : groupNamed(program, argv);
-  for (const group of COMMAND_GROUPS) if (named === undefined || group === named) group.register(program, ctx);
+  const scope: RegisterScope = named === ROOT_HELP ? 'top' : 'all';
+  for (const group of COMMAND_GROUPS) {
+    if (named === undefined || named === ROOT_HELP || group === named) group.register(program, ctx, scope);
+  }
   for (const command of program.commands) inheritSettings(command, ctx);
   return program;
 }

@@ -3,6 +3,7 @@
  * start-up went to building commands it never ran. What needs the whole tree (help, a mistyped command's
  * suggestion, completion) still gets it, and the table of groups must name exactly what each group registers.
  */
+import type { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CliContext } from '../../src/cli/context.js';
 import { buildProgram, COMMAND_GROUPS } from '../../src/cli/program.js';
@@ -47,6 +48,31 @@ describe('which words register what', () => {
     ['the completion helper', ['__complete', 'orders', '']],
   ])('%s: the whole tree', (_case, argv) => {
     expect(registered(argv)).toEqual(everyCommand);
+  });
+});
+
+describe('the root help (`--help` or `-h` before any command)', () => {
+  /** What the root help prints, from a program built for `argv` (undefined: the whole tree). */
+  const rootHelpOf = (argv?: readonly string[]) => {
+    const io = fakeIO();
+    buildProgram(new CliContext(io), argv).outputHelp();
+    return io.out();
+  };
+  const commandsIn = (command: Command): number => command.commands.reduce((sum, sub) => sum + 1 + commandsIn(sub), 0);
+
+  it.each([[['--help']], [['-h']], [['--help', 'orders', 'create']], [['--mock', '--json', '-h', 'mock']]])(
+    '%j registers every group without its subcommands, and prints what the whole tree prints',
+    (argv) => {
+      expect(registered(argv)).toEqual(everyCommand);
+      expect(rootHelpOf(argv)).toBe(rootHelpOf());
+      const whole = commandsIn(buildProgram(new CliContext(fakeIO())));
+      expect(commandsIn(buildProgram(new CliContext(fakeIO()), argv))).toBeLessThan(whole / 2);
+    },
+  );
+
+  it('the root help lists every top-level command with its description', () => {
+    const help = rootHelpOf(['--help']);
+    for (const name of everyCommand) expect(help).toMatch(new RegExp(`^  ${name}\\b.* {2,}\\S`, 'm'));
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
+import type { RegisterScope } from '../../register-scope.js';
 import { registerLogin } from './login.js';
 import { registerLogout } from './logout.js';
 
@@ -7,7 +8,7 @@ import { registerLogout } from './logout.js';
  * `topup auth`: login and logout register themselves; status, token and switch are registered here, on every run,
  * and their run functions (status.ts, token.ts, switch.ts) load only when they run.
  */
-export function registerAuthCommands(program: Command, ctx: CliContext): void {
+export function registerAuthCommands(program: Command, ctx: CliContext, scope: RegisterScope = 'all'): void {
   const auth = program
     .command('auth')
     .description('Log in to a server, log out, switch profiles, and check or print the token')
@@ -24,6 +25,7 @@ Examples:
   $ topup auth switch --profile staging
   $ topup auth logout --profile staging`,
     );
+  if (scope === 'top') return;
 
   registerLogin(auth, ctx);
   registerLogout(auth, ctx);

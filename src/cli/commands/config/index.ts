@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
+import type { RegisterScope } from '../../register-scope.js';
 import { registerConfigGet } from './get.js';
 import { registerConfigList } from './list.js';
 import { registerConfigPath } from './path.js';
 import { registerConfigSet } from './set.js';
 
 /** `topup config`: list, get, set and path; the keys and the profile they belong to in keys.ts. */
-export function registerConfigCommands(program: Command, ctx: CliContext): void {
+export function registerConfigCommands(program: Command, ctx: CliContext, scope: RegisterScope = 'all'): void {
   const config = program
     .command('config')
     .description("Show and change settings: the current profile, a profile's base URL and chat user id, and accessible mode")
@@ -25,6 +26,7 @@ Examples:
   $ topup config set accessible true
   $ topup config get base_url --profile staging`,
     );
+  if (scope === 'top') return;
 
   registerConfigList(config, ctx);
   registerConfigGet(config, ctx);

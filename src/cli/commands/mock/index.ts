@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
+import type { RegisterScope } from '../../register-scope.js';
 import { registerClock } from './clock.js';
 import { registerDeposit } from './deposit.js';
 import { registerFaults } from './faults.js';
@@ -13,7 +14,7 @@ import { registerServe } from './serve.js';
 import { registerState } from './state.js';
 
 /** `topup mock`: one file per verb (serve, open, logs, requests, fixtures, state, reset, faults, clock, the moves, deposit). */
-export function registerMockCommands(program: Command, ctx: CliContext): void {
+export function registerMockCommands(program: Command, ctx: CliContext, scope: RegisterScope = 'all'): void {
   const mock = program
     .command('mock')
     .description('Run and steer the sandbox: serve it over HTTP, pay or expire invoices, add deposits')
@@ -31,6 +32,7 @@ Examples:
   $ topup mock deposit 50000 --paid
   $ topup mock fixtures --json`,
     );
+  if (scope === 'top') return;
 
   registerServe(mock, ctx);
   registerOpen(mock, ctx);
