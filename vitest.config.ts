@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // dist/ built once, before the workers start, when a source is newer (test/support/build-once.ts).
+    globalSetup: ['test/support/build-once.ts'],
     // Two cores here; more workers only add contention.
     maxWorkers: 2,
     // The sandbox's pages import their style sheets as text (`./style.css?raw`, mocks/web/). With CSS processing off,
