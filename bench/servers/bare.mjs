@@ -20,20 +20,25 @@ const replies = new Map(
 
 /** @type {Set<import('node:http').ServerResponse>} */
 const readers = new Set();
-/** The recorded event without its `id:` line, which each event gets anew. */
-const eventRest = stream === undefined ? '' : stream.event.slice(stream.event.indexOf('\n') + 1);
+/** The recorded event without its `id:` line, which each event gets anew: bytes made once, as the sandbox keeps bodies. */
+const eventRest = Buffer.from(stream === undefined ? '' : stream.event.slice(stream.event.indexOf('\n') + 1));
 let nextId = 1;
 let pending = 0;
 let scheduled = false;
 let sentAt = Number.NEGATIVE_INFINITY;
 
+/** The pending events as one buffer (each its own id line, then the recorded bytes), written once to every reader. */
 function sendBatch() {
-  let text = '';
-  for (; pending > 0; pending--) text += `id: ${nextId++}\n${eventRest}`;
+  const bytes = Buffer.allocUnsafe(pending * (eventRest.length + 24));
+  let at = 0;
+  for (; pending > 0; pending--) {
+    at += bytes.write(`id: ${nextId++}\n`, at, 'latin1');
+    at += eventRest.copy(bytes, at);
+  }
   scheduled = false;
   sentAt = performance.now();
-  const bytes = Buffer.from(text);
-  for (const reader of readers) reader.write(bytes);
+  const batch = bytes.subarray(0, at);
+  for (const reader of readers) reader.write(batch);
 }
 
 function streamAnswered() {

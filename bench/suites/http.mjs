@@ -256,7 +256,7 @@ async function journalCost({ endpoint, log, durationMs, warmupMs, rounds, routes
         baselineDisplay: `${bareShare.toFixed(2)}× (${Math.round(bareWithReader).toLocaleString('en-US')} of ${Math.round(bareRps).toLocaleString('en-US')} rps)`,
         ratio: sandboxShare / bareShare,
         budget: { op: '>=', limit: 0.95, of: 'ratio' },
-        note: `A reader has every entry built at once (its cut paths and bodies looked up in small tables when they repeat), and the live stream sends the entries of up to ${STREAM_BATCH_MS} ms as one write per reader, each event made into bytes once, the answer body kept as ready bytes per body. Moving an event (about 2 KB here) through the kernel to a reader on the same two cores costs any server a share of its rate: bare node:http doing only that (the same events, batched the same way, to the same raw-socket reader) is the baseline, so the ratio is what the sandbox's stream costs beyond it.`,
+        note: `A reader has every entry built at once (its cut paths and bodies looked up in small tables when they repeat), and the live stream sends the entries of up to ${STREAM_BATCH_MS} ms as one write per reader, each event made into bytes once, the answer body kept as ready bytes per body. The baseline is bare node:http doing only the moving: the same recorded event with a new id line, copied into one buffer per batch, batched the same way, to the same raw-socket reader. What the sandbox pays beyond it, profiled (2026-11-26): building and serialising a distinct entry per request (its time, headers, duration), copying each batch into a new buffer of some 400 KB, and the kernel's copy to the reader, all on the two cores the load generator and the reader share.`,
       },
       {
         id: 'http.journal.c2.rps',
@@ -267,7 +267,7 @@ async function journalCost({ endpoint, log, durationMs, warmupMs, rounds, routes
         baseline: 'the same with the journal off (--journal-size 0), no reader',
         baselineValue: without,
         ratio: sandboxShare,
-        note: `The two rows above together, as this row was first defined (until 2026-11-26 it held issue 25's ≤ 5 % budget). On two cores shared with the load generator and the reader, the reader's share is below that whatever the server: bare node:http keeps ${bareShare.toFixed(2)}× of its rate in the same run.`,
+        note: `The two rows above together, as this row was first defined; until 2026-11-26 it held issue 25's ≤ 5 % budget, and its reader was dropped by the sandbox after the first batch over 1 MiB, so it mostly measured the journal without a reader. On two cores shared with the load generator and the reader, moving the events costs any server a share of its rate: bare node:http keeps ${bareShare.toFixed(2)}× of its rate in the same run.`,
       },
     ];
   } finally {
