@@ -141,7 +141,7 @@ CPU profiles (\`node --cpu-prof\`, each sample put on its source module by esbui
 
 ## Issue 25: the figures before
 
-Full runs of \`npm run bench\` on 2026-11-26, on the same machine with nothing else running (\`node -e 0\`: 118-123 ms, 75-79 ms in an empty environment): before issue 25 (4220456), after its first round (e543f8b), its second (4ec0a45) and its third (dcbc7c7: the code cache, builtins on first use, an ASCII bundle). The table above is after its fourth (the live stream keeps a reader that reads, the journal's goal as two rows, the root help builds top-level commands only, \`--jq\` reads the code cache, budgets over three runs); that run's machine was slower (\`node -e 0\`: 133 ms, 83 ms in an empty environment, and lower request rates for bare node:http too), which its ratios share.
+Full runs of \`npm run bench\` on 2026-11-26, on the same machine with nothing else running (\`node -e 0\`: 118-123 ms, 75-79 ms in an empty environment): before issue 25 (4220456), after its first round (e543f8b), its second (4ec0a45) and its third (dcbc7c7: the code cache, builtins on first use, an ASCII bundle). The table above is after its fourth (the live stream keeps a reader that reads, the journal's goal as two rows, the root help builds top-level commands only, \`--jq\` reads the code cache, budgets over three runs; \`node -e 0\`: 121 ms, 77 ms in an empty environment). The journal row of the earlier columns was taken with a reader the sandbox had dropped: the journal without a reader, mostly.
 
 | Row | Before (4220456) | After round one (e543f8b) | After round two (4ec0a45) | After round three (dcbc7c7) |
 |---|---|---|---|---|
