@@ -1,15 +1,13 @@
 // @ts-check
 // The baseline: a bare node:http server that answers each route with recorded bytes, and nothing else.
-// argv[2]: { routes: { "GET /path": { status, headers, body } }, stream?: { path, event } }.
+// argv[2]: { routes: { "GET /path": { status, headers, body } }, stream?: { path, event, batchMs } }.
 // With `stream`, GET `path` is a Server-Sent Events stream that gets `event` (an event the sandbox's live request
-// stream sent, recorded) for every request answered while it is open, batched as the sandbox batches them: what
-// moving the same bytes to the same reader costs a server that does nothing else (the journal rows' floor).
+// stream sent, recorded) for every request answered while it is open, batched as the sandbox batches them (a batch
+// every `batchMs` at most, the first after a quiet spell at once): what moving the same bytes to the same reader costs
+// a server that does nothing else (the journal rows' baseline).
 import { createServer } from 'node:http';
 
-/** The sandbox's batching of live events (mocks/adapters/journal-stream.ts LIVE_BATCH_MS). */
-const BATCH_MS = 20;
-
-/** @type {{ routes: Record<string, { status: number, headers: Record<string, string>, body: string }>, stream?: { path: string, event: string } }} */
+/** @type {{ routes: Record<string, { status: number, headers: Record<string, string>, body: string }>, stream?: { path: string, event: string, batchMs: number } }} */
 const { routes, stream } = JSON.parse(process.argv[2] ?? '{}');
 const replies = new Map(
   Object.entries(routes).map(([route, reply]) => [
@@ -46,7 +44,7 @@ function streamAnswered() {
   pending += 1;
   if (scheduled) return;
   scheduled = true;
-  const wait = sentAt + BATCH_MS - performance.now();
+  const wait = sentAt + (stream?.batchMs ?? 0) - performance.now();
   if (wait <= 0) setImmediate(sendBatch);
   else setTimeout(sendBatch, wait);
 }

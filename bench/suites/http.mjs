@@ -192,7 +192,7 @@ async function journalCost({ endpoint, log, durationMs, warmupMs, rounds, routes
     const on = await start('sandbox.mjs', { rateLimit: false });
     const kept = await start('sandbox.mjs', { rateLimit: false });
     const off = await start('sandbox.mjs', { rateLimit: false, journalSize: 0 });
-    const stream = { path: STREAM_PATH, event: await recordEvent(on.url, endpoint) };
+    const stream = { path: STREAM_PATH, event: await recordEvent(on.url, endpoint), batchMs: STREAM_BATCH_MS };
     const bare = await start('bare.mjs', { routes, stream });
     const bareStreamed = await start('bare.mjs', { routes, stream });
     const sandboxReader = await followStream(on.url);
@@ -278,7 +278,7 @@ async function journalCost({ endpoint, log, durationMs, warmupMs, rounds, routes
 
 /** The sandbox's live request stream, and the same path on the bare server. */
 const STREAM_PATH = '/__sandbox/requests/stream';
-/** mocks/adapters/journal-stream.ts LIVE_BATCH_MS, which the bare server's stream copies. */
+/** mocks/adapters/journal-stream.ts LIVE_BATCH_MS (not exported by the package), handed to the bare server's stream. */
 const STREAM_BATCH_MS = 20;
 
 /**

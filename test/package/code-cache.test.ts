@@ -144,6 +144,26 @@ describe('the code cache', () => {
     expect(statSync(cacheFolder(BUNDLE) + '-liftoff-only').isDirectory()).toBe(true);
   });
 
+  it('only a flag the code cache knows names a folder: any other is refused, and no V8 flag is set', () => {
+    const script = `
+      const { useCodeCache } = require(${JSON.stringify(join(ROOT, 'bin', 'code-cache.js'))});
+      useCodeCache(${JSON.stringify(BUNDLE)});
+      const use = globalThis[Symbol.for('topup.codeCache.useV8Flags')];
+      for (const flag of ['--../../outside', '--max-old-space-size=1', '--liftoff-only/..']) {
+        try { use(flag); console.log('taken ' + flag); } catch (error) { console.log(error.message); }
+      }
+      console.log(require('node:v8').getHeapStatistics().heap_size_limit > 64 * 1024 * 1024 ? 'heap limit untouched' : 'heap limit changed');
+    `;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(result.status).toBe(0);
+    expect(result.stdout.split('\n').filter(Boolean)).toEqual([
+      'code cache: no folder for the V8 flag --../../outside',
+      'code cache: no folder for the V8 flag --max-old-space-size=1',
+      'code cache: no folder for the V8 flag --liftoff-only/..',
+      'heap limit untouched',
+    ]);
+  });
+
   it('node --verify-snapshot-checksum for the whole run: the cache is still read, the output the same', () => {
     const result = run(BIN, OFFLINE, {}, ['--verify-snapshot-checksum']);
     expect(result.code).toBe(0);

@@ -307,16 +307,23 @@ describe('the live request stream (`mock serve`, the built binary)', () => {
     again.socket.destroy();
   });
 
-  it('a reader that reads gets every entry the journal holds once, in order, then the live ones', async () => {
+  /**
+   * A reader of the stream that reads everything: the ids of the request events it got, in order, and a promise for
+   * when it has `count` of them. `opened` settles once the stream's first comment came.
+   */
+  function followEvents(query: string) {
     const { port } = new URL(served.url);
-    const ids: number[] = [];
     const socket = connect(Number(port), '127.0.0.1');
-    socket.write(`GET /__sandbox/requests/stream?after_id=0 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-topup-sandbox: 1\r\n\r\n`);
+    socket.write(`GET /__sandbox/requests/stream${query} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-topup-sandbox: 1\r\n\r\n`);
+    const ids: number[] = [];
     let text = '';
-    let wanted = ENTRIES;
+    let wanted = Number.POSITIVE_INFINITY;
     let reached: () => void = () => undefined;
+    let opened: () => void = () => undefined;
+    const open = new Promise<void>((resolve) => (opened = resolve));
     socket.setEncoding('utf8').on('data', (chunk: string) => {
       text += chunk;
+      if (text.includes(': topup sandbox request stream')) opened();
       for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
         const id = /^id: (\d+)$/m.exec(text.slice(0, end))?.[1];
         text = text.slice(end + 2);
@@ -324,44 +331,38 @@ describe('the live request stream (`mock serve`, the built binary)', () => {
       }
       if (ids.length >= wanted) reached();
     });
+    const received = (count: number) =>
+      new Promise<void>((resolve) => {
+        wanted = count;
+        reached = resolve;
+        if (ids.length >= count) resolve();
+      });
+    return { socket, ids, opened: open, received };
+  }
+
+  it('a reader that reads gets every entry the journal holds once, in order, then the live ones', async () => {
+    const reader = followEvents('?after_id=0');
     // The whole journal first (replayed as fast as this reader reads), then 8 live entries.
-    await new Promise<void>((resolve) => (reached = resolve));
-    wanted = ENTRIES + 8;
-    const live = new Promise<void>((resolve) => (reached = resolve));
+    await reader.received(ENTRIES);
+    const live = reader.received(ENTRIES + 8);
     await fill(8);
     await live;
-    socket.destroy();
-    expect(ids).toEqual(Array.from({ length: ENTRIES + 8 }, (_, i) => ids[0]! + i));
+    reader.socket.destroy();
+    expect(reader.ids).toEqual(Array.from({ length: ENTRIES + 8 }, (_, i) => reader.ids[0]! + i));
   }, 30_000);
 
   it(`a reader that reads is kept when one batch of live entries is larger than ${MAX_READER_BUFFER_BYTES / 1024 / 1024} MiB`, async () => {
-    const { port } = new URL(served.url);
-    const socket = connect(Number(port), '127.0.0.1');
-    socket.write(`GET /__sandbox/requests/stream HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-topup-sandbox: 1\r\n\r\n`);
-    const closed = new Promise<'closed'>((resolve) => socket.once('close', () => resolve('closed')));
-    let events = 0;
-    let text = '';
-    let reached: () => void = () => undefined;
-    let opened: () => void = () => undefined;
-    const open = new Promise<void>((resolve) => (opened = resolve));
+    const reader = followEvents('');
+    const closed = new Promise<'closed'>((resolve) => reader.socket.once('close', () => resolve('closed')));
     const BURST = 400;
-    socket.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      if (text.includes(': topup sandbox request stream')) opened();
-      for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
-        if (/^event: request$/m.test(text.slice(0, end))) events += 1;
-        text = text.slice(end + 2);
-      }
-      if (events >= BURST) reached();
-    });
-    const all = new Promise<'all'>((resolve) => (reached = () => resolve('all')));
+    const all = reader.received(BURST).then(() => 'all' as const);
     // The stream is open (its first comment came) before the requests are sent.
-    await open;
+    await reader.opened;
     // 400 requests of 16 KB at once, on 64 connections: some 6.5 MB of entries within a few batches of 20 ms.
     await fill(BURST, 64);
     expect(await Promise.race([all, closed])).toBe('all');
-    expect(events).toBe(BURST);
-    socket.destroy();
+    expect(reader.ids).toHaveLength(BURST);
+    reader.socket.destroy();
   }, 60_000);
 
   it(`a reader that stops reading while requests arrive is dropped once ${MAX_READER_BUFFER_BYTES / 1024 / 1024} MiB wait for it`, async () => {
