@@ -47,6 +47,8 @@ interface Reader {
   replaying: boolean;
   /** The last entry the replay sent or passed over: live entries up to it were in the replay already. */
   replayedTo: number;
+  /** The buffer of this reader's last live batch, written over by the next once the socket has let go of it. */
+  batchBuffer: Buffer | undefined;
 }
 
 /** The live feed of each sandbox's journal, while it has readers. */
@@ -93,11 +95,11 @@ function bodyBytes(body: string): Buffer {
   return bodies.get(body, (text) => Buffer.from(JSON.stringify(text)));
 }
 
-/** Events as one buffer, for one write. */
-function wireBytes(events: readonly WireEvent[]): Buffer {
+/** Events as one buffer, for one write: in `into` when it is given and large enough, else a new one. */
+function wireBytes(events: readonly WireEvent[], into?: (size: number) => Buffer): Buffer {
   let size = 0;
   for (const event of events) size += event.bytes;
-  const out = Buffer.allocUnsafe(size);
+  const out = into === undefined ? Buffer.allocUnsafe(size) : into(size);
   let at = 0;
   for (const event of events) {
     at += out.write(event.head, at);
@@ -106,7 +108,27 @@ function wireBytes(events: readonly WireEvent[]): Buffer {
       at += out.write(event.tail, at);
     }
   }
-  return out;
+  return out.subarray(0, at);
+}
+
+/**
+ * The largest batch buffer a reader keeps for its next batch. Under load a batch is some 400 KB to 1 MiB; a new buffer
+ * that size each time costs more in fresh pages (the kernel's, page by page) than filling it. At most
+ * MAX_STREAM_READERS × this is kept, and only while readers are connected.
+ */
+const MAX_KEPT_BATCH_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A buffer of `size` bytes or more for `reader`'s next live batch. Its last one again when node has written all of it
+ * to the socket (nothing of the reader's is left to write: `writableLength` counts every byte a write still holds,
+ * until the kernel took it), else a new one, somewhat larger so that a growing load does not make one per batch.
+ */
+function readerBatchBuffer(reader: Reader, size: number): Buffer {
+  const kept = reader.batchBuffer;
+  if (kept !== undefined && kept.length >= size && reader.res.writableLength === 0) return kept;
+  const fresh = Buffer.allocUnsafeSlow(Math.min(Math.ceil(size * 1.25), Math.max(size, MAX_KEPT_BATCH_BYTES)));
+  reader.batchBuffer = fresh.length <= MAX_KEPT_BATCH_BYTES ? fresh : undefined;
+  return fresh;
 }
 
 /**
@@ -155,6 +177,7 @@ export function streamJournal(sandbox: Sandbox, request: SandboxRequest, req: In
     matches: compileFilter({ ...filter, afterId: undefined }),
     replaying: after !== undefined,
     replayedTo: 0,
+    batchBuffer: undefined,
   };
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -213,6 +236,7 @@ function join(journal: Sandbox['requests'], feed: Feed, reader: Reader): void {
 
 function leave(feed: Feed, reader: Reader): void {
   feed.readers.delete(reader);
+  reader.batchBuffer = undefined;
   if (feed.readers.size > 0) return;
   feed.unsubscribe?.();
   feed.unsubscribe = undefined;
@@ -242,6 +266,6 @@ function send(feed: Feed): void {
       reader.res.destroy();
       continue;
     }
-    reader.res.write(wireBytes(wanted));
+    reader.res.write(wireBytes(wanted, (size) => readerBatchBuffer(reader, size)));
   }
 }

@@ -1,6 +1,8 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
+import { LIVE_BATCH_MS } from '../../mocks/adapters/journal-stream.js';
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { expectRequests, RequestJournal, VerificationError, type JournalEntry } from '../../mocks/index.js';
 import { createClient, type FetchFunction } from '../../src/index.js';
@@ -339,6 +341,53 @@ describe('the request journal over HTTP', () => {
     expect(JSON.parse(events[0]!.data).query).toEqual({ response_body: '\u0000', x: '"response_body":"\u0000"}' });
     stream.close();
   });
+
+  it('gives a reader that falls behind every live entry whole and in order, while its batches wait in node', async () => {
+    // A reader's batch buffer is filled again for its next batch only once node has handed all of it to the kernel
+    // (journal-stream.ts readerBatchBuffer). Here the reader stops reading until its socket is full and node holds
+    // part of a batch, two more batches are made meanwhile, and then it reads again.
+    const sandbox = await createSandbox({ rateLimit: false });
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const url = served.url;
+    let streamSocket: Socket | undefined;
+    served.server.on('request', (req: IncomingMessage) => {
+      if (req.url === '/__sandbox/requests/stream') streamSocket = req.socket;
+    });
+    const stream = readStream(served, '/__sandbox/requests/stream');
+    await stream.opened;
+    stream.pause();
+    const body = JSON.stringify({ note: 'x'.repeat(8_000) });
+    /** Eight requests of 8 KB that the journal keeps: one batch of some 70 KB, far under what a reader may leave unread. */
+    const wave = async () => {
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const answer = await fetch(`${url}/api/v1/auth/token/validate`, {
+            method: 'POST',
+            body,
+            headers: { 'content-type': 'application/json' },
+          });
+          await answer.arrayBuffer();
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2 * LIVE_BATCH_MS));
+    };
+    let waves = 0;
+    for (; (streamSocket?.writableLength ?? 0) === 0; waves++) {
+      if (waves === 400) throw new Error('the reader socket never filled');
+      await wave();
+    }
+    await wave();
+    await wave();
+    const sent = (waves + 2) * 8;
+    stream.resume();
+    // All of them, or what came in 5 s: a lost or repeated event shows below as the ids that came.
+    await Promise.race([stream.until(sent), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    const ids = stream.events.map((event) => Number(event.id));
+    expect(ids).toEqual(Array.from({ length: sent }, (_, i) => ids[0]! + i));
+    // Each event's data is its own entry, whole.
+    expect(stream.events.filter((event) => (JSON.parse(event.data) as JournalEntry).id !== Number(event.id))).toEqual([]);
+    stream.close();
+  });
 });
 
 /** A reader of the request stream over a real socket: its events' ids and data text, in order. */
@@ -348,7 +397,9 @@ function readStream(served: HttpSandbox, path: string, headers: Record<string, s
   let wake: () => void = () => {};
   let open: () => void = () => {};
   const opened = new Promise<void>((resolve) => (open = resolve));
+  let answer: IncomingMessage | undefined;
   const req = httpRequest({ host: url.hostname, port: url.port, path, headers, agent: false }, (res) => {
+    answer = res;
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
     let buffer = '';
     res.setEncoding('utf8').on('data', (chunk: string) => {
@@ -368,6 +419,9 @@ function readStream(served: HttpSandbox, path: string, headers: Record<string, s
   return {
     events,
     opened,
+    /** Stops reading (the socket fills), and reads again. */
+    pause: () => answer?.pause(),
+    resume: () => answer?.resume(),
     until: async (count: number) => {
       while (events.length < count) await new Promise<void>((resolve) => (wake = resolve));
     },
