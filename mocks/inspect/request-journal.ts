@@ -203,8 +203,14 @@ export class RequestJournal {
       this.#firstId = this.#nextId;
     }
     if (this.#listeners.size > 0) {
+      // Not kept built in the ring: a listener (the live stream) is done with it within a batch, and an entry kept
+      // for the 1,000 requests after would outlive the young generation; a read builds the same entry again.
       const entry =
-        this.size > 0 ? this.#entryAt(id) : input !== undefined ? this.#finish(id, input) : this.#build(id, redactAnswered(answered));
+        this.size > 0
+          ? this.#entryAt(id, false)
+          : input !== undefined
+            ? this.#finish(id, input)
+            : this.#build(id, redactAnswered(answered));
       for (const listener of this.#listeners) listener(entry);
     }
   }
@@ -256,7 +262,8 @@ export class RequestJournal {
     return () => this.#listeners.delete(listener);
   }
 
-  #entryAt(id: number): JournalEntry {
+  /** The entry `id` (in the ring), built from its columns the first time; `keep` keeps it built for the next read. */
+  #entryAt(id: number, keep = true): JournalEntry {
     const slot = id % this.size;
     let entry = this.#built[slot];
     if (entry === undefined) {
@@ -276,7 +283,7 @@ export class RequestJournal {
           notes: this.#notes[slot]!,
         }),
       );
-      this.#built[slot] = entry;
+      if (keep) this.#built[slot] = entry;
     }
     return entry;
   }
