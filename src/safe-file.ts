@@ -1,5 +1,5 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
-import { lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, promises as fs, readFileSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /*
@@ -7,6 +7,12 @@ import { basename, dirname, join } from 'node:path';
  * config). A file of ours is never a symbolic link and never has a second name: a link planted at one of our names
  * would make us read, append to or replace someone else's file. Links in the folders above are fine (a linked
  * ~/.config is common); only the last part of the path is checked. A leaf: imports nothing of ours.
+ */
+
+/*
+ * The promise API is reached through node:fs's `promises`, which node loads on first use: node:fs/promises brings
+ * streams and readline with it (some 2 ms), and a command that opens none of our files (one against a server, with
+ * its token in the environment) never needs it.
  */
 
 /** Where the platform has it (not Windows), the kernel itself refuses to follow a link at the last part. */
@@ -56,7 +62,7 @@ function checkOpened(path: string, stats: { isFile(): boolean; nlink: number }, 
 /** lstat where O_NOFOLLOW does not exist, so that a link is still refused (with a small race there). */
 async function refuseLinkBeforeOpen(path: string): Promise<void> {
   if (NO_FOLLOW !== 0) return;
-  const stats = await lstat(path).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+  const stats = await fs.lstat(path).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
   if (stats?.isSymbolicLink()) throw new UnsafeFileError(path, 'it is a symbolic link');
 }
 
@@ -64,7 +70,7 @@ async function openChecked(path: string, flags: number, soleName: boolean, mode 
   await refuseLinkBeforeOpen(path);
   let handle: FileHandle;
   try {
-    handle = await open(path, flags | NO_FOLLOW | NO_BLOCK, mode);
+    handle = await fs.open(path, flags | NO_FOLLOW | NO_BLOCK, mode);
   } catch (error) {
     throw refusal(path, error);
   }
@@ -149,7 +155,7 @@ export async function openToUpdate(path: string): Promise<FileHandle | undefined
  * follows a link.
  */
 export async function createNewFile(path: string, data: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
-  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, PRIVATE_FILE_MODE);
+  const handle = await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(data);
     if (options.durable !== false) await handle.sync();
@@ -164,15 +170,15 @@ export async function createNewFile(path: string, data: string | Uint8Array, opt
  * the name is refused, and a link planted at a temporary name is never written through.
  */
 export async function replaceFile(path: string, data: string | Uint8Array): Promise<void> {
-  const stats = await lstat(path).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+  const stats = await fs.lstat(path).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
   if (stats?.isSymbolicLink()) throw new UnsafeFileError(path, 'it is a symbolic link');
   if (stats !== undefined && !stats.isFile()) throw new UnsafeFileError(path, 'it is not a regular file');
   const temp = join(dirname(path), `.${basename(path)}.${(await nodeCrypto()).randomBytes(12).toString('hex')}.tmp`);
   try {
     await createNewFile(temp, data);
-    await rename(temp, path);
+    await fs.rename(temp, path);
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    await fs.unlink(temp).catch(() => undefined);
     throw error;
   }
   await syncDirectory(dirname(path));
@@ -191,7 +197,7 @@ async function nodeCrypto(): Promise<typeof import('node:crypto')> {
 /** Makes a file's creation or rename durable. */
 export async function syncDirectory(dir: string): Promise<void> {
   try {
-    const handle = await open(dir, 'r');
+    const handle = await fs.open(dir, 'r');
     try {
       await handle.sync();
     } finally {
@@ -207,8 +213,8 @@ export async function syncDirectory(dir: string): Promise<void> {
  * an existing folder keeps its mode.
  */
 export async function ensurePrivateDir(path: string): Promise<void> {
-  await mkdir(path, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const stats = await lstat(path);
+  await fs.mkdir(path, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const stats = await fs.lstat(path);
   if (stats.isSymbolicLink()) throw new UnsafeFileError(path, 'it is a symbolic link');
   if (!stats.isDirectory()) throw new UnsafeFileError(path, 'it is not a folder');
 }

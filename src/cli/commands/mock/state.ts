@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { OFFLINE_STATE_FILE } from '../../config-dir.js';
@@ -37,7 +37,7 @@ export async function runStateLoad(ctx: CliContext, file: string): Promise<void>
 export async function runStateRepair(ctx: CliContext, file: string | undefined): Promise<void> {
   const { openPersistentSandbox, SnapshotError, StateLockedError } = await import('../../../../mocks/facade/serve.js');
   const path = file ?? join(ctx.configDir, OFFLINE_STATE_FILE);
-  const exists = async (p: string) => (await lstat(p).catch(() => undefined)) !== undefined;
+  const exists = async (p: string) => (await fs.lstat(p).catch(() => undefined)) !== undefined;
   if (!(await exists(path)) && !(await exists(`${path}.journal`))) {
     if (ctx.globals.json) return ctx.io.writeJson({ file: path, notices: [] });
     return ctx.io.success(`There is no state at ${path}; nothing to repair.`);
