@@ -201,15 +201,15 @@ export const OPENING_BALANCE_DESCRIPTION = 'Opening balance';
 /**
  * Fills an empty store with the fixtures. Every seeded balance comes with the transaction that explains it (the
  * account's first, from the transaction sequence), so a balance never stands without its history.
- * The fixtures are built and checked once per process; each store gets copies (Table.insertChecked), which made a
+ * The fixtures are built and checked once per process; each store gets copies (Table.insertCheckedByCreate), which made a
  * fresh `createSandbox()` about twice as quick as building them again.
  */
 export async function seed(store: Store): Promise<void> {
   seedTemplate ??= buildSeedTemplate();
   const template = await seedTemplate;
   for (const [name, records] of template.tables) {
-    const table = store.db[name] as unknown as { insertChecked(values: unknown): Promise<unknown> };
-    for (const record of records) await table.insertChecked(record);
+    const table = store.db[name] as unknown as { insertCheckedByCreate(values: unknown): Promise<unknown> };
+    for (const record of records) await table.insertCheckedByCreate(record);
   }
   store.counters = { ...template.counters };
 }
