@@ -86,8 +86,9 @@ export class Table<S extends z.ZodObject> {
   async insertChecked(values: Readonly<z.output<S>>): Promise<Readonly<z.output<S>>> {
     const copy = this.#copyOf(values);
     const key = this.#keyOf(values);
-    const direct = directInsertReady === null ? await directInsert() : directInsertReady;
-    if (direct !== undefined && this.#collection.hooks.listenerCount('create') === 0) {
+    // Found once per process; later inserts do not wait for it.
+    const direct = this.#directInsert(directInsertReady ?? (await directInsert()));
+    if (direct !== undefined) {
       direct.mark(copy, key);
       (this.#collection.all() as unknown[]).push(copy);
       return this.#stored(copy as z.output<S>, key);
@@ -103,6 +104,14 @@ export class Table<S extends z.ZodObject> {
    */
   async insertCheckedByCreate(values: Readonly<z.output<S>>): Promise<Readonly<z.output<S>>> {
     return this.#created(this.#copyOf(values), this.#keyOf(values));
+  }
+
+  /**
+   * How a record goes into this table's collection directly (what directInsert() found), or undefined when it must go
+   * through create(): this @msw/data keeps its records another way, or someone listens to the collection's creations.
+   */
+  #directInsert(found: DirectInsert | undefined): DirectInsert | undefined {
+    return this.#collection.hooks.listenerCount('create') === 0 ? found : undefined;
   }
 
   /** A copy of checked values stored through create(), which is handed the copy as its validated value. */
@@ -140,7 +149,7 @@ export class Table<S extends z.ZodObject> {
    * rest of the restore. The records go into the collection's own list (`all()`) made as create() makes them: the
    * primary key and an empty relation map, under @msw/data's own symbols with create()'s attributes, read once off
    * a record create() made (directInsert). When this @msw/data does not keep its records that way, or the
-   * collection has hooks on create, each record goes through insertChecked() as before.
+   * collection has hooks on create, each record goes through create() (insertCheckedByCreate).
    * `adopt`: the records are the sandbox's own (a state file this process parsed, handed to nobody else): one that
    * holds the schema's fields and nothing else is kept as it is instead of copied. `byKey`: the records by their key,
    * every key once, as the state's check built it (checkStateKeyed): into an empty table, it becomes the table's index
@@ -150,9 +159,9 @@ export class Table<S extends z.ZodObject> {
     records: readonly Readonly<z.output<S>>[],
     options: { adopt?: boolean; byKey?: Map<string, Readonly<z.output<S>>> } = {},
   ): Promise<void> {
-    const direct = await directInsert();
-    if (direct === undefined || this.#collection.hooks.listenerCount('create') > 0) {
-      for (const values of records) await this.insertChecked(values);
+    const direct = this.#directInsert(await directInsert());
+    if (direct === undefined) {
+      for (const values of records) await this.insertCheckedByCreate(values);
       return;
     }
     const list = this.#collection.all() as unknown[];
@@ -382,8 +391,8 @@ interface DirectInsert {
 }
 
 let directInsertFound: Promise<DirectInsert | undefined> | undefined;
-/** What directInsert() found, once it has (null before): each later insert saves the wait for it. */
-let directInsertReady: DirectInsert | undefined | null = null;
+/** What directInsert() found, once it has (undefined before, and when it found none). */
+let directInsertReady: DirectInsert | undefined;
 
 /**
  * How create() marks a record, read off one it made, and whether a record put into `all()` (which hands back the
