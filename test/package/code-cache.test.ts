@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   cpSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -13,7 +14,7 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../e2e/built-cli.js';
 
@@ -197,5 +198,120 @@ describe('the code cache', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^\d+\.\d+\.\d+/);
     expect(result.counts).toBeNull();
+  });
+});
+
+describe("the launcher's require for the bundle's own modules", () => {
+  /**
+   * A bundle of its own, with an (empty) cache folder so that the launcher takes it: each module is compiled from
+   * source, and gets the launcher's `require`. The script reports what each require gave, and how often node's own
+   * search ran for a relative `.cjs` path.
+   */
+  function runInBundle(files: Record<string, string>, main: string) {
+    const root = mkdtempSync(join(work, 'bundle-'));
+    const bundle = join(root, 'bundle');
+    for (const [name, text] of Object.entries({ ...files, '../outside.cjs': 'module.exports = { outside: true };' })) {
+      const file = join(bundle, name);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+    }
+    mkdirSync(cacheFolder(bundle), { recursive: true });
+    const script = `
+      const Module = require('node:module');
+      const searched = [];
+      const resolve = Module._resolveFilename;
+      Module._resolveFilename = function (request, ...rest) {
+        if (request.endsWith('.cjs')) searched.push(request);
+        return resolve.call(this, request, ...rest);
+      };
+      require(${JSON.stringify(join(ROOT, 'bin', 'code-cache.js'))}).useCodeCache(${JSON.stringify(bundle)});
+      const out = require(${JSON.stringify(join(bundle, main))});
+      console.log(JSON.stringify({ out, searched: searched.filter((request) => !request.startsWith('/')) }));
+    `;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    return JSON.parse(result.stdout) as { out: Record<string, unknown>; searched: string[] };
+  }
+
+  it('loads each by its path inside the bundle, once, without node’s search; anything else goes through node', () => {
+    const { out, searched } = runInBundle(
+      {
+        'main.cjs': `
+          const shared = require('./shared.cjs');
+          const nested = require('./lazy/nested.cjs');
+          const outside = require('../outside.cjs');
+          const children = module.children.map((child) => require('node:path').basename(child.filename));
+          module.exports = { same: nested.shared === shared, count: shared.count(), outside, children,
+            cached: Object.keys(require.cache).filter((name) => name.endsWith('shared.cjs')).length };`,
+        'shared.cjs': 'let loads = (globalThis.loads ?? 0) + 1; globalThis.loads = loads; module.exports = { count: () => loads };',
+        'lazy/nested.cjs': "module.exports = { shared: require('../shared.cjs') };",
+      },
+      'main.cjs',
+    );
+    expect(out).toEqual({
+      same: true,
+      count: 1,
+      outside: { outside: true },
+      children: ['shared.cjs', 'nested.cjs', 'outside.cjs'],
+      cached: 1,
+    });
+    // Only the path that leaves the bundle was searched for by node.
+    expect(searched).toEqual(['../outside.cjs']);
+  });
+
+  it('a cycle gets the exports so far, a module that throws is run again next time, and a missing one is MODULE_NOT_FOUND', () => {
+    const { out } = runInBundle(
+      {
+        'main.cjs': `
+          const a = require('./a.cjs');
+          const attempts = [];
+          for (let i = 0; i < 2; i++) {
+            try { require('./throws.cjs'); } catch (error) { attempts.push(error.message); }
+          }
+          let missing;
+          try { require('./missing.cjs'); } catch (error) { missing = error.code; }
+          module.exports = { sawPartialA: a.sawPartialA, aDone: a.done, attempts, missing,
+            throwsCached: Object.keys(require.cache).some((name) => name.endsWith('throws.cjs')) };`,
+        'a.cjs': "exports.early = true; const b = require('./b.cjs'); exports.sawPartialA = b.sawA; exports.done = true;",
+        'b.cjs': "const a = require('./a.cjs'); exports.sawA = { early: a.early, done: 'done' in a };",
+        'throws.cjs': 'globalThis.runs = (globalThis.runs ?? 0) + 1; throw new Error(`run ${globalThis.runs}`);',
+      },
+      'main.cjs',
+    );
+    expect(out).toEqual({
+      sawPartialA: { early: true, done: false },
+      aDone: true,
+      attempts: ['run 1', 'run 2'],
+      missing: 'MODULE_NOT_FOUND',
+      throwsCached: false,
+    });
+  });
+
+  it('a command loads every module of the bundle without node’s search, and its output is the same', () => {
+    const searchProbe = join(work, 'search-probe.cjs');
+    writeFileSync(
+      searchProbe,
+      `const Module = require('node:module');
+      let searched = 0;
+      const resolve = Module._resolveFilename;
+      Module._resolveFilename = function (request, parent, ...rest) {
+        if (/^\\.\\.?\\/.*\\.cjs$/.test(request) && /[\\\\/]dist[\\\\/]cli[\\\\/]/.test(parent?.filename ?? '')) searched += 1;
+        return resolve.call(this, request, parent, ...rest);
+      };
+      process.on('exit', () => process.stderr.write('\\nSEARCHED ' + searched + '\\n'));\n`,
+    );
+    const searchedIn = (result: ReturnType<typeof run>) => Number(/\nSEARCHED (\d+)\n/.exec(result.stderr)?.[1]);
+    // What the bundle's modules require (the launcher's own require of main.cjs aside). Without the code cache, node's
+    // own require searches for each (the probe sees them); with it, for none.
+    const uncached = run(BIN, OFFLINE, { TOPUP_DISABLE_CODE_CACHE: '1' }, ['-r', searchProbe]);
+    expect(uncached.code).toBe(0);
+    expect(searchedIn(uncached)).toBeGreaterThan(20);
+    const cached = run(BIN, OFFLINE, {}, ['-r', searchProbe]);
+    expect(cached.code).toBe(0);
+    expect(searchedIn(cached)).toBe(0);
+    expect(cached.counts).toMatchObject({ rejected: 0, missing: 0 });
+    expect(cached.stdout).toBe(uncached.stdout);
+    expect(JSON.parse(cached.stdout).packages.length).toBeGreaterThan(0);
   });
 });
