@@ -72,9 +72,10 @@ function useCodeCache(bundleFolder, options = {}) {
     else if (script.cachedDataRejected) counts.rejected += 1;
     else counts.accepted += 1;
     if (record) compiled.push([script, cacheFile, flags]);
+    const moduleFolder = dirname(filename);
     return script
       .runInThisContext({ displayErrors: true })
-      .call(this.exports, this.exports, requireFor(this, prefix), this, filename, dirname(filename));
+      .call(this.exports, this.exports, requireFor(this, moduleFolder, prefix), this, filename, moduleFolder);
   }
   compileWithCache[INSTALLED] = counts;
   Module.prototype._compile = compileWithCache;
@@ -113,13 +114,12 @@ function checksummed(work) {
 const CHECKSUMS_ASKED = process.execArgv.some((option) => /^--verify[-_]snapshot[-_]checksum$/.test(option));
 
 /**
- * The `require` a module's code is given, as node makes it, except for the bundle's own modules: their relative
- * paths (`./chunk-….cjs`, `../../../chunk-….cjs`) name a file inside the bundle's folder (`prefix`), so they are
- * loaded by that name without node's search (a stat, a real path, the package scope per call: about a tenth of a
+ * The `require` a module's code (in `folder`) is given, as node makes it, except for the bundle's own modules: their
+ * relative paths (`./chunk-….cjs`, `../../../chunk-….cjs`) name a file inside the bundle's folder (`prefix`), so they
+ * are loaded by that name without node's search (a stat, a real path, the package scope per call: about a tenth of a
  * millisecond each, some 40 a command). Anything else goes through node's own `require`.
  */
-function requireFor(module, prefix) {
-  const folder = dirname(module.filename);
+function requireFor(module, folder, prefix) {
   const require = (id) => {
     if (isBundleRelative(id)) {
       const filename = resolve(folder, id);
@@ -142,8 +142,10 @@ function isBundleRelative(id) {
 
 /**
  * What node's `require` does for a file it found (Module._load): the cached module, or a new one cached before it
- * runs (a cycle gets its exports so far) and dropped again if it throws. A file that is not there goes to node's
- * own `require`, for its usual MODULE_NOT_FOUND.
+ * runs (a cycle gets its exports so far) and dropped again, from the cache and its parent's children, if it throws.
+ * A file that is not there goes to node's own `require`, for its usual MODULE_NOT_FOUND. Unlike node's, the name is
+ * not resolved to a real path: the build writes no links in the bundle, and the bundle's folder itself is found
+ * from the launcher's real path.
  */
 function requireBundled(parent, filename, id) {
   const cached = Module._cache[filename];
@@ -157,8 +159,8 @@ function requireBundled(parent, filename, id) {
     child.load(filename);
   } catch (error) {
     delete Module._cache[filename];
-    const children = parent.children;
-    if (Array.isArray(children) && children.at(-1) === child) children.pop();
+    const at = Array.isArray(parent.children) ? parent.children.indexOf(child) : -1;
+    if (at !== -1) parent.children.splice(at, 1);
     if (error?.code === 'ENOENT' && error.path === filename) return parent.require(id);
     throw error;
   }

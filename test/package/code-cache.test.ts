@@ -272,7 +272,8 @@ describe("the launcher's require for the bundle's own modules", () => {
           let missing;
           try { require('./missing.cjs'); } catch (error) { missing = error.code; }
           module.exports = { sawPartialA: a.sawPartialA, aDone: a.done, attempts, missing,
-            throwsCached: Object.keys(require.cache).some((name) => name.endsWith('throws.cjs')) };`,
+            throwsCached: Object.keys(require.cache).some((name) => name.endsWith('throws.cjs')),
+            throwsChild: module.children.some((child) => child.filename.endsWith('throws.cjs')) };`,
         'a.cjs': "exports.early = true; const b = require('./b.cjs'); exports.sawPartialA = b.sawA; exports.done = true;",
         'b.cjs': "const a = require('./a.cjs'); exports.sawA = { early: a.early, done: 'done' in a };",
         'throws.cjs': 'globalThis.runs = (globalThis.runs ?? 0) + 1; throw new Error(`run ${globalThis.runs}`);',
@@ -285,6 +286,7 @@ describe("the launcher's require for the bundle's own modules", () => {
       attempts: ['run 1', 'run 2'],
       missing: 'MODULE_NOT_FOUND',
       throwsCached: false,
+      throwsChild: false,
     });
   });
 
