@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 import { withBuildWarnings } from './scripts/build-warnings.js';
 import {
@@ -17,23 +16,19 @@ import { rawImports } from './scripts/raw-imports.js';
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 const define = { __TOPUP_VERSION__: JSON.stringify(version) };
 
-/** Dependencies that ship only an ES module: the CommonJS build bundles them (with what they need), require() could not load them. */
-const ESM_ONLY_DEPENDENCIES = ['@msw/data'];
-
-/** Keeps `names` external in the ES module build, as every other dependency is (tsup's noExternal applies to both). */
-function externalInEsm(names: readonly string[]): Plugin {
-  return {
-    name: 'external-in-esm',
-    setup(build) {
-      // tsup builds split CommonJS as ES modules first (esbuild's format is 'esm' in both); its TSUP_FORMAT tells them apart.
-      if (build.initialOptions.define?.TSUP_FORMAT !== JSON.stringify('esm')) return;
-      build.onResolve({ filter: /.*/ }, (args) => (names.includes(args.path) ? { path: args.path, external: true } : undefined));
-    },
-  };
-}
+/**
+ * Dependencies the library entries bundle rather than import, each for a reason of its own; every other dependency
+ * stays external. @msw/data ships only an ES module, which require() could not load in the CommonJS build, and its ES
+ * module imports es-toolkit's and es-toolkit/compat's indexes: some 550 files, which took node's ES module loader
+ * about 350 ms of every process that imported topup/mocks (every test file of a bot's suite). Bundled, esbuild keeps
+ * only the few functions it uses. It is the sandbox's own store: nothing of it is a value a user's copy must match
+ * (the collections a test reads come with their own query builders).
+ */
+const BUNDLED_DEPENDENCIES = ['@msw/data'];
 
 const builds: Options[] = [
-  // The library entries keep their dependencies external: a user's zod and msw must be the ones they get.
+  // The library entries keep their dependencies external but one (BUNDLED_DEPENDENCIES): a user's zod and msw must
+  // be the ones they get.
   {
     entry: {
       index: 'src/index.ts',
@@ -51,12 +46,12 @@ const builds: Options[] = [
     splitting: true,
     // In CommonJS, `import.meta.url` (createHandlers finds msw from the package's own place) becomes the file's URL.
     shims: true,
-    noExternal: ESM_ONLY_DEPENDENCIES,
+    noExternal: BUNDLED_DEPENDENCIES,
     // dist/cli/ belongs to the CLI build below, which runs at the same time.
     clean: ['!cli/**'],
     sourcemap: false,
     // The sandbox's pages (mocks/web/) import their style, markup and script as text: inlined here.
-    esbuildPlugins: [rawImports(), externalInEsm(ESM_ONLY_DEPENDENCIES)],
+    esbuildPlugins: [rawImports()],
     define,
   },
   // The CLI bundles its dependencies: resolving and compiling hundreds of small files cost more than anything

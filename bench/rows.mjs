@@ -29,6 +29,7 @@ export const EXPECTED_ROWS = [
   'scale.restore.100000',
   'scale.compact.100000',
   'scale.restore-file.100000',
+  'store.first-sandbox',
   'store.create',
   'store.embedded.10000',
   'client.overhead',

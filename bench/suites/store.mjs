@@ -1,8 +1,10 @@
 // @ts-check
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runWorker } from '../lib/processes.mjs';
+import { pathToFileURL } from 'node:url';
+import { ROOT, runWorker } from '../lib/processes.mjs';
 import { buildScaleSnapshot } from '../lib/scale-store.mjs';
 import { median } from '../lib/stats.mjs';
 
@@ -51,7 +53,26 @@ export async function store({ quick, log }) {
     `store: embedded sandbox at ${EMBEDDED_ORDERS} orders: first load ${firstMs.toFixed(1)} ms, each operation after ${againMs.toFixed(2)} ms`,
   );
   const size = EMBEDDED_ORDERS.toLocaleString('en-US');
+  const firstSandbox = timeFirstSandbox(quick);
+  log(
+    `store: import topup/mocks and a first createSandbox() ${firstSandbox.ms.toFixed(1)} ms, a process importing zod alone ${firstSandbox.zodMs.toFixed(1)} ms (medians of ${firstSandbox.runs})`,
+  );
   return [
+    {
+      id: 'store.first-sandbox',
+      group: 'Store',
+      measure: "A bot's test file: a process that imports topup/mocks (its ES build) and makes its first `createSandbox()`",
+      value: firstSandbox.ms,
+      display: `${firstSandbox.ms.toFixed(1)} ms`,
+      unit: 'ms',
+      baseline: 'a process that imports zod alone, the one package topup/mocks loads',
+      baselineValue: firstSandbox.zodMs,
+      baselineDisplay: `${firstSandbox.zodMs.toFixed(1)} ms`,
+      ratio: firstSandbox.ms / firstSandbox.zodMs,
+      // 3.0× before @msw/data was bundled (2026-11-26); a margin over the spread of the runs since.
+      budget: { op: '<=', limit: 1.6, of: 'ratio' },
+      note: "Wall time of whole processes, each in turn with the baseline. Test runners give every test file a process (or a fresh module graph) of its own, so each file pays this. @msw/data imported as a package brought es-toolkit's and es-toolkit/compat's indexes, some 550 ES modules: about 350 ms of every such process here. The library build bundles @msw/data (tsup.config.ts BUNDLED_DEPENDENCIES) and keeps only the few functions it uses (test/package/library-loads.test.ts); zod stays the user's own. What remains beyond zod: the sandbox's modules, and the first sandbox building and checking the seed, which later ones copy.",
+    },
     {
       id: 'store.create',
       group: 'Store',
@@ -77,4 +98,32 @@ export async function store({ quick, log }) {
       note: "A command's first operation reads, parses, checks and restores the whole state file. Each operation takes the state file's lock and lets it go after (another topup process may change the file in between); the sandbox stays in memory between the operations of one process, and is used again when the snapshot and its journal are as this process left them (inode, size, modification and change times, compared under the lock: mocks/state/file.ts), which is the baseline's figure. A first load is mostly reading, decoding and JSON.parse of the 7 MB file (about 55 ms on the quiet machine on their own, past the budget) and the state's check; restoring the checked records is the smaller part since they go into the tables in one pass (mocks/store/table.ts insertCheckedAll). Meeting the budget per command needs a state that opens without a whole read, parse and check, which a state file from a stranger cannot (issue 25, left).",
     },
   ];
+}
+
+/**
+ * Wall time of a process that imports topup/mocks' ES build and makes a sandbox, each run in turn with one that
+ * imports zod alone; medians.
+ * @param {boolean} quick
+ */
+function timeFirstSandbox(quick) {
+  const runs = quick ? 3 : 20;
+  const warmups = quick ? 1 : 3;
+  const entry = pathToFileURL(join(ROOT, 'dist', 'mocks.js')).href;
+  const scripts = {
+    sandbox: `const { createSandbox } = await import(${JSON.stringify(entry)}); const sandbox = await createSandbox(); process.stdout.write(String(sandbox.fixtures().accounts.length));`,
+    zod: `const { z } = await import('zod'); process.stdout.write(String(z.string().parse('1').length));`,
+  };
+  /** @type {Record<keyof typeof scripts, number[]>} */
+  const times = { sandbox: [], zod: [] };
+  for (let i = 0; i < warmups + runs; i++) {
+    for (const name of /** @type {(keyof typeof scripts)[]} */ (i % 2 ? ['sandbox', 'zod'] : ['zod', 'sandbox'])) {
+      const startedAt = process.hrtime.bigint();
+      const result = spawnSync(process.execPath, ['--input-type=module', '-e', scripts[name]], { cwd: ROOT, encoding: 'utf8' });
+      const ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
+      if (result.status !== 0 || !/^[1-9]\d*$/.test(result.stdout))
+        throw new Error(`store: the ${name} process failed (${result.status}): ${result.stderr.slice(0, 300)}`);
+      if (i >= warmups) times[name].push(ms);
+    }
+  }
+  return { ms: median(times.sandbox), zodMs: median(times.zod), runs };
 }
