@@ -1,6 +1,8 @@
+import type { z } from 'zod';
 import { parseTimestamp } from '../../src/contract/index.js';
 import { Store, type Counters } from './store.js';
 import type { TableName } from './db.js';
+import type { Table } from './table.js';
 import { tokenDigest } from './token-digest.js';
 import { magicPlatformSeed } from './magic-values.js';
 import { DEMO_TOKEN } from './demo-token.js';
@@ -223,10 +225,18 @@ async function buildSeedTemplate() {
   return { tables, counters: { ...store.counters } };
 }
 
+/**
+ * A seed record into its table. The seed is parsed once per process, so without zod's compiled fast path
+ * (Table.insert's `jitless`).
+ */
+function insert<S extends z.ZodObject>(table: Table<S>, values: z.input<S>): Promise<unknown> {
+  return table.insert(values, { jitless: true });
+}
+
 async function seedFixtures(store: Store): Promise<void> {
   const { db } = store;
   for (const a of seedAccounts) {
-    await db.accounts.insert({
+    await insert(db.accounts, {
       id: a.id,
       name: a.name,
       username: a.username,
@@ -237,7 +247,7 @@ async function seedFixtures(store: Store): Promise<void> {
       created_at: SEED_TIME,
       ...('live_account_id' in a ? { live_account_id: a.live_account_id } : {}),
     });
-    await db.tokens.insert({
+    await insert(db.tokens, {
       token_sha256: tokenDigest(a.token.token),
       mode: a.token.mode,
       name: a.token.name,
@@ -245,9 +255,9 @@ async function seedFixtures(store: Store): Promise<void> {
       revoked: false,
       last_used_at: null,
     });
-    if (a.chat !== null) await db.chatLinks.insert({ account_id: a.id, chat_user_id: a.chat, linked_at: SEED_TIME });
+    if (a.chat !== null) await insert(db.chatLinks, { account_id: a.id, chat_user_id: a.chat, linked_at: SEED_TIME });
     if (a.balance > 0) {
-      await db.transactions.insert({
+      await insert(db.transactions, {
         id: store.nextTransactionId(),
         account_id: a.id,
         type: 'credit',
@@ -259,7 +269,7 @@ async function seedFixtures(store: Store): Promise<void> {
       });
     }
   }
-  await db.tokens.insert({
+  await insert(db.tokens, {
     token_sha256: tokenDigest(REVOKED_TOKEN),
     account_id: 2,
     mode: 'production',
@@ -268,14 +278,14 @@ async function seedFixtures(store: Store): Promise<void> {
     last_used_at: SEED_TIME,
   });
 
-  for (const u of platformSeed.users) await db.platformUsers.insert(u);
-  for (const p of platformSeed.places) await db.platformPlaces.insert(p);
-  for (const p of platformSeed.passes) await db.platformPasses.insert(p);
-  for (const v of platformSeed.vipServers) await db.vipServers.insert(v);
+  for (const u of platformSeed.users) await insert(db.platformUsers, u);
+  for (const p of platformSeed.places) await insert(db.platformPlaces, p);
+  for (const p of platformSeed.passes) await insert(db.platformPasses, p);
+  for (const v of platformSeed.vipServers) await insert(db.vipServers, v);
 
   // From the name, not credit_amount.toLocaleString(): the first call loads ICU's number formats, ~13 ms of every seed.
   for (const [i, p] of creditPackages.entries()) {
-    await db.creditPackages.insert({
+    await insert(db.creditPackages, {
       ...p,
       currency: 'IDR',
       description: `${p.name.toLowerCase()}, delivered to your game account.`,
@@ -283,7 +293,7 @@ async function seedFixtures(store: Store): Promise<void> {
       active: true,
     });
   }
-  await db.creditPackages.insert({
+  await insert(db.creditPackages, {
     code: 'CR50000',
     name: '50,000 Credits',
     credit_amount: 50_000,
@@ -294,11 +304,11 @@ async function seedFixtures(store: Store): Promise<void> {
     active: false,
   });
 
-  for (const [i, m] of paymentMethods.entries()) await db.paymentMethods.insert({ ...m, sort_order: (i + 1) * 10 });
+  for (const [i, m] of paymentMethods.entries()) await insert(db.paymentMethods, { ...m, sort_order: (i + 1) * 10 });
 
   for (const [i, title] of articleTitles.entries()) {
     const published = t('2026-01-01 08:00:00') + i * 86_400_000;
-    await db.articles.insert({
+    await insert(db.articles, {
       slug: slugOf(title),
       title,
       category: categories[i % categories.length]!,
@@ -311,7 +321,7 @@ async function seedFixtures(store: Store): Promise<void> {
       updated_at: published,
     });
   }
-  await db.articles.insert({
+  await insert(db.articles, {
     slug: 'draft-upcoming-features',
     title: 'Upcoming features',
     category: 'news',
@@ -323,7 +333,7 @@ async function seedFixtures(store: Store): Promise<void> {
     published_at: SEED_TIME,
     updated_at: SEED_TIME,
   });
-  await db.articles.insert({
+  await insert(db.articles, {
     slug: 'unpublished-old-promo',
     title: 'Old promo',
     category: 'promo',

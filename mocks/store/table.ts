@@ -69,9 +69,12 @@ export class Table<S extends z.ZodObject> {
    * That parse is all @msw/data's create() would check; its sanitising walk of the values (for relations, which these
    * tables have none of) and the hand-over to the collection's schema were most of the cost of a route's insert
    * (`POST /me/orders` makes three or four records). A record that fails throws zod's error, before anything changes.
+   * `jitless` is zod's own per-parse option, for records parsed once per process (the seed): zod generates and
+   * compiles a fast path for a schema on its first parse, which costs more than it saves on a few records (about a
+   * third of a process's first `createSandbox()`); a route's later insert still gets it.
    */
-  async insert(values: z.input<S>): Promise<Readonly<z.output<S>>> {
-    return this.insertChecked(this.schema.parse(values));
+  async insert(values: z.input<S>, options: { jitless?: boolean } = {}): Promise<Readonly<z.output<S>>> {
+    return this.insertChecked(this.schema.parse(values, options));
   }
 
   /**
