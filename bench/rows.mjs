@@ -30,6 +30,7 @@ export const EXPECTED_ROWS = [
   'scale.compact.100000',
   'scale.restore-file.100000',
   'store.first-sandbox',
+  'store.first-sandbox-msw',
   'store.create',
   'store.embedded.10000',
   'client.overhead',

@@ -10,17 +10,19 @@ export interface HandlerOptions {
 
 /** msw request handlers backed by the sandbox, for `setupServer(...createHandlers(sandbox))` in your own tests. */
 export function createHandlers(sandbox: Sandbox, options: HandlerOptions = {}): HttpHandler[] {
-  const { http, HttpResponse } = loadMsw();
+  const { http } = loadMsw();
   const origin = options.baseUrl === undefined ? '*' : options.baseUrl.replace(/\/+$/, '');
+  // Plain Fetch API responses, which msw takes from a resolver as they are (its HttpResponse adds what a browser's
+  // Response would refuse, such as Set-Cookie; node's keeps them). A response of type "error" is msw's network error.
   const serve = async ({ request }: { request: Request }) => {
     const response = await sandbox.handle(await fromFetchRequest(request));
-    if (isDropped(response)) return HttpResponse.error();
-    return new HttpResponse(response.body, { status: response.status, headers: response.headers });
+    if (isDropped(response)) return Response.error();
+    return new Response(response.body, { status: response.status, headers: response.headers });
   };
   return [http.all(`${origin}/api/*`, serve), http.all(`${origin}/__sandbox/*`, serve), http.get(`${origin}/openapi.json`, serve)];
 }
 
-type Msw = typeof import('msw');
+type Msw = Pick<typeof import('msw'), 'http'>;
 let msw: Msw | undefined;
 
 /**
@@ -28,20 +30,37 @@ let msw: Msw | undefined;
  * first call, synchronously (createHandlers stays synchronous for `setupServer(...createHandlers(sandbox))`), and
  * from the user's own install: node ≥ 20.19 requires msw's ES module build (its `module-sync` export), the very copy
  * that `import { setupServer } from 'msw/node'` gets.
+ *
+ * Only msw's `http` namespace, from its own export `msw/core/http`: msw's index also loads its GraphQL and WebSocket
+ * handlers with the graphql package, about 110 ms of every test file that calls this, beyond what `msw/node` loads
+ * (BENCHMARKS.md). An msw without that export gets its index.
  */
 function loadMsw(): Msw {
   if (msw !== undefined) return msw;
+  const require = createRequire(import.meta.url);
   try {
-    msw = createRequire(import.meta.url)('msw') as Msw;
+    msw = require('msw/core/http') as Msw;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && /'msw'/.test((error as Error).message))
+    if (!isMissing(error, 'msw/core/http') && (error as NodeJS.ErrnoException).code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw error;
+    msw = requireIndex(require);
+  }
+  return msw;
+}
+
+function requireIndex(require: NodeJS.Require): Msw {
+  try {
+    return require('msw') as Msw;
+  } catch (error) {
+    if (isMissing(error, 'msw'))
       throw new Error(
         'createHandlers needs msw, an optional peer dependency of topup: install msw (npm i -D msw) to use the msw handlers.',
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     throw error;
   }
-  return msw;
+}
+
+/** Whether `error` says that `id` itself is not installed (not a module it imports). */
+function isMissing(error: unknown, id: string): boolean {
+  return (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && (error as Error).message.includes(`'${id}'`);
 }

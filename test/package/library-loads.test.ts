@@ -103,4 +103,34 @@ export async function resolve(specifier, context, next) {
     expect(loaded).toContain(join(ROOT, 'dist', 'mocks.cjs'));
     expect([...packagesOf(loaded)]).toEqual(['zod']);
   });
+  it("the msw recipe: createHandlers takes msw's http handlers alone, not msw's index (GraphQL, WebSocket, graphql)", async () => {
+    // msw from the project's own install, as docs/testing-your-bot.md has it; what createHandlers required is in
+    // require.cache (it requires msw synchronously, which node's ES module hooks do not see).
+    const main = join(work.dir, 'recipe.mjs');
+    writeFileSync(
+      main,
+      `import { createRequire } from 'node:module';
+import { setupServer } from ${JSON.stringify(pathToFileURL(join(ROOT, 'node_modules', 'msw', 'lib', 'node', 'index.mjs')).href)};
+import { createHandlers, createSandbox } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'mocks.js')).href)};
+const sandbox = await createSandbox();
+const server = setupServer(...createHandlers(sandbox, { baseUrl: 'https://shop.example.com' }));
+server.listen({ onUnhandledRequest: 'error' });
+const answer = await fetch('https://shop.example.com/api/v1/catalog/credit-packages');
+const listed = (await answer.json()).data.packages.length;
+server.close();
+const required = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('/node_modules/msw/'));
+console.log(JSON.stringify({ status: answer.status, listed, required: required.map((file) => file.split('/node_modules/msw/')[1]) }));
+`,
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [main], {
+      cwd: work.dir,
+      env: { PATH: process.env.PATH ?? '', HOME: work.dir },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    const used = JSON.parse(stdout) as { status: number; listed: number; required: string[] };
+    expect(used.status).toBe(200);
+    expect(used.listed).toBeGreaterThan(0);
+    expect(used.required).toEqual(['lib/core/http.mjs']);
+  });
 });
