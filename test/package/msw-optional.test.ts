@@ -40,9 +40,9 @@ beforeAll(() => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function runNode(args: string[]): { code: number | null; stdout: string; stderr: string } {
+function runNode(args: string[], cwd = project): { code: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, args, {
-    cwd: project,
+    cwd,
     encoding: 'utf8',
     timeout: 30_000,
     env: { PATH: process.env.PATH ?? '', HOME: work, TOPUP_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' },
@@ -96,5 +96,57 @@ describe('msw is an optional peer dependency', () => {
     );
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as { packages: unknown[] }).packages.length).toBeGreaterThan(0);
+  });
+});
+
+/*
+ * createHandlers takes msw's http handlers from msw's own `msw/core/http` export (test/package/library-loads.test.ts).
+ * An msw without that export (an older or a later one) still gets handlers, from its index: here the repository's
+ * msw, its package.json without that one export.
+ */
+describe('an msw without its msw/core/http export', () => {
+  it('still gets handlers from the msw recipe, through its index', () => {
+    const older = join(work, 'older-msw');
+    const topup = join(older, 'node_modules', 'topup');
+    mkdirSync(topup, { recursive: true });
+    writeFileSync(join(older, 'package.json'), JSON.stringify({ name: 'older-msw', private: true, type: 'module' }));
+    for (const part of ['package.json', 'dist']) cpSync(join(ROOT, part), join(topup, part), { recursive: true });
+    for (const dep of Object.keys(manifest.dependencies)) {
+      mkdirSync(dirname(join(older, 'node_modules', dep)), { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules', dep), join(older, 'node_modules', dep), 'dir');
+    }
+    const msw = join(older, 'node_modules', 'msw');
+    mkdirSync(msw);
+    const mswManifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'msw', 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
+    expect(mswManifest.exports).toHaveProperty(['./core/http']);
+    delete mswManifest.exports['./core/http'];
+    writeFileSync(join(msw, 'package.json'), JSON.stringify(mswManifest));
+    symlinkSync(join(ROOT, 'node_modules', 'msw', 'lib'), join(msw, 'lib'), 'dir');
+    writeFileSync(
+      join(older, 'main.mjs'),
+      `import { createRequire } from 'node:module';
+import { setupServer } from 'msw/node';
+import { createHandlers, createSandbox } from 'topup/mocks';
+const report = {};
+report.ownExport = await import('msw/core/http').then(() => true, (error) => error.code);
+const server = setupServer(...createHandlers(await createSandbox(), { baseUrl: 'https://shop.example.com' }));
+server.listen({ onUnhandledRequest: 'error' });
+report.status = (await fetch('https://shop.example.com/api/v1/health')).status;
+server.close();
+report.required = Object.keys(createRequire(import.meta.url).cache)
+  .filter((file) => file.includes('/node_modules/msw/'))
+  .map((file) => file.split('/node_modules/msw/')[1]);
+console.log(JSON.stringify(report));
+`,
+    );
+    const result = runNode(['main.mjs'], older);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      ownExport: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+      status: 200,
+      required: ['lib/core/index.mjs'],
+    });
   });
 });
