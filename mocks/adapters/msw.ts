@@ -32,7 +32,7 @@ let msw: Msw | undefined;
  * that `import { setupServer } from 'msw/node'` gets.
  *
  * Only msw's `http` namespace, from its own export `msw/core/http`: msw's index also loads its GraphQL and WebSocket
- * handlers with the graphql package, about 110 ms of every test file that calls this, beyond what `msw/node` loads
+ * handlers with the graphql package, about 100 ms of every test file that calls this, beyond what `msw/node` loads
  * (BENCHMARKS.md). An msw without that export gets its index.
  */
 function loadMsw(): Msw {
