@@ -25,18 +25,27 @@ let project: string;
 beforeAll(() => {
   ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'topup-no-msw-'));
-  project = join(work, 'project');
-  const topup = join(project, 'node_modules', 'topup');
+  project = projectWithTopup('project');
+}, 120_000);
+
+/**
+ * A project folder in `work` (an ES module package) with the built topup installed and its runtime dependencies
+ * linked, and nothing else: no msw. Returns its path.
+ */
+function projectWithTopup(name: string): string {
+  const dir = join(work, name);
+  const topup = join(dir, 'node_modules', 'topup');
   mkdirSync(topup, { recursive: true });
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'no-msw', private: true, type: 'module' }));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
   // Copies, not links: node resolves a link to its real path, from where the repository's own msw is found.
   for (const part of ['package.json', 'dist', 'bin']) cpSync(join(ROOT, part), join(topup, part), { recursive: true });
   for (const dep of Object.keys(manifest.dependencies)) {
-    const link = join(project, 'node_modules', dep);
+    const link = join(dir, 'node_modules', dep);
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules', dep), link, 'dir');
   }
-}, 120_000);
+  return dir;
+}
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -106,15 +115,7 @@ describe('msw is an optional peer dependency', () => {
  */
 describe('an msw without its msw/core/http export', () => {
   it('still gets handlers from the msw recipe, through its index', () => {
-    const older = join(work, 'older-msw');
-    const topup = join(older, 'node_modules', 'topup');
-    mkdirSync(topup, { recursive: true });
-    writeFileSync(join(older, 'package.json'), JSON.stringify({ name: 'older-msw', private: true, type: 'module' }));
-    for (const part of ['package.json', 'dist']) cpSync(join(ROOT, part), join(topup, part), { recursive: true });
-    for (const dep of Object.keys(manifest.dependencies)) {
-      mkdirSync(dirname(join(older, 'node_modules', dep)), { recursive: true });
-      symlinkSync(join(ROOT, 'node_modules', dep), join(older, 'node_modules', dep), 'dir');
-    }
+    const older = projectWithTopup('older-msw');
     const msw = join(older, 'node_modules', 'msw');
     mkdirSync(msw);
     const mswManifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'msw', 'package.json'), 'utf8')) as {
