@@ -109,8 +109,11 @@ export async function readIfExists(path: string, options: ReadOptions = {}): Pro
   }
 }
 
-/** As readIfExists, for the few callers that must stay synchronous (the CLI's settings at start-up). */
-export function readIfExistsSync(path: string): Buffer | undefined {
+/**
+ * As readIfExists, in one read: for the CLI's settings at start-up, which must stay synchronous, and for a state
+ * file's snapshot (megabytes, which the promise API reads in pieces).
+ */
+export function readIfExistsSync(path: string, options: ReadOptions = {}): Buffer | undefined {
   if (NO_FOLLOW === 0) {
     try {
       if (lstatSync(path).isSymbolicLink()) throw new UnsafeFileError(path, 'it is a symbolic link');
@@ -127,7 +130,7 @@ export function readIfExistsSync(path: string): Buffer | undefined {
     throw refusal(path, error);
   }
   try {
-    checkOpened(path, fstatSync(fd), false);
+    checkOpened(path, fstatSync(fd), options.soleName === true);
     return readFileSync(fd);
   } finally {
     closeSync(fd);

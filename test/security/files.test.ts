@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { openPersistentSandbox } from '../../mocks/assembly/persistent-sandbox.js';
 import { writeStateFile } from '../../mocks/state/file.js';
 import { requestLogFile } from '../../mocks/state/request-log.js';
-import { createNewFile, ensurePrivateDir, replaceFile } from '../../src/safe-file.js';
+import { createNewFile, ensurePrivateDir, readIfExists, readIfExistsSync, replaceFile } from '../../src/safe-file.js';
 import type { JournalEntry } from '../../mocks/inspect/request-journal.js';
 import { runCli, serveSandbox, type ServedSandbox } from '../cli/run-cli.js';
 import { spawnServe } from '../support/spawn-cli.js';
@@ -128,6 +128,19 @@ describe('the one opener (src/safe-file.ts)', () => {
     await symlink(join(dir, 'outside'), join(dir, 'linked-folder'));
     await replaceFile(join(dir, 'linked-folder', 'mine.json'), 'mine');
     expect(await readFile(join(dir, 'outside', 'mine.json'), 'utf8')).toBe('mine');
+    await victimIntact();
+  });
+
+  it('a read that needs the sole name refuses a second one, sync or not; an ordinary read follows neither kind of link', async () => {
+    const alias = join(dir, 'alias.json');
+    await link(victim, alias);
+    await expect(readIfExists(alias, { soleName: true })).rejects.toThrow(refusal(alias, 'hard link'));
+    expect(() => readIfExistsSync(alias, { soleName: true })).toThrow(refusal(alias, 'hard link'));
+    expect(readIfExistsSync(alias)?.toString('utf8')).toBe(VICTIM_TEXT);
+    const linked = join(dir, 'linked.json');
+    await symlink(victim, linked);
+    expect(() => readIfExistsSync(linked)).toThrow(refusal(linked, 'symlink'));
+    expect(readIfExistsSync(join(dir, 'missing.json'), { soleName: true })).toBeUndefined();
     await victimIntact();
   });
 
