@@ -41,9 +41,10 @@ export async function startServer(script, options = {}) {
  * @param {string} command
  * @param {string[]} args
  * @param {string} probeUrl
+ * @param {{ timeoutMs?: number, env?: NodeJS.ProcessEnv }} [options] `env`: the command's whole environment (this one's by default)
  */
-export async function startCommand(command, args, probeUrl, timeoutMs = 60_000) {
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+export async function startCommand(command, args, probeUrl, { timeoutMs = 60_000, env = process.env } = {}) {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text) => (stderr += text));
   const deadline = Date.now() + timeoutMs;

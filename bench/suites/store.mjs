@@ -1,10 +1,10 @@
 // @ts-check
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT, runWorker } from '../lib/processes.mjs';
+import { freePort, ROOT, runWorker, startCommand } from '../lib/processes.mjs';
 import { buildScaleSnapshot } from '../lib/scale-store.mjs';
 import { median } from '../lib/stats.mjs';
 
@@ -33,10 +33,13 @@ export async function store({ quick, log }) {
   const first = [];
   /** @type {number[]} */
   const again = [];
+  /** @type {{ embeddedMs: number, servedMs: number, runs: number }} */
+  let command;
   try {
     const built = await buildScaleSnapshot({ accounts: 100, orders: EMBEDDED_ORDERS });
     const file = join(dir, 'state.json');
     writeFileSync(file, JSON.stringify({ ...built.snapshot, journal_id: 'bench' }));
+    command = await timeServedCommand(quick, file);
     for (let round = 0; round < rounds; round++) {
       const measured = /** @type {{ first: number, times: number[] }} */ (
         await runWorker('store-worker.mjs', { mode: 'session', file, count: quick ? 20 : 100 })
@@ -50,7 +53,7 @@ export async function store({ quick, log }) {
   const firstMs = median(first);
   const againMs = median(again);
   log(
-    `store: embedded sandbox at ${EMBEDDED_ORDERS} orders: first load ${firstMs.toFixed(1)} ms, each operation after ${againMs.toFixed(2)} ms`,
+    `store: embedded sandbox at ${EMBEDDED_ORDERS} orders: first load ${firstMs.toFixed(1)} ms, each operation after ${againMs.toFixed(2)} ms; \`${OFFLINE_COMMAND.join(' ')}\` ${command.embeddedMs.toFixed(0)} ms, ${command.servedMs.toFixed(0)} ms while served (medians of ${command.runs})`,
   );
   const size = EMBEDDED_ORDERS.toLocaleString('en-US');
   const firstSandbox = timeTestFiles(quick);
@@ -103,9 +106,72 @@ export async function store({ quick, log }) {
       baselineValue: againMs,
       baselineDisplay: `${againMs.toFixed(2)} ms`,
       budget: { op: '<=', limit: 30, of: 'value', text: '≤ 30 ms' },
-      note: "A command's first operation reads, parses, checks and restores the whole state file. Each operation takes the state file's lock and lets it go after (another topup process may change the file in between); the sandbox stays in memory between the operations of one process, and is used again when the snapshot and its journal are as this process left them (inode, size, modification and change times, compared under the lock: mocks/state/file.ts), which is the baseline's figure. A first load is mostly reading, decoding and JSON.parse of the 7 MB file (about 55 ms on the quiet machine on their own, past the budget) and the state's check; restoring the checked records is the smaller part since they go into the tables in one pass (mocks/store/table.ts insertCheckedAll). Meeting the budget per command needs a state that opens without a whole read, parse and check, which a state file from a stranger cannot (issue 25, left).",
+      note: "A command's first operation reads, parses, checks and restores the whole state file. Each operation takes the state file's lock and lets it go after (another topup process may change the file in between); the sandbox stays in memory between the operations of one process, and is used again when the snapshot and its journal are as this process left them (inode, size, modification and change times, compared under the lock: mocks/state/file.ts), which is the baseline's figure. A first load is mostly reading, decoding and JSON.parse of the 7 MB file (about 55 ms on the quiet machine on their own, past the budget) and the state's check; restoring the checked records is the smaller part since they go into the tables in one pass (mocks/store/table.ts insertCheckedAll). Meeting the budget per command needs a state that opens without a whole read, parse and check, which a state file from a stranger cannot (issue 25, left); the next row is what serving the state saves a command.",
+    },
+    {
+      id: `store.embedded.${EMBEDDED_ORDERS}.served`,
+      group: 'Store',
+      measure: `The offline CLI at ${size} orders, a whole command (\`topup ${OFFLINE_COMMAND.join(' ')}\`) while \`topup mock serve\` serves the config folder's sandbox`,
+      value: command.servedMs,
+      display: `${command.servedMs.toFixed(0)} ms`,
+      unit: 'ms',
+      baseline: 'the same command with nothing served: the embedded sandbox loads the state itself',
+      baselineValue: command.embeddedMs,
+      baselineDisplay: `${command.embeddedMs.toFixed(0)} ms`,
+      ratio: command.servedMs / command.embeddedMs,
+      note: "What a script that runs many commands on a large offline state can do about the row above (docs/sandbox.md, One sandbox from every terminal): a plain `topup mock serve` holds the config folder's sandbox in memory and announces itself, and every command that would use the embedded sandbox (`--mock`, or nothing configured) answers from it over HTTP instead of loading the state. Wall time of whole processes in the caller's environment, the embedded runs first, then the served ones (`--no-rate-limit`), each command checked for the notice that names who answered.",
     },
   ];
+}
+
+/** The offline command timed on the large state, with and without `topup mock serve` serving it. */
+const OFFLINE_COMMAND = ['--mock', 'packages', '--json'];
+
+/**
+ * `topup --mock packages --json` on a config folder whose embedded sandbox holds `stateFile`: loading it per
+ * command, then while a plain `topup mock serve` serves that folder. Medians of whole processes.
+ * @param {boolean} quick
+ * @param {string} stateFile
+ */
+async function timeServedCommand(quick, stateFile) {
+  const runs = quick ? 2 : 10;
+  const warmups = 1;
+  const configDir = mkdtempSync(join(tmpdir(), 'topup-bench-served-'));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(TOPUP_|NO_COLOR$|FORCE_COLOR$)/.test(name)));
+  const env = { ...inherited, TOPUP_CONFIG_DIR: configDir };
+  const bin = join(ROOT, 'bin', 'topup.js');
+  /** @param {RegExp} notice who must have answered, by the notice on stderr */
+  const time = (notice) => {
+    /** @type {number[]} */
+    const times = [];
+    for (let i = 0; i < warmups + runs; i++) {
+      const startedAt = process.hrtime.bigint();
+      const result = spawnSync(process.execPath, [bin, ...OFFLINE_COMMAND], { cwd: ROOT, env, encoding: 'utf8' });
+      const ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
+      if (result.status !== 0 || !notice.test(result.stderr) || !(JSON.parse(result.stdout).packages.length > 0))
+        throw new Error(`store: \`topup ${OFFLINE_COMMAND.join(' ')}\` failed (${result.status}): ${result.stderr.slice(0, 300)}`);
+      if (i >= warmups) times.push(ms);
+    }
+    return median(times);
+  };
+  try {
+    writeFileSync(join(configDir, 'sandbox-state.json'), readFileSync(stateFile), { mode: 0o600 });
+    const embeddedMs = time(/^Using the embedded offline sandbox/m);
+    const port = await freePort();
+    const server = await startCommand(
+      process.execPath,
+      [bin, 'mock', 'serve', '--port', String(port), '--no-rate-limit'],
+      `http://127.0.0.1:${port}/api/v1/catalog/credit-packages`,
+      { env },
+    );
+    try {
+      return { embeddedMs, servedMs: time(/^Using the sandbox served at /m), runs };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(configDir, { recursive: true, force: true });
+  }
 }
 
 /**
