@@ -6,6 +6,14 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BENCH = fileURLToPath(new URL('../', import.meta.url));
 
+/** Variables that would change what topup does; everything else of the caller's environment is kept. */
+const TOPUP_VARIABLES = /^(TOPUP_|NO_COLOR$|FORCE_COLOR$)/;
+
+/** This process's environment without topup's own variables, for the topup commands a suite times. */
+export function callerEnvironment() {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !TOPUP_VARIABLES.test(name)));
+}
+
 /**
  * Starts a bench server script (bench/servers/*.mjs) in its own process. The script reports `{ url, ... }`
  * over IPC once it listens, and answers `{ type: 'rss' }` with its resident set size.

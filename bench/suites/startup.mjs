@@ -3,15 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, startServer } from '../lib/processes.mjs';
+import { callerEnvironment, ROOT, startServer } from '../lib/processes.mjs';
 import { median } from '../lib/stats.mjs';
 
 const BIN = join(ROOT, 'bin', 'topup.js');
 /** The single-file executable, when `npm run build:binary` has made it (.ci/run does, before the benchmarks). */
 const EXECUTABLE = join(ROOT, 'build', process.platform === 'win32' ? 'topup.exe' : 'topup');
-
-/** Variables that would change what topup does; everything else of the caller's environment is kept. */
-const TOPUP_VARIABLES = /^(TOPUP_|NO_COLOR$|FORCE_COLOR$)/;
 
 /**
  * CLI start-up: wall time of whole processes. Each command runs in turn with the baseline (`node -e 0`), so that
@@ -28,7 +25,7 @@ export async function startup({ quick, log }) {
   const configDir = mkdtempSync(join(tmpdir(), 'topup-bench-'));
   // The served sandbox for the remote command, limits off: 40 runs would meet the 60/min public limit.
   const server = await startServer('sandbox.mjs', { rateLimit: false });
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !TOPUP_VARIABLES.test(name)));
+  const inherited = callerEnvironment();
   const environments = {
     caller: { ...inherited, TOPUP_CONFIG_DIR: configDir },
     empty: { PATH: process.env.PATH ?? '', HOME: configDir, TOPUP_CONFIG_DIR: configDir },

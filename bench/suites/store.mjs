@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { freePort, ROOT, runWorker, startCommand } from '../lib/processes.mjs';
+import { callerEnvironment, freePort, ROOT, runWorker, startCommand } from '../lib/processes.mjs';
 import { buildScaleSnapshot } from '../lib/scale-store.mjs';
 import { median } from '../lib/stats.mjs';
 
@@ -137,8 +137,7 @@ async function timeServedCommand(quick, stateFile) {
   const runs = quick ? 2 : 10;
   const warmups = 1;
   const configDir = mkdtempSync(join(tmpdir(), 'topup-bench-served-'));
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(TOPUP_|NO_COLOR$|FORCE_COLOR$)/.test(name)));
-  const env = { ...inherited, TOPUP_CONFIG_DIR: configDir };
+  const env = { ...callerEnvironment(), TOPUP_CONFIG_DIR: configDir };
   const bin = join(ROOT, 'bin', 'topup.js');
   /** @param {RegExp} notice who must have answered, by the notice on stderr */
   const time = (notice) => {
