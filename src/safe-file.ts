@@ -86,6 +86,24 @@ async function openChecked(path: string, flags: number, soleName: boolean, mode 
 export interface ReadOptions {
   /** Refuse a file with other hard links too: one whose name must say which file it is (a state file and its lock). */
   soleName?: boolean;
+  /** The most bytes the caller can use: a larger file is refused (FileTooLargeError) before any of it is read. */
+  maxBytes?: number;
+}
+
+/** A file of ours is larger than its reader can use; nothing of it was read. */
+export class FileTooLargeError extends Error {
+  override name = 'FileTooLargeError';
+  constructor(
+    readonly path: string,
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super(`${path} is ${bytes} bytes, more than the ${maxBytes} its reader can use.`);
+  }
+}
+
+function checkSize(path: string, bytes: number, maxBytes: number | undefined): void {
+  if (maxBytes !== undefined && bytes > maxBytes) throw new FileTooLargeError(path, bytes, maxBytes);
 }
 
 /** Opens a file of ours to read; undefined when it does not exist. */
@@ -103,6 +121,7 @@ export async function readIfExists(path: string, options: ReadOptions = {}): Pro
   const handle = await openToRead(path, options);
   if (handle === undefined) return undefined;
   try {
+    if (options.maxBytes !== undefined) checkSize(path, (await handle.stat()).size, options.maxBytes);
     return await handle.readFile();
   } finally {
     await handle.close();
@@ -130,7 +149,9 @@ export function readIfExistsSync(path: string, options: ReadOptions = {}): Buffe
     throw refusal(path, error);
   }
   try {
-    checkOpened(path, fstatSync(fd), options.soleName === true);
+    const stats = fstatSync(fd);
+    checkOpened(path, stats, options.soleName === true);
+    checkSize(path, stats.size, options.maxBytes);
     return readFileSync(fd);
   } finally {
     closeSync(fd);

@@ -1,7 +1,9 @@
 import { lstat, unlink, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:buffer';
 import { dirname } from 'node:path';
 import {
   createNewFile,
+  FileTooLargeError,
   openToAppend,
   readIfExists,
   readIfExistsSync,
@@ -42,15 +44,27 @@ export async function readStateFile(file: string): Promise<unknown> {
   return (await readSnapshotText(file))?.value;
 }
 
+/**
+ * The largest state file that can be opened: its text must fit in one string for JSON.parse, and node refuses a
+ * longer one (about 512 MiB). A larger file would be read whole and then fail as if it were not JSON.
+ */
+const MAX_STATE_FILE_BYTES = constants.MAX_STRING_LENGTH;
+
+const mebibytes = (bytes: number) => Math.ceil(bytes / 2 ** 20);
+
 async function readSnapshotText(file: string): Promise<{ value: unknown; bytes: number } | undefined> {
   let buffer: Buffer | undefined;
   try {
     // Its only name: a hard link could be a second sandbox's state file under another name (and lock). Read in one
     // call: the promise API reads a file in 512 KiB pieces, each a trip through libuv's thread pool (about 5 ms more
     // at 10k orders, 25 ms at 100k).
-    buffer = readIfExistsSync(file, { soleName: true });
+    buffer = readIfExistsSync(file, { soleName: true, maxBytes: MAX_STATE_FILE_BYTES });
   } catch (error) {
     if (error instanceof UnsafeFileError) throw new SnapshotError(error.message);
+    if (error instanceof FileTooLargeError)
+      throw new SnapshotError(
+        `The state file ${file} is ${mebibytes(error.bytes)} MiB, more than the ${mebibytes(MAX_STATE_FILE_BYTES)} MiB that node can parse as one text.`,
+      );
     throw new SnapshotError(`Cannot read the state file ${file}: ${(error as Error).message}`);
   }
   if (buffer === undefined) return undefined;

@@ -383,6 +383,20 @@ describe('a damaged offline state file', () => {
     expect((await topup(['packages'])).code).toBe(0);
   });
 
+  it('one longer than node can parse is refused by its size, unread and kept as it is', async () => {
+    const { statSync, truncateSync, writeFileSync } = await import('node:fs');
+    const file = join(config.dir, 'sandbox-state.json');
+    writeFileSync(file, '');
+    truncateSync(file, 600 * 2 ** 20);
+    const refused = await topup(['packages']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(
+      `state is unreadable (The state file ${file} is 600 MiB, more than the 512 MiB that node can parse as one text); run \`topup mock reset\` to start over.`,
+    );
+    expect(refused.out).toBe('');
+    expect(statSync(file).size).toBe(600 * 2 ** 20);
+  });
+
   it('a damaged journal beside it is a clear error naming the line, and repair or reset recovers from it', async () => {
     const { readFileSync, writeFileSync } = await import('node:fs');
     for (let i = 0; i < 3; i++) expect((await topup(['mock', 'deposit', '10000', '--paid'])).code).toBe(0);

@@ -1,5 +1,5 @@
 import { snapshotWriter } from '../../mocks/state/flush.js';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -141,6 +141,17 @@ describe('state files and snapshots', () => {
     const error = await readStateFile(file).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SnapshotError);
     expect((error as Error).message).toMatch(/garbage\.json.*not valid JSON/);
+  });
+
+  it('refuses a state file longer than node can parse, before reading any of it, and leaves it as it is', async () => {
+    const file = join(dir, 'huge.json');
+    // Sparse: 600 MiB long, none of it on disk. Read whole, it would have failed later as "not valid JSON".
+    await writeFile(file, '');
+    await truncate(file, 600 * 2 ** 20);
+    const error = await readStateFile(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SnapshotError);
+    expect((error as Error).message).toBe(`The state file ${file} is 600 MiB, more than the 512 MiB that node can parse as one text.`);
+    expect((await stat(file)).size).toBe(600 * 2 ** 20);
   });
 
   it.each([

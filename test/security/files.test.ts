@@ -144,6 +144,16 @@ describe('the one opener (src/safe-file.ts)', () => {
     await victimIntact();
   });
 
+  it('a read with a size limit refuses a larger file before reading it, sync or not', async () => {
+    const file = join(dir, 'eleven.json');
+    await writeFile(file, '"123456789"');
+    const tooLarge = `${file} is 11 bytes, more than the 10 its reader can use.`;
+    await expect(readIfExists(file, { maxBytes: 10 })).rejects.toThrow(tooLarge);
+    expect(() => readIfExistsSync(file, { maxBytes: 10 })).toThrow(tooLarge);
+    expect((await readIfExists(file, { maxBytes: 11 }))?.toString('utf8')).toBe('"123456789"');
+    expect(readIfExistsSync(file, { maxBytes: 11 })?.toString('utf8')).toBe('"123456789"');
+  });
+
   it('createNewFile never writes through anything at its name', async () => {
     await symlink(victim, join(dir, 'new.json'));
     await expect(createNewFile(join(dir, 'new.json'), 'x')).rejects.toMatchObject({ code: 'EEXIST' });
