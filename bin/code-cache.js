@@ -4,13 +4,15 @@
 // processor it was made by, and V8 checks each file again (its version, flags and the source's length) and compiles
 // from source when one does not fit. A missing, refused or unreadable cache costs a normal compile, never an error.
 'use strict';
-const { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { basename, dirname, join, resolve, sep } = require('node:path');
 const vm = require('node:vm');
 
 /** Larger than any cache the build writes (the largest is under 1 MB); a bigger file is not ours. */
 const MAX_CACHE_BYTES = 16 * 1024 * 1024;
+/** Larger than any module of the bundle (the largest is under 1 MB); a bigger one is left to node's own loader. */
+const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
 const INSTALLED = Symbol.for('topup.codeCache');
 
 /**
@@ -57,12 +59,16 @@ function useCodeCache(bundleFolder, options = {}) {
   const prefix = bundleFolder + sep;
   function compileWithCache(content, filename) {
     if (!filename.startsWith(prefix) || content.startsWith('#!')) return original.call(this, content, filename);
+    return runWithCache(this, Module.wrap(content), filename);
+  }
+  /** Compiles a module's source, already in node's wrapper, with its cache, and runs it as node runs a module. */
+  function runWithCache(module, wrapped, filename) {
     const folder = cacheFolder(bundleFolder, flags);
     const cacheFile = cacheFileOf(folder, bundleFolder, filename);
     const cachedData = readCache(cacheFile);
     const script = checksummed(
       () =>
-        new vm.Script(Module.wrap(content), {
+        new vm.Script(wrapped, {
           filename,
           cachedData,
           importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
@@ -75,10 +81,11 @@ function useCodeCache(bundleFolder, options = {}) {
     const moduleFolder = dirname(filename);
     return script
       .runInThisContext({ displayErrors: true })
-      .call(this.exports, this.exports, requireFor(this, moduleFolder, prefix), this, filename, moduleFolder);
+      .call(module.exports, module.exports, requireFor(module, moduleFolder, prefix), module, filename, moduleFolder);
   }
   compileWithCache[INSTALLED] = counts;
   Module.prototype._compile = compileWithCache;
+  runBundled = runWithCache;
   globalThis[FLAGS] = (flag) => {
     const name = KNOWN_FLAGS.get(flag);
     if (name === undefined) throw new Error(`code cache: no folder for the V8 flag ${flag}`);
@@ -89,6 +96,9 @@ function useCodeCache(bundleFolder, options = {}) {
   if (record) process.once('exit', () => writeCaches(compiled.filter(([, , under]) => under === flags)));
   return counts;
 }
+
+/** runWithCache of the installed code cache, for the bundle's own loader (loadBundled); undefined until then. */
+let runBundled;
 
 /** Where useCodeCache leaves the function that turns a flag on, for the CLI's bundle (which cannot import this file). */
 const FLAGS = Symbol.for('topup.codeCache.useV8Flags');
@@ -156,7 +166,7 @@ function requireBundled(parent, filename, id) {
   const child = new Module(filename, parent);
   Module._cache[filename] = child;
   try {
-    child.load(filename);
+    loadBundled(child, filename);
   } catch (error) {
     delete Module._cache[filename];
     const at = Array.isArray(parent.children) ? parent.children.indexOf(child) : -1;
@@ -165,6 +175,82 @@ function requireBundled(parent, filename, id) {
     throw error;
   }
   return child.exports;
+}
+
+/**
+ * The launcher's require of the bundle's main module (`id`, relative to the launcher's `parent` module): by the
+ * bundle's own loader while the code cache is in use, else by node's.
+ */
+function requireBundle(parent, id) {
+  if (runBundled === undefined || !isBundleRelative(id)) return parent.require(id);
+  return requireBundled(parent, resolve(dirname(parent.filename), id), id);
+}
+
+/**
+ * What Module.prototype.load does for a module of the bundle, except that the file is read here. Node reads a module
+ * in 8 KiB pieces into a string that grows by copying, copies that into V8, and the wrapper it is then compiled in
+ * (Module.wrap) makes one more copy of the whole: about 2 MB of fresh memory for an offline command's 1 MB of
+ * modules, on a machine where first touching a page of memory is what costs (about 13 µs a page here). Here the
+ * file is read in one call, into bytes kept for the next module, behind the wrapper's text, and V8 copies it once.
+ * A file that cannot be read this way is left to node's own load, which then says why.
+ */
+function loadBundled(module, filename) {
+  const wrapped = readWrappedSource(filename);
+  if (wrapped === undefined) return module.load(filename);
+  module.filename = filename;
+  module.paths = Module._nodeModulePaths(dirname(filename));
+  runBundled(module, wrapped, filename);
+  module.loaded = true;
+}
+
+/** Bytes kept from one read to the next: each read then touches pages the last one already did. */
+const kept = { source: undefined, cache: undefined };
+
+/** `length` bytes of `kept[which]`, grown to hold them first. */
+function keptBytes(which, length) {
+  if (kept[which] === undefined || kept[which].length < length) kept[which] = Buffer.allocUnsafeSlow(length);
+  return kept[which];
+}
+
+/** Reads up to `length` bytes of `fd` into `buffer` at `offset`; how many it read (fewer if the file ended). */
+function readInto(fd, buffer, offset, length) {
+  let done = 0;
+  while (done < length) {
+    const read = readSync(fd, buffer, offset + done, length - done, null);
+    if (read === 0) break;
+    done += read;
+  }
+  return done;
+}
+
+/**
+ * A bundle module's text in node's CommonJS wrapper, as Module.wrap(text) makes it: a regular file, not through a
+ * symbolic link, of a bounded size, decoded as UTF-8 as node decodes a module. Undefined when any of that fails, or
+ * for a file that starts with `#!` (node's own compile takes that line out).
+ */
+function readWrappedSource(filename) {
+  let fd;
+  try {
+    fd = openSync(filename, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > MAX_SOURCE_BYTES) return undefined;
+    const [head, tail] = Module.wrapper;
+    const headBytes = Buffer.byteLength(head);
+    const buffer = keptBytes('source', headBytes + stats.size + Buffer.byteLength(tail));
+    buffer.write(head, 0);
+    const textBytes = readInto(fd, buffer, headBytes, stats.size);
+    if (textBytes >= 2 && buffer[headBytes] === 0x23 && buffer[headBytes + 1] === 0x21) return undefined;
+    const end = headBytes + textBytes;
+    return buffer.toString('utf8', 0, end + buffer.write(tail, end));
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function isFolder(path) {
@@ -177,7 +263,10 @@ function isFolder(path) {
   }
 }
 
-/** A cache file's bytes: a regular file, not through a symbolic link, of a bounded size; else undefined. */
+/**
+ * A cache file's bytes: a regular file, not through a symbolic link, of a bounded size; else undefined. They are
+ * kept bytes, good until the next cache is read: V8 reads them while it compiles and keeps nothing of them.
+ */
 function readCache(path) {
   let fd;
   try {
@@ -188,7 +277,8 @@ function readCache(path) {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile() || stats.size === 0 || stats.size > MAX_CACHE_BYTES) return undefined;
-    return readFileSync(fd);
+    const buffer = keptBytes('cache', stats.size);
+    return buffer.subarray(0, readInto(fd, buffer, 0, stats.size));
   } catch {
     return undefined;
   } finally {
@@ -211,4 +301,4 @@ function writeCaches(compiled) {
   }
 }
 
-module.exports = { useCodeCache, cacheFolder };
+module.exports = { useCodeCache, cacheFolder, requireBundle };

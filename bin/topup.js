@@ -28,9 +28,10 @@ function printVersion() {
 /** The built CLI; a clone that was installed but not built gets one sentence, not a stack trace. */
 function loadCli() {
   // Before the bundle's first module: each of them is compiled with its cached code (bin/code-cache.js).
-  require('./code-cache.js').useCodeCache(require('node:path').join(__dirname, '..', 'dist', 'cli'));
+  const codeCache = require('./code-cache.js');
+  codeCache.useCodeCache(require('node:path').join(__dirname, '..', 'dist', 'cli'));
   try {
-    return require('../dist/cli/main.cjs');
+    return codeCache.requireBundle(module, '../dist/cli/main.cjs');
   } catch (error) {
     if (error.code !== 'MODULE_NOT_FOUND' || !String(error.message).includes('main.cjs')) throw error;
     process.stderr.write('topup is not built yet: run `npm run build` in its folder first.\n');

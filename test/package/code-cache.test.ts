@@ -193,6 +193,38 @@ describe('the code cache', () => {
     expect(result.stdout).toBe(plain.stdout);
   });
 
+  it("reads each of the bundle's modules itself, none through node's loader, and a missing bundle still says so", () => {
+    // node's loader reads a module with fs.readFileSync(file, 'utf8'): the probe counts those of the bundle's files.
+    const readProbe = join(work, 'read-probe.cjs');
+    writeFileSync(
+      readProbe,
+      `const fs = require('node:fs');
+      let reads = 0;
+      const read = fs.readFileSync;
+      fs.readFileSync = function (file, ...rest) {
+        if (typeof file === 'string' && /[\\/]dist[\\/]cli[\\/].*\\.cjs$/.test(file)) reads += 1;
+        return read.call(this, file, ...rest);
+      };
+      process.on('exit', () => process.stderr.write('\\nREAD ' + reads + '\\n'));\n`,
+    );
+    const readsIn = (result: ReturnType<typeof run>) => Number(/\nREAD (\d+)\n/.exec(result.stderr)?.[1]);
+    const uncached = run(BIN, OFFLINE, { TOPUP_DISABLE_CODE_CACHE: '1' }, ['-r', readProbe]);
+    expect(uncached.code).toBe(0);
+    expect(readsIn(uncached)).toBeGreaterThan(20);
+    const cached = run(BIN, OFFLINE, {}, ['-r', readProbe]);
+    expect(cached.code).toBe(0);
+    expect(readsIn(cached)).toBe(0);
+    expect(cached.counts).toMatchObject({ rejected: 0, missing: 0 });
+    expect(cached.stdout).toBe(uncached.stdout);
+
+    const { launcher } = copyOfTheCli();
+    rmSync(join(dirname(launcher), '..', 'dist', 'cli', 'main.cjs'));
+    const unbuilt = run(launcher, OFFLINE);
+    expect(unbuilt.code).toBe(1);
+    expect(unbuilt.stdout).toBe('');
+    expect(unbuilt.stderr).toMatch(/^topup is not built yet: run `npm run build` in its folder first\.\n/);
+  });
+
   it('--version still loads nothing but the launcher', () => {
     const result = run(BIN, ['--version']);
     expect(result.code).toBe(0);
@@ -224,14 +256,21 @@ describe("the launcher's require for the bundle's own modules", () => {
         if (request.endsWith('.cjs')) searched.push(request);
         return resolve.call(this, request, ...rest);
       };
+      const fs = require('node:fs');
+      const readByNode = [];
+      const read = fs.readFileSync;
+      fs.readFileSync = function (file, ...rest) {
+        if (typeof file === 'string' && file.startsWith(${JSON.stringify(bundle)})) readByNode.push(require('node:path').basename(file));
+        return read.call(this, file, ...rest);
+      };
       require(${JSON.stringify(join(ROOT, 'bin', 'code-cache.js'))}).useCodeCache(${JSON.stringify(bundle)});
       const out = require(${JSON.stringify(join(bundle, main))});
-      console.log(JSON.stringify({ out, searched: searched.filter((request) => !request.startsWith('/')) }));
+      console.log(JSON.stringify({ out, searched: searched.filter((request) => !request.startsWith('/')), readByNode }));
     `;
     const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    return JSON.parse(result.stdout) as { out: Record<string, unknown>; searched: string[] };
+    return JSON.parse(result.stdout) as { out: Record<string, unknown>; searched: string[]; readByNode: string[] };
   }
 
   it('loads each by its path inside the bundle, once, without node’s search; anything else goes through node', () => {
@@ -258,6 +297,39 @@ describe("the launcher's require for the bundle's own modules", () => {
     });
     // Only the path that leaves the bundle was searched for by node.
     expect(searched).toEqual(['../outside.cjs']);
+  });
+
+  it('reads each module whole, whatever it read before; a link and a #! line are left to node’s loader', () => {
+    const large = `module.exports = ${JSON.stringify('x'.repeat(300_000))}.length;`;
+    const { out, readByNode } = runInBundle(
+      {
+        'main.cjs': `
+          const fs = require('node:fs');
+          fs.symlinkSync(require('node:path').join(__dirname, 'small.cjs'), require('node:path').join(__dirname, 'linked.cjs'));
+          module.exports = { large: require('./large.cjs'), small: require('./small.cjs'), empty: require('./empty.cjs'),
+            text: require('./text.cjs'), shebang: require('./shebang.cjs'), linked: require('./linked.cjs'),
+            paths: module.paths.length > 0, loaded: require.cache[require('node:path').join(__dirname, 'small.cjs')].loaded };`,
+        'large.cjs': large,
+        // Shorter than the module before it: nothing of that one may follow it.
+        'small.cjs': "module.exports = 'small';",
+        'empty.cjs': '',
+        'text.cjs': "module.exports = 'Rp 10.000 \u2014 caf\u00e9 \u20ac';",
+        'shebang.cjs': "#!/usr/bin/env node\nmodule.exports = 'shebang';",
+      },
+      'main.cjs',
+    );
+    expect(out).toEqual({
+      large: 300_000,
+      small: 'small',
+      empty: {},
+      text: 'Rp 10.000 \u2014 caf\u00e9 \u20ac',
+      shebang: 'shebang',
+      linked: 'small',
+      paths: true,
+      loaded: true,
+    });
+    // main.cjs is required by node itself here (bin/topup.js hands it to the launcher's loader, the test above).
+    expect(readByNode.sort()).toEqual(['linked.cjs', 'main.cjs', 'shebang.cjs']);
   });
 
   it('a cycle gets the exports so far, a module that throws is run again next time, and a missing one is MODULE_NOT_FOUND', () => {
