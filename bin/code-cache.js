@@ -203,13 +203,16 @@ function loadBundled(module, filename) {
   module.loaded = true;
 }
 
-/** Bytes kept from one read to the next: each read then touches pages the last one already did. */
-const kept = { source: undefined, cache: undefined };
+/**
+ * Bytes kept from one read to the next, for a module's text and then its cache (the text is a string by the time its
+ * cache is read): each read touches pages that an earlier one already did.
+ */
+let kept;
 
-/** `length` bytes of `kept[which]`, grown to hold them first. */
-function keptBytes(which, length) {
-  if (kept[which] === undefined || kept[which].length < length) kept[which] = Buffer.allocUnsafeSlow(length);
-  return kept[which];
+/** The kept bytes, grown to hold `length` first. */
+function keptBytes(length) {
+  if (kept === undefined || kept.length < length) kept = Buffer.allocUnsafeSlow(length);
+  return kept;
 }
 
 /** Reads up to `length` bytes of `fd` into `buffer` at `offset`; how many it read (fewer if the file ended). */
@@ -240,7 +243,7 @@ function readWrappedSource(filename) {
     if (!stats.isFile() || stats.size > MAX_SOURCE_BYTES) return undefined;
     const [head, tail] = Module.wrapper;
     const headBytes = Buffer.byteLength(head);
-    const buffer = keptBytes('source', headBytes + stats.size + Buffer.byteLength(tail));
+    const buffer = keptBytes(headBytes + stats.size + Buffer.byteLength(tail));
     buffer.write(head, 0);
     const textBytes = readInto(fd, buffer, headBytes, stats.size);
     if (textBytes >= 2 && buffer[headBytes] === 0x23 && buffer[headBytes + 1] === 0x21) return undefined;
@@ -265,7 +268,7 @@ function isFolder(path) {
 
 /**
  * A cache file's bytes: a regular file, not through a symbolic link, of a bounded size; else undefined. They are
- * kept bytes, good until the next cache is read: V8 reads them while it compiles and keeps nothing of them.
+ * kept bytes, good until the next read: V8 reads them while it compiles and keeps nothing of them.
  */
 function readCache(path) {
   let fd;
@@ -277,7 +280,7 @@ function readCache(path) {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile() || stats.size === 0 || stats.size > MAX_CACHE_BYTES) return undefined;
-    const buffer = keptBytes('cache', stats.size);
+    const buffer = keptBytes(stats.size);
     return buffer.subarray(0, readInto(fd, buffer, 0, stats.size));
   } catch {
     return undefined;
