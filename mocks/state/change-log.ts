@@ -1,6 +1,7 @@
 import { nodeZlib } from '../core/builtins.js';
-import { readIfExists } from '../../src/safe-file.js';
+import { FileTooLargeError, readIfExists } from '../../src/safe-file.js';
 import { tableKeys } from '../store/table-keys.js';
+import { MAX_STATE_JOURNAL_BYTES, mebibytes } from './limits.js';
 import { SnapshotError, type SandboxChanges } from './snapshot.js';
 
 /**
@@ -69,9 +70,13 @@ export async function readChangeLog(
   let buffer: Buffer | undefined;
   try {
     // Its only name, as it is written in place: through a hard link it would write another file.
-    buffer = await readIfExists(path, { soleName: true });
+    buffer = await readIfExists(path, { soleName: true, maxBytes: MAX_STATE_JOURNAL_BYTES });
   } catch (error) {
     if (error instanceof Error && error.name === 'UnsafeFileError') throw new SnapshotError(error.message);
+    if (error instanceof FileTooLargeError)
+      throw new SnapshotError(
+        `The state journal ${path} is ${mebibytes(error.bytes)} MiB, more than the ${mebibytes(MAX_STATE_JOURNAL_BYTES)} MiB a journal can grow to before it becomes a new snapshot.`,
+      );
     throw new SnapshotError(`Cannot read the state journal ${path}: ${(error as Error).message}`);
   }
   const read: ChangeLogRead = { entries: [], validBytes: 0, fileBytes: buffer?.length ?? 0, seq: 0, torn: undefined, dropped: [] };

@@ -1,5 +1,4 @@
 import { lstat, unlink, type FileHandle } from 'node:fs/promises';
-import { constants } from 'node:buffer';
 import { dirname } from 'node:path';
 import {
   createNewFile,
@@ -12,6 +11,7 @@ import {
   UnsafeFileError,
 } from '../../src/safe-file.js';
 import { JournalDamagedError, changeLogLineText, readChangeLog, type DroppedLine } from './change-log.js';
+import { MAX_STATE_FILE_BYTES, mebibytes } from './limits.js';
 import { lockStateFile } from './lock.js';
 import { nodeCrypto } from '../core/builtins.js';
 import { removeAnnouncement } from './announcement.js';
@@ -43,14 +43,6 @@ export async function writeStateFile(file: string, snapshot: SandboxSnapshot): P
 export async function readStateFile(file: string): Promise<unknown> {
   return (await readSnapshotText(file))?.value;
 }
-
-/**
- * The largest state file that can be opened: its text must fit in one string for JSON.parse, and node refuses a
- * longer one (about 512 MiB). A larger file would be read whole and then fail as if it were not JSON.
- */
-const MAX_STATE_FILE_BYTES = constants.MAX_STRING_LENGTH;
-
-const mebibytes = (bytes: number) => Math.ceil(bytes / 2 ** 20);
 
 async function readSnapshotText(file: string): Promise<{ value: unknown; bytes: number } | undefined> {
   let buffer: Buffer | undefined;

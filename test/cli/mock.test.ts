@@ -397,6 +397,25 @@ describe('a damaged offline state file', () => {
     expect(statSync(file).size).toBe(600 * 2 ** 20);
   });
 
+  it('a journal longer than any the sandbox writes is refused by its size, unread, and reset starts over', async () => {
+    const { statSync, truncateSync } = await import('node:fs');
+    expect((await topup(['mock', 'deposit', '10000', '--paid'])).code).toBe(0);
+    const journal = join(config.dir, 'sandbox-state.json.journal');
+    expect(statSync(journal).size).toBeGreaterThan(0);
+    truncateSync(journal, 600 * 2 ** 20);
+    const refused = await topup(['balance']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(
+      `state is unreadable (The state journal ${journal} is 600 MiB, more than the 512 MiB a journal can grow to before it becomes a new snapshot); run \`topup mock reset\` to start over.`,
+    );
+    expect(refused.out).toBe('');
+    expect(statSync(journal).size).toBe(600 * 2 ** 20);
+
+    expect((await topup(['mock', 'reset'])).code).toBe(0);
+    expect(statSync(journal).size).toBeLessThan(2 ** 20);
+    expect((await topup(['balance'])).code).toBe(0);
+  });
+
   it('a damaged journal beside it is a clear error naming the line, and repair or reset recovers from it', async () => {
     const { readFileSync, writeFileSync } = await import('node:fs');
     for (let i = 0; i < 3; i++) expect((await topup(['mock', 'deposit', '10000', '--paid'])).code).toBe(0);

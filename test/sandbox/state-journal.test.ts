@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -164,6 +164,25 @@ describe('state file journal', () => {
     const error = await openStateFile(file).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SnapshotError);
     expect((error as Error).message).toMatch(/state\.json\.journal is damaged/);
+  });
+
+  it('refuses a journal longer than any the sandbox writes, before reading any of it, and leaves it as it is', async () => {
+    const { t, state } = await openOn(transport);
+    dataOf(await order(t, demo.token), 201);
+    await state.close();
+    opened.splice(opened.indexOf(state), 1);
+    // Sparse: 600 MiB long, none of it on disk. A journal becomes a new snapshot once it outgrows the old one, and no
+    // snapshot can pass 512 MiB.
+    await truncate(`${file}.journal`, 600 * 2 ** 20);
+    const error = await openStateFile(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SnapshotError);
+    expect((error as Error).message).toBe(
+      `The state journal ${file}.journal is 600 MiB, more than the 512 MiB a journal can grow to before it becomes a new snapshot.`,
+    );
+    expect((await stat(`${file}.journal`)).size).toBe(600 * 2 ** 20);
+    // --repair cannot read it either: it is refused the same way, not cut.
+    await expect(openStateFile(file, { repair: true })).rejects.toThrow(/is 600 MiB, more than the 512 MiB/);
+    expect((await stat(`${file}.journal`)).size).toBe(600 * 2 ** 20);
   });
 
   it('never applies lines of an older journal over the snapshot that replaced it (a crash between the two)', async () => {
