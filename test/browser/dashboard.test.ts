@@ -25,14 +25,14 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
     await served?.close();
   });
 
-  it('an order created with the CLI shows in the live log within a second, and in the invoices', async () => {
+  // How soon the page shows, and how soon a request reaches the live log, are `npm run bench`'s dashboard rows (with
+  // budgets), timed by the page itself: not asserted here, where a loaded machine and a cold Chromium would time them.
+  it('an order created with the CLI shows in the live log, and in the invoices', async () => {
     sandbox = await createSandbox();
     served = await startHttpSandbox(sandbox, { port: 0 });
     const page = await browser().newPage({ viewport: { width: 1280, height: 860 } });
-    const started = Date.now();
     await page.goto(`${served.url}/__sandbox/`);
     await expect.poll(() => page.locator('#accounts tr').count()).toBe(sandbox.fixtures().accounts.length);
-    expect(Date.now() - started).toBeLessThan(5_000);
 
     const config = tempConfigDir();
     try {
@@ -43,10 +43,8 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
       );
       expect(code).toBe(0);
       const invoice = io.out().trim();
-      const sentAt = Date.now();
       const row = page.locator('#log tr', { hasText: '/api/v1/me/orders' });
-      await row.first().waitFor({ timeout: 1_000 });
-      expect(Date.now() - sentAt).toBeLessThan(1_000);
+      await row.first().waitFor({ timeout: 10_000 });
       await expect.poll(() => page.locator('#invoices tr', { hasText: invoice }).count()).toBe(1);
       // The detail view shows what was sent and answered.
       await row.first().click();
@@ -103,7 +101,7 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
     const row = page.locator('#invoices tr', { hasText: invoice });
     await expect.poll(() => row.locator('td.status').textContent()).toBe('pending');
     // Nothing but the page itself asks from here: it looks again when the payment is due, and that look settles it.
-    await expect.poll(() => row.locator('td.status').textContent(), { timeout: 5_000 }).toBe('paid');
+    await expect.poll(() => row.locator('td.status').textContent()).toBe('paid');
     expect(sandbox.requests.count({ path: '/api/**' })).toBe(1);
     await page.close();
   });
@@ -126,7 +124,7 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
       expect(await page.evaluate(() => sessionStorage.getItem('topup-sandbox-control-secret'))).toBe(secret);
       // The live log arrives over the secret-carrying stream (EventSource cannot send it).
       await fetch(`${served.url}/api/v1/health?from=outside`);
-      await page.locator('#log tr', { hasText: '/api/v1/health' }).first().waitFor({ timeout: 5_000 });
+      await page.locator('#log tr', { hasText: '/api/v1/health' }).first().waitFor({ timeout: 10_000 });
       // A change from the page carries it too, and the page reloaded asks no more.
       await page.reload();
       await expect.poll(() => page.locator('#accounts tr').count()).toBe(sandbox.fixtures().accounts.length);

@@ -66,7 +66,7 @@ describe.skipIf(browserMissing !== undefined)('in a real browser (Chromium)', ()
     // As `topup mock expire` does it, over the control API.
     const moved = await fetch(`${served.url}/__sandbox/invoices/${code}/expire`, { method: 'POST', headers: { 'x-topup-sandbox': '1' } });
     expect(moved.status).toBe(200);
-    await expect.poll(() => page.locator('#status').textContent(), { timeout: 3_000 }).toBe('expired');
+    await expect.poll(() => page.locator('#status').textContent()).toBe('expired');
     await page.close();
   });
 
@@ -76,7 +76,7 @@ describe.skipIf(browserMissing !== undefined)('in a real browser (Chromium)', ()
     const page = await browser().newPage();
     await page.goto(url);
     await expect.poll(() => page.locator('#status').textContent()).toBe('pending');
-    await expect.poll(() => page.locator('#status').textContent(), { timeout: 8_000 }).toBe('paid');
+    await expect.poll(() => page.locator('#status').textContent()).toBe('paid');
     await page.close();
   });
 
