@@ -82,6 +82,34 @@ function copyOfTheCli(): { launcher: string; cache: string } {
 
 const OFFLINE = ['--mock', 'packages', '--json'];
 
+/**
+ * The offline command without the code cache, then with it, each with a probe preloaded that counts the calls of
+ * `module`'s function `fn` whose arguments (`args`) pass `matches` (a JavaScript expression), and reports the count
+ * at exit under `label`.
+ */
+function offlineCounting(label: string, module: string, fn: string, matches: string) {
+  const probe = join(work, `${label}-probe.cjs`);
+  writeFileSync(
+    probe,
+    `const target = require(${JSON.stringify(module)});
+    let count = 0;
+    const original = target.${fn};
+    target.${fn} = function (...args) {
+      if (${matches}) count += 1;
+      return original.apply(this, args);
+    };
+    process.on('exit', () => process.stderr.write('\\n${label} ' + count + '\\n'));\n`,
+  );
+  const counted = (result: ReturnType<typeof run>) => ({
+    ...result,
+    calls: Number(new RegExp(`\n${label} (\\d+)\n`).exec(result.stderr)?.[1]),
+  });
+  return {
+    uncached: counted(run(BIN, OFFLINE, { TOPUP_DISABLE_CODE_CACHE: '1' }, ['-r', probe])),
+    cached: counted(run(BIN, OFFLINE, {}, ['-r', probe])),
+  };
+}
+
 describe('the code cache', () => {
   let plain: ReturnType<typeof run>;
   beforeAll(() => {
@@ -195,25 +223,16 @@ describe('the code cache', () => {
 
   it("reads each of the bundle's modules itself, none through node's loader, and a missing bundle still says so", () => {
     // node's loader reads a module with fs.readFileSync(file, 'utf8'): the probe counts those of the bundle's files.
-    const readProbe = join(work, 'read-probe.cjs');
-    writeFileSync(
-      readProbe,
-      `const fs = require('node:fs');
-      let reads = 0;
-      const read = fs.readFileSync;
-      fs.readFileSync = function (file, ...rest) {
-        if (typeof file === 'string' && /[\\/]dist[\\/]cli[\\/].*\\.cjs$/.test(file)) reads += 1;
-        return read.call(this, file, ...rest);
-      };
-      process.on('exit', () => process.stderr.write('\\nREAD ' + reads + '\\n'));\n`,
+    const { uncached, cached } = offlineCounting(
+      'READ',
+      'node:fs',
+      'readFileSync',
+      String.raw`typeof args[0] === 'string' && /[\\/]dist[\\/]cli[\\/].*\.cjs$/.test(args[0])`,
     );
-    const readsIn = (result: ReturnType<typeof run>) => Number(/\nREAD (\d+)\n/.exec(result.stderr)?.[1]);
-    const uncached = run(BIN, OFFLINE, { TOPUP_DISABLE_CODE_CACHE: '1' }, ['-r', readProbe]);
     expect(uncached.code).toBe(0);
-    expect(readsIn(uncached)).toBeGreaterThan(20);
-    const cached = run(BIN, OFFLINE, {}, ['-r', readProbe]);
+    expect(uncached.calls).toBeGreaterThan(20);
     expect(cached.code).toBe(0);
-    expect(readsIn(cached)).toBe(0);
+    expect(cached.calls).toBe(0);
     expect(cached.counts).toMatchObject({ rejected: 0, missing: 0 });
     expect(cached.stdout).toBe(uncached.stdout);
 
@@ -363,27 +382,18 @@ describe("the launcher's require for the bundle's own modules", () => {
   });
 
   it('a command loads every module of the bundle without node’s search, and its output is the same', () => {
-    const searchProbe = join(work, 'search-probe.cjs');
-    writeFileSync(
-      searchProbe,
-      `const Module = require('node:module');
-      let searched = 0;
-      const resolve = Module._resolveFilename;
-      Module._resolveFilename = function (request, parent, ...rest) {
-        if (/^\\.\\.?\\/.*\\.cjs$/.test(request) && /[\\\\/]dist[\\\\/]cli[\\\\/]/.test(parent?.filename ?? '')) searched += 1;
-        return resolve.call(this, request, parent, ...rest);
-      };
-      process.on('exit', () => process.stderr.write('\\nSEARCHED ' + searched + '\\n'));\n`,
-    );
-    const searchedIn = (result: ReturnType<typeof run>) => Number(/\nSEARCHED (\d+)\n/.exec(result.stderr)?.[1]);
     // What the bundle's modules require (the launcher's own require of main.cjs aside). Without the code cache, node's
     // own require searches for each (the probe sees them); with it, for none.
-    const uncached = run(BIN, OFFLINE, { TOPUP_DISABLE_CODE_CACHE: '1' }, ['-r', searchProbe]);
+    const { uncached, cached } = offlineCounting(
+      'SEARCHED',
+      'node:module',
+      '_resolveFilename',
+      String.raw`/^\.\.?\/.*\.cjs$/.test(args[0]) && /[\\/]dist[\\/]cli[\\/]/.test(args[1]?.filename ?? '')`,
+    );
     expect(uncached.code).toBe(0);
-    expect(searchedIn(uncached)).toBeGreaterThan(20);
-    const cached = run(BIN, OFFLINE, {}, ['-r', searchProbe]);
+    expect(uncached.calls).toBeGreaterThan(20);
     expect(cached.code).toBe(0);
-    expect(searchedIn(cached)).toBe(0);
+    expect(cached.calls).toBe(0);
     expect(cached.counts).toMatchObject({ rejected: 0, missing: 0 });
     expect(cached.stdout).toBe(uncached.stdout);
     expect(JSON.parse(cached.stdout).packages.length).toBeGreaterThan(0);
