@@ -110,6 +110,18 @@ function offlineCounting(label: string, module: string, fn: string, matches: str
   };
 }
 
+/** What offlineCounting counted: more than 20 calls without the code cache, none with it, and the same output. */
+function expectOnlyWithoutTheCache(counted: ReturnType<typeof offlineCounting>) {
+  const { uncached, cached } = counted;
+  expect(uncached.code).toBe(0);
+  expect(uncached.calls).toBeGreaterThan(20);
+  expect(cached.code).toBe(0);
+  expect(cached.calls).toBe(0);
+  expect(cached.counts).toMatchObject({ rejected: 0, missing: 0 });
+  expect(cached.stdout).toBe(uncached.stdout);
+  return counted;
+}
+
 describe('the code cache', () => {
   let plain: ReturnType<typeof run>;
   beforeAll(() => {
@@ -223,18 +235,14 @@ describe('the code cache', () => {
 
   it("reads each of the bundle's modules itself, none through node's loader, and a missing bundle still says so", () => {
     // node's loader reads a module with fs.readFileSync(file, 'utf8'): the probe counts those of the bundle's files.
-    const { uncached, cached } = offlineCounting(
-      'READ',
-      'node:fs',
-      'readFileSync',
-      String.raw`typeof args[0] === 'string' && /[\\/]dist[\\/]cli[\\/].*\.cjs$/.test(args[0])`,
+    expectOnlyWithoutTheCache(
+      offlineCounting(
+        'READ',
+        'node:fs',
+        'readFileSync',
+        String.raw`typeof args[0] === 'string' && /[\\/]dist[\\/]cli[\\/].*\.cjs$/.test(args[0])`,
+      ),
     );
-    expect(uncached.code).toBe(0);
-    expect(uncached.calls).toBeGreaterThan(20);
-    expect(cached.code).toBe(0);
-    expect(cached.calls).toBe(0);
-    expect(cached.counts).toMatchObject({ rejected: 0, missing: 0 });
-    expect(cached.stdout).toBe(uncached.stdout);
 
     const { launcher } = copyOfTheCli();
     rmSync(join(dirname(launcher), '..', 'dist', 'cli', 'main.cjs'));
@@ -384,18 +392,14 @@ describe("the launcher's require for the bundle's own modules", () => {
   it('a command loads every module of the bundle without node’s search, and its output is the same', () => {
     // What the bundle's modules require (the launcher's own require of main.cjs aside). Without the code cache, node's
     // own require searches for each (the probe sees them); with it, for none.
-    const { uncached, cached } = offlineCounting(
-      'SEARCHED',
-      'node:module',
-      '_resolveFilename',
-      String.raw`/^\.\.?\/.*\.cjs$/.test(args[0]) && /[\\/]dist[\\/]cli[\\/]/.test(args[1]?.filename ?? '')`,
+    const { cached } = expectOnlyWithoutTheCache(
+      offlineCounting(
+        'SEARCHED',
+        'node:module',
+        '_resolveFilename',
+        String.raw`/^\.\.?\/.*\.cjs$/.test(args[0]) && /[\\/]dist[\\/]cli[\\/]/.test(args[1]?.filename ?? '')`,
+      ),
     );
-    expect(uncached.code).toBe(0);
-    expect(uncached.calls).toBeGreaterThan(20);
-    expect(cached.code).toBe(0);
-    expect(cached.calls).toBe(0);
-    expect(cached.counts).toMatchObject({ rejected: 0, missing: 0 });
-    expect(cached.stdout).toBe(uncached.stdout);
     expect(JSON.parse(cached.stdout).packages.length).toBeGreaterThan(0);
   });
 });
