@@ -85,7 +85,7 @@ function useCodeCache(bundleFolder, options = {}) {
   }
   compileWithCache[INSTALLED] = counts;
   Module.prototype._compile = compileWithCache;
-  runBundled = runWithCache;
+  bundled = { prefix, run: runWithCache };
   globalThis[FLAGS] = (flag) => {
     const name = KNOWN_FLAGS.get(flag);
     if (name === undefined) throw new Error(`code cache: no folder for the V8 flag ${flag}`);
@@ -97,8 +97,8 @@ function useCodeCache(bundleFolder, options = {}) {
   return counts;
 }
 
-/** runWithCache of the installed code cache, for the bundle's own loader (loadBundled); undefined until then. */
-let runBundled;
+/** The installed code cache's bundle folder (with a trailing separator) and runWithCache; undefined until then. */
+let bundled;
 
 /** Where useCodeCache leaves the function that turns a flag on, for the CLI's bundle (which cannot import this file). */
 const FLAGS = Symbol.for('topup.codeCache.useV8Flags');
@@ -182,8 +182,9 @@ function requireBundled(parent, filename, id) {
  * bundle's own loader while the code cache is in use, else by node's.
  */
 function requireBundle(parent, id) {
-  if (runBundled === undefined || !isBundleRelative(id)) return parent.require(id);
-  return requireBundled(parent, resolve(dirname(parent.filename), id), id);
+  const filename = resolve(dirname(parent.filename), id);
+  if (bundled === undefined || !isBundleRelative(id) || !filename.startsWith(bundled.prefix)) return parent.require(id);
+  return requireBundled(parent, filename, id);
 }
 
 /**
@@ -199,7 +200,7 @@ function loadBundled(module, filename) {
   if (wrapped === undefined) return module.load(filename);
   module.filename = filename;
   module.paths = Module._nodeModulePaths(dirname(filename));
-  runBundled(module, wrapped, filename);
+  bundled.run(module, wrapped, filename);
   module.loaded = true;
 }
 
