@@ -1,7 +1,7 @@
 import { nodeZlib } from '../core/builtins.js';
 import { FileTooLargeError, readIfExists } from '../../src/safe-file.js';
 import { tableKeys } from '../store/table-keys.js';
-import { MAX_STATE_JOURNAL_BYTES, mebibytes } from './limits.js';
+import { MAX_STATE_JOURNAL_BYTES, refusedBySize } from './limits.js';
 import { SnapshotError, type SandboxChanges } from './snapshot.js';
 
 /**
@@ -74,9 +74,7 @@ export async function readChangeLog(
   } catch (error) {
     if (error instanceof Error && error.name === 'UnsafeFileError') throw new SnapshotError(error.message);
     if (error instanceof FileTooLargeError)
-      throw new SnapshotError(
-        `The state journal ${path} is ${mebibytes(error.bytes)} MiB, more than the ${mebibytes(MAX_STATE_JOURNAL_BYTES)} MiB a journal can grow to before it becomes a new snapshot.`,
-      );
+      throw refusedBySize('state journal', error, 'a journal can grow to before it becomes a new snapshot');
     throw new SnapshotError(`Cannot read the state journal ${path}: ${(error as Error).message}`);
   }
   const read: ChangeLogRead = { entries: [], validBytes: 0, fileBytes: buffer?.length ?? 0, seq: 0, torn: undefined, dropped: [] };

@@ -11,7 +11,7 @@ import {
   UnsafeFileError,
 } from '../../src/safe-file.js';
 import { JournalDamagedError, changeLogLineText, readChangeLog, type DroppedLine } from './change-log.js';
-import { MAX_STATE_FILE_BYTES, mebibytes } from './limits.js';
+import { MAX_STATE_FILE_BYTES, refusedBySize } from './limits.js';
 import { lockStateFile } from './lock.js';
 import { nodeCrypto } from '../core/builtins.js';
 import { removeAnnouncement } from './announcement.js';
@@ -53,10 +53,7 @@ async function readSnapshotText(file: string): Promise<{ value: unknown; bytes: 
     buffer = readIfExistsSync(file, { soleName: true, maxBytes: MAX_STATE_FILE_BYTES });
   } catch (error) {
     if (error instanceof UnsafeFileError) throw new SnapshotError(error.message);
-    if (error instanceof FileTooLargeError)
-      throw new SnapshotError(
-        `The state file ${file} is ${mebibytes(error.bytes)} MiB, more than the ${mebibytes(MAX_STATE_FILE_BYTES)} MiB that node can parse as one text.`,
-      );
+    if (error instanceof FileTooLargeError) throw refusedBySize('state file', error, 'that node can parse as one text');
     throw new SnapshotError(`Cannot read the state file ${file}: ${(error as Error).message}`);
   }
   if (buffer === undefined) return undefined;

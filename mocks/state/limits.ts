@@ -1,4 +1,6 @@
 import { constants } from 'node:buffer';
+import type { FileTooLargeError } from '../../src/safe-file.js';
+import { SnapshotError } from './snapshot.js';
 
 /**
  * The largest state file that can be opened: its text must fit in one string for JSON.parse, and node refuses a
@@ -14,4 +16,14 @@ export const MAX_STATE_FILE_BYTES = constants.MAX_STRING_LENGTH;
 export const MAX_STATE_JOURNAL_BYTES = MAX_STATE_FILE_BYTES;
 
 /** Bytes in whole mebibytes, rounded up: for a refusal's message. */
-export const mebibytes = (bytes: number) => Math.ceil(bytes / 2 ** 20);
+const mebibytes = (bytes: number) => Math.ceil(bytes / 2 ** 20);
+
+/**
+ * A state file or journal (`what`) refused by its size (safe-file's FileTooLargeError, which names the file and its
+ * limit), with why no larger one can be opened.
+ */
+export function refusedBySize(what: string, error: FileTooLargeError, why: string): SnapshotError {
+  return new SnapshotError(
+    `The ${what} ${error.path} is ${mebibytes(error.bytes)} MiB, more than the ${mebibytes(error.maxBytes)} MiB ${why}.`,
+  );
+}
