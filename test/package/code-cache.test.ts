@@ -359,6 +359,25 @@ describe("the launcher's require for the bundle's own modules", () => {
     expect(readByNode.sort()).toEqual(['linked.cjs', 'main.cjs', 'shebang.cjs']);
   });
 
+  it('a module past its bound (64 MiB, none the build writes) is left to node’s loader, not read into the kept bytes', () => {
+    const { out, readByNode } = runInBundle(
+      {
+        'main.cjs': `
+          const fs = require('node:fs');
+          const huge = require('node:path').join(__dirname, 'huge.cjs');
+          fs.truncateSync(huge, 65 * 1024 * 1024); // sparse: zeros, which no JavaScript parser takes
+          let error;
+          try { require('./huge.cjs'); } catch (caught) { error = caught.name; }
+          module.exports = { error, small: require('./small.cjs') };`,
+        'huge.cjs': 'module.exports = 1;',
+        'small.cjs': "module.exports = 'small';",
+      },
+      'main.cjs',
+    );
+    expect(out).toEqual({ error: 'SyntaxError', small: 'small' });
+    expect(readByNode.sort()).toEqual(['huge.cjs', 'main.cjs']);
+  });
+
   it('a cycle gets the exports so far, a module that throws is run again next time, and a missing one is MODULE_NOT_FOUND', () => {
     const { out } = runInBundle(
       {
