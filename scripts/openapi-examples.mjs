@@ -19,7 +19,7 @@ const IDEMPOTENCY_KEY = 'bot-order-0001';
 
 /**
  * @typedef {import('../src/contract/openapi/examples.js').ExampleData} ExampleData
- * @typedef {(options: { now: () => number, baseUrl: string, rateLimit: boolean }) => Promise<ExampleSandbox>} CreateSandbox
+ * @typedef {(options: { now: () => number, baseUrl: string, rateLimit: boolean, maxInvoices?: number }) => Promise<ExampleSandbox>} CreateSandbox
  * @typedef {{ account(name: 'rich'): { token: string }, fetch: typeof globalThis.fetch,
  *   control: { deposit(request: { account: string, amount: number, paid: boolean }): Promise<{ invoice_code: string }> },
  *   faults: { configure(config: import('../mocks/core/fault-config.js').FaultConfig): void } }} ExampleSandbox
@@ -116,6 +116,20 @@ export async function collectExamples(createSandbox) {
     errors[status] = expectStatus(await call('GET', '/api/v1/health'), status);
   }
   sandbox.faults.configure({ rules: [] });
+  // The sandbox's own refusal when it keeps no more invoices: one started to keep two, asked for a third.
+  const full = await createSandbox({ now: () => EXAMPLE_CLOCK, baseUrl: EXAMPLE_BASE_URL, rateLimit: false, maxInvoices: 2 });
+  const orderOfFull = async () => {
+    const headers = { authorization: `Bearer ${full.account('rich').token}`, 'content-type': 'application/json' };
+    const answer = await full.fetch(`${EXAMPLE_BASE_URL}/api/v1/me/orders`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(EXAMPLE_ORDER),
+    });
+    return { status: answer.status, json: /** @type {unknown} */ (await answer.json()) };
+  };
+  expectStatus(await orderOfFull(), 201);
+  expectStatus(await orderOfFull(), 201);
+  errors[507] = expectStatus(await orderOfFull(), 507);
 
   return {
     pathParameters: { invoice, slug },

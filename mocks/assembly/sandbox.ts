@@ -8,6 +8,7 @@ import type { PipelineEnv } from './pipeline.js';
 import { DEFAULT_JOURNAL_SIZE, RequestJournal, type RequestNotes } from '../inspect/request-journal.js';
 import { CONTROL_HEADER, isControlPath } from '../routes/control.js';
 import { invoiceDelays } from '../rules/timed-moves.js';
+import { invoiceCapacity } from '../rules/capacity.js';
 import { InFlightLimiter, RateLimiter } from '../rules/rate-limit.js';
 import { seed } from '../store/seed.js';
 import { restoreSnapshot, SnapshotError, takeSnapshot, type SandboxSnapshot, type StateWriter } from '../state/snapshot.js';
@@ -74,6 +75,12 @@ export interface SandboxOptions {
   autoPay?: { after: number };
   /** Every new invoice expires `after` milliseconds of sandbox time after its creation, instead of after the usual TTL. */
   autoExpire?: { after: number };
+  /**
+   * The most invoices (orders and deposits together) the sandbox keeps: a request for one more is answered 507 with
+   * `error.code` SANDBOX_FULL, and changes nothing. 1 to 200,000, the default, which keeps the whole state under what
+   * can be saved and loaded as one JSON text. Set it low to test how a bot takes a server that refuses orders.
+   */
+  maxInvoices?: number;
 }
 
 export interface Sandbox {
@@ -272,6 +279,7 @@ function stateMoves(store: Store, rateLimiter: RateLimiter, time: SandboxTime) {
 async function openStore(options: SandboxOptions, time: SandboxTime): Promise<Store> {
   const store = new Store();
   store.delays = invoiceDelays(options);
+  store.maxInvoices = invoiceCapacity(options.maxInvoices);
   if (options.seed !== undefined) {
     try {
       time.offsetMs = await restoreSnapshot(options.snapshot === undefined ? store : new Store(), options.seed, time.clock());

@@ -8,6 +8,7 @@ import { closeUnpaidInvoice, completeOrder, failOrder, payInvoice } from '../rul
 import { invoiceView, type InvoiceView } from '../inspect/state-views.js';
 import { CURRENCY } from '../rules/pricing.js';
 import { expiryOf, scheduleInvoice, settleDue } from '../rules/timed-moves.js';
+import { assertRoomForInvoice } from '../rules/capacity.js';
 import type { Store } from '../store/store.js';
 import { CLOCK_MAX } from '../store/time-range.js';
 import type { WriteLock } from '../core/write-lock.js';
@@ -197,6 +198,7 @@ async function createDeposit(store: Store, request: DepositRequest, now: number)
       'payment_method',
     ]);
   }
+  assertRoomForInvoice(store);
   const code = store.nextInvoiceCode(now);
   const invoice = await store.db.invoices.insert({
     invoice_code: code,

@@ -9,6 +9,7 @@ import { parseOrderInput } from '../rules/order-request.js';
 import { checkAmountRange, checkBalance, requireChatLink, resolvePaymentMethod } from '../rules/payment.js';
 import { magicOutcomeOf } from '../store/magic-values.js';
 import { checkAgainstPlatform } from '../rules/platform.js';
+import { assertRoomForInvoice } from '../rules/capacity.js';
 import { expiryOf, scheduleInvoice } from '../rules/timed-moves.js';
 import { CURRENCY, quote } from '../rules/pricing.js';
 import { isClockInRange } from '../store/time-range.js';
@@ -48,6 +49,7 @@ export const createOrder: RouteHandler = async (ctx) => {
     const price = quote(platform.credit_amount);
     checkAmountRange(method, price.total_amount, CURRENCY);
     if (method.type === 'balance') checkBalance(principal, price.total_amount, CURRENCY);
+    assertRoomForInvoice(store);
 
     // A clock no record can hold (only an injected one reads so: the sandbox's own moves stop at CLOCK_MAX) fails the
     // order here, before the first write, rather than half way through it.

@@ -1,6 +1,7 @@
 import { createDb, type Db, type TableName } from './db.js';
 import { DueQueue } from './due-queue.js';
 import type { InvoiceRecord } from './records.js';
+import { MAX_SANDBOX_INVOICES } from '../../src/contract/sandbox-control.js';
 
 /**
  * Sandbox-wide delays (`createSandbox({ autoPay, autoExpire })`): options, not state, so a restart may change them.
@@ -28,6 +29,8 @@ export class Store {
   readonly db: Db = createDb();
   counters: Counters = { invoice: 0, transaction: 0 };
   delays: InvoiceDelays = { autoPayMs: null, autoExpireMs: null };
+  /** `createSandbox({ maxInvoices })`: an option, not state, like the delays. */
+  maxInvoices = MAX_SANDBOX_INVOICES;
   /** Pending invoices by expiry time. */
   readonly expiryQueue = new DueQueue<InvoiceRecord>((invoice) => invoice.expires_at);
   /** Pending invoices that auto-pay settles, by creation time (they share one delay). */

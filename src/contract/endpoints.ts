@@ -151,7 +151,7 @@ export const endpoints = [
     body: CreateOrderRequest,
     data: CreateOrderResult,
     success: [201, 200],
-    errors: [...userErrors, 409, 413, 415, 422],
+    errors: [...userErrors, 409, 413, 415, 422, 507],
   },
   {
     id: 'listOrders',

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { component } from './common.js';
+import { groupThousands } from './money.js';
+import { MAX_SANDBOX_INVOICES } from './sandbox-control.js';
+
+const MAX_SANDBOX_INVOICES_TEXT = groupThousands(MAX_SANDBOX_INVOICES);
 
 /**
  * Every machine-readable `error.code`. 401 and 429 stay uncoded, as the interface document publishes them;
@@ -30,6 +34,7 @@ export const ErrorCode = component(
     'BAD_GATEWAY',
     'SERVICE_UNAVAILABLE',
     'GATEWAY_TIMEOUT',
+    'SANDBOX_FULL',
   ]),
 );
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -86,5 +91,9 @@ export const errorCodeCatalog: Record<ErrorCode, { status: number; meaning: stri
     status: 504,
     meaning:
       'A gateway in front of the service gave up waiting for it; retry shortly (an order may have been made: repeat it with the same Idempotency-Key).',
+  },
+  SANDBOX_FULL: {
+    status: 507,
+    meaning: `The sandbox only (its design, not the interface document's): it keeps at most ${MAX_SANDBOX_INVOICES_TEXT} invoices, orders and deposits together, or fewer as started (\`--max-invoices\`), and makes no new one past that; nothing was changed. Reset the sandbox to go on.`,
   },
 };

@@ -6,8 +6,13 @@ export function formatMoney(amount: number, currency: string): string {
 
 /** An integer's digits grouped in threes with the currency's separator, without its symbol: `1.700` for IDR. */
 export function groupDigits(amount: number, currency: string): string {
-  const sign = amount < 0 ? '-' : '';
-  return sign + String(Math.abs(Math.trunc(amount))).replace(/\B(?=(\d{3})+(?!\d))/g, styleOf(currency).separator);
+  return groupThousands(amount, styleOf(currency).separator);
+}
+
+/** An integer's digits grouped in threes: `200,000`. */
+export function groupThousands(count: number, separator = ','): string {
+  const sign = count < 0 ? '-' : '';
+  return sign + String(Math.abs(Math.trunc(count))).replace(/\B(?=(\d{3})+(?!\d))/g, separator);
 }
 
 const styleOf = (currency: string) => currencyStyles[currency] ?? { symbol: `${currency} `, separator: ',' };

@@ -23,6 +23,14 @@ export function declaresNoRateLimits(fetchFunction: unknown): boolean {
 }
 
 /**
+ * The most invoices a sandbox keeps (`createSandbox({ maxInvoices })`, `topup mock serve --max-invoices`), and its
+ * default: at about 2.4 KB of state each at most (an order with a 64-character client_reference of escaped characters,
+ * its invoice, its 255-character idempotency key, two ledger lines), 200,000 keep the whole state under the 512 MiB
+ * node can write or read as one JSON text. A request for one more is answered 507 SANDBOX_FULL (mocks/rules/capacity.ts).
+ */
+export const MAX_SANDBOX_INVOICES = 200_000;
+
+/**
  * The control secret of a served sandbox (`topup mock serve` with TOPUP_SANDBOX_CONTROL_SECRET or
  * --control-secret-file): when one is set, every control call presents it in this header. Not `Authorization`,
  * which carries the API token of the account a call acts for.

@@ -273,12 +273,15 @@ describe('topup mock serve', () => {
     await second.stop();
   });
 
-  it('--auto-pay and --auto-expire show in the banner; plain numbers are seconds', async () => {
+  it('--auto-pay, --auto-expire and --max-invoices show in the banner; plain numbers are seconds', async () => {
     const controller = new AbortController();
     const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
-    const running = main(['mock', 'serve', '--port', '0', '--auto-pay', '5s', '--auto-expire', '2m'], io, { signal: controller.signal });
-    for (let i = 0; i < 200 && !io.out().includes('auto-expire'); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(io.out()).toContain('\nauto-pay: every new invoice is paid after 5 s\nauto-expire: every new invoice expires after 2 min\n');
+    const args = ['mock', 'serve', '--port', '0', '--auto-pay', '5s', '--auto-expire', '2m', '--max-invoices', '12000'];
+    const running = main(args, io, { signal: controller.signal });
+    for (let i = 0; i < 200 && !io.out().includes('capacity'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(io.out()).toContain(
+      '\nauto-pay: every new invoice is paid after 5 s\nauto-expire: every new invoice expires after 2 min\ncapacity: at most 12,000 invoices, then 507 SANDBOX_FULL\n',
+    );
     controller.abort();
     expect(await running).toBe(0);
 
@@ -317,6 +320,28 @@ describe('topup mock serve', () => {
     await second.stop();
   });
 
+  it('--max-invoices: the banner says it, and past it an order is one sentence (exit 7) that changes nothing', async () => {
+    const served = await serve(['--fresh', '--max-invoices', '1']);
+    expect(served.info).toMatchObject({ max_invoices: 1 });
+    const env = { TOPUP_TOKEN: fixtureAccount(served.info, 'demo').token };
+    const create = ['--base-url', served.info.url, 'orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001'];
+    expect(await topup(create, { env })).toMatchObject({ code: 0, out: expect.stringMatching(/INV\d+/) });
+
+    const refused = await topup(create, { env });
+    expect(refused.code).toBe(7);
+    expect(refused.out).toBe('');
+    expect(refused.err).toContain(
+      'The sandbox is full: it keeps at most 1 invoice (orders and deposits together) and holds 1. Reset it to go on (topup mock reset, POST /__sandbox/reset).',
+    );
+    const listed = await topup(['--base-url', served.info.url, '--json', 'orders', 'list'], { env });
+    expect(JSON.parse(listed.out).orders).toHaveLength(1);
+    await served.stop();
+
+    const defaults = await serve(['--fresh']);
+    expect(defaults.info).toMatchObject({ max_invoices: 200_000 });
+    await defaults.stop();
+  });
+
   it('a port that is taken is one clear error, not a stack trace', async () => {
     const first = await serve([]);
     const port = new URL(first.info.url).port;
@@ -335,6 +360,8 @@ describe('topup mock serve', () => {
       /argument '5x' is invalid\. auto-pay must be a duration such as 500ms, 5s or 2m \(a plain number is seconds\)\.\n$/,
     ],
     [['--auto-expire', '-1'], /auto-expire must be a duration such as 500ms, 5s or 2m/],
+    [['--max-invoices', '0'], /max invoices must be from 1 to 200000\.\n$/],
+    [['--max-invoices', '200001'], /max invoices must be from 1 to 200000\.\n$/],
     [
       ['--faults', '503=10%@create_order'],
       /^Error: Invalid faults: rule 1 names no route 'create_order' \(did you mean createOrder\?\); routes are getHealth, .*, createOrder, .*\.\n/,

@@ -27,6 +27,7 @@ export interface OpenOptions {
   faults?: SandboxOptions['faults'];
   autoPay?: SandboxOptions['autoPay'];
   autoExpire?: SandboxOptions['autoExpire'];
+  maxInvoices?: SandboxOptions['maxInvoices'];
 }
 
 export interface RequestOptions {
@@ -76,6 +77,7 @@ export async function open(transport: Transport, options: OpenOptions = {}): Pro
     ...(options.faults === undefined ? {} : { faults: options.faults }),
     ...(options.autoPay === undefined ? {} : { autoPay: options.autoPay }),
     ...(options.autoExpire === undefined ? {} : { autoExpire: options.autoExpire }),
+    ...(options.maxInvoices === undefined ? {} : { maxInvoices: options.maxInvoices }),
   });
   const { handle, problems } = withContractCheck(sandbox.handle, { requireRateLimitHeaders: options.rateLimit !== false });
   const state = () => JSON.parse(JSON.stringify(sandbox.snapshot())) as SandboxSnapshot;

@@ -615,5 +615,11 @@ export const exampleData: ExampleData = {
     '502': { success: false, message: 'The gateway got no valid answer from the service; retry shortly.', error: { code: 'BAD_GATEWAY' } },
     '503': { success: false, message: 'The service is briefly unavailable; retry shortly.', error: { code: 'SERVICE_UNAVAILABLE' } },
     '504': { success: false, message: 'The gateway gave up waiting for the service; retry shortly.', error: { code: 'GATEWAY_TIMEOUT' } },
+    '507': {
+      success: false,
+      message:
+        'The sandbox is full: it keeps at most 2 invoices (orders and deposits together) and holds 2. Reset it to go on (topup mock reset, POST /__sandbox/reset).',
+      error: { code: 'SANDBOX_FULL' },
+    },
   },
 };

@@ -55,6 +55,7 @@ const errorStatuses: Readonly<Record<number, { name: string; meaning: string }>>
   502: { name: 'BadGateway', meaning: 'A gateway in front of the service got no valid answer from it.' },
   503: { name: 'ServiceUnavailable', meaning: 'The service is briefly unavailable; retry after Retry-After seconds.' },
   504: { name: 'GatewayTimeout', meaning: 'A gateway in front of the service gave up waiting for it.' },
+  507: { name: 'InsufficientStorage', meaning: 'The sandbox only (not the interface document): it holds as many invoices as it keeps.' },
 };
 
 function errorResponseName(status: number): string {

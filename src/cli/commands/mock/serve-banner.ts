@@ -3,6 +3,7 @@ import type { Sandbox } from '../../../../mocks/facade/serve.js';
 import type { CliContext } from '../../context.js';
 import { renderFields, renderTable, simpleMeasure, wrapWords } from '../../io/table.js';
 import { formatDuration } from '../shared/choices.js';
+import { groupThousands } from '../../../contract/money.js';
 
 /**
  * Whose state is served: the config folder's own (the embedded sandbox's, which every topup command here then reaches:
@@ -19,6 +20,7 @@ export interface BannerOptions {
   faults?: string | undefined;
   autoPay?: number | undefined;
   autoExpire?: number | undefined;
+  maxInvoices?: number | undefined;
 }
 
 export interface Serving {
@@ -91,6 +93,7 @@ export async function printServing(ctx: CliContext, options: BannerOptions, serv
         faults: sandbox.faults.config,
         auto_pay_ms: options.autoPay ?? null,
         auto_expire_ms: options.autoExpire ?? null,
+        max_invoices: sandbox.store.maxInvoices,
         accounts,
         connect: { shell: connect.shell, bot_env: connect.bot, browser: connect.browser },
       }),
@@ -113,6 +116,14 @@ export async function printServing(ctx: CliContext, options: BannerOptions, serv
         ['faults', options.faults ?? 'none'],
         ['auto-pay', options.autoPay === undefined ? 'off' : `every new invoice is paid after ${formatDuration(options.autoPay)}`],
         ['auto-expire', options.autoExpire === undefined ? 'off' : `every new invoice expires after ${formatDuration(options.autoExpire)}`],
+        ...(options.maxInvoices === undefined
+          ? []
+          : [
+              [
+                'capacity',
+                `at most ${groupThousands(options.maxInvoices)} ${options.maxInvoices === 1 ? 'invoice' : 'invoices'}, then 507 SANDBOX_FULL`,
+              ] as [string, string],
+            ]),
       ],
       terminal,
     ),

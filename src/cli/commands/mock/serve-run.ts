@@ -45,6 +45,8 @@ export interface ServeOptions {
   autoPay?: number | undefined;
   /** Every new invoice expires after this many ms of sandbox time instead of the usual TTL (--auto-expire). */
   autoExpire?: number | undefined;
+  /** The most invoices the sandbox keeps (--max-invoices); its default when not given. */
+  maxInvoices?: number | undefined;
 }
 
 type ServeFacade = typeof import('../../../../mocks/facade/serve.js');
@@ -163,6 +165,7 @@ async function checkOptions(
     ...(faults === undefined ? {} : { faults }),
     ...(options.autoPay === undefined ? {} : { autoPay: { after: options.autoPay } }),
     ...(options.autoExpire === undefined ? {} : { autoExpire: { after: options.autoExpire } }),
+    ...(options.maxInvoices === undefined ? {} : { maxInvoices: options.maxInvoices }),
     // What the sandbox starts from and `reset` goes back to.
     ...(seed === undefined ? {} : { seed }),
   };

@@ -1,8 +1,9 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { parseDuration, parseWholeNumber } from '../shared/choices.js';
-import { CONTROL_SECRET_ENV } from '../../../contract/sandbox-control.js';
+import { CONTROL_SECRET_ENV, MAX_SANDBOX_INVOICES } from '../../../contract/sandbox-control.js';
 import type { ServeOptions } from './serve-run.js';
+import { groupThousands } from '../../../contract/money.js';
 
 /** `topup mock serve`: its flags and help. */
 export function registerServe(mock: Command, ctx: CliContext): void {
@@ -52,6 +53,11 @@ export function registerServe(mock: Command, ctx: CliContext): void {
       'expire every new invoice after this much sandbox time instead of 60 minutes',
       parseDuration('auto-expire'),
     )
+    .option(
+      '--max-invoices <n>',
+      `invoices (orders and deposits) it keeps before it answers 507 SANDBOX_FULL (at most and by default ${groupThousands(MAX_SANDBOX_INVOICES)})`,
+      parseWholeNumber('max invoices', 1, MAX_SANDBOX_INVOICES),
+    )
     .addHelpText(
       'after',
       `
@@ -67,6 +73,7 @@ Examples:
   $ topup mock serve --port 0 --json --state ./sandbox.json
   $ topup mock serve --seed ci-start.json   # every CI run starts from the same state
   $ topup mock serve --no-rate-limit
+  $ topup mock serve --fresh --max-invoices 3   # the fourth order is refused: how does your bot take it?
   $ topup mock serve --lean --port 4011
   $ topup mock serve --faults "drop-after=20%@createOrder,503=10%/retry-after=1,429=10%" --fault-seed 7
   $ topup mock serve --faults "503/retry-after=1/times=1@createOrder"   # the first order fails once, its retry succeeds
