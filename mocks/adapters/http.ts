@@ -140,7 +140,11 @@ function serve(served: Served, origin: string, req: IncomingMessage, res: Server
     .then((body) => {
       if (loadsState && body.tooLarge) {
         const reply = errorReply(
-          new ApiError(413, `A state to load is at most ${MAX_STATE_BYTES / 1024 / 1024} MiB.`, 'PAYLOAD_TOO_LARGE'),
+          new ApiError(
+            413,
+            `A state to load through the control API is at most ${MAX_STATE_BYTES / 1024 / 1024} MiB; start a sandbox from a larger one with \`topup mock serve --seed FILE\` (or --state FILE).`,
+            'PAYLOAD_TOO_LARGE',
+          ),
           { [CONTROL_HEADER]: '1' },
         );
         res.setHeader(INSTANCE_HEADER, served.instance);

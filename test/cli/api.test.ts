@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -500,6 +500,31 @@ describe('gh api: method, fields, --input', () => {
       expect(seen[0]!.url).toBe('http://sandbox.localhost/api/v1/me/orders?x=1');
       expect(seen[0]!.body).toBe(text);
       expect(seen[0]!.headers['content-type']).toBe('application/json');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['--input', '/dev/zero'],
+    ['-F', 'client_reference=@/dev/zero'],
+  ])('%s %s: an endless file stops at 64 MiB with one sentence, and nothing is sent', async (flag, value) => {
+    const { fetch, seen } = recording();
+    const result = await h.run(['api', 'me/orders', flag, value], { fetch });
+    expectUsageError(result, /^Error: \/dev\/zero is more than 64 MiB, the most a request body or field read from a file can be\.\n$/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('--input: a larger regular file is refused by its size, before it is read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'topup-api-'));
+    try {
+      const file = join(dir, 'huge.json');
+      writeFileSync(file, '');
+      truncateSync(file, 64 * 2 ** 20 + 1);
+      const { fetch, seen } = recording();
+      const result = await h.run(['api', 'me/orders', '--input', file], { fetch });
+      expectUsageError(result, /is more than 64 MiB, the most a request body or field read from a file can be\.\n$/);
+      expect(seen).toHaveLength(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -73,6 +73,13 @@ describe('auth login', () => {
     ['a token as a --token option', ['auth', 'login', '--token=TOKEN', '--base-url', 'URL'], {}, 2, /never accepted on the command line/],
     ['an empty stdin', ['auth', 'login', '--with-token', '--base-url', 'URL'], { stdin: '' }, 2, /No token on stdin/],
     [
+      'a stdin longer than any token',
+      ['auth', 'login', '--with-token', '--base-url', 'URL'],
+      { stdin: 'x'.repeat(16 * 1024 + 1) },
+      2,
+      /^Error: stdin holds more than 16 KiB, more than a token sent in a header can be\.\n/,
+    ],
+    [
       'a token with inner whitespace',
       ['auth', 'login', '--with-token', '--base-url', 'URL'],
       { stdin: 'TOKEN\n\n' },

@@ -3,7 +3,7 @@ import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { runCli, type RunOptions } from './run-cli.js';
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { magicValues } from '../../mocks/store/magic-values.js';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -340,6 +340,20 @@ describe('topup mock serve', () => {
     const defaults = await serve(['--fresh']);
     expect(defaults.info).toMatchObject({ max_invoices: 200_000 });
     await defaults.stop();
+  });
+
+  it('a saved state past the longest text node parses is refused by its size, for --seed and mock state load', async () => {
+    const file = join(config.dir, 'huge-state.json');
+    writeFileSync(file, '');
+    truncateSync(file, 513 * 2 ** 20);
+    const message = /^Error: .*huge-state\.json is more than 512 MiB, the most a saved state can be\.\n$/;
+    const seed = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    expect(await main(['mock', 'serve', '--port', '0', '--seed', file], seed)).toBe(2);
+    expect(seed.err()).toMatch(message);
+    expect(seed.out()).toBe('');
+    const loaded = await topup(['mock', 'state', 'load', file]);
+    expect(loaded.code).toBe(2);
+    expect(loaded.err).toMatch(message);
   });
 
   it('a port that is taken is one clear error, not a stack trace', async () => {

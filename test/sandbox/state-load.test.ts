@@ -59,6 +59,22 @@ describe.each(transports)('the whole state over the control API (%s)', (transpor
   });
 });
 
+describe('a state to load over HTTP', () => {
+  const sandbox = useSandboxes();
+
+  it('past 64 MiB is 413, names the door that takes a larger one, and changes nothing', async () => {
+    const t = await sandbox('http');
+    const before = t.state();
+    const rawBody = `{"pad":"${'x'.repeat(64 * 2 ** 20)}"}`;
+    const answer = await t.request('PUT', '/__sandbox/state', { rawBody, headers: { ...CONTROL, 'content-type': 'application/json' } });
+    expectError(answer, 413, 'PAYLOAD_TOO_LARGE');
+    expect(answer.json.message).toBe(
+      'A state to load through the control API is at most 64 MiB; start a sandbox from a larger one with `topup mock serve --seed FILE` (or --state FILE).',
+    );
+    expect(t.state()).toEqual(before);
+  });
+});
+
 describe('loading a state in-process', () => {
   let dir: string;
   beforeEach(async () => {

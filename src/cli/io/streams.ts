@@ -18,9 +18,26 @@ export interface CliIO {
   timeZone?: string | undefined;
 }
 
-/** Reads all of stdin as text (for `--with-token` and piped input). */
-export async function readAll(stdin: NodeJS.ReadableStream): Promise<string> {
+/** How much a read of piped or named input may hold, and the sentence for more. */
+export interface InputLimit {
+  maxBytes: number;
+  /** The error to throw once the input passes `maxBytes` (reading stops there). */
+  tooLarge(): Error;
+}
+
+/**
+ * Reads a whole stream as text (stdin for `--with-token` and `-`, a named file), at most `limit.maxBytes`: an endless
+ * or huge input (`/dev/zero`, `yes |`) stops there with one sentence instead of filling memory.
+ */
+export async function readAll(input: NodeJS.ReadableStream, limit: InputLimit): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  let bytes = 0;
+  for await (const chunk of input) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    bytes += buffer.length;
+    // Leaving the loop closes the stream: nothing more is read.
+    if (bytes > limit.maxBytes) throw limit.tooLarge();
+    chunks.push(buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

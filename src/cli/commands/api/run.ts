@@ -39,12 +39,19 @@ function methodOf(given: ApiMethod | undefined, flags: ApiFlags, fields: readonl
   return fields.length > 0 || flags.input !== undefined || flags.data !== undefined ? 'POST' : 'GET';
 }
 
+/**
+ * The most `--input` or one `@file` of -F may hold. The interface document sets no limit on a request body (the sandbox
+ * takes 64 KiB); this one only keeps an endless input from filling memory.
+ */
+const MAX_INPUT_BYTES = 64 * 2 ** 20;
+
 /** Reads `@file` of -F and `--input`; stdin once, however often `-` is named. */
 function fileReader(ctx: CliContext): ReadValueFile {
   let stdin: Promise<string> | undefined;
+  const limit = { maxBytes: MAX_INPUT_BYTES, what: 'a request body or field read from a file' };
   return async (path) => {
-    if (path !== '-') return readInputFile(path, ctx.io.stdin);
-    stdin ??= readInputFile('-', ctx.io.stdin);
+    if (path !== '-') return readInputFile(path, ctx.io.stdin, limit);
+    stdin ??= readInputFile('-', ctx.io.stdin, limit);
     return stdin;
   };
 }

@@ -114,13 +114,17 @@ async function askToken(ctx: CliContext, baseUrl: string): Promise<string> {
   return answer.trim();
 }
 
+/** The most `--with-token` reads: node's whole request head is at most 16 KiB, so no longer token can be sent. */
+const MAX_TOKEN_BYTES = 16 * 1024;
+
 async function tokenFromStdin(ctx: CliContext): Promise<string> {
   if (ctx.io.stdin.isTTY)
     throw new UsageError(
       '--with-token reads the token from a pipe, not a terminal; drop --with-token to be asked for it with hidden input.',
     );
   // One trailing newline is what `echo` and most files add; anything else is left for the client to refuse.
-  const token = (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
+  const tooLarge = () => new UsageError(`stdin holds more than ${MAX_TOKEN_BYTES / 1024} KiB, more than a token sent in a header can be.`);
+  const token = (await readAll(ctx.io.stdin, { maxBytes: MAX_TOKEN_BYTES, tooLarge })).replace(/\r?\n$/, '');
   if (token === '') throw new UsageError('No token on stdin; pipe it in: topup auth login --with-token < token.txt');
   return token;
 }
