@@ -38,7 +38,8 @@ export async function readInputFile(path: string, stdin: NodeJS.ReadableStream, 
   }
 }
 
-function unreadable(path: string, error: unknown): UsageError {
+/** A file named on the command line that cannot be read, as one sentence: `Cannot read x.json: no such file.` */
+export function unreadable(path: string, error: unknown): UsageError {
   const code = (error as NodeJS.ErrnoException).code;
   const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : code;
   return new UsageError(`Cannot read ${path}: ${why ?? (error as Error).message}.`);

@@ -6,6 +6,7 @@ import { basename, extname, join } from 'node:path';
 import { openToAppend } from '../../../safe-file.js';
 import { UsageError } from '../../errors.js';
 import { readRecords, type BatchFormat, type FileRecord } from './batch-records.js';
+import { unreadable } from '../../io/input-file.js';
 
 export interface BatchSource {
   /** As the user named it: a path, or `-`. */
@@ -26,12 +27,6 @@ export function formatOf(name: string, given: BatchFormat | undefined): BatchFor
   if (format === undefined)
     throw new UsageError(`Cannot tell the format of ${basename(name)} from its name: add --format jsonl or --format csv.`);
   return format;
-}
-
-function unreadable(name: string, error: unknown): UsageError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : code;
-  return new UsageError(`Cannot read ${name}: ${why ?? (error as Error).message}.`);
 }
 
 async function* fileChunks(path: string, name: string): AsyncGenerator<string> {
