@@ -3,7 +3,7 @@ import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { runCli, type RunOptions } from './run-cli.js';
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { magicValues } from '../../mocks/store/magic-values.js';
-import { readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -354,6 +354,23 @@ describe('topup mock serve', () => {
     const loaded = await topup(['mock', 'state', 'load', file]);
     expect(loaded.code).toBe(2);
     expect(loaded.err).toMatch(message);
+  });
+
+  it('mock state save of a state past what the control API fetches says what keeps it instead, and writes nothing', async () => {
+    const { createSandbox } = await import('../../mocks/index.js');
+    const snapshot = (await createSandbox()).snapshot();
+    (snapshot.tables.articles[0] as { content: string }).content = 'x'.repeat(81 * 2 ** 20);
+    const seed = join(config.dir, 'large-seed.json');
+    writeFileSync(seed, JSON.stringify(snapshot));
+    const served = await serve(['--seed', seed]);
+    const out = join(config.dir, 'saved.json');
+    const saved = await topup(['mock', 'state', 'save', out, '--base-url', served.info.url]);
+    expect(saved).toMatchObject({ code: 1, out: '' });
+    expect(saved.err).toContain(
+      "The sandbox's state is larger than the 80 MiB `mock state save` fetches through the control API; a sandbox served with --state FILE keeps its state in FILE (stop it, then copy the file).",
+    );
+    expect(existsSync(out)).toBe(false);
+    await served.stop();
   });
 
   it('a port that is taken is one clear error, not a stack trace', async () => {

@@ -5,11 +5,17 @@ import { OFFLINE_STATE_FILE } from '../../config-dir.js';
 import type { CliContext } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { controlFor } from './control.js';
+import { CONTROL_MAX_RESPONSE_BYTES } from '../../sandbox/control.js';
 import { readStateArgument } from './state-argument.js';
 
 /** `topup mock state save [FILE]`: the whole state as JSON, to stdout or to a 0600 file written whole or not at all. */
 export async function runStateSave(ctx: CliContext, file: string | undefined): Promise<void> {
-  const state = await (await controlFor(ctx)).control.saveState();
+  const state = await (await controlFor(ctx)).control.saveState().catch((error: unknown) => {
+    if ((error as { code?: unknown } | null)?.code !== 'RESPONSE_TOO_LARGE') throw error;
+    throw new CliError(
+      `The sandbox's state is larger than the ${CONTROL_MAX_RESPONSE_BYTES / 2 ** 20} MiB \`mock state save\` fetches through the control API; a sandbox served with --state FILE keeps its state in FILE (stop it, then copy the file).`,
+    );
+  });
   if (file === undefined || file === '-') return ctx.io.writeJsonLine(state);
   // As a state file is written: beside it, flushed, then renamed over it.
   const { writeStateFile } = await import('../../../../mocks/facade/serve.js');
