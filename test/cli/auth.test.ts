@@ -133,7 +133,7 @@ describe('auth login', () => {
     ['a token that is not a token at all', ['auth', 'login', '--with-token', '--base-url', 'URL'], { stdin: 'nonsense' }, 4, /^Error: /],
   ])('refuses %s (exit %i) and stores nothing', async (_name, args, options, code, message) => {
     const token = served.token('rich');
-    const stdin = options.stdin?.replace('TOKEN', token);
+    const stdin = typeof options.stdin === 'string' ? options.stdin.replace('TOKEN', token) : options.stdin;
     const result = await topup(
       args.map((a) => a.replace('URL', served.url).replace('TOKEN', token)),
       { ...options, ...(stdin === undefined ? {} : { stdin }) },

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -386,6 +386,36 @@ describe('orders batch: input checked before anything is sent', () => {
         .split('\n')
         .map((line) => line.split('\t').slice(0, 3)),
     ).toEqual(rows.map((row) => [row[0], 'created', row[2]]));
+  });
+
+  it('more rows than one batch takes is one sentence, exit 2, nothing sent', async () => {
+    const row = '{"username":"BuilderBob","place":5001,"pass":9001}\n';
+    const input = file('huge.jsonl', row.repeat(100_001));
+    const result = await asRich(['orders', 'batch', input, '--dry-run']);
+    expect(result).toMatchObject({ code: 2, out: '' });
+    expect(result.err).toMatch(
+      /Error: .*huge\.jsonl has more than 100,000 rows, the most one batch takes; split it into batches of their own \(each with its own --batch name\)\.\n$/,
+    );
+    expect(orderPosts()).toHaveLength(0);
+    // 100,000 rows are one batch.
+    const most = await asRich(['orders', 'batch', file('most.jsonl', row.repeat(100_000)), '--dry-run']);
+    expect(most.err).toContain('Dry run of 100000 valid rows');
+  });
+
+  it('stdin past 256 MiB is refused as it passes it, and its spooled copy removed', async () => {
+    const spools = () => readdirSync(tmpdir()).filter((name) => name.startsWith('topup-batch-')).length;
+    const before = spools();
+    const chunk = Buffer.alloc(2 ** 20, '\n');
+    const stdin = (function* () {
+      for (let i = 0; i < 257; i++) yield chunk;
+    })();
+    const result = await asRich(['orders', 'batch', '-', '--batch', 'endless', '--format', 'jsonl'], { stdin });
+    expect(result).toMatchObject({ code: 2, out: '' });
+    expect(result.err).toContain(
+      'stdin is more than 256 MiB, the most one batch takes; split it into batches of their own (each with its own --batch name).',
+    );
+    expect(spools()).toBe(before);
+    expect(orderPosts()).toHaveLength(0);
   });
 
   it('the embedded sandbox (--mock), in-process: the same batch, its ledger beside the file', async () => {

@@ -6,7 +6,7 @@ import { startHttpSandbox } from '../../mocks/adapters/http.js';
 import type { CliClock } from '../../src/cli/clock.js';
 import { main } from '../../src/cli/main.js';
 import type { Prompter } from '../../src/cli/prompter.js';
-import { fakeIO, tempConfigDir } from '../support/fake-io.js';
+import { fakeIO, tempConfigDir, type FakeIOOptions } from '../support/fake-io.js';
 
 export interface RunOptions {
   tty?: boolean;
@@ -15,7 +15,7 @@ export interface RunOptions {
   /** The terminal's size (test/support/fake-io.ts). */
   columns?: number | undefined;
   rows?: number | undefined;
-  stdin?: string;
+  stdin?: FakeIOOptions['stdin'];
   env?: Record<string, string | undefined>;
   prompter?: Prompter;
   clock?: CliClock;

@@ -14,7 +14,8 @@ export interface FakeIOOptions {
   tty?: boolean;
   /** Overrides stderr alone (a person watching a command whose output is piped). */
   stderrTTY?: boolean;
-  stdin?: string;
+  /** stdin's text, or a stream of it (an input too large to hold as one string). */
+  stdin?: string | Iterable<Buffer | string> | AsyncIterable<Buffer | string>;
   /**
    * The environment. Unless given: TZ=UTC, so that times on a terminal read the same on every machine, and
    * TOPUP_PAGER=cat, so that no test starts a real pager by accident (pass `TOPUP_PAGER: undefined` to test the default).
@@ -31,7 +32,8 @@ export function fakeIO(options: FakeIOOptions = {}): CapturedIO {
   let out = '';
   let err = '';
   const env = { TZ: 'UTC', TOPUP_PAGER: 'cat', ...options.env };
-  const stdin = Readable.from(options.stdin === undefined ? [] : [options.stdin]) as Readable & { isTTY?: boolean };
+  const chunks = options.stdin === undefined ? [] : typeof options.stdin === 'string' ? [options.stdin] : options.stdin;
+  const stdin = Readable.from(chunks) as Readable & { isTTY?: boolean };
   stdin.isTTY = options.tty ?? false;
   return {
     stdout: {

@@ -4,6 +4,8 @@ import type { CreateOrderRequest } from '../../../contract/orders.js';
 import type { LedgerIndex } from './batch-ledger.js';
 import { CsvRows, parseJsonLine, type ParsedRow } from './batch-rows.js';
 import type { BatchSource } from './batch-source.js';
+import { groupThousands } from '../../../contract/money.js';
+import { UsageError } from '../../errors.js';
 
 /** Faults listed one a line before the rest are counted: enough to fix a file, never a flood. */
 export const MAX_LISTED_FAULTS = 100;
@@ -15,9 +17,19 @@ export interface KeyedOrder {
   digest: string;
 }
 
-/** Every row of the file, parsed (blank ones skipped); a CSV file's header is checked and not yielded unless faulty. */
+/**
+ * The most rows one batch takes: at 10 orders a minute, the published limit, about a week of sending. The check keeps
+ * a fingerprint per row, so an endless input would otherwise fill memory.
+ */
+export const MAX_BATCH_ROWS = 100_000;
+
+/**
+ * Every row of the file, parsed (blank ones skipped); a CSV file's header is checked and not yielded unless faulty.
+ * Past MAX_BATCH_ROWS rows, reading stops with a usage error (blank lines are bounded by the input's size).
+ */
 export async function* parsedRows(source: BatchSource): AsyncGenerator<ParsedRow> {
   const csv = source.format === 'csv' ? new CsvRows() : undefined;
+  let rows = 0;
   for await (const record of source.records()) {
     if (csv !== undefined && !csv.hasHeader) {
       if (record.fields?.length === 1 && record.fields[0]!.trim() === '') continue;
@@ -26,7 +38,12 @@ export async function* parsedRows(source: BatchSource): AsyncGenerator<ParsedRow
       continue;
     }
     const row = csv === undefined ? parseJsonLine(record) : csv.row(record);
-    if (row !== undefined) yield row;
+    if (row === undefined) continue;
+    if (++rows > MAX_BATCH_ROWS)
+      throw new UsageError(
+        `${source.name === '-' ? 'stdin' : source.name} has more than ${groupThousands(MAX_BATCH_ROWS)} rows, the most one batch takes; split it into batches of their own (each with its own --batch name).`,
+      );
+    yield row;
   }
 }
 

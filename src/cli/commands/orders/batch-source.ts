@@ -29,18 +29,38 @@ export function formatOf(name: string, given: BatchFormat | undefined): BatchFor
   return format;
 }
 
+/**
+ * The most a batch's input may hold. A batch is sent at 10 orders a minute, the published limit, so a larger one would
+ * take weeks; the bound keeps an endless input (`yes '{}' |`, a FIFO) from filling the disk or memory.
+ */
+export const MAX_BATCH_INPUT_BYTES = 256 * 2 ** 20;
+
+const inputTooLarge = (name: string) =>
+  new UsageError(
+    `${name === '-' ? 'stdin' : name} is more than ${MAX_BATCH_INPUT_BYTES / 2 ** 20} MiB, the most one batch takes; split it into batches of their own (each with its own --batch name).`,
+  );
+
 async function* fileChunks(path: string, name: string): AsyncGenerator<string> {
   const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+  let bytes = 0;
   try {
-    for await (const chunk of stream) yield chunk as string;
+    for await (const chunk of stream) {
+      bytes += Buffer.byteLength(chunk as string);
+      if (bytes > MAX_BATCH_INPUT_BYTES) throw inputTooLarge(name);
+      yield chunk as string;
+    }
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw unreadable(name, error);
   } finally {
     stream.destroy();
   }
 }
 
-/** Copies stdin to a new 0600 file in a new 0700 folder, chunk by chunk: the whole input is never in memory. */
+/**
+ * Copies stdin to a new 0600 file in a new 0700 folder, chunk by chunk: the whole input is never in memory. At most
+ * MAX_BATCH_INPUT_BYTES: past it the copy is removed and the batch refused.
+ */
 async function spool(stdin: NodeJS.ReadableStream): Promise<{ path: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'topup-batch-'));
   const path = join(dir, 'stdin');
@@ -48,7 +68,14 @@ async function spool(stdin: NodeJS.ReadableStream): Promise<{ path: string; clea
   try {
     const handle = await openToAppend(path);
     try {
-      for await (const chunk of stdin) await handle.write(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array));
+      let bytes = 0;
+      for await (const chunk of stdin) {
+        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
+        bytes += buffer.length;
+        // Leaving the loop closes stdin: nothing more is read or written.
+        if (bytes > MAX_BATCH_INPUT_BYTES) throw inputTooLarge('-');
+        await handle.write(buffer);
+      }
     } finally {
       await handle.close();
     }

@@ -40,7 +40,8 @@ export function registerOrderBatchCommand(orders: Command, ctx: CliContext): Com
       `
 Each row is an order body: order_type (or type), platform_username (username), place_id (place),
 platform_pass_id (gamepass_id, pass), payment_method, client_reference (reference). Every row is checked first;
-any fault is listed with its line and nothing is sent (exit 2). Rows go one at a time within the published
+any fault is listed with its line and nothing is sent (exit 2). A batch is at most 100,000 rows and 256 MiB
+(a week of sending at the published limit); split a larger file. Rows go one at a time within the published
 limit (10 a minute), each under a key made from the batch name and the row (its client_reference, else its
 content and place among identical rows), and every answer is written to the results ledger before the next row
 goes. Run the same command again after a crash or Ctrl-C: answered rows are skipped, the row that was in flight
