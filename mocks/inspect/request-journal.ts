@@ -71,6 +71,13 @@ export interface JournalOptions {
 
 export const DEFAULT_JOURNAL_SIZE = 1_000;
 const DEFAULT_BODY_LIMIT = 16_384;
+/**
+ * The longest body a slot keeps by reference until it is read. A longer one (a state loaded through the control API,
+ * up to 64 MiB; a page of large orders) has its entry built, and so cut, as it is kept: a test suite that loads a
+ * 10 MB state before each test would otherwise hold a thousand of them alive in the ring. The interface's own bodies
+ * are at most 64 KiB, so the requests of a bot's usual traffic stay references.
+ */
+const MAX_REFERENCED_BODY_CHARS = 65_536;
 
 /** What the sandbox hands the journal for one request: the entry without its id, bodies not yet cut. */
 export type EntryInput = Omit<JournalEntry, 'id'>;
@@ -187,6 +194,12 @@ export class RequestJournal {
     const id = this.#nextId++;
     if (this.size > 0) {
       const slot = id % this.size;
+      let built = input === undefined ? undefined : this.#finish(id, input);
+      // Built (redacted, then cut) at once, and the bodies let go: see MAX_REFERENCED_BODY_CHARS.
+      if (built === undefined && (isLong(answered.requestBody) || isLong(answered.responseBody))) {
+        built = this.#build(id, redactAnswered(answered));
+        answered = { ...answered, requestBody: null, responseBody: null };
+      }
       this.#at[slot] = answered.at;
       this.#duration[slot] = answered.durationMs;
       this.#status[slot] = answered.status ?? -1;
@@ -197,7 +210,7 @@ export class RequestJournal {
       this.#requestBody[slot] = answered.requestBody;
       this.#responseBody[slot] = answered.responseBody;
       this.#notes[slot] = answered.notes;
-      this.#built[slot] = input === undefined ? undefined : this.#finish(id, input);
+      this.#built[slot] = built;
       if (id - this.#firstId >= this.size) this.#firstId = id - this.size + 1;
     } else {
       this.#firstId = this.#nextId;
@@ -321,9 +334,15 @@ export class RequestJournal {
 
   #cut(body: string | null): string | null {
     if (body === null || body.length <= this.#bodyLimit) return body;
-    return `${body.slice(0, this.#bodyLimit)}…[truncated: ${body.length} characters in all]`;
+    // A copy: V8's slice of a long string points into it, and would keep the whole body alive with the entry.
+    return detached(`${body.slice(0, this.#bodyLimit)}…[truncated: ${body.length} characters in all]`);
   }
 }
+
+const isLong = (body: string | null) => body !== null && body.length > MAX_REFERENCED_BODY_CHARS;
+
+/** The same text in a string of its own (UTF-16 both ways, so that any string, lone surrogates too, comes back whole). */
+const detached = (text: string) => Buffer.from(text, 'utf16le').toString('utf16le');
 
 /** The last time turned into ISO 8601: requests that come in the same millisecond share it. */
 let lastIso = { at: Number.NaN, text: '' };

@@ -51,8 +51,12 @@ const QUERY_PARAM = /(^|[?&;])([A-Za-z0-9_.-]+)=([^&;#\s'"`]*)/g;
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"`]+@/gi;
 /** A word that every name SECRET_NAME takes contains. */
 const SECRET_WORDS = ['token', 'key', 'secret', 'passw', 'passphrase', 'auth', 'cookie', 'session'];
-/** `"token": "…"` in JSON text, without parsing it (the journal cuts bodies as it records them). */
-const JSON_STRING_FIELD = /"((?:[^"\\\n]|\\.){1,64})"(\s*:\s*)"((?:[^"\\\n]|\\.)*)"/g;
+/**
+ * `"token": "…"` in JSON text, without parsing it (the journal cuts bodies as it records them). The value's loop is
+ * unrolled (runs of plain characters, then one escape): as an alternation repeated per character, a value of some
+ * millions of characters (an article in a loaded state) overflowed the regular expression engine's stack.
+ */
+const JSON_STRING_FIELD = /"((?:[^"\\\n]|\\.){1,64})"(\s*:\s*)"([^"\\\n]*(?:\\.[^"\\\n]*)*)"/g;
 
 /** Secrets known word for word; empty and short ones are dropped. */
 export type KnownSecrets = readonly (string | undefined | null)[];

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -221,6 +223,50 @@ describe('the request journal (in-process)', () => {
     stop();
     journal.record({ ...entry, request_body: null, response_body: null });
     expect(heard).toEqual([1, 2]);
+  });
+});
+
+describe('bodies too long to keep by reference', () => {
+  const answered = (requestBody: string, responseBody = '{"success":true}') => ({
+    at: 0,
+    durationMs: 1,
+    method: 'PUT',
+    path: '/__sandbox/state',
+    search: '',
+    headers: { 'content-type': 'application/json' },
+    requestBody,
+    status: 200,
+    responseBody,
+    notes: {},
+  });
+
+  it('are let go as they are kept: only the cut entry stays alive', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const journal = new RequestJournal({ size: 100 });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // Twenty 8 MB states loaded through the control API, as a suite that loads one before each test does.
+    // Flat strings, as a request body decoded from the socket is (a repeat() is a tree of shared pieces).
+    const state = (i: number) => Buffer.from(`{"n":${i},"pad":"${'x'.repeat(8 * 2 ** 20)}"}`).toString();
+    for (let i = 0; i < 20; i++) journal.keep(answered(state(i)));
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(32 * 2 ** 20);
+    const entry = journal.get(6)!;
+    const marker = `…[truncated: ${state(5).length} characters in all]`;
+    expect(entry.request_body).toBe(state(5).slice(0, 16_384) + marker);
+    expect(entry.response_body).toBe('{"success":true}');
+  });
+
+  it('have their secrets cut before they are cut short, as when they are read', () => {
+    const token = 'topup_live_rich_9Xk2mQ7vLp3RtY8wZc4bNs6d';
+    const journal = new RequestJournal({ size: 10 });
+    const long = JSON.stringify({ token, pad: 'x'.repeat(70_000) });
+    journal.keep(answered(long, JSON.stringify({ echoed: token, pad: 'y'.repeat(70_000) })));
+    const entry = journal.get(1)!;
+    expect(JSON.stringify(entry)).not.toContain(token);
+    expect(entry.request_body).toContain('"token":"');
+    expect(entry.response_body).toContain('"echoed":"');
   });
 });
 

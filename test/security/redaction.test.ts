@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { OFFLINE_STATE_FILE } from '../../src/cli/config-dir.js';
-import { maskToken, redactBody, redactHeaders, redactJson, redactText, redactUrl } from '../../src/contract/redact.js';
+import { maskToken, redactBody, redactHeaders, redactJson, redactText, redactUrl, secretsOfBody } from '../../src/contract/redact.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { runCli, type RunResult } from '../cli/run-cli.js';
 
@@ -124,6 +124,17 @@ async function echoingSandbox(): Promise<{ sandbox: Sandbox; server: HttpSandbox
   const sandbox = await createSandbox({ rateLimit: false, snapshot: seed });
   return { sandbox, server: await startHttpSandbox(sandbox, { port: 0 }) };
 }
+
+describe('a JSON body with a value of millions of characters (an article in a loaded state)', () => {
+  it('has its secret fields found and cut, without overflowing the regular expression engine', () => {
+    const secret = 'abcdefghijklmnopq9';
+    const body = Buffer.from(JSON.stringify({ api_key: secret, content: `${'x'.repeat(8 * 2 ** 20)}\\"end`, n: 1 })).toString();
+    expect(secretsOfBody(body)).toEqual([secret]);
+    const cut = redactBody(body);
+    expect(cut).not.toContain(secret);
+    expect(cut.length).toBeLessThan(body.length);
+  });
+});
 
 describe('tokens where they do not belong never reach the journal whole', () => {
   let sandbox: Sandbox;
