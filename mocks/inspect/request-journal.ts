@@ -195,11 +195,11 @@ export class RequestJournal {
     if (this.size > 0) {
       const slot = id % this.size;
       let built = input === undefined ? undefined : this.#finish(id, input);
-      // Built (redacted, then cut) at once, and the bodies let go: see MAX_REFERENCED_BODY_CHARS.
-      if (built === undefined && (isLong(answered.requestBody) || isLong(answered.responseBody))) {
+      // Built (redacted, then cut) at once when a body is long: see MAX_REFERENCED_BODY_CHARS.
+      if (built === undefined && (isLong(answered.requestBody) || isLong(answered.responseBody)))
         built = this.#build(id, redactAnswered(answered));
-        answered = { ...answered, requestBody: null, responseBody: null };
-      }
+      // A built entry is what every read of the slot gets: it keeps no reference to the bodies it was built from.
+      if (built !== undefined) answered = { ...answered, requestBody: null, responseBody: null };
       this.#at[slot] = answered.at;
       this.#duration[slot] = answered.durationMs;
       this.#status[slot] = answered.status ?? -1;

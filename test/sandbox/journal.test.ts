@@ -258,6 +258,38 @@ describe('bodies too long to keep by reference', () => {
     expect(entry.response_body).toBe('{"success":true}');
   });
 
+  it('given as built entries (record()) are let go too', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const journal = new RequestJournal({ size: 100 });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 20; i++) {
+      const body = Buffer.from(`{"n":${i},"pad":"${'x'.repeat(8 * 2 ** 20)}"}`).toString();
+      journal.record({
+        time: '2026-11-27T00:00:00.000Z',
+        method: 'PUT',
+        path: '/__sandbox/state',
+        query: {},
+        headers: {},
+        idempotency_key: null,
+        request_body: body,
+        status: 200,
+        response_body: null,
+        duration_ms: 1,
+        route: null,
+        account: null,
+        rate_limit: null,
+        idempotent_replay: false,
+        fault: null,
+        near_miss: null,
+      });
+    }
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(32 * 2 ** 20);
+    expect(journal.get(20)!.request_body).toMatch(/^\{"n":19,"pad":"x+…\[truncated: \d+ characters in all\]$/);
+  });
+
   it('have their secrets cut before they are cut short, as when they are read', () => {
     const token = 'topup_live_rich_9Xk2mQ7vLp3RtY8wZc4bNs6d';
     const journal = new RequestJournal({ size: 10 });
