@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { useServedCli, type RunOptions, type ServedSandbox } from './run-cli.js';
 
@@ -403,8 +403,15 @@ describe('orders batch: input checked before anything is sent', () => {
   });
 
   it('stdin past 256 MiB is refused as it passes it, and its spooled copy removed', async () => {
-    const spools = () => readdirSync(tmpdir()).filter((name) => name.startsWith('topup-batch-')).length;
-    const before = spools();
+    // A folder of its own for the spool (os.tmpdir() reads TMPDIR), so that no other test's spool counts.
+    const spoolDir = mkdtempSync(join(tmpdir(), 'topup-spools-'));
+    const tmpdirBefore = process.env.TMPDIR;
+    process.env.TMPDIR = spoolDir;
+    onTestFinished(() => {
+      if (tmpdirBefore === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdirBefore;
+      rmSync(spoolDir, { recursive: true, force: true });
+    });
     const chunk = Buffer.alloc(2 ** 20, '\n');
     const stdin = (function* () {
       for (let i = 0; i < 257; i++) yield chunk;
@@ -414,7 +421,7 @@ describe('orders batch: input checked before anything is sent', () => {
     expect(result.err).toContain(
       'stdin is more than 256 MiB, the most one batch takes; split it into batches of their own (each with its own --batch name).',
     );
-    expect(spools()).toBe(before);
+    expect(readdirSync(spoolDir)).toEqual([]);
     expect(orderPosts()).toHaveLength(0);
   });
 
