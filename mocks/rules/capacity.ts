@@ -1,6 +1,6 @@
 import { groupThousands } from '../../src/contract/money.js';
 import { ApiError } from '../core/exchange.js';
-import { MAX_SANDBOX_INVOICES } from '../../src/contract/sandbox-control.js';
+import { invoiceCount, MAX_SANDBOX_INVOICES } from '../../src/contract/sandbox-control.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -27,9 +27,7 @@ export function assertRoomForInvoice(store: Store): void {
   if (held < store.maxInvoices) return;
   throw new ApiError(
     507,
-    `The sandbox is full: it keeps at most ${invoices(store.maxInvoices)} (orders and deposits together) and holds ${groupThousands(held)}. Reset it to go on (topup mock reset, POST /__sandbox/reset).`,
+    `The sandbox is full: it keeps at most ${invoiceCount(store.maxInvoices)} (orders and deposits together) and holds ${groupThousands(held)}. Reset it to go on (topup mock reset, POST /__sandbox/reset).`,
     'SANDBOX_FULL',
   );
 }
-
-const invoices = (count: number) => `${groupThousands(count)} ${count === 1 ? 'invoice' : 'invoices'}`;

@@ -1,3 +1,5 @@
+import { groupThousands } from './money.js';
+
 /**
  * The sandbox's control API, outside the interface: its path prefix, and the header its every answer carries, by
  * which a client tells a topup sandbox from a real server before it acts on it. Zod-free, for the CLI's start-up path.
@@ -29,6 +31,11 @@ export function declaresNoRateLimits(fetchFunction: unknown): boolean {
  * node can write or read as one JSON text. A request for one more is answered 507 SANDBOX_FULL (mocks/rules/capacity.ts).
  */
 export const MAX_SANDBOX_INVOICES = 200_000;
+
+/** `1 invoice`, `12,000 invoices`: a capacity as the sandbox's refusal and `mock serve`'s banner say it. */
+export function invoiceCount(count: number): string {
+  return `${groupThousands(count)} ${count === 1 ? 'invoice' : 'invoices'}`;
+}
 
 /**
  * The control secret of a served sandbox (`topup mock serve` with TOPUP_SANDBOX_CONTROL_SECRET or

@@ -3,7 +3,7 @@ import type { Sandbox } from '../../../../mocks/facade/serve.js';
 import type { CliContext } from '../../context.js';
 import { renderFields, renderTable, simpleMeasure, wrapWords } from '../../io/table.js';
 import { formatDuration } from '../shared/choices.js';
-import { groupThousands } from '../../../contract/money.js';
+import { invoiceCount } from '../../../contract/sandbox-control.js';
 
 /**
  * Whose state is served: the config folder's own (the embedded sandbox's, which every topup command here then reaches:
@@ -118,12 +118,7 @@ export async function printServing(ctx: CliContext, options: BannerOptions, serv
         ['auto-expire', options.autoExpire === undefined ? 'off' : `every new invoice expires after ${formatDuration(options.autoExpire)}`],
         ...(options.maxInvoices === undefined
           ? []
-          : [
-              [
-                'capacity',
-                `at most ${groupThousands(options.maxInvoices)} ${options.maxInvoices === 1 ? 'invoice' : 'invoices'}, then 507 SANDBOX_FULL`,
-              ] as [string, string],
-            ]),
+          : [['capacity', `at most ${invoiceCount(options.maxInvoices)}, then 507 SANDBOX_FULL`] as [string, string]]),
       ],
       terminal,
     ),
