@@ -9,6 +9,24 @@ import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { expectRequests, RequestJournal, VerificationError, type JournalEntry } from '../../mocks/index.js';
 import { createClient, type FetchFunction } from '../../src/index.js';
 
+/** An entry as `record()` takes one, already built (tests, imports); bodies given per test. */
+const RECORDED = {
+  time: '',
+  method: 'POST',
+  path: '/x',
+  query: {},
+  headers: {},
+  idempotency_key: null,
+  status: 200,
+  duration_ms: 1,
+  route: null,
+  account: null,
+  rate_limit: null,
+  idempotent_replay: false,
+  fault: null,
+  near_miss: null,
+};
+
 const ORDER = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
 
 async function call(
@@ -178,24 +196,7 @@ describe('the request journal (in-process)', () => {
     const journal = new RequestJournal({ size: 10, bodyLimit: 8 });
     const heard: number[] = [];
     const stop = journal.subscribe((e) => heard.push(e.id));
-    const entry = {
-      at: 0,
-      time: '',
-      method: 'POST',
-      path: '/x',
-      query: {},
-      headers: {},
-      idempotency_key: null,
-      status: 200,
-      duration_ms: 1,
-      route: null,
-      account: null,
-      rate_limit: null,
-      idempotent_replay: false,
-      fault: null,
-      near_miss: null,
-    };
-    journal.record({ ...entry, request_body: '0123456789abc', response_body: 'short' });
+    journal.record({ ...RECORDED, request_body: '0123456789abc', response_body: 'short' });
     expect(journal.get(1)).toMatchObject({ request_body: '01234567…[truncated: 13 characters in all]', response_body: 'short' });
     // Built on first read from what the sandbox hands over, cut and redacted the same way.
     journal.keep({
@@ -221,7 +222,7 @@ describe('the request journal (in-process)', () => {
       account: 'demo',
     });
     stop();
-    journal.record({ ...entry, request_body: null, response_body: null });
+    journal.record({ ...RECORDED, request_body: null, response_body: null });
     expect(heard).toEqual([1, 2]);
   });
 });
@@ -240,18 +241,26 @@ describe('bodies too long to keep by reference', () => {
     notes: {},
   });
 
-  it('are let go as they are kept: only the cut entry stays alive', () => {
+  /** How much the heap grew across `work`, measured after a full collection on each side. */
+  const heapGrowthOf = (work: () => void) => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    const journal = new RequestJournal({ size: 100 });
     gc();
     const before = process.memoryUsage().heapUsed;
-    // Twenty 8 MB states loaded through the control API, as a suite that loads one before each test does.
-    // Flat strings, as a request body decoded from the socket is (a repeat() is a tree of shared pieces).
-    const state = (i: number) => Buffer.from(`{"n":${i},"pad":"${'x'.repeat(8 * 2 ** 20)}"}`).toString();
-    for (let i = 0; i < 20; i++) journal.keep(answered(state(i)));
+    work();
     gc();
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(32 * 2 ** 20);
+    return process.memoryUsage().heapUsed - before;
+  };
+  // An 8 MB state loaded through the control API, as a suite that loads one before each test does. A flat string, as a
+  // request body decoded from the socket is (a repeat() is a tree of shared pieces).
+  const state = (i: number) => Buffer.from(`{"n":${i},"pad":"${'x'.repeat(8 * 2 ** 20)}"}`).toString();
+
+  it('are let go as they are kept: only the cut entry stays alive', () => {
+    const journal = new RequestJournal({ size: 100 });
+    const grown = heapGrowthOf(() => {
+      for (let i = 0; i < 20; i++) journal.keep(answered(state(i)));
+    });
+    expect(grown).toBeLessThan(32 * 2 ** 20);
     const entry = journal.get(6)!;
     const marker = `…[truncated: ${state(5).length} characters in all]`;
     expect(entry.request_body).toBe(state(5).slice(0, 16_384) + marker);
@@ -259,34 +268,12 @@ describe('bodies too long to keep by reference', () => {
   });
 
   it('given as built entries (record()) are let go too', () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     const journal = new RequestJournal({ size: 100 });
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < 20; i++) {
-      const body = Buffer.from(`{"n":${i},"pad":"${'x'.repeat(8 * 2 ** 20)}"}`).toString();
-      journal.record({
-        time: '2026-11-27T00:00:00.000Z',
-        method: 'PUT',
-        path: '/__sandbox/state',
-        query: {},
-        headers: {},
-        idempotency_key: null,
-        request_body: body,
-        status: 200,
-        response_body: null,
-        duration_ms: 1,
-        route: null,
-        account: null,
-        rate_limit: null,
-        idempotent_replay: false,
-        fault: null,
-        near_miss: null,
-      });
-    }
-    gc();
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(32 * 2 ** 20);
+    const grown = heapGrowthOf(() => {
+      for (let i = 0; i < 20; i++)
+        journal.record({ ...RECORDED, method: 'PUT', path: '/__sandbox/state', request_body: state(i), response_body: null });
+    });
+    expect(grown).toBeLessThan(32 * 2 ** 20);
     expect(journal.get(20)!.request_body).toMatch(/^\{"n":19,"pad":"x+…\[truncated: \d+ characters in all\]$/);
   });
 
