@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, promises as fs, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, promises as fs, readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -24,6 +24,9 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
  * regular file; on a regular file the flag changes nothing.
  */
 const NO_BLOCK = constants.O_NONBLOCK ?? 0;
+
+/** A lock file holds its owner's pid as text: one longer than this holds something else. */
+export const MAX_PID_FILE_BYTES = 64;
 
 /** Files of ours are the owner's only. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -83,31 +86,95 @@ async function openChecked(path: string, flags: number, soleName: boolean, mode 
   }
 }
 
-export interface ReadOptions {
+export interface OpenOptions {
   /** Refuse a file with other hard links too: one whose name must say which file it is (a state file and its lock). */
   soleName?: boolean;
-  /** The most bytes the caller can use: a larger file is refused (FileTooLargeError) before any of it is read. */
-  maxBytes?: number;
 }
 
-/** A file of ours is larger than its reader can use; nothing of it was read. */
+export interface ReadOptions extends OpenOptions {
+  /**
+   * The most bytes the caller can use. A larger file is refused (FileTooLargeError) by its size before any of it is
+   * read, and one that turns out larger as it is read (it grew since, or it is one whose size says nothing, as in
+   * /proc) as soon as it passes this: nothing past it is ever held. Every reader says how much it can use.
+   */
+  maxBytes: number;
+}
+
+/** A file of ours is larger than its reader can use; nothing past the limit was read. */
 export class FileTooLargeError extends Error {
   override name = 'FileTooLargeError';
   constructor(
     readonly path: string,
+    /** Its size, or, when `sizeKnown` is false, the bytes read before reading stopped (one past the limit). */
     readonly bytes: number,
     readonly maxBytes: number,
+    /** False when the file passed the limit while being read, not by its size: `bytes` is then a lower bound. */
+    readonly sizeKnown = true,
   ) {
-    super(`${path} is ${bytes} bytes, more than the ${maxBytes} its reader can use.`);
+    super(
+      sizeKnown
+        ? `${path} is ${bytes} bytes, more than the ${maxBytes} its reader can use.`
+        : `${path} holds more than the ${maxBytes} bytes its reader can use.`,
+    );
   }
 }
 
-function checkSize(path: string, bytes: number, maxBytes: number | undefined): void {
-  if (maxBytes !== undefined && bytes > maxBytes) throw new FileTooLargeError(path, bytes, maxBytes);
+function checkSize(path: string, bytes: number, maxBytes: number): void {
+  if (bytes > maxBytes) throw new FileTooLargeError(path, bytes, maxBytes);
+}
+
+/** Reads buffers grow from this size when a file's size said nothing (0 in /proc). */
+const FIRST_READ_BYTES = 8_192;
+
+/**
+ * Reads an opened file from where it stands to its end, at most `maxBytes`. The buffer starts one byte past the size
+ * the file gave, so that a file that grew since is seen growing, and grows only up to one byte past the limit.
+ */
+function boundedReader(path: string, size: number, maxBytes: number) {
+  checkSize(path, size, maxBytes);
+  let buffer = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
+  let length = 0;
+  return {
+    /** Where the next read goes; grows the buffer (or refuses the file) when it is full. */
+    room(): { buffer: Buffer; offset: number; length: number } {
+      if (length === buffer.length) {
+        if (length > maxBytes) throw new FileTooLargeError(path, length, maxBytes, false);
+        const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(FIRST_READ_BYTES, buffer.length * 2)));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
+      return { buffer, offset: length, length: buffer.length - length };
+    },
+    /** Counts a read; false at the end of the file. */
+    took(bytesRead: number): boolean {
+      length += bytesRead;
+      return bytesRead > 0;
+    },
+    contents(): Buffer {
+      return buffer.subarray(0, length);
+    },
+  };
+}
+
+/** What an opened file of ours holds, at most `maxBytes` (see ReadOptions.maxBytes). */
+export async function readOpened(handle: FileHandle, path: string, maxBytes: number): Promise<Buffer> {
+  const reader = boundedReader(path, (await handle.stat()).size, maxBytes);
+  for (;;) {
+    const room = reader.room();
+    if (!reader.took((await handle.read(room.buffer, room.offset, room.length, null)).bytesRead)) return reader.contents();
+  }
+}
+
+function readOpenedSync(fd: number, path: string, size: number, maxBytes: number): Buffer {
+  const reader = boundedReader(path, size, maxBytes);
+  for (;;) {
+    const room = reader.room();
+    if (!reader.took(readSync(fd, room.buffer, room.offset, room.length, null))) return reader.contents();
+  }
 }
 
 /** Opens a file of ours to read; undefined when it does not exist. */
-export async function openToRead(path: string, options: ReadOptions = {}): Promise<FileHandle | undefined> {
+export async function openToRead(path: string, options: OpenOptions = {}): Promise<FileHandle | undefined> {
   try {
     return await openChecked(path, constants.O_RDONLY, options.soleName === true);
   } catch (error) {
@@ -117,12 +184,11 @@ export async function openToRead(path: string, options: ReadOptions = {}): Promi
 }
 
 /** The whole file; undefined when it does not exist. */
-export async function readIfExists(path: string, options: ReadOptions = {}): Promise<Buffer | undefined> {
+export async function readIfExists(path: string, options: ReadOptions): Promise<Buffer | undefined> {
   const handle = await openToRead(path, options);
   if (handle === undefined) return undefined;
   try {
-    if (options.maxBytes !== undefined) checkSize(path, (await handle.stat()).size, options.maxBytes);
-    return await handle.readFile();
+    return await readOpened(handle, path, options.maxBytes);
   } finally {
     await handle.close();
   }
@@ -132,7 +198,7 @@ export async function readIfExists(path: string, options: ReadOptions = {}): Pro
  * As readIfExists, in one read: for the CLI's settings at start-up, which must stay synchronous, and for a state
  * file's snapshot (megabytes, which the promise API reads in pieces).
  */
-export function readIfExistsSync(path: string, options: ReadOptions = {}): Buffer | undefined {
+export function readIfExistsSync(path: string, options: ReadOptions): Buffer | undefined {
   if (NO_FOLLOW === 0) {
     try {
       if (lstatSync(path).isSymbolicLink()) throw new UnsafeFileError(path, 'it is a symbolic link');
@@ -151,8 +217,7 @@ export function readIfExistsSync(path: string, options: ReadOptions = {}): Buffe
   try {
     const stats = fstatSync(fd);
     checkOpened(path, stats, options.soleName === true);
-    checkSize(path, stats.size, options.maxBytes);
-    return readFileSync(fd);
+    return readOpenedSync(fd, path, stats.size, options.maxBytes);
   } finally {
     closeSync(fd);
   }

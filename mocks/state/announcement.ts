@@ -1,5 +1,5 @@
 import { unlink } from 'node:fs/promises';
-import { openToRead, replaceFile, UnsafeFileError } from '../../src/safe-file.js';
+import { FileTooLargeError, openToRead, readOpened, replaceFile, UnsafeFileError } from '../../src/safe-file.js';
 import { isRunning } from './lock.js';
 
 /**
@@ -64,13 +64,13 @@ export async function readAnnouncement(stateFile: string): Promise<AnnouncementR
       const owner = process.getuid?.();
       if (owner !== undefined && stats.uid !== owner) return refused(path, 'it belongs to another user');
       if ((stats.mode & 0o022) !== 0) return refused(path, 'others can write to it');
-      if (stats.size > MAX_ANNOUNCEMENT_BYTES) return refused(path, `it is larger than ${MAX_ANNOUNCEMENT_BYTES} bytes`);
-      text = (await handle.readFile()).toString('utf8');
+      text = (await readOpened(handle, path, MAX_ANNOUNCEMENT_BYTES)).toString('utf8');
     } finally {
       await handle.close();
     }
   } catch (error) {
     if (error instanceof UnsafeFileError) return refused(path, error.message.replace(/^Refusing to use .*?: |\.$/g, ''));
+    if (error instanceof FileTooLargeError) return refused(path, `it is larger than ${MAX_ANNOUNCEMENT_BYTES} bytes`);
     return refused(path, `it cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   let value: unknown;

@@ -11,7 +11,7 @@ import {
   UnsafeFileError,
 } from '../../src/safe-file.js';
 import { JournalDamagedError, changeLogLineText, readChangeLog, type DroppedLine } from './change-log.js';
-import { MAX_STATE_FILE_BYTES, refusedBySize } from './limits.js';
+import { MAX_STATE_FILE_BYTES, MAX_STATE_JOURNAL_BYTES, refusedBySize } from './limits.js';
 import { lockStateFile } from './lock.js';
 import { nodeCrypto } from '../core/builtins.js';
 import { removeAnnouncement } from './announcement.js';
@@ -385,7 +385,7 @@ class StateFileWriter implements StateWriter {
   async #setJournalAside(copy: string): Promise<void> {
     await this.close();
     // A copy rather than a second name: a journal with two names is refused at open.
-    const damaged = await readIfExists(this.journalPath, { soleName: true });
+    const damaged = await readIfExists(this.journalPath, { soleName: true, maxBytes: MAX_STATE_JOURNAL_BYTES });
     if (damaged !== undefined) await createNewFile(copy, damaged);
     await unlink(this.journalPath).catch(() => undefined);
     await syncDirectory(dirname(this.journalPath));

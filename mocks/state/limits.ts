@@ -23,7 +23,6 @@ const mebibytes = (bytes: number) => Math.ceil(bytes / 2 ** 20);
  * limit), with why no larger one can be opened.
  */
 export function refusedBySize(what: string, error: FileTooLargeError, why: string): SnapshotError {
-  return new SnapshotError(
-    `The ${what} ${error.path} is ${mebibytes(error.bytes)} MiB, more than the ${mebibytes(error.maxBytes)} MiB ${why}.`,
-  );
+  const size = error.sizeKnown ? `is ${mebibytes(error.bytes)} MiB, more than` : 'holds more than';
+  return new SnapshotError(`The ${what} ${error.path} ${size} the ${mebibytes(error.maxBytes)} MiB ${why}.`);
 }

@@ -1,6 +1,6 @@
 import { abortableSleep } from '../../src/abort.js';
 import { link, stat, unlink } from 'node:fs/promises';
-import { createNewFile, readIfExists } from '../../src/safe-file.js';
+import { createNewFile, FileTooLargeError, MAX_PID_FILE_BYTES, readIfExists } from '../../src/safe-file.js';
 
 /*
  * Why a hand-rolled lock rather than proper-lockfile: proper-lockfile decides that a lock is stale by its age
@@ -67,9 +67,15 @@ async function createWithPid(path: string): Promise<boolean> {
   }
 }
 
-/** The pid in a lock file, or undefined when there is no lock file (it was released). A link there is refused. */
+/**
+ * The pid in a lock file (NaN when it holds anything else), or undefined when there is no lock file (it was released).
+ * A link there is refused.
+ */
 async function ownerOf(lockPath: string): Promise<number | undefined> {
-  const text = (await readIfExists(lockPath))?.toString('utf8');
+  const text = await readIfExists(lockPath, { maxBytes: MAX_PID_FILE_BYTES }).then(
+    (bytes) => bytes?.toString('utf8'),
+    (error: unknown) => (error instanceof FileTooLargeError ? 'not a pid' : Promise.reject(error)),
+  );
   return text === undefined ? undefined : Number(text.trim());
 }
 

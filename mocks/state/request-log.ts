@@ -1,5 +1,5 @@
 import { lstat, rename, type FileHandle } from 'node:fs/promises';
-import { openToAppend, openToRead, readIfExists, replaceFile, UnsafeFileError } from '../../src/safe-file.js';
+import { openToAppend, openToRead, replaceFile, UnsafeFileError } from '../../src/safe-file.js';
 import { DEFAULT_JOURNAL_SIZE, type JournalEntry } from '../inspect/request-journal.js';
 
 /**
@@ -26,6 +26,14 @@ const CLEARED = 'cleared';
 
 /** Read at the ends of a generation, a chunk at a time. */
 const CHUNK = 16_384;
+/**
+ * The most of a generation read: its newest part. A generation of the default 1,000 entries is a few hundred KiB
+ * (entries' bodies are cut to 16 KiB); one past this was not written by topup, or holds entries of huge escaped
+ * bodies, and is read from its end only, so that a file planted or grown there is never held whole.
+ */
+const MAX_GENERATION_READ_BYTES = 64 * 2 ** 20;
+/** The longest line looked for at either end of a generation: an entry is far shorter. */
+const MAX_EDGE_WINDOW_BYTES = 4 * 2 ** 20;
 
 export function requestLogFile(stateFile: string, size: number = DEFAULT_JOURNAL_SIZE): RequestLogFile {
   const current = `${stateFile}.requests.ndjson`;
@@ -74,7 +82,7 @@ export function requestLogFile(stateFile: string, size: number = DEFAULT_JOURNAL
 }
 
 async function readEntries(path: string): Promise<JournalEntry[]> {
-  const text = (await readIfExists(path))?.toString('utf8') ?? '';
+  const text = await readNewest(path);
   const entries: JournalEntry[] = [];
   for (const line of text.split('\n')) {
     const entry = parseEntry(line);
@@ -109,14 +117,30 @@ async function endsWithNewline(path: string): Promise<boolean> {
   }
 }
 
+/** A generation's text, or its newest MAX_GENERATION_READ_BYTES from the first whole line in them; '' when there is none. */
+async function readNewest(path: string): Promise<string> {
+  const handle = await openLog(path);
+  if (handle === undefined) return '';
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - MAX_GENERATION_READ_BYTES);
+    const buffer = Buffer.alloc(size - start);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+    const text = buffer.subarray(0, bytesRead).toString('utf8');
+    return start === 0 ? text : text.slice(text.indexOf('\n') + 1);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The first or last readable entry of a generation, read from that end only. */
 async function edgeEntry(path: string, edge: 'first' | 'last'): Promise<JournalEntry | undefined> {
   const handle = await openLog(path);
   if (handle === undefined) return undefined;
   try {
     const { size } = await handle.stat();
-    // Grows the window from the chosen end until it holds a whole readable line (or the whole file).
-    for (let window = CHUNK; ; window *= 4) {
+    // Grows the window from the chosen end until it holds a whole readable line (or the whole file, or the most).
+    for (let window = CHUNK; window <= MAX_EDGE_WINDOW_BYTES; window *= 4) {
       const length = Math.min(window, size);
       const buffer = Buffer.alloc(length);
       await handle.read(buffer, 0, length, edge === 'first' ? 0 : size - length);
@@ -129,6 +153,7 @@ async function edgeEntry(path: string, edge: 'first' | 'last'): Promise<JournalE
       }
       if (length === size) return undefined;
     }
+    return undefined;
   } finally {
     await handle.close();
   }

@@ -1,6 +1,6 @@
 import { CONTROL_SECRET_ENV } from '../contract/sandbox-control.js';
 import { UsageError } from './errors.js';
-import { openToRead, UnsafeFileError } from '../safe-file.js';
+import { FileTooLargeError, openToRead, readOpened, UnsafeFileError } from '../safe-file.js';
 
 /** A secret longer than this is no secret file but something else named by mistake. */
 const MAX_SECRET_BYTES = 4_096;
@@ -53,8 +53,15 @@ export async function readControlSecretFile(path: string): Promise<string> {
       throw new UsageError(
         `The control secret file ${path} can be read by others (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); make it private with chmod 600.`,
       );
-    if (stats.size > MAX_SECRET_BYTES) throw new UsageError(`The control secret file ${path} is larger than ${MAX_SECRET_BYTES} bytes.`);
-    const secret = (await handle.readFile({ encoding: 'utf8' })).trim();
+    const secret = (
+      await readOpened(handle, path, MAX_SECRET_BYTES).catch((error: unknown) => {
+        if (error instanceof FileTooLargeError)
+          throw new UsageError(`The control secret file ${path} is larger than ${MAX_SECRET_BYTES} bytes.`);
+        throw error;
+      })
+    )
+      .toString('utf8')
+      .trim();
     if (secret === '') throw new UsageError(`The control secret file ${path} is empty.`);
     return headerSafe(secret, path);
   } finally {

@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, readIfExistsSync, replaceFile, UnsafeFileError } from '../safe-file.js';
+import { ensurePrivateDir, FileTooLargeError, readIfExistsSync, replaceFile, UnsafeFileError } from '../safe-file.js';
 import type { TokenMode } from '../contract/index.js';
 import { CliError, UsageError } from './errors.js';
 
@@ -32,6 +32,13 @@ interface CredentialsFile {
 export const CONFIG_FILE = 'config.json';
 export const CREDENTIALS_FILE = 'credentials.json';
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+/**
+ * The most either settings file may hold: a few hundred profiles with the longest tokens `auth login` takes. Read at
+ * every start, so a larger one (a file pasted over it, a log by mistake) is refused, never read into memory whole; and
+ * never written, so that what topup writes it can read again.
+ */
+const MAX_SETTINGS_FILE_BYTES = 4 * 2 ** 20;
+const SETTINGS_LIMIT_TEXT = `${MAX_SETTINGS_FILE_BYTES / 2 ** 20} MiB`;
 
 /**
  * Profiles in config.json and their tokens in credentials.json, both mode 0600 in a 0700 folder, read and replaced
@@ -157,9 +164,11 @@ export function checkProfileName(name: string): void {
 function readJson<T extends object>(file: string): T {
   let text: string | undefined;
   try {
-    text = readIfExistsSync(file)?.toString('utf8');
+    text = readIfExistsSync(file, { maxBytes: MAX_SETTINGS_FILE_BYTES })?.toString('utf8');
   } catch (error) {
     if (error instanceof UnsafeFileError) throw new CliError(error.message);
+    if (error instanceof FileTooLargeError)
+      throw new CliError(`${file} is larger than ${SETTINGS_LIMIT_TEXT}, more than a settings file can be; fix it or delete it.`);
     throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
   }
   if (text === undefined) return {} as T;
@@ -174,9 +183,14 @@ function readJson<T extends object>(file: string): T {
 
 async function writeStore(dir: string, name: 'config' | 'credentials', contents: object): Promise<void> {
   const file = join(dir, name === 'config' ? CONFIG_FILE : CREDENTIALS_FILE);
+  const text = `${JSON.stringify(contents, null, '\t')}\n`;
+  if (Buffer.byteLength(text) > MAX_SETTINGS_FILE_BYTES)
+    throw new CliError(
+      `Cannot save ${file}: it would be larger than ${SETTINGS_LIMIT_TEXT}, the most a settings file can be; remove profiles you no longer use (topup auth logout --profile NAME).`,
+    );
   try {
     await ensurePrivateDir(dir);
-    await replaceFile(file, `${JSON.stringify(contents, null, '\t')}\n`);
+    await replaceFile(file, text);
   } catch (error) {
     if (error instanceof UnsafeFileError) throw new CliError(error.message);
     throw new CliError(`Cannot write ${file}: ${(error as Error).message}`);

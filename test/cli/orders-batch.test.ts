@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -291,6 +291,16 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     writeFileSync(`${input}.results.jsonl.lock`, '4194399');
     expect((await asRich(['orders', 'batch', input])).code).toBe(0);
     expect(orderPosts()).toHaveLength(1);
+  });
+
+  it('a lock of 600 MiB names no process: taken over as a damaged one is, never read whole', async () => {
+    const input = file('huge-lock.csv', 'username,place,pass\nBuilderBob,5001,9001\n');
+    writeFileSync(`${input}.results.jsonl.lock`, String(process.pid));
+    truncateSync(`${input}.results.jsonl.lock`, 600 * 2 ** 20);
+    const result = await asRich(['orders', 'batch', input]);
+    expect(result.code, result.err).toBe(0);
+    expect(orderPosts()).toHaveLength(1);
+    expect(existsSync(`${input}.results.jsonl.lock`)).toBe(false);
   });
 
   it('the ledger is 0600 and never a symbolic link: a link planted at its name is refused, nothing sent', async () => {

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkProfileName, CONFIG_FILE, CREDENTIALS_FILE, Settings } from '../../src/cli/settings.js';
@@ -103,6 +103,30 @@ describe('Settings', () => {
     writeFileSync(join(config.dir, file), text);
     expect(() => Settings.load(config.dir)).toThrow(`${join(config.dir, file)} is not valid JSON; fix it or delete it.`);
     expect(readFileSync(join(config.dir, file), 'utf8')).toBe(text);
+  });
+
+  it.each([CONFIG_FILE, CREDENTIALS_FILE])('a %s past 4 MiB is refused by its size, never read whole, and left as it is', (file) => {
+    const path = join(config.dir, file);
+    writeFileSync(path, '{}');
+    truncateSync(path, 4 * 2 ** 20 + 1);
+    expect(() => Settings.load(config.dir)).toThrow(`${path} is larger than 4 MiB, more than a settings file can be; fix it or delete it.`);
+    expect(statSync(path).size).toBe(4 * 2 ** 20 + 1);
+  });
+
+  it('a save that would make a settings file larger than it can be read refuses and writes nothing', async () => {
+    const settings = Settings.load(config.dir);
+    await settings.saveProfile('default', prod, 'topup_live_secret_1', true);
+    // Just under the limit: readable, and one more token cannot fit.
+    const tokens = { default: 'topup_live_secret_1', big: 'x'.repeat(4 * 2 ** 20 - 100) };
+    writeFileSync(join(config.dir, CREDENTIALS_FILE), `${JSON.stringify({ tokens }, null, '\t')}\n`);
+    const loaded = Settings.load(config.dir);
+    expect(loaded.token('big')).toHaveLength(4 * 2 ** 20 - 100);
+    const before = readFileSync(join(config.dir, CREDENTIALS_FILE), 'utf8');
+    await expect(loaded.saveProfile('staging', local, 'topup_test_secret_2'.repeat(10), false)).rejects.toThrow(
+      `Cannot save ${join(config.dir, CREDENTIALS_FILE)}: it would be larger than 4 MiB, the most a settings file can be; remove profiles you no longer use (topup auth logout --profile NAME).`,
+    );
+    expect(readFileSync(join(config.dir, CREDENTIALS_FILE), 'utf8')).toBe(before);
+    expect(Settings.load(config.dir).profileNames()).toEqual(['default']);
   });
 });
 

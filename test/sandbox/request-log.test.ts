@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -64,5 +64,17 @@ describe('the request log beside a state file', () => {
       [2, '/b'],
     ]);
     expect(await log.version()).not.toBe(before);
+  });
+
+  // No generation topup writes comes near this (1,000 entries whose bodies are cut to 16 KiB); one planted or grown
+  // there is read from its end, its newest entries, and never held whole: whole, it would not even fit in a string.
+  it('reads a generation of 600 MiB from its end only: its newest entries show, and appending goes on from them', async () => {
+    const log = requestLogFile(join(dir, 'state.json'));
+    await log.append([entry('/first')]);
+    truncateSync(log.path, 600 * 2 ** 20);
+    appendFileSync(log.path, `\n${JSON.stringify(entry('/newest', 7))}\n`);
+    expect((await log.read()).map((e) => [e.id, e.path])).toEqual([[7, '/newest']]);
+    expect((await log.append([entry('/next')])).map((e) => e.id)).toEqual([8]);
+    expect((await log.read()).map((e) => e.path)).toEqual(['/newest', '/next']);
   });
 });

@@ -7,6 +7,8 @@ import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
 import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { SnapshotError, type SandboxSnapshot } from '../../mocks/state/snapshot.js';
 import { readStateFile, writeStateFile } from '../../mocks/state/file.js';
+import { MAX_STATE_FILE_BYTES, refusedBySize } from '../../mocks/state/limits.js';
+import { FileTooLargeError } from '../../src/safe-file.js';
 import { accounts, dataOf, fakeClock, SIMPLE_ORDER, transports, useSandboxes, type TestSandbox } from '../support/sandbox-harness.js';
 
 const { demo, rich } = await accounts();
@@ -152,6 +154,13 @@ describe('state files and snapshots', () => {
     expect(error).toBeInstanceOf(SnapshotError);
     expect((error as Error).message).toBe(`The state file ${file} is 600 MiB, more than the 512 MiB that node can parse as one text.`);
     expect((await stat(file)).size).toBe(600 * 2 ** 20);
+  });
+
+  it('a state file that passes its limit as it is read (it grew, or its size said nothing) is refused without a size', () => {
+    const found = new FileTooLargeError('/state.json', MAX_STATE_FILE_BYTES + 1, MAX_STATE_FILE_BYTES, false);
+    expect(refusedBySize('state file', found, 'that node can parse as one text').message).toBe(
+      'The state file /state.json holds more than the 512 MiB that node can parse as one text.',
+    );
   });
 
   it.each([

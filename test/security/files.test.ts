@@ -1,4 +1,4 @@
-import { link, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { runCli, serveSandbox, type ServedSandbox } from '../cli/run-cli.js';
 import { spawnServe } from '../support/spawn-cli.js';
 import { baseEnv, ensureBuilt, topup } from '../e2e/built-cli.js';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 /*
  * Every file topup keeps, attacked with a link planted at its name (src/safe-file.ts): a symbolic link or a hard link
@@ -20,6 +21,8 @@ import { execFileSync } from 'node:child_process';
 let dir: string;
 let victim: string;
 const VICTIM_TEXT = '{"victim":"do not touch"}\n';
+/** A size limit no file of these tests comes near. */
+const ANY_SIZE = 2 ** 30;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'topup-files-'));
   await mkdir(join(dir, 'outside'));
@@ -134,13 +137,13 @@ describe('the one opener (src/safe-file.ts)', () => {
   it('a read that needs the sole name refuses a second one, sync or not; an ordinary read follows neither kind of link', async () => {
     const alias = join(dir, 'alias.json');
     await link(victim, alias);
-    await expect(readIfExists(alias, { soleName: true })).rejects.toThrow(refusal(alias, 'hard link'));
-    expect(() => readIfExistsSync(alias, { soleName: true })).toThrow(refusal(alias, 'hard link'));
-    expect(readIfExistsSync(alias)?.toString('utf8')).toBe(VICTIM_TEXT);
+    await expect(readIfExists(alias, { soleName: true, maxBytes: ANY_SIZE })).rejects.toThrow(refusal(alias, 'hard link'));
+    expect(() => readIfExistsSync(alias, { soleName: true, maxBytes: ANY_SIZE })).toThrow(refusal(alias, 'hard link'));
+    expect(readIfExistsSync(alias, { maxBytes: ANY_SIZE })?.toString('utf8')).toBe(VICTIM_TEXT);
     const linked = join(dir, 'linked.json');
     await symlink(victim, linked);
-    expect(() => readIfExistsSync(linked)).toThrow(refusal(linked, 'symlink'));
-    expect(readIfExistsSync(join(dir, 'missing.json'), { soleName: true })).toBeUndefined();
+    expect(() => readIfExistsSync(linked, { maxBytes: ANY_SIZE })).toThrow(refusal(linked, 'symlink'));
+    expect(readIfExistsSync(join(dir, 'missing.json'), { soleName: true, maxBytes: ANY_SIZE })).toBeUndefined();
     await victimIntact();
   });
 
@@ -153,6 +156,36 @@ describe('the one opener (src/safe-file.ts)', () => {
     expect((await readIfExists(file, { maxBytes: 11 }))?.toString('utf8')).toBe('"123456789"');
     expect(readIfExistsSync(file, { maxBytes: 11 })?.toString('utf8')).toBe('"123456789"');
   });
+
+  it('a state lock of 600 MiB holds no pid: waited on as a lock held by someone else, never read whole', async () => {
+    const file = join(dir, 'state.json');
+    await writeFile(`${file}.lock`, '1');
+    await truncate(`${file}.lock`, 600 * 2 ** 20);
+    await expect(openPersistentSandbox(file, { waitMs: 0 })).rejects.toThrow(`The state file ${file} is in use by another process.`);
+  });
+
+  // A file whose size says nothing of what it holds: /proc's report 0 bytes. A file that grows between the size check
+  // and the read is the same case to the reader, which must stop at the limit rather than trust the size.
+  it.runIf(existsSync('/proc/self/status'))(
+    'a read with a size limit stops at it when the file holds more than its size said',
+    async () => {
+      const file = '/proc/self/status';
+      expect((await stat(file)).size).toBe(0);
+      const holdsMore = `${file} holds more than the 100 bytes its reader can use.`;
+      await expect(readIfExists(file, { maxBytes: 100 })).rejects.toThrow(holdsMore);
+      expect(() => readIfExistsSync(file, { maxBytes: 100 })).toThrow(holdsMore);
+      await expect(readIfExists(file, { maxBytes: 100 })).rejects.toMatchObject({ sizeKnown: false, bytes: 101 });
+      // Within the limit, read whole: the buffer grows past its first 8 KiB when the file needs it.
+      const smaps = '/proc/self/smaps';
+      for (const contents of [await readIfExists(smaps, { maxBytes: ANY_SIZE }), readIfExistsSync(smaps, { maxBytes: ANY_SIZE })]) {
+        const text = contents?.toString('utf8') ?? '';
+        expect(text.length).toBeGreaterThan(8_192);
+        expect(text.startsWith((await readFile(smaps, 'utf8')).slice(0, 20))).toBe(true);
+        expect(text.endsWith('\n')).toBe(true);
+      }
+      expect((await readIfExists(file, { maxBytes: ANY_SIZE }))?.toString('utf8')).toMatch(/^Name:\t/);
+    },
+  );
 
   it('createNewFile never writes through anything at its name', async () => {
     await symlink(victim, join(dir, 'new.json'));
@@ -268,4 +301,18 @@ describe('a FIFO planted at a file of ours (built CLI)', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`The control secret file ${secret} is not a regular file.`);
   });
+
+  // A private regular file whose size (0) says nothing of what it holds: the process's own environment, here 8 KB.
+  // Checked by its size alone, it would be read whole; the read stops at the limit instead.
+  it.runIf(existsSync('/proc/self/environ'))(
+    'the control secret file: one that holds more than its size said is refused at the limit',
+    async () => {
+      const result = await topup(['mock', 'serve', '--port', '0', '--control-secret-file', '/proc/self/environ'], {
+        env: { ...baseEnv(join(dir, 'config')), PADDING: 'x'.repeat(8_192) },
+        timeoutMs: 10_000,
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('The control secret file /proc/self/environ is larger than 4096 bytes.');
+    },
+  );
 });

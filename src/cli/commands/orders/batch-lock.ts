@@ -1,5 +1,5 @@
 import { stat, unlink } from 'node:fs/promises';
-import { createNewFile, readIfExists } from '../../../safe-file.js';
+import { createNewFile, FileTooLargeError, MAX_PID_FILE_BYTES, readIfExists } from '../../../safe-file.js';
 import type { ProcessInfo } from '../../context.js';
 import { CliError } from '../../errors.js';
 
@@ -22,7 +22,11 @@ async function createExclusive(path: string, pid: number): Promise<boolean> {
 }
 
 async function ownerOf(path: string): Promise<number | undefined> {
-  const text = (await readIfExists(path))?.toString('utf8');
+  // A lock too long for a pid holds none, as one with other text does.
+  const text = await readIfExists(path, { maxBytes: MAX_PID_FILE_BYTES }).then(
+    (bytes) => bytes?.toString('utf8'),
+    (error: unknown) => (error instanceof FileTooLargeError ? 'not a pid' : Promise.reject(error)),
+  );
   if (text === undefined) return undefined;
   const pid = Number(text.trim());
   // A lock caught between creation and its pid (a crash there) has no owner to wait for.
