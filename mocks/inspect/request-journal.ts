@@ -67,9 +67,16 @@ export interface JournalOptions {
   size?: number;
   /** Bodies longer than this many characters are cut, with a marker saying how long they were. Default 16,384. */
   bodyLimit?: number;
+  /**
+   * The most characters of headers and bodies the kept requests may hold together; past it the oldest go first, however
+   * few are kept. Default 268,435,456 (256 Mi: 256 to 512 MiB of memory, as the text is one or two bytes a character),
+   * which the default 1,000 requests never reach (each holds at most two 64 KiB bodies and node's 16 KiB of headers).
+   */
+  maxChars?: number;
 }
 
 export const DEFAULT_JOURNAL_SIZE = 1_000;
+export const DEFAULT_JOURNAL_MAX_CHARS = 256 * 2 ** 20;
 const DEFAULT_BODY_LIMIT = 16_384;
 /**
  * The longest body a slot keeps by reference until it is read. A longer one (a state loaded through the control API,
@@ -120,6 +127,11 @@ export interface AnsweredRequest {
 export class RequestJournal {
   readonly size: number;
   readonly #bodyLimit: number;
+  readonly #maxChars: number;
+  /** Characters of headers and bodies the kept slots hold (#charge summed): bounded by #maxChars. */
+  #chars = 0;
+  /** Per slot: what its request added to #chars; 0 once it is gone. */
+  readonly #charge: Float64Array;
   /** Id of the next request; the kept ones are the ids from #firstId to #nextId - 1 (at most `size` of them). */
   #nextId = 1;
   #firstId = 1;
@@ -141,7 +153,9 @@ export class RequestJournal {
   constructor(options: JournalOptions = {}) {
     this.size = Math.max(0, Math.floor(options.size ?? DEFAULT_JOURNAL_SIZE));
     this.#bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    this.#maxChars = options.maxChars ?? DEFAULT_JOURNAL_MAX_CHARS;
     const n = this.size;
+    this.#charge = new Float64Array(n);
     this.#at = new Float64Array(n);
     this.#duration = new Float64Array(n);
     this.#status = new Int16Array(n);
@@ -211,7 +225,12 @@ export class RequestJournal {
       this.#responseBody[slot] = answered.responseBody;
       this.#notes[slot] = answered.notes;
       this.#built[slot] = built;
+      // The slot's last request goes (its charge with it) as this one takes its place.
+      const charge = charged(answered.headers, built?.request_body ?? answered.requestBody, built?.response_body ?? answered.responseBody);
+      this.#chars += charge - this.#charge[slot]!;
+      this.#charge[slot] = charge;
       if (id - this.#firstId >= this.size) this.#firstId = id - this.size + 1;
+      while (this.#chars > this.#maxChars && this.#firstId < id) this.#dropOldest();
     } else {
       this.#firstId = this.#nextId;
     }
@@ -262,11 +281,26 @@ export class RequestJournal {
   /** Forgets every kept request; ids go on from where they were. */
   clear(): void {
     this.#firstId = this.#nextId;
+    this.#chars = 0;
+    this.#charge.fill(0);
     this.#headers.fill(undefined);
     this.#notes.fill(undefined);
     this.#requestBody.fill(null);
     this.#responseBody.fill(null);
     this.#built.fill(undefined);
+  }
+
+  /** The oldest kept request goes, and with it what its slot held (past #maxChars). */
+  #dropOldest(): void {
+    const slot = this.#firstId % this.size;
+    this.#chars -= this.#charge[slot]!;
+    this.#charge[slot] = 0;
+    this.#headers[slot] = undefined;
+    this.#notes[slot] = undefined;
+    this.#requestBody[slot] = null;
+    this.#responseBody[slot] = null;
+    this.#built[slot] = undefined;
+    this.#firstId += 1;
   }
 
   /** Calls `listener` with every entry from now on; returns the function that stops it. */
@@ -340,6 +374,13 @@ export class RequestJournal {
 }
 
 const isLong = (body: string | null) => body !== null && body.length > MAX_REFERENCED_BODY_CHARS;
+
+/** What a kept request holds alive, in characters: its headers' names and values, and its bodies. */
+function charged(headers: Readonly<Record<string, string>>, requestBody: string | null, responseBody: string | null): number {
+  let chars = (requestBody?.length ?? 0) + (responseBody?.length ?? 0);
+  for (const name in headers) chars += name.length + headers[name]!.length;
+  return chars;
+}
 
 /** The same text in a string of its own (UTF-16 both ways, so that any string, lone surrogates too, comes back whole). */
 const detached = (text: string) => Buffer.from(text, 'utf16le').toString('utf16le');

@@ -29,6 +29,17 @@ const RECORDED = {
 
 const ORDER = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
 
+/** How much the heap grew across `work`, measured after a full collection on each side. */
+function heapGrowthOf(work: () => void): number {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  work();
+  gc();
+  return process.memoryUsage().heapUsed - before;
+}
+
 async function call(
   sandbox: Sandbox,
   method: string,
@@ -241,16 +252,6 @@ describe('bodies too long to keep by reference', () => {
     notes: {},
   });
 
-  /** How much the heap grew across `work`, measured after a full collection on each side. */
-  const heapGrowthOf = (work: () => void) => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    work();
-    gc();
-    return process.memoryUsage().heapUsed - before;
-  };
   // An 8 MB state loaded through the control API, as a suite that loads one before each test does. A flat string, as a
   // request body decoded from the socket is (a repeat() is a tree of shared pieces).
   const state = (i: number) => Buffer.from(`{"n":${i},"pad":"${'x'.repeat(8 * 2 ** 20)}"}`).toString();
@@ -286,6 +287,66 @@ describe('bodies too long to keep by reference', () => {
     expect(JSON.stringify(entry)).not.toContain(token);
     expect(entry.request_body).toContain('"token":"');
     expect(entry.response_body).toContain('"echoed":"');
+  });
+});
+
+describe("the journal's character budget (headers and bodies of the kept requests)", () => {
+  /** A GET whose headers hold 28 characters and whose answer `bodyChars`: what the budget counts of it. */
+  const answered = (path: string, bodyChars: number, body = 'r'.repeat(bodyChars)) => ({
+    at: 0,
+    durationMs: 1,
+    method: 'GET',
+    path,
+    search: '',
+    headers: { 'content-type': 'application/json' },
+    requestBody: null,
+    status: 200,
+    responseBody: body,
+    notes: {},
+  });
+  const ids = (journal: RequestJournal) => journal.list().map((e) => e.id);
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+  it('past it the oldest requests go first, however few are left; the newest always stays; a clear starts it over', () => {
+    const journal = new RequestJournal({ size: 100, maxChars: 10_000 });
+    for (let i = 1; i <= 30; i++) journal.keep(answered(`/p${i}`, 1_000 - 28));
+    expect(ids(journal)).toEqual(range(21, 30));
+    expect([journal.get(20), journal.get(21)?.path, journal.count({ path: '/p*' })]).toEqual([undefined, '/p21', 10]);
+    journal.keep(answered('/big', 5_000 - 28));
+    expect(ids(journal)).toEqual(range(26, 31));
+    journal.keep(answered('/huge', 20_000));
+    expect(journal.list().map((e) => e.path)).toEqual(['/huge']);
+    journal.clear();
+    for (let i = 1; i <= 10; i++) journal.keep(answered(`/again${i}`, 1_000 - 28));
+    expect(ids(journal)).toEqual(range(33, 42));
+  });
+
+  it('the ring and the budget together: a slot taken over gives back what its last request held', () => {
+    const journal = new RequestJournal({ size: 5, maxChars: 5_000 });
+    for (let i = 1; i <= 23; i++) journal.keep(answered(`/p${i}`, 1_000 - 28));
+    expect(ids(journal)).toEqual(range(19, 23));
+    journal.keep(answered('/small', 0));
+    expect(ids(journal)).toEqual(range(20, 24));
+  });
+
+  it('the default budget never drops a request of the default 1,000, at the largest bodies kept by reference', () => {
+    const journal = new RequestJournal();
+    const body = 'b'.repeat(65_536);
+    const headers = { 'x-long': 'h'.repeat(16_384 - 6) };
+    for (let i = 0; i < 1_000; i++) journal.keep({ ...answered(`/p${i}`, 0, body), headers, requestBody: body });
+    // The oldest goes first, so the first one still there means all are (reading each would build 1,000 entries).
+    expect([journal.get(1)?.path, journal.get(1_000)?.path]).toEqual(['/p0', '/p999']);
+  });
+
+  it('holds a large journal of distinct bodies to it in memory', () => {
+    const journal = new RequestJournal({ size: 1_000_000, maxChars: 8 * 2 ** 20 });
+    // Flat strings, each its own, as answers are: without the budget, 2,000 of them would keep some 120 MB alive.
+    const grown = heapGrowthOf(() => {
+      for (let i = 0; i < 2_000; i++) journal.keep(answered(`/p${i}`, 0, Buffer.alloc(60 * 1024, 48 + (i % 10)).toString('latin1')));
+    });
+    expect(grown).toBeLessThan(24 * 2 ** 20);
+    expect(journal.count()).toBe(Math.floor((8 * 2 ** 20) / (60 * 1024 + 28)));
+    expect(journal.find()?.path).toBe('/p1999');
   });
 });
 

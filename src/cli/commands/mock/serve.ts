@@ -39,7 +39,7 @@ export function registerServe(mock: Command, ctx: CliContext): void {
     .option('--open', "open the sandbox's dashboard in the browser", false)
     .option(
       '--journal-size <n>',
-      'requests kept for topup mock logs and /__sandbox/requests (0: none, for load tests)',
+      'requests kept for topup mock logs and /__sandbox/requests (0: none, for load tests); past 256 Mi characters of their headers and bodies the oldest go first',
       parseWholeNumber('journal size', 0, 1_000_000),
       1_000,
     )
