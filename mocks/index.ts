@@ -54,5 +54,11 @@ export {
 // What sandbox.control's moves reject with: the client's own classes, so one `catch` serves both.
 export { TopupError, AuthError, ConflictError, NotFoundError, ValidationError, isTopupError, type ErrorKind } from '../src/errors.js';
 // The request journal: sandbox.requests, GET /__sandbox/requests, and verification for tests.
-export { RequestJournal, type JournalEntry, type RequestFilter, type JournalOptions } from './inspect/request-journal.js';
+export {
+  RequestJournal,
+  RequestFilterError,
+  type JournalEntry,
+  type RequestFilter,
+  type JournalOptions,
+} from './inspect/request-journal.js';
 export { expectRequests, VerificationError, type RequestExpectation } from './inspect/verify.js';

@@ -1,4 +1,5 @@
 import { isoTime } from '../core/iso-time.js';
+import { journalStatusProblem } from '../../src/contract/sandbox-control.js';
 import { redactAnswered, redactEntryInput } from './request-journal-redaction.js';
 
 /** What the pipeline learnt about a request while answering it (filled in as it goes; see core/pipeline.ts). */
@@ -392,16 +393,34 @@ function isoTimeOf(at: number): string {
   return lastIso.text;
 }
 
-/** A predicate for the filter; every field given must match. */
+/** A filter that cannot match as meant (a status that is none, a time that is none): it is refused, never run. */
+export class RequestFilterError extends TypeError {
+  override name = 'RequestFilterError';
+  constructor(
+    message: string,
+    /** The filter's field at fault, as `/__sandbox/requests` names it (`status`, `since`, `after_id`). */
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A predicate for the filter; every field given must match. A value that can match nothing by mistake (a status `abc`,
+ * a `since` that is no time) throws RequestFilterError, so that an assertion built on it cannot pass for that reason.
+ */
 export function compileFilter(filter: RequestFilter): (entry: JournalEntry) => boolean {
   const methods =
     filter.method === undefined
       ? undefined
       : new Set((typeof filter.method === 'string' ? [filter.method] : filter.method).map((m) => m.toUpperCase()));
   const path = filter.path === undefined ? undefined : typeof filter.path === 'string' ? pathPattern(filter.path) : filter.path;
-  const statuses =
-    filter.status === undefined ? undefined : (Array.isArray(filter.status) ? filter.status : [filter.status]).map(statusTest);
+  const statuses = filter.status === undefined ? undefined : statusValues(filter.status).map(statusTest);
   const since = filter.since === undefined ? undefined : new Date(filter.since).getTime();
+  if (since !== undefined && !Number.isFinite(since))
+    throw new RequestFilterError(`since must be a time (a Date, epoch milliseconds or ISO 8601), not ${String(filter.since)}.`, 'since');
+  if (filter.afterId !== undefined && !Number.isSafeInteger(filter.afterId))
+    throw new RequestFilterError(`afterId must be a whole number, not ${String(filter.afterId)}.`, 'after_id');
   return (entry) =>
     (methods === undefined || methods.has(entry.method)) &&
     (path === undefined || path.test(entry.path)) &&
@@ -422,7 +441,17 @@ function pathPattern(pattern: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
+/** The statuses a filter names: one, several, or several in one string as a query gives them (`2xx,429`). */
+function statusValues(status: NonNullable<RequestFilter['status']>): (number | string)[] {
+  const given = (Array.isArray(status) ? status : [status]) as readonly (number | string)[];
+  const values = given.flatMap((value): (number | string)[] => (typeof value === 'string' ? value.split(',') : [value]));
+  if (values.length === 0) throw new RequestFilterError('status must name at least one status or class.', 'status');
+  return values;
+}
+
 function statusTest(status: number | string): (actual: number | null) => boolean {
+  const problem = journalStatusProblem(status);
+  if (problem !== undefined) throw new RequestFilterError(`status: ${problem}.`, 'status');
   if (typeof status === 'number') return (actual) => actual === status;
   const text = status.trim().toLowerCase();
   if (/^[1-5]xx$/.test(text)) return (actual) => actual !== null && Math.floor(actual / 100) === Number(text[0]);

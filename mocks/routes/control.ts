@@ -5,7 +5,13 @@ import type { Fixtures } from '../store/fixtures.js';
 import { FaultConfigError, parseFaultSpec, validateFaultConfig, type FaultConfig, type FaultInjector } from '../core/faults.js';
 import { bearerToken } from '../rules/auth.js';
 import { Router } from '../core/router.js';
-import type { JournalEntry, RequestFilter, RequestJournal } from '../inspect/request-journal.js';
+import {
+  compileFilter,
+  RequestFilterError,
+  type JournalEntry,
+  type RequestFilter,
+  type RequestJournal,
+} from '../inspect/request-journal.js';
 import type { Store } from '../store/store.js';
 import type { SandboxSnapshot } from '../state/snapshot.js';
 import { accountViews, invoiceView, invoiceViews, type StateFilter } from '../inspect/state-views.js';
@@ -66,7 +72,8 @@ const invoiceMove =
  * something by itself (`next_move_at`, on that clock, or null). Times in ISO 8601 like every control view.
  */
 function clockView(at: number, store: Store) {
-  const next = nextMoveAtAll(store);
+  // A move due by `at` but not yet made (the next request makes it) is due now, never in the past.
+  const next = nextMoveAtAll(store, at);
   return { now: isoTime(at), offset_ms: at - Date.now(), next_move_at: next === undefined ? null : isoTime(next) };
 }
 
@@ -82,8 +89,13 @@ export const controlRouter = new Router<ControlHandler>()
     return successReply(201, `Deposit ${deposit.invoice_code} created.`, { invoice_code: deposit.invoice_code, deposit });
   })
   .add('POST', `${CONTROL_PREFIX}/clock`, async ({ control, now, store }, _params, request) => {
-    // The body's key, not advanceClock's argument, is what a caller can correct.
-    const seconds = jsonBody(request).advance_seconds;
+    // The body's key, not advanceClock's argument, is what a caller can correct; a key it does not know is refused, as a
+    // deposit's are (a misspelt advance_seconds would otherwise be told it is missing, or worse, pass).
+    const body = jsonBody(request);
+    const unknown = Object.keys(body).filter((key) => key !== 'advance_seconds');
+    if (unknown.length > 0)
+      throw new ApiError(422, `A clock move takes advance_seconds; not ${unknown.join(', ')}.`, 'VALIDATION_FAILED', unknown);
+    const seconds = body.advance_seconds;
     checkClockAdvance(seconds, 'advance_seconds', now());
     await control.advanceClock(seconds);
     return ok('Sandbox clock moved.', clockView(now(), store));
@@ -186,6 +198,13 @@ export function filterFromQuery(query: QueryView): RequestFilter {
   if (query.has('idempotency_key')) filter.idempotencyKey = query.get('idempotency_key')!;
   if (query.has('since')) filter.since = sinceParam(query.get('since')!);
   if (query.has('after_id')) filter.afterId = wholeNumber(query.get('after_id')!, 'after_id');
+  // Refused here, as a query's other mistakes are, rather than matching nothing (compileFilter says what is wrong).
+  try {
+    compileFilter(filter);
+  } catch (error) {
+    if (error instanceof RequestFilterError) throw new ApiError(422, error.message, 'VALIDATION_FAILED', [error.field]);
+    throw error;
+  }
   return filter;
 }
 

@@ -149,20 +149,31 @@ export function nextMoveAt(store: Store, code: string): number | undefined {
 
 /**
  * When the sandbox next moves anything by itself, if it will (an expiry, an auto-payment, a magic order's ending): what
- * the dashboard looks again at, as the invoice page does for its invoice (`nextMoveAt`). Early rather than late: a
- * queue's head may already have been decided otherwise, which only costs a look for nothing.
+ * the dashboard looks again at, as the invoice page does for its invoice (`nextMoveAt`). Only moves still to be made:
+ * queue entries whose invoice was decided otherwise (paid, expired, failed) since are dropped here, as `nextDueMove`
+ * would drop them, and ended magic orders stop being watched. Given `now`, a move already due but not yet made (the
+ * clock moved on with no request since) is due now: the next request makes it, so never a time before `now`.
  */
-export function nextMoveAtAll(store: Store): number | undefined {
-  const times: number[] = [];
-  const expiring = store.expiryQueue.peek();
-  if (expiring !== undefined) times.push(expiring.expires_at);
-  const paying = store.autoPayQueue.peek();
-  if (paying !== undefined && store.delays.autoPayMs !== null) times.push(paying.created_at + store.delays.autoPayMs);
+export function nextMoveAtAll(store: Store, now?: number): number | undefined {
+  let next: number | undefined;
+  const consider = (at: number) => {
+    if (next === undefined || at < next) next = at;
+  };
+  // Only a pending invoice expires or is auto-paid; none becomes pending again, so a dropped entry was a no-op.
+  const decided = (invoice: InvoiceRecord) => invoice.payment_status !== 'pending';
+  const expiring = store.expiryQueue.peekLive(decided);
+  if (expiring !== undefined) consider(expiring.expires_at);
+  const { autoPayMs } = store.delays;
+  if (autoPayMs !== null) {
+    const paying = store.autoPayQueue.peekLive(decided);
+    if (paying !== undefined) consider(paying.created_at + autoPayMs);
+  }
   for (const code of store.watchedOutcomes) {
     const move = outcomeMove(store, code);
-    if (typeof move === 'object') times.push(move.at);
+    if (move === 'done') store.watchedOutcomes.delete(code);
+    else if (move !== 'waiting') consider(move.at);
   }
-  return times.length === 0 ? undefined : Math.min(...times);
+  return next === undefined || now === undefined ? next : Math.max(next, now);
 }
 
 /**

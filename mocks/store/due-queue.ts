@@ -16,6 +16,18 @@ export class DueQueue<T> {
     return this.#items[this.#head];
   }
 
+  /**
+   * The first item `stale` does not hold for, after taking from the front every one it holds for: how a reader skips
+   * entries decided otherwise since they were queued, lazily, each taken once.
+   */
+  peekLive(stale: (item: T) => boolean): T | undefined {
+    for (let item = this.peek(); item !== undefined; item = this.peek()) {
+      if (!stale(item)) return item;
+      this.take();
+    }
+    return undefined;
+  }
+
   take(): T | undefined {
     const item = this.#items[this.#head];
     if (item === undefined) return undefined;

@@ -32,6 +32,19 @@ export function declaresNoRateLimits(fetchFunction: unknown): boolean {
  */
 export const MAX_SANDBOX_INVOICES = 200_000;
 
+/**
+ * What is wrong with one value of the request journal's status filter (a RequestFilter's `status`, `status=` of
+ * `/__sandbox/requests`, `mock logs --filter-status`), or undefined: a status from 100 to 599, a class from `1xx` to
+ * `5xx` (any case), or `dropped` for a connection closed without an answer. Anything else is refused, never matched
+ * against nothing: an assertion that no request was answered `abc` would pass whatever the bot did.
+ */
+export function journalStatusProblem(value: number | string): string | undefined {
+  const text = String(value).trim().toLowerCase();
+  if (/^[1-5]xx$/.test(text) || text === 'dropped') return undefined;
+  if (/^\d{3}$/.test(text) && Number(text) >= 100 && Number(text) <= 599) return undefined;
+  return `'${String(value)}' is not a status (100 to 599), a class such as 4xx, or dropped`;
+}
+
 /** `1 invoice`, `12,000 invoices`: a capacity as the sandbox's refusal and `mock serve`'s banner say it. */
 export function invoiceCount(count: number): string {
   return `${groupThousands(count)} ${count === 1 ? 'invoice' : 'invoices'}`;

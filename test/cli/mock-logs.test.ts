@@ -208,6 +208,14 @@ describe('topup mock logs', () => {
     ).toEqual([['GET', '/api/v1/me/orders/INV404', '404']]);
     const bad = await topup(['mock', 'logs', '--filter-path', '/x', '--limit', 'x']);
     expect(bad.code).toBe(2);
+    // A status that is none would match nothing and look like "no such requests": refused before anything is read.
+    for (const status of ['abc', '4xx,20x', ',']) {
+      const refused = await topup(['mock', 'logs', '--filter-status', status]);
+      expect([refused.code, refused.out]).toEqual([2, '']);
+      expect(refused.err).toMatch(
+        /--filter-status: ('.*' is not a status \(100 to 599\), a class such as 4xx, or dropped|it names no status)\.\n$/,
+      );
+    }
   });
 
   it('--follow on the embedded sandbox shows the requests of other commands as they are made, until Ctrl-C', async () => {

@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { LIVE_BATCH_MS } from '../../mocks/adapters/journal-stream.js';
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
-import { expectRequests, RequestJournal, VerificationError, type JournalEntry } from '../../mocks/index.js';
+import {
+  expectRequests,
+  RequestFilterError,
+  RequestJournal,
+  VerificationError,
+  type JournalEntry,
+  type RequestFilter,
+} from '../../mocks/index.js';
 import { createClient, type FetchFunction } from '../../src/index.js';
 
 /** An entry as `record()` takes one, already built (tests, imports); bodies given per test. */
@@ -350,6 +357,32 @@ describe("the journal's character budget (headers and bodies of the kept request
   });
 });
 
+describe('a filter that could only match nothing by mistake', () => {
+  it.each<[string, RequestFilter, string]>([
+    ['a status that is none', { status: 'abc' }, "status: 'abc' is not a status (100 to 599), a class such as 4xx, or dropped."],
+    ['a class that is none', { status: ['2xx', '20x'] }, "status: '20x' is not a status"],
+    ['a status out of range', { status: 600 }, "status: '600' is not a status"],
+    ['no status at all', { status: [] }, 'status must name at least one status or class.'],
+    ['a since that is no time', { since: 'yesterday' }, 'since must be a time (a Date, epoch milliseconds or ISO 8601), not yesterday.'],
+    ['an afterId that is no number', { afterId: Number.NaN }, 'afterId must be a whole number, not NaN.'],
+  ])('%s is refused, in a list and in an assertion alike', async (_, filter, message) => {
+    const sandbox = await createSandbox();
+    await call(sandbox, 'GET', '/api/v1/health');
+    expect(() => sandbox.requests.list(filter)).toThrow(RequestFilterError);
+    expect(() => sandbox.requests.list(filter)).toThrow(message);
+    // Without the refusal this assertion would pass, whatever the bot did.
+    expect(() => expectRequests(sandbox, filter).notToHaveBeenMade()).toThrow(message);
+  });
+
+  it('statuses in one string, as a query gives them, are a list', async () => {
+    const sandbox = await createSandbox();
+    await call(sandbox, 'GET', '/api/v1/health');
+    await call(sandbox, 'GET', '/api/v1/me/balance');
+    expect(sandbox.requests.list({ status: '2xx, 4xx' }).map((e) => e.status)).toEqual([200, 401]);
+    expect(sandbox.requests.list({ status: ['401', 'dropped'] }).map((e) => e.status)).toEqual([401]);
+  });
+});
+
 describe('verification (expectRequests)', () => {
   it('my bot retries a dropped order exactly once, with the same Idempotency-Key', async () => {
     const sandbox = await createSandbox({ rateLimit: false });
@@ -420,6 +453,21 @@ describe('the request journal over HTTP', () => {
     expect((await get(`${served.url}/__sandbox/requests`)).data.requests).toEqual([]);
     // The journal's own calls are not what a bot did: the list above saw none of them.
     expect(sandbox.requests.count({ path: '/__sandbox/**' })).toBe(0);
+  });
+
+  it('refuses a status filter that is no status, class or dropped with 422 naming it; takes a list of them', async () => {
+    const sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    await fetch(`${served.url}/api/v1/health`);
+    await fetch(`${served.url}/api/v1/me/balance`);
+    for (const status of ['abc', '20x', '600', '2xx,abc', '', ',']) {
+      const answer = await fetch(`${served.url}/__sandbox/requests?status=${encodeURIComponent(status)}`);
+      expect(answer.status, status).toBe(422);
+      expect(((await answer.json()) as { error: { fields: string[] } }).error.fields).toEqual(['status']);
+    }
+    expect((await fetch(`${served.url}/__sandbox/requests/stream?status=abc`)).status).toBe(422);
+    const listed = await get(`${served.url}/__sandbox/requests?status=2xx,4XX`);
+    expect(listed.data.requests.map((e: JournalEntry) => e.status)).toEqual([200, 401]);
   });
 
   it('streams each request as a Server-Sent Event, and replays what a reconnecting client missed', async () => {

@@ -353,12 +353,21 @@ describe.each(transports)('the control API under /__sandbox (%s)', (transport) =
     expect(read.next_move_at).toBeNull();
     expect(await statusOf(t, code)).toMatchObject({ payment: 'expired', order: 'cancelled' });
     // The error names the body's key.
-    for (const body of [{ advance_seconds: -1 }, {}, { advance_seconds: '60' }, { seconds: 60 }]) {
+    for (const body of [{ advance_seconds: -1 }, {}, { advance_seconds: '60' }]) {
       const refused = await t.request('POST', '/__sandbox/clock', { body });
       expectError(refused, 422, 'VALIDATION_FAILED', ['advance_seconds']);
       expect(refused.json.message).toBe(
         'advance_seconds is how far to move the clock: a number of seconds, 0 or more (it never moves back).',
       );
+    }
+    // A key it does not know is named, even beside a good advance_seconds: nothing moves.
+    for (const [body, unknown] of [
+      [{ seconds: 60 }, ['seconds']],
+      [{ advance_seconds: 10, x: 1, advanceSeconds: 5 }, ['x', 'advanceSeconds']],
+    ] as const) {
+      const refused = await t.request('POST', '/__sandbox/clock', { body });
+      expectError(refused, 422, 'VALIDATION_FAILED', [...unknown]);
+      expect(refused.json.message).toBe(`A clock move takes advance_seconds; not ${unknown.join(', ')}.`);
     }
     expect(t.sandbox.now()).toBe(CLOCK_START + TTL_MS);
     // In-process, the argument is `seconds`, and so is the field.

@@ -1,7 +1,8 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { JournalEntry } from '../../../../mocks/facade/requests.js';
 import type { CliContext } from '../../context.js';
 import { controlSecretFromEnv } from '../../control-secret.js';
+import { journalStatusProblem } from '../../../contract/sandbox-control.js';
 import { parseWholeNumber } from '../shared/choices.js';
 import { controlBaseUrl, controlFor } from './control.js';
 
@@ -71,7 +72,7 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
 export function withLogFilters(command: Command): Command {
   return command
     .option('--filter-method <methods>', 'only these methods, e.g. GET,POST')
-    .option('--filter-status <statuses>', 'only these statuses or classes, e.g. 4xx,429')
+    .option('--filter-status <statuses>', 'only these statuses or classes, e.g. 4xx,429 (dropped: no answer)', parseStatusFilter)
     .option('--filter-path <path>', 'only this path; * matches one segment, ** any rest, e.g. /api/v1/me/orders/*')
     .option('--filter-account <name>', "only requests with this account's token (its username)")
     .option('--limit <n>', 'how many earlier requests to print first', parseWholeNumber('limit', 0, 10_000), 50);
@@ -100,4 +101,12 @@ Examples:
   $ topup mock logs --json --filter-path /api/v1/me/orders --filter-method POST --base-url http://127.0.0.1:4010 | jq .idempotency_key`,
     )
     .action((options: LogsOptions) => runLogs(ctx, options));
+}
+
+/** `--filter-status`: statuses, classes or `dropped`, comma-separated; a value that is none is refused, never matched. */
+function parseStatusFilter(value: string): string {
+  const parts = value.split(',').map((part) => part.trim());
+  const problem = parts.every((part) => part === '') ? 'it names no status' : parts.map(journalStatusProblem).find((p) => p !== undefined);
+  if (problem !== undefined) throw new InvalidArgumentError(`--filter-status: ${problem}.`);
+  return parts.filter((part) => part !== '').join(',');
 }
