@@ -8,7 +8,7 @@ import { errorHint } from './error-hints.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { asksForJson, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
-import { sanitizeText } from './io/sanitize.js';
+import { messageText } from './io/sanitize.js';
 import type { CliIO, OutputStream } from './io/streams.js';
 import { buildProgram } from './program.js';
 import type { TargetSummary } from './where.js';
@@ -56,7 +56,7 @@ function reportError(ctx: CliContext, error: unknown, target: TargetSummary | un
   const reason = exitCodeFor(err) === ExitCode.auth ? ctx.missingTokenReason() : undefined;
   // The message may be a server's, or hold what someone typed: never raw to the terminal (stderr also cuts every token
   // this run knows; a value glued to an option is cut here).
-  const message = sanitizeText(redactSecrets(oneSentence(reason ?? err.message)), { multiline: false });
+  const message = messageText(redactSecrets(oneSentence(reason ?? err.message)), { multiline: false });
   if (ctx.globals.json || asksForJson(ctx.argv)) {
     const kind = errorKind(err) ?? 'failed';
     const ownCode = typeof details.code === 'string' ? details.code : undefined;

@@ -18,6 +18,7 @@ import { registerOrderCommands } from './commands/orders/index.js';
 import { registerTransactionsCommand } from './commands/transactions/index.js';
 import type { CliContext, GlobalOptions } from './context.js';
 import type { RegisterScope } from './register-scope.js';
+import { messageText } from './io/sanitize.js';
 import { UsageError } from './errors.js';
 import { exitCodeTable } from './exit-codes.js';
 import { environmentTable } from './help/environment.js';
@@ -169,11 +170,13 @@ function outputFor(ctx: CliContext) {
     writeErr: (text: string) => ctx.io.stderr.write(redact(text)),
     outputError: (text: string, write: (text: string) => void) => {
       knowStoredTokens(ctx);
+      // It quotes what was typed: escapes and long values never reach the terminal as they are (io/sanitize.ts).
+      const shown = `${messageText(redact(text).trimEnd())}\n`;
       // One shape for every error: the JSON envelope, or text that starts `Error: ` as the CLI's own errors do.
       write(
         asksForJson(ctx.argv)
-          ? errorEnvelope({ message: commanderSentence(redact(text)), code: 'USAGE', kind: 'usage' })
-          : text.replace(/^error: /, 'Error: '),
+          ? errorEnvelope({ message: commanderSentence(shown), code: 'USAGE', kind: 'usage' })
+          : shown.replace(/^error: /, 'Error: '),
       );
     },
   };

@@ -37,7 +37,7 @@ describe('argument parsing', () => {
     { args: ['transactions', '--all', '--page', '2'], err: /option '--all' cannot be used with option '--page <n>'/ },
     { args: ['transactions', '--type', 'refund'], err: /Allowed choices are credit, debit/ },
     { args: ['deposits', 'list', '--status', 'done'], err: /Allowed choices are pending, paid, expired, failed, refunded/ },
-    { args: ['deposits', 'show', 'DEP1'], err: /An invoice code is INV followed by digits/ },
+    { args: ['deposits', 'show', 'DEP1'], err: /An invoice code is INV followed by up to 32 digits/ },
     { args: ['deposits', 'show'], err: /missing required argument 'invoice'/ },
   ])('$args → exit 2 with one line', async ({ args, err }) => {
     const result = await h.run(args);

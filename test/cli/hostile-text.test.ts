@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeBody, sanitizeText } from '../../src/cli/io/sanitize.js';
+import { messageText, sanitizeBody, sanitizeText } from '../../src/cli/io/sanitize.js';
 import { LEAN } from '../support/cli-assertions.js';
 import { seedRichHistory, useHarness, type Harness } from './read-harness.js';
 
@@ -87,6 +87,49 @@ describe('server text never reaches the output raw', () => {
     expect(result.code).toBe(1);
     expectOnlyOurColours(result.err, 'stderr');
     expect(JSON.parse(result.err).message).toContain('\\x1b]0;pwned');
+  });
+});
+
+describe('what was typed never reaches the terminal raw, nor whole when it is long', () => {
+  // Commander's usage errors quote the value they refuse; so do the CLI's own.
+  it.each([
+    { args: ['orders', 'show', `INV1${HOSTILE}`], quoted: `'INV1${SHOWN}'` },
+    { args: [`foo${HOSTILE}`], quoted: `'foo${SHOWN}'` },
+    { args: ['packages', `--x${HOSTILE}`], quoted: `'--x${SHOWN}'` },
+    { args: ['api', 'me/orders', '-H', 'X-Foo: a\r\nX-Bar: b'], quoted: "'X-Foo: a\\x0d\\x0aX-Bar: b'" },
+  ])('$args.0: one line, escaped, exit 2', async ({ args, quoted }) => {
+    for (const json of [false, true]) {
+      const result = await h.run(json ? ['--json', ...args] : args);
+      expect(result.code).toBe(2);
+      expectOnlyOurColours(result.err, 'stderr');
+      const message = json ? (JSON.parse(result.err) as { message: string }).message : result.err;
+      expect(message).toContain(quoted);
+      expect(message.trimEnd().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('a 100,000-character argument is quoted by its first 200 characters, and the sentence that explains stays', async () => {
+    const code = `INV${'1'.repeat(100_000)}`;
+    const result = await h.run(['orders', 'show', code]);
+    expect(result.code).toBe(2);
+    expect(result.err).toBe(
+      `Error: command-argument value '${code.slice(0, 200)}…' is invalid for argument 'invoice'. An invoice code is INV followed by up to 32 digits, e.g. INV20261121000001.\n`,
+    );
+  });
+});
+
+describe('messageText', () => {
+  it.each<[string, string]>([
+    ["value 'a\u001b[2Jb' is bad", "value 'a\\x1b[2Jb' is bad"],
+    ["the server's answer and the sandbox's state", "the server's answer and the sandbox's state"],
+    [`the server's ${'x'.repeat(300)} sandbox's`, `the server's ${'x'.repeat(300)} sandbox's`],
+    [`(=${'y'.repeat(250)}) '${'z'.repeat(250)}'.`, `(=${'y'.repeat(250)}) '${'z'.repeat(200)}…'.`],
+  ])('%#', (input, output) => {
+    expect(messageText(input)).toBe(output);
+  });
+
+  it('cuts a message past 1,000 characters', () => {
+    expect(messageText('w '.repeat(1_000))).toBe(`${'w '.repeat(500)}…`);
   });
 });
 

@@ -147,6 +147,11 @@ describe('option parsers', () => {
     expect(() => parseWholeNumber('--timeout', 1)('0')).toThrow('--timeout must be at least 1.');
   });
 
+  // Past 2^53 - 1 the digits round: "at least 1" would be untrue of them, and the number sent would not be the one typed.
+  it.each(['9007199254740992', '9007199254740993', '99999999999999999999'])('an open-ended range refuses %s as past its top', (value) => {
+    expect(() => parseWholeNumber('--place', 1)(value)).toThrow('--place must be from 1 to 9007199254740991.');
+  });
+
   it.each([
     ['INV20261121000001', 'INV20261121000001'],
     ['inv123', 'INV123'],
@@ -155,10 +160,15 @@ describe('option parsers', () => {
   });
 
   it.each(['INV', 'INV12a', '123', 'INV 1', '../INV1'])('parseInvoiceCode refuses %j', (value) => {
-    expect(() => parseInvoiceCode(value)).toThrow('An invoice code is INV followed by digits');
+    expect(() => parseInvoiceCode(value)).toThrow('An invoice code is INV followed by up to 32 digits');
   });
 
-  it.each(['Bad', 'a--b', '-a', 'a/b', '..'])('parseSlug refuses %j', (value) => {
+  it('parseInvoiceCode takes 32 digits and refuses more, however many', () => {
+    expect(parseInvoiceCode(`INV${'1'.repeat(32)}`)).toBe(`INV${'1'.repeat(32)}`);
+    for (const digits of [33, 100_000]) expect(() => parseInvoiceCode(`INV${'1'.repeat(digits)}`)).toThrow('up to 32 digits');
+  });
+
+  it.each(['Bad', 'a--b', '-a', 'a/b', '..', 'a'.repeat(201)])('parseSlug refuses %#', (value) => {
     expect(() => parseSlug(value)).toThrow('A slug is lower-case');
   });
 

@@ -19,6 +19,28 @@ export function sanitizeText(text: string, options: { multiline?: boolean } = {}
   return text.replace(options.multiline === false ? UNSAFE_ONE_LINE : UNSAFE, escapeOf);
 }
 
+/** A quoted value in a message past this many characters is shortened: the sentence around it is what explains. */
+const MAX_QUOTED_CHARS = 200;
+/** A value in single quotes, as messages quote one: not an apostrophe (`the server's`), which follows a letter. */
+const QUOTED = /(^|[\s(=])'([^']*)'(?=$|[\s.,;:)!?])/g;
+/** A message past this many characters is cut: an error is one sentence, whatever it quotes. */
+const MAX_MESSAGE_CHARS = 1_000;
+
+/**
+ * An error message for stderr that holds what someone typed or a server sent: control characters escaped
+ * (sanitizeText), each quoted value past MAX_QUOTED_CHARS shortened, and the whole cut at MAX_MESSAGE_CHARS, so that a
+ * 100 KB argument or answer is not printed back whole.
+ */
+export function messageText(text: string, options: { multiline?: boolean } = {}): string {
+  // A quoted value stays on its line: a line break typed into it is escaped as any control character is.
+  const quoted = (_: string, before: string, value: string) => {
+    const safe = sanitizeText(value, { multiline: false });
+    return `${before}'${safe.length > MAX_QUOTED_CHARS ? `${safe.slice(0, MAX_QUOTED_CHARS)}…` : safe}'`;
+  };
+  const short = sanitizeText(text.replace(QUOTED, quoted), options);
+  return short.length <= MAX_MESSAGE_CHARS ? short : `${short.slice(0, MAX_MESSAGE_CHARS)}…`;
+}
+
 /** Every string in a parsed answer, keys included, sanitised (tab and newline kept: a table cell escapes those itself). */
 export function sanitizeDeep(value: unknown): unknown {
   if (typeof value === 'string') return sanitizeText(value);

@@ -18,19 +18,25 @@ export const refreshIntervals = pollIntervals;
 /** Unpaid invoices expire after 60 minutes; five more and every invoice is final. */
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = WAIT_TIMEOUT_SECONDS;
 
-const INVOICE_CODE = /^INV\d+$/;
+/** INV and its digits: 17 characters today (INV, a date and a six-digit number); room for a longer number, no more. */
+const INVOICE_CODE = /^INV\d{1,32}$/;
 const ARTICLE_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** A slug is a few words; a longer argument is a mistake, refused here rather than sent. */
+const MAX_SLUG_LENGTH = 200;
 
 /** An invoice code argument; letters are upper-cased so `inv2026…` works too. */
 export function parseInvoiceCode(value: string): string {
   const code = value.trim().toUpperCase();
-  if (!INVOICE_CODE.test(code)) throw new InvalidArgumentError('An invoice code is INV followed by digits, e.g. INV20261121000001.');
+  if (!INVOICE_CODE.test(code))
+    throw new InvalidArgumentError('An invoice code is INV followed by up to 32 digits, e.g. INV20261121000001.');
   return code;
 }
 
 export function parseSlug(value: string): string {
-  if (!ARTICLE_SLUG.test(value))
-    throw new InvalidArgumentError('A slug is lower-case letters and digits joined by hyphens, e.g. paying-an-invoice-step-by-step.');
+  if (value.length > MAX_SLUG_LENGTH || !ARTICLE_SLUG.test(value))
+    throw new InvalidArgumentError(
+      `A slug is lower-case letters and digits joined by hyphens, at most ${MAX_SLUG_LENGTH} characters, e.g. paying-an-invoice-step-by-step.`,
+    );
   return value;
 }
 
@@ -45,9 +51,10 @@ export function parseWholeNumber(name: string, min: number, max = Number.MAX_SAF
   return (value: string): number => {
     const n = wholeNumberOf(value);
     if (n === undefined) throw new InvalidArgumentError(`${name} must be a whole number.`);
+    // Past the largest whole number a JavaScript number holds exactly, the digits are not what would be sent.
     if (n < min || n > max)
       throw new InvalidArgumentError(
-        max === Number.MAX_SAFE_INTEGER ? `${name} must be at least ${min}.` : `${name} must be from ${min} to ${max}.`,
+        max === Number.MAX_SAFE_INTEGER && n < min ? `${name} must be at least ${min}.` : `${name} must be from ${min} to ${max}.`,
       );
     return n;
   };
