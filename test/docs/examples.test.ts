@@ -47,6 +47,16 @@ describe('docs/testing-your-bot.md: testing your code against the sandbox', () =
   });
 });
 
+describe('docs/testing-your-bot.md: the msw example', () => {
+  it('shows both of its blocks word for word as test/examples/msw-example.test.ts runs them', () => {
+    const [handlers, queries] = blocksAfter('docs/testing-your-bot.md', '## In your own tests (msw)');
+    const runs = read('test/examples/msw-example.test.ts');
+    expect(handlers).toContain('createHandlers(sandbox');
+    expect(runs).toContain(handlers);
+    expect(runs).toContain(queries);
+  });
+});
+
 describe('docs/library.md: reading the tolerant types', () => {
   it('shows the example word for word as test/examples/reading-answers.test.ts runs it', () => {
     const [shown] = blocksAfter('docs/library.md', '<!-- the block below is in test/examples/reading-answers.test.ts -->');
