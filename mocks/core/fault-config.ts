@@ -1,4 +1,5 @@
 import { endpointRoutes } from '../../src/contract/routes.js';
+import { editDistance } from './edit-distance.js';
 
 /**
  * Injected faults, the way WireMock simulates them: each rule fires on a share of the requests of its routes.
@@ -48,6 +49,18 @@ export class FaultConfigError extends Error {
 export const MAX_FAULT_RULES = 100;
 
 const KINDS: readonly FaultKind[] = ['latency', 'error', 'rate_limit', 'drop_before', 'drop_after'];
+/** The keys a configuration takes; any other is refused, never ignored (a misspelt `routes` would fault every route). */
+const CONFIG_KEYS: readonly (keyof FaultConfig)[] = ['rules', 'seed'];
+/** The keys each kind of rule takes: a key another kind takes (`latency_ms` on an error) would be ignored, so is refused too. */
+const COMMON_RULE_KEYS: readonly (keyof FaultRule)[] = ['kind', 'rate', 'routes', 'times', 'after'];
+const RULE_KEYS: Readonly<Record<FaultKind, readonly (keyof FaultRule)[]>> = {
+  latency: [...COMMON_RULE_KEYS, 'latency_ms'],
+  error: [...COMMON_RULE_KEYS, 'status', 'retry_after'],
+  rate_limit: [...COMMON_RULE_KEYS, 'retry_after'],
+  drop_before: COMMON_RULE_KEYS,
+  drop_after: COMMON_RULE_KEYS,
+};
+const ALL_RULE_KEYS: readonly string[] = [...new Set(Object.values(RULE_KEYS).flat())];
 const ERROR_STATUSES = [500, 502, 503, 504];
 
 /** The ids a rule's `routes` may name: the operationIds of the /api/v1 endpoints, from the contract's route table. */
@@ -57,7 +70,10 @@ export function validateFaultConfig(config: unknown): asserts config is FaultCon
   const fail = (why: string, field: string): never => {
     throw new FaultConfigError(`Invalid faults: ${why}.`, field);
   };
-  if (config === null || typeof config !== 'object') fail('expected an object with `rules`', 'rules');
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) fail('expected an object with `rules`', 'rules');
+  const extra = unknownKey(config as object, CONFIG_KEYS);
+  if (extra !== undefined)
+    fail(`unknown key '${shown(extra)}'${didYouMeanKey(extra, CONFIG_KEYS)}; a configuration takes ${CONFIG_KEYS.join(' and ')}`, extra);
   const { seed, rules } = config as Partial<FaultConfig>;
   if (seed !== undefined && !Number.isSafeInteger(seed)) fail('`seed` must be an integer', 'seed');
   if (!Array.isArray(rules)) fail('`rules` must be an array', 'rules');
@@ -67,6 +83,14 @@ export function validateFaultConfig(config: unknown): asserts config is FaultCon
     const at = (name?: string) => (name === undefined ? `rules[${i}]` : `rules[${i}].${name}`);
     if (rule === null || typeof rule !== 'object') fail(`rule ${n} is not an object`, at());
     if (!KINDS.includes(rule.kind)) fail(`rule ${n} has kind '${String(rule.kind)}'; use one of ${KINDS.join(', ')}`, at('kind'));
+    const keys = RULE_KEYS[rule.kind];
+    const stray = unknownKey(rule, keys);
+    if (stray !== undefined) {
+      const why = ALL_RULE_KEYS.includes(stray)
+        ? `(${rule.kind}) takes no ${stray}`
+        : `has unknown key '${shown(stray)}'${didYouMeanKey(stray, keys)}`;
+      fail(`rule ${n} ${why}; ${rule.kind} rules take ${keys.join(', ')}`, at(stray));
+    }
     if (rule.times !== undefined && !(Number.isSafeInteger(rule.times) && rule.times >= 1))
       fail(`rule ${n} needs times as a whole number of 1 or more`, at('times'));
     if (rule.after !== undefined && !(Number.isSafeInteger(rule.after) && rule.after >= 0))
@@ -98,4 +122,31 @@ function didYouMean(id: string): string {
   const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
   const near = FAULT_ROUTE_IDS.find((known) => squash(known) === squash(id));
   return near === undefined ? '' : ` (did you mean ${near}?)`;
+}
+
+/** A key as a message quotes it: a long one cut short. */
+function shown(key: string): string {
+  return key.length > 64 ? `${key.slice(0, 64)}…` : key;
+}
+
+/** The first own key of `object` that `known` does not list. */
+function unknownKey(object: object, known: readonly string[]): string | undefined {
+  return Object.keys(object).find((key) => !known.includes(key));
+}
+
+/**
+ * `retryAfter` or `RETRY-AFTER` for `retry_after` (the same letters), `rout` for `routes` or `sede` for `seed` (an edit or
+ * two away, a swap of two letters counting one, and less than half the key changed: `spec` is no `seed`): a suggestion
+ * only when one known key is that near, never a guess between two.
+ */
+function didYouMeanKey(key: string, known: readonly string[]): string {
+  if (key.length > 64) return '';
+  const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const near = known
+    .map((k) => ({ k, a: squash(key), b: squash(k) }))
+    .map(({ k, a, b }) => ({ k, d: editDistance(a, b), longer: Math.max(a.length, b.length) }))
+    .filter(({ d, longer }) => d === 0 || (d <= 2 && 2 * d < longer));
+  const best = Math.min(...near.map(({ d }) => d));
+  const nearest = near.filter(({ d }) => d === best);
+  return nearest.length === 1 ? ` (did you mean ${nearest[0]!.k}?)` : '';
 }

@@ -1,3 +1,5 @@
+import { editDistance } from '../core/edit-distance.js';
+
 /**
  * The real route a wrong request probably meant, the way WireMock shows near misses: "you called
  * POST /api/v1/me/order; did you mean POST /api/v1/me/orders?". Template parameters take the request's own
@@ -10,22 +12,10 @@ export function nearestRoute(method: string, path: string, routes: readonly { me
     const template = route.path.split('/');
     const filled = template.map((segment, index) => (segment.startsWith('{') ? (segments[index] ?? segment) : segment)).join('/');
     // A wrong method on the right path is the nearest there is; otherwise the fewest edits, a method mismatch counting 1.
-    const score = levenshtein(path, filled) + (route.method === method ? 0 : 1);
+    const score = editDistance(path, filled) + (route.method === method ? 0 : 1);
     if (best === undefined || score < best.score) best = { text: `${route.method} ${route.path}`, score };
   }
   if (best === undefined || best.score === 0) return undefined;
   // Close enough to be a typo or a wrong method; a path from another API altogether suggests nothing.
   return best.score <= Math.max(3, Math.floor(path.length / 5)) ? best.text : undefined;
-}
-
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
