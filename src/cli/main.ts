@@ -52,8 +52,10 @@ export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps
 function reportError(ctx: CliContext, error: unknown, target: TargetSummary | undefined): void {
   const err = error instanceof Error ? error : new Error(String(error));
   const details = err as Error & { status?: number; code?: string; fields?: readonly string[]; idempotencyKey?: string };
-  // A 401 to a request that carried no token is explained by why it carried none.
-  const reason = exitCodeFor(err) === ExitCode.auth ? ctx.missingTokenReason() : undefined;
+  // A 401 to a request that carried no token is explained by why it carried none; not the control API's refusal, which
+  // asks for the control secret (a control call needs no token), and which says so itself.
+  const controlRefusal = typeof details.code === 'string' && details.code.startsWith('CONTROL_SECRET_');
+  const reason = exitCodeFor(err) === ExitCode.auth && !controlRefusal ? ctx.missingTokenReason() : undefined;
   // The message may be a server's, or hold what someone typed: never raw to the terminal (stderr also cuts every token
   // this run knows; a value glued to an option is cut here).
   const message = messageText(redactSecrets(oneSentence(reason ?? err.message)), { multiline: false });

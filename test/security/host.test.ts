@@ -273,6 +273,11 @@ describe('topup mock serve and the control secret', () => {
       const without = await runCli(config.dir, ['mock', 'reset', '--base-url', info.url], { env: token });
       expect(without.code).not.toBe(0);
       expect(without.err).toContain('needs its control secret in the x-sandbox-control-secret header');
+      // A control call needs no token: without one, the refusal still asks for the secret, not for a login.
+      const noToken = await runCli(config.dir, ['mock', 'reset', '--base-url', info.url]);
+      expect(noToken.code).toBe(4);
+      expect(noToken.err).toContain('needs its control secret in the x-sandbox-control-secret header');
+      expect(noToken.err).not.toContain('No token');
       const wrong = await runCli(config.dir, ['mock', 'reset', '--base-url', info.url], {
         env: { ...token, TOPUP_SANDBOX_CONTROL_SECRET: 'nope' },
       });
