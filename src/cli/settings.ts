@@ -122,13 +122,12 @@ export class Settings {
 
   async updateProfile(name: string, change: Partial<ProfileSettings>): Promise<void> {
     const current = this.profile(name);
-    if (current === undefined) throw new CliError(`No profile is named '${name}'.`);
+    if (current === undefined) throw noSuchProfile(name, this.profileNames());
     await this.saveProfile(name, { ...current, ...change }, undefined, false);
   }
 
   async setCurrentProfile(name: string): Promise<void> {
-    if (this.profile(name) === undefined)
-      throw new CliError(`No profile is named '${name}'; log in with: topup auth login --profile ${name}`);
+    if (this.profile(name) === undefined) throw noSuchProfile(name, this.profileNames());
     const config = { ...this.config, current_profile: name };
     await writeStore(this.dir, 'config', config);
     this.config = config;
@@ -155,6 +154,21 @@ export class Settings {
     }
     return hadProfile || hadToken;
   }
+}
+
+/** The profiles there are, as a refusal lists them. */
+export const listedProfiles = (names: readonly string[]) =>
+  names.length === 0 ? 'there are no profiles yet' : `profiles: ${names.join(', ')}`;
+
+/**
+ * A profile name that names none, said one way by every command (a usage error, exit 2, as docs/scripting.md says):
+ * where the name came from when that is known, the profiles there are, and how to make this one.
+ */
+export function noSuchProfile(name: string, known: readonly string[], from?: string): UsageError {
+  const where = from === undefined ? '' : `from ${from}; `;
+  return new UsageError(
+    `No profile is named '${name}' (${where}${listedProfiles(known)}); log in with \`topup auth login --profile ${name}\`.`,
+  );
 }
 
 export function checkProfileName(name: string): void {

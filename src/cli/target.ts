@@ -1,6 +1,6 @@
 import type { TokenMode } from '../contract/index.js';
 import { UsageError } from './errors.js';
-import type { ProfileSettings } from './settings.js';
+import { listedProfiles, noSuchProfile, type ProfileSettings } from './settings.js';
 
 /** What chose the server: shown by `topup doctor` and in messages that must say why a request went where it went. */
 export type ServerSource = '--mock' | '--base-url' | 'TOPUP_BASE_URL' | 'profile' | 'nothing configured';
@@ -56,8 +56,6 @@ export function originOf(url: string): string {
 
 const sameOrigin = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && originOf(a) === originOf(b);
 
-const listed = (names: readonly string[]) => (names.length === 0 ? 'there are no profiles yet' : `profiles: ${names.join(', ')}`);
-
 /**
  * The profile a run names: --profile, then TOPUP_PROFILE (an empty variable names none). Undefined when neither
  * does; each caller says what stands in then (the current profile, or `auth login`'s default name).
@@ -84,12 +82,10 @@ function chooseProfile(input: TargetInput): { name: string; from: ProfileSource;
   const known = input.profileNames();
   if (from === 'current profile') {
     throw new UsageError(
-      `The current profile '${name}' does not exist (${listed(known)}); pick one with \`topup config set profile NAME\`, or log in with \`topup auth login\`.`,
+      `The current profile '${name}' does not exist (${listedProfiles(known)}); pick one with \`topup config set profile NAME\`, or log in with \`topup auth login\`.`,
     );
   }
-  throw new UsageError(
-    `No profile is named '${name}' (from ${from}; ${listed(known)}); log in with \`topup auth login --profile ${name}\`.`,
-  );
+  throw noSuchProfile(name, known, from);
 }
 
 /**
@@ -125,7 +121,7 @@ export function resolveTarget(input: TargetInput): TargetSpec {
     const known = input.profileNames();
     if (known.length > 0) {
       throw new UsageError(
-        `No profile is current (${listed(known)}): pick one with \`topup config set profile NAME\` or --profile, or pass --mock for the embedded sandbox.`,
+        `No profile is current (${listedProfiles(known)}): pick one with \`topup config set profile NAME\` or --profile, or pass --mock for the embedded sandbox.`,
       );
     }
     return { kind: 'embedded', profile: 'sandbox', source: 'nothing configured', ignoredEnvToken: false };

@@ -270,23 +270,26 @@ describe('auth logout', () => {
     expect(result.err).toContain('No profile is current now; pick one with: topup config set profile local');
   });
 
-  it.each<[string, string[], boolean, RegExp]>([
+  it.each<[string, string[], boolean, number, RegExp]>([
     [
+      // A name that names no profile is a usage error wherever it is given (docs/scripting.md).
       'an unknown profile',
       ['auth', 'logout', '--profile', 'ghost'],
       true,
+      2,
       /^Error: No profile is named 'ghost', so nothing was logged out \(profiles: default\)\.\n$/,
     ],
     [
       'no profile at all',
       ['auth', 'logout'],
       false,
+      1,
       /^Error: Not logged in: no profile is current, and the built-in offline sandbox needs no logout\.\n$/,
     ],
-  ])('%s is exit 1 with one clear sentence', async (_name, args, loggedIn, message) => {
+  ])('%s is exit %i with one clear sentence', async (_name, args, loggedIn, code, message) => {
     if (loggedIn) await login();
     const result = await topup(args);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(code);
     expect(result.err).toMatch(message);
     expect(result.out).toBe('');
   });

@@ -71,8 +71,8 @@ describe('config with no profile (the offline sandbox)', () => {
     [
       'set profile to one that does not exist',
       ['config', 'set', 'profile', 'ghost'],
-      1,
-      "Error: No profile is named 'ghost'; log in with: topup auth login --profile ghost.\n",
+      2,
+      "Error: No profile is named 'ghost' (there are no profiles yet); log in with `topup auth login --profile ghost`.\n",
     ],
     [
       'set chat_user_id with no profile',
@@ -206,11 +206,11 @@ describe('config with profiles', () => {
     });
   });
 
-  it('list with --profile naming no profile is exit 1', async () => {
+  it('list with --profile naming no profile is a usage error that lists the profiles', async () => {
     expect(await topup(['config', 'list', '--profile', 'ghost'])).toEqual({
-      code: 1,
+      code: 2,
       out: '',
-      err: "Error: No profile is named 'ghost'; log in with: topup auth login --profile ghost.\n",
+      err: "Error: No profile is named 'ghost' (profiles: default, local); log in with `topup auth login --profile ghost`.\n",
     });
   });
 });

@@ -53,7 +53,10 @@ describe('Settings', () => {
     await settings.updateProfile('default', { chat_user_id: '700000001' });
     expect(Settings.load(config.dir).profile('default')).toEqual({ ...prod, chat_user_id: '700000001' });
     expect(Settings.load(config.dir).token('default')).toBe('topup_live_secret_1');
-    await expect(settings.updateProfile('ghost', { chat_user_id: '1' })).rejects.toThrow("No profile is named 'ghost'.");
+    await expect(settings.updateProfile('ghost', { chat_user_id: '1' })).rejects.toMatchObject({
+      name: 'UsageError',
+      message: "No profile is named 'ghost' (profiles: default); log in with `topup auth login --profile ghost`.",
+    });
   });
 
   it('setCurrentProfile needs an existing profile', async () => {
@@ -63,8 +66,8 @@ describe('Settings', () => {
     await settings.setCurrentProfile('staging');
     expect(Settings.load(config.dir).currentProfile()).toBe('staging');
     await expect(settings.setCurrentProfile('ghost')).rejects.toMatchObject({
-      name: 'CliError',
-      message: expect.stringContaining("No profile is named 'ghost'"),
+      name: 'UsageError',
+      message: "No profile is named 'ghost' (profiles: default, staging); log in with `topup auth login --profile ghost`.",
     });
   });
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { CliError } from '../../errors.js';
+import { CliError, UsageError } from '../../errors.js';
+import { listedProfiles } from '../../settings.js';
 import { profileNameFor } from './profile-name.js';
 
 export async function runLogout(ctx: CliContext): Promise<void> {
@@ -9,10 +10,7 @@ export async function runLogout(ctx: CliContext): Promise<void> {
   if (name === undefined) throw new CliError('Not logged in: no profile is current, and the built-in offline sandbox needs no logout.');
   const profile = settings.profile(name);
   if (!(await settings.removeProfile(name))) {
-    const known = settings.profileNames();
-    throw new CliError(
-      `No profile is named '${name}', so nothing was logged out${known.length > 0 ? ` (profiles: ${known.join(', ')})` : ''}.`,
-    );
+    throw new UsageError(`No profile is named '${name}', so nothing was logged out (${listedProfiles(settings.profileNames())}).`);
   }
   if (ctx.globals.json) return ctx.io.writeJson({ profile: name, base_url: profile?.base_url ?? null, logged_out: true });
   const where = profile === undefined ? '' : ` (${profile.base_url})`;

@@ -1,6 +1,6 @@
 import type { CliContext } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
-import type { ProfileSettings } from '../../settings.js';
+import { noSuchProfile, type ProfileSettings } from '../../settings.js';
 import { namedProfile } from '../../target.js';
 import { switchWord } from '../../io/switch-word.js';
 
@@ -36,6 +36,6 @@ export function requireProfile(ctx: CliContext): { name: string; profile: Profil
       'No profile is current (commands use the built-in offline sandbox); log in with `topup auth login`, or name a profile with --profile.',
     );
   const profile = ctx.settings().profile(name);
-  if (profile === undefined) throw new CliError(`No profile is named '${name}'; log in with: topup auth login --profile ${name}`);
+  if (profile === undefined) throw noSuchProfile(name, ctx.settings().profileNames());
   return { name, profile };
 }

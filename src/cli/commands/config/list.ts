@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { CliError } from '../../errors.js';
+import { noSuchProfile } from '../../settings.js';
 import { sanitizeText } from '../../io/sanitize.js';
 import { renderFields } from '../../io/table.js';
 import { selectedProfileName } from './keys.js';
@@ -10,7 +10,7 @@ export async function runList(ctx: CliContext): Promise<void> {
   const name = selectedProfileName(ctx);
   const profile = name === undefined ? undefined : settings.profile(name);
   if (name !== undefined && profile === undefined && name !== settings.currentProfile()) {
-    throw new CliError(`No profile is named '${name}'; log in with: topup auth login --profile ${name}`);
+    throw noSuchProfile(name, settings.profileNames());
   }
   const values = {
     profile: settings.currentProfile() ?? null,
