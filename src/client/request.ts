@@ -3,8 +3,9 @@ import type { EndpointId, endpointById } from '../contract/endpoints.js';
 import { RATE_LIMIT_HEADERS } from '../contract/rate-limits.js';
 import type { RateClass } from '../contract/rate-limits.js';
 import { endpointRoutes, routeOf } from '../contract/routes.js';
+import { dataOf } from './answer-data.js';
 import { errorFromResponse } from './error-from-response.js';
-import { TopupError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { sendAttempt, type Answer } from './http.js';
 import { LONG_WAIT_MS } from './clock.js';
 import type { ClientWait, ResolvedOptions } from './options.js';
@@ -141,7 +142,7 @@ export function createRequester(options: ResolvedOptions): Requesters {
       { ...endpoint, path, label: `${endpoint.method} ${endpoint.path}` },
       { ...call, searchParams: toSearchParams(call.query) },
     );
-    return dataOf(answer.body, answer.status) as EndpointData<Id>;
+    return dataOf(id, answer.body, answer.status) as EndpointData<Id>;
   };
 
   const raw = async (rawRequest: RawRequest): Promise<RawResponse> => {
@@ -334,11 +335,4 @@ function rateLimitReport(response: Answer, retryAfter: number | undefined): Rate
     resetAt: Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined,
     retryAfter: response.status === 429 ? retryAfter : undefined,
   };
-}
-
-function dataOf(body: unknown, status: number): unknown {
-  if (typeof body === 'object' && body !== null && 'data' in body && (body as { success?: unknown }).success === true) {
-    return body.data;
-  }
-  throw new TopupError('The server answered without a success envelope.', { status });
 }
