@@ -101,7 +101,7 @@ async function toAnswer(answer: IncomingMessage, signal: PlainInit['signal'], ma
   const status = answer.statusCode ?? 500;
   const tooLarge = () => {
     answer.destroy();
-    return finalFetchError(responseTooLarge(url.href, maxBytes, status));
+    return finalFetchError(responseTooLarge(url.href, maxBytes, status, 'topup reads no more of one answer'));
   };
   // Content-Length counts the bytes sent: past the limit, the body is too, decoded or not.
   if (Number(answer.headers['content-length'] ?? 0) > maxBytes) throw tooLarge();

@@ -10,10 +10,18 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
  */
 export const MAX_RESPONSE_BYTES = Symbol.for('topup.maxResponseBytes');
 
-/** The one sentence for a body past the limit, from whichever side noticed. */
-export function responseTooLarge(url: string, maxBytes: number, status?: number): ResponseTooLargeError {
+/**
+ * The one sentence for a body past the limit, from whichever side noticed; `setBy` says what sets the limit, for whoever
+ * reads it: the library's option by default, the CLI's own limit in the CLI (whose user has no such option).
+ */
+export function responseTooLarge(
+  url: string,
+  maxBytes: number,
+  status?: number,
+  setBy = 'maxResponseBytes sets the limit',
+): ResponseTooLargeError {
   return new ResponseTooLargeError(
-    `The answer from ${new URL(url).origin} is larger than ${sizeText(maxBytes)} and was not read (maxResponseBytes sets the limit).`,
+    `The answer from ${new URL(url).origin} is larger than ${sizeText(maxBytes)} and was not read (${setBy}).`,
     maxBytes,
     { status },
   );

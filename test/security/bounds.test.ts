@@ -164,7 +164,7 @@ describe('an answer larger than the client reads (a gzip bomb, an endless body)'
       const args = command === 'api' ? ['api', 'packages'] : ['packages'];
       const run = await topupWithPeak([...args, '--base-url', server.url]);
       expect(run.stderr).toBe(
-        `Error: The answer from ${server.url} is larger than 8 MiB and was not read (maxResponseBytes sets the limit).\n`,
+        `Error: The answer from ${server.url} is larger than 8 MiB and was not read (topup reads no more of one answer).\n`,
       );
       expect(run.code).toBe(1);
       expect(run.stdout).toBe('');
