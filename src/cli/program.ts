@@ -134,8 +134,12 @@ export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command
       const globals = action.optsWithGlobals<GlobalOptions>();
       ctx.setGlobals(globals);
       await ctx.io.loadStyle();
+      // --json promises JSON on stdout and nothing else: a command that prints none refuses it rather than ignore it.
+      if (globals.jq !== undefined && !printsJson(action))
+        throw new UsageError(`--jq filters JSON output, and \`${commandPath(action)}\` prints none.`);
+      if (globals.json && !printsJson(action))
+        throw new UsageError(`--json asks for JSON output, and \`${commandPath(action)}\` prints none.`);
       if (globals.jq === undefined) return;
-      if (!printsJson(action)) throw new UsageError(`--jq filters JSON output, and \`${commandPath(action)}\` prints none.`);
       // Checked before the command runs: a typo in the filter must not cost an order its output.
       await ctx.io.useJq(globals.jq, ctx.signal);
     });
@@ -167,19 +171,37 @@ function outputFor(ctx: CliContext) {
   const redact = (text: string) => redactSecrets(text);
   return {
     writeOut: (text: string) => ctx.io.stdout.write(text),
-    writeErr: (text: string) => ctx.io.stderr.write(redact(text)),
-    outputError: (text: string, write: (text: string) => void) => {
+    // Only help shown as an error comes here (a command group named without its subcommand): with --json, the one JSON
+    // error shape instead, as every other usage error has.
+    // Commander writes that help in pieces (the usage, then text added after it): one envelope, from the first.
+    writeErr: (text: string) => {
+      if (!asksForJson(ctx.argv)) return ctx.io.stderr.write(redact(text));
+      if (enveloped.has(ctx)) return;
+      enveloped.add(ctx);
+      ctx.io.stderr.write(errorEnvelope({ message: needsSubcommand(text), code: 'USAGE', kind: 'usage' }));
+    },
+    // Straight to stderr, not through writeErr (commander hands it over), which is for help shown as an error.
+    outputError: (text: string) => {
       knowStoredTokens(ctx);
       // It quotes what was typed: escapes and long values never reach the terminal as they are (io/sanitize.ts).
       const shown = `${messageText(redact(text).trimEnd())}\n`;
       // One shape for every error: the JSON envelope, or text that starts `Error: ` as the CLI's own errors do.
-      write(
+      ctx.io.stderr.write(
         asksForJson(ctx.argv)
           ? errorEnvelope({ message: commanderSentence(shown), code: 'USAGE', kind: 'usage' })
           : shown.replace(/^error: /, 'Error: '),
       );
     },
   };
+}
+
+/** Runs whose help-as-error was already written as its one JSON envelope. */
+const enveloped = new WeakSet<CliContext>();
+
+/** The sentence for a command group named without a subcommand, from the first line of the help it would show. */
+function needsSubcommand(help: string): string {
+  const name = /^Usage: (.*?) \[options\]/m.exec(help)?.[1] ?? 'topup';
+  return `\`${name}\` needs a subcommand; \`${name} --help\` lists them.`;
 }
 
 /** Loads the stored profiles, whose tokens the context then knows; a config that cannot be read changes nothing here. */

@@ -55,13 +55,13 @@ describe('topup help COMMAND [SUBCOMMAND…]', () => {
     expect((await topup(['help', ...words])).err).toBe(`${message}\n`);
   });
 
-  it('with --json, an unknown topic is the JSON error envelope on stderr', async () => {
+  it('with --json: the JSON error envelope on stderr, as help prints no JSON', async () => {
     const result = await topup(['--json', 'help', 'nope']);
     expect(result.code).toBe(2);
     expect(result.out).toBe('');
     expect(JSON.parse(result.err)).toEqual({
       success: false,
-      message: `No help topic or command is named 'nope' (${TOPICS}; ${COMMANDS}).`,
+      message: '--json asks for JSON output, and `topup help` prints none.',
       error: { code: 'USAGE', kind: 'usage' },
     });
   });

@@ -179,6 +179,41 @@ describe('errors', () => {
     expect(JSON.parse(result.err)).toEqual({ success: false, message, error: { code: 'USAGE', kind: 'usage' } });
   });
 
+  // --json promises JSON on stdout and nothing else: a command that prints none refuses it, as it refuses --jq.
+  it.each([
+    { args: ['completion', 'bash'], name: 'topup completion' },
+    { args: ['mock', 'open'], name: 'topup mock open' },
+    { args: ['help', 'environment'], name: 'topup help' },
+  ])('$args with --json → exit 2, nothing on stdout', async ({ args, name }) => {
+    const result = await h.run([...args, '--json']);
+    expectUsageError(result, /^\{/);
+    expect(JSON.parse(result.err)).toEqual({
+      success: false,
+      message: `--json asks for JSON output, and \`${name}\` prints none.`,
+      error: { code: 'USAGE', kind: 'usage' },
+    });
+  });
+
+  it.each([
+    { args: ['orders'], name: 'topup orders' },
+    { args: ['mock', 'state'], name: 'topup mock state' },
+    { args: [], name: 'topup' },
+  ])('a command group without its subcommand, with --json: one JSON envelope, not its help', async ({ args, name }) => {
+    for (const argv of [
+      ['--json', ...args],
+      [...args, '--json'],
+    ]) {
+      const result = await h.run(argv);
+      expectUsageError(result, /^\{/);
+      expect(result.err.trimEnd().split('\n')).toHaveLength(1);
+      expect(JSON.parse(result.err)).toEqual({
+        success: false,
+        message: `\`${name}\` needs a subcommand; \`${name} --help\` lists them.`,
+        error: { code: 'USAGE', kind: 'usage' },
+      });
+    }
+  });
+
   it('a missing expression is commander’s usage error, as JSON (--jq asks for JSON)', async () => {
     const result = await h.runEmbedded(['packages', '--jq']);
     expectUsageError(result, /^\{/);
