@@ -2,13 +2,17 @@ import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
 import { fromFetchRequest, isDropped } from '../core/exchange.js';
 import type { Sandbox } from '../assembly/sandbox.js';
+import { SANDBOX_PATHS } from '../routes/paths.js';
 
 export interface HandlerOptions {
   /** Only intercept requests to this origin (e.g. the base URL your bot is configured with). Default: any origin. */
   baseUrl?: string;
 }
 
-/** msw request handlers backed by the sandbox, for `setupServer(...createHandlers(sandbox))` in your own tests. */
+/**
+ * msw request handlers backed by the sandbox, for `setupServer(...createHandlers(sandbox))` in your own tests: one for
+ * each of the sandbox's own paths (routes/paths.ts), so every link it writes under that origin is answered too.
+ */
 export function createHandlers(sandbox: Sandbox, options: HandlerOptions = {}): HttpHandler[] {
   const { http } = loadMsw();
   const origin = options.baseUrl === undefined ? '*' : options.baseUrl.replace(/\/+$/, '');
@@ -19,7 +23,9 @@ export function createHandlers(sandbox: Sandbox, options: HandlerOptions = {}): 
     if (isDropped(response)) return Response.error();
     return new Response(response.body, { status: response.status, headers: response.headers });
   };
-  return [http.all(`${origin}/api/*`, serve), http.all(`${origin}/__sandbox/*`, serve), http.get(`${origin}/openapi.json`, serve)];
+  // Every path the sandbox answers, from the list it routes by: the API, its pages (the invoice_url and payment_url it
+  // hands out), the OpenAPI document and the control API. Any method: the sandbox answers a wrong one itself (404, 405).
+  return Object.values(SANDBOX_PATHS).map((path) => http.all(`${origin}${path}${path.endsWith('/') ? '*' : ''}`, serve));
 }
 
 type Msw = Pick<typeof import('msw'), 'http'>;

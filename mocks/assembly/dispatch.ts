@@ -5,13 +5,13 @@ import type { RequestUrl } from './request-url.js';
 import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from './pipeline.js';
 import type { RequestNotes } from '../inspect/request-journal.js';
 import { nearestRoute } from '../inspect/near-miss.js';
-import { INVOICE_PAGE_PREFIX } from '../inspect/state-views.js';
 import { controlRefusal, hostRefusal } from '../rules/control-guard.js';
 import { CONTROL_PREFIX, controlRouter, type ControlDeps } from '../routes/control.js';
+import { SANDBOX_PATHS, spaceOf, type SandboxSpace } from '../routes/paths.js';
 import { mayBeDue, nextDueMove, settleDue } from '../rules/timed-moves.js';
 import type { Store } from '../store/store.js';
 
-export const OPENAPI_PATH = '/openapi.json';
+export const OPENAPI_PATH = SANDBOX_PATHS.openApi;
 /** The dashboard's page (mocks/web/dashboard.ts, loaded only when asked for). */
 const DASHBOARD_PATH = `${CONTROL_PREFIX}/`;
 
@@ -66,7 +66,31 @@ function dispatch(
   return route(parts, request, url, at, notes);
 }
 
-/** The four URL spaces the sandbox answers: the API, the invoice pages, the OpenAPI document, the control API. */
+type Serve = (
+  parts: DispatchParts,
+  request: SandboxRequest,
+  url: RequestUrl,
+  at: number,
+  notes: RequestNotes,
+) => SandboxResponse | Promise<SandboxResponse>;
+
+const isRead = (request: SandboxRequest) => request.method === 'GET' || request.method === 'HEAD';
+
+/**
+ * The URL spaces the sandbox answers (routes/paths.ts, the list the msw handlers intercept too): the API, the invoice
+ * pages, the payment links, the OpenAPI document, the control API. A space without its server is a compile error.
+ */
+const SERVE: Record<SandboxSpace, Serve> = {
+  api: (parts, request, url, at, notes) => handleApiRequest(parts.env, request, url, at, notes),
+  invoicePage: (parts, request, url, at, notes) =>
+    isRead(request) ? serveInvoicePage(parts.store, request, url, at, notes) : notFound(request, url, notes),
+  paymentPage: (parts, request, url, _at, notes) =>
+    isRead(request) ? servePaymentPage(parts.store, request, url, notes) : notFound(request, url, notes),
+  openApi: (_parts, request) => serveOpenApi(request),
+  control: (parts, request, url, _at, notes) =>
+    serveControl(parts, request, url, notes).then((reply) => reply ?? notFound(request, url, notes)),
+};
+
 function route(
   parts: DispatchParts,
   request: SandboxRequest,
@@ -74,13 +98,8 @@ function route(
   at: number,
   notes: RequestNotes,
 ): SandboxResponse | Promise<SandboxResponse> {
-  if (url.pathname.startsWith('/api/')) return handleApiRequest(parts.env, request, url, at, notes);
-  if (url.pathname.startsWith(INVOICE_PAGE_PREFIX) && (request.method === 'GET' || request.method === 'HEAD'))
-    return serveInvoicePage(parts.store, request, url, at, notes);
-  if (url.pathname === OPENAPI_PATH) return serveOpenApi(request);
-  if (url.pathname.startsWith(`${CONTROL_PREFIX}/`))
-    return serveControl(parts, request, url, notes).then((reply) => reply ?? notFound(request, url, notes));
-  return notFound(request, url, notes);
+  const space = spaceOf(url.pathname);
+  return space === undefined ? notFound(request, url, notes) : SERVE[space](parts, request, url, at, notes);
 }
 
 function notFound(request: SandboxRequest, url: RequestUrl, notes: RequestNotes): SandboxResponse {
@@ -108,7 +127,16 @@ async function serveInvoicePage(
   // A DNS-rebinding page must not read it either (rules/control-guard.ts).
   const refused = request.controlGuard === undefined ? undefined : hostRefusal(request, request.controlGuard);
   if (refused !== undefined) return errorReply(refused);
-  return (await import('../web/invoice-page.js')).invoicePage(store, url.pathname.slice(INVOICE_PAGE_PREFIX.length), at);
+  return (await import('../web/invoice-page.js')).invoicePage(store, url.pathname.slice(SANDBOX_PATHS.invoicePage.length), at);
+}
+
+/** A gateway order's payment_url: on the sandbox, the way to its invoice page (web/invoice-page.ts). */
+async function servePaymentPage(store: Store, request: SandboxRequest, url: RequestUrl, notes: RequestNotes): Promise<SandboxResponse> {
+  notes.route = 'paymentPage';
+  // The same Host check as the invoice page it leads to: a DNS-rebinding page learns nothing from it either.
+  const refused = request.controlGuard === undefined ? undefined : hostRefusal(request, request.controlGuard);
+  if (refused !== undefined) return errorReply(refused);
+  return (await import('../web/invoice-page.js')).paymentLink(store, url.pathname.slice(SANDBOX_PATHS.paymentPage.length));
 }
 
 async function serveOpenApi(request: SandboxRequest): Promise<SandboxResponse> {

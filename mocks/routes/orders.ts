@@ -15,6 +15,7 @@ import { CURRENCY, quote } from '../rules/pricing.js';
 import { isClockInRange } from '../store/time-range.js';
 import { principalOf, type RouteContext, type RouteHandler, type RouteResult } from './context.js';
 import { pageNewestFirst } from './paging.js';
+import { SANDBOX_PATHS } from './paths.js';
 
 export const createOrder: RouteHandler = async (ctx) => {
   const principal = principalOf(ctx);
@@ -115,8 +116,9 @@ export const createOrder: RouteHandler = async (ctx) => {
   return result;
 };
 
+/** The gateway's link, which the sandbox answers with the invoice page (assembly/dispatch.ts). */
 function paymentUrl(base: string, method: PaymentMethodRecord, code: string): string {
-  return `${base}/pay/${method.code}/${code}`;
+  return `${base}${SANDBOX_PATHS.paymentPage}${method.code}/${code}`;
 }
 
 function creationResult(

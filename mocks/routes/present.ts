@@ -15,11 +15,12 @@ import {
   type PaymentMethod,
 } from '../../src/contract/index.js';
 import type * as R from '../store/records.js';
+import { SANDBOX_PATHS } from './paths.js';
 
 /** Turns stored records into the contract's shapes. `base` is the origin written into links. */
 const tsOrNull = (ms: number | null) => (ms === null ? null : ts(ms));
 
-export const invoiceUrl = (base: string, code: string) => `${base}/user/invoice/${code}`;
+export const invoiceUrl = (base: string, code: string) => `${base}${SANDBOX_PATHS.invoicePage}${code}`;
 
 export function creditPackage(p: R.CreditPackageRecord): CreditPackage {
   return {

@@ -2,7 +2,7 @@ import { CONTROL_HEADER, CONTROL_PREFIX } from '../../src/contract/sandbox-contr
 import type { SandboxReply } from '../core/exchange.js';
 import { CONTROL_SECRET_DATA, CONTROL_SECRET_SCRIPT, escapeHtml, htmlReply, inlineAsset } from './html-reply.js';
 import type { Store } from '../store/store.js';
-import { invoiceView } from '../inspect/state-views.js';
+import { INVOICE_PAGE_PREFIX, invoiceView } from '../inspect/state-views.js';
 import { nextMoveAt } from '../rules/timed-moves.js';
 import script from './invoice-page/script.js?raw';
 import style from './invoice-page/style.css?raw';
@@ -17,20 +17,9 @@ const SCRIPT = inlineAsset('script', script);
  * ./invoice-page/, put into the bundle as text); what differs between invoices is rendered here, escaped.
  */
 export function invoicePage(store: Store, encodedCode: string, now: number): SandboxReply {
-  let code: string;
-  try {
-    code = decodeURIComponent(encodedCode);
-  } catch {
-    code = encodedCode;
-  }
+  const code = decodeSegment(encodedCode);
   const view = invoiceView(store, code);
-  if (view === undefined) {
-    return htmlReply(404, {
-      title: 'Invoice not found · topup sandbox',
-      style: STYLE,
-      body: `<main><h1>Invoice not found</h1><p>This sandbox has no invoice <code>${escapeHtml(code)}</code>. It may belong to another sandbox, or the sandbox was reset.</p></main>`,
-    });
-  }
+  if (view === undefined) return invoiceNotFound(code);
   const what = view.order
     ? `${view.order.credit_amount.toLocaleString('en-US')} credits (${view.order.order_type === 'vip_server' ? 'VIP server' : 'game pass'} ${view.order.platform_pass_id}) for ${escapeHtml(view.order.platform_username)}`
     : 'A deposit to the account balance';
@@ -66,4 +55,43 @@ export function invoicePage(store: Store, encodedCode: string, now: number): San
       nextMoveIn: next === undefined ? '' : String(next - now),
     },
   });
+}
+
+/**
+ * A gateway order's `payment_url` (`/pay/{method}/{code}`, given here without its prefix): on the sandbox, where no
+ * gateway takes money, it leads to the invoice's own page, whose buttons settle it. A 303 to that page, its Location
+ * a path (never built from the request's Host), so the browser stays on the origin it came by. Only a link the
+ * sandbox handed out leads there: the invoice must have a payment link, by that method; anything else is the invoice
+ * page's 404.
+ */
+export function paymentLink(store: Store, encodedRest: string): SandboxReply {
+  const segments = encodedRest.split('/');
+  const method = decodeSegment(segments[0] ?? '');
+  const code = decodeSegment(segments[1] ?? '');
+  const invoice = segments.length === 2 ? store.db.invoices.get(code) : undefined;
+  if (invoice === undefined || invoice.payment_url === '' || invoice.payment_method !== method) return invoiceNotFound(code, method);
+  return {
+    status: 303,
+    headers: { location: `${INVOICE_PAGE_PREFIX}${encodeURIComponent(invoice.invoice_code)}`, 'cache-control': 'no-store' },
+    body: '',
+  };
+}
+
+/** The 404 page of an invoice the sandbox does not hold (or, from a payment link, not with that payment method). */
+function invoiceNotFound(code: string, method?: string): SandboxReply {
+  const paidWith = method === undefined ? '' : ` to pay with <code>${escapeHtml(method)}</code>`;
+  return htmlReply(404, {
+    title: 'Invoice not found · topup sandbox',
+    style: STYLE,
+    body: `<main><h1>Invoice not found</h1><p>This sandbox has no invoice <code>${escapeHtml(code)}</code>${paidWith}. It may belong to another sandbox, or the sandbox was reset.</p></main>`,
+  });
+}
+
+/** One path segment as it was meant, or as it came when it does not decode. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
