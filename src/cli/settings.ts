@@ -2,6 +2,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, FileTooLargeError, readIfExistsSync, replaceFile, UnsafeFileError } from '../safe-file.js';
 import type { TokenMode } from '../contract/index.js';
+import { isRecord, kindOf } from '../client/answer-data.js';
 import { CliError, UsageError } from './errors.js';
 
 /** Chat user ids travel as the X-Chat-User-ID header: one visible word of at most this many characters. */
@@ -65,15 +66,43 @@ export class Settings {
   }
 
   currentProfile(): string | undefined {
-    return this.config.current_profile;
+    const name: unknown = this.config.current_profile;
+    if (name === undefined || typeof name === 'string') return name;
+    throw new CliError(`${this.configPath}: current_profile is ${kindOf(name)} instead of a profile name; fix it or delete it.`);
   }
 
+  /**
+   * The profile of that name, undefined when there is none. A hand-edit that left it something else (null, a text, a
+   * profile without a base_url text) is said, naming the file and the profile, rather than read as a profile.
+   */
   profile(name: string): ProfileSettings | undefined {
-    return Object.hasOwn(this.config.profiles ?? {}, name) ? this.config.profiles![name] : undefined;
+    const profiles = this.profiles();
+    if (!Object.hasOwn(profiles, name)) return undefined;
+    const profile = profiles[name];
+    if (!isRecord(profile)) {
+      throw new CliError(`${this.configPath}: profile '${name}' is ${kindOf(profile)} instead of an object; fix it or delete it.`);
+    }
+    const baseUrl = profile.base_url;
+    if (typeof baseUrl !== 'string') {
+      throw new CliError(
+        baseUrl === undefined
+          ? `${this.configPath}: profile '${name}' has no base_url; fix it or delete it.`
+          : `${this.configPath}: the base_url of profile '${name}' is ${kindOf(baseUrl)} instead of a URL; fix it or delete it.`,
+      );
+    }
+    return profile as unknown as ProfileSettings;
   }
 
   profileNames(): string[] {
-    return Object.keys(this.config.profiles ?? {}).sort();
+    return Object.keys(this.profiles()).sort();
+  }
+
+  /** config.json's profiles, each as it was read (profile() checks one); none when the file has none. */
+  private profiles(): Record<string, unknown> {
+    const profiles: unknown = this.config.profiles;
+    if (profiles === undefined) return {};
+    if (isRecord(profiles)) return profiles;
+    throw new CliError(`${this.configPath}: profiles is ${kindOf(profiles)} instead of an object; fix it or delete it.`);
   }
 
   /** The stored accessible-mode setting; undefined when it was never set (or was cleared). */
@@ -108,7 +137,7 @@ export class Settings {
 
   async saveProfile(name: string, profile: ProfileSettings, token: string | undefined, makeCurrent: boolean): Promise<void> {
     checkProfileName(name);
-    const profiles = { ...this.config.profiles, [name]: profile };
+    const profiles = { ...(this.profiles() as ConfigFile['profiles']), [name]: profile };
     const config: ConfigFile = { ...this.config, profiles, ...(makeCurrent ? { current_profile: name } : {}) };
     if (token !== undefined) {
       // Token first: a profile must never point at a token that was not written.
@@ -135,7 +164,8 @@ export class Settings {
 
   /** Forgets the profile and its token. Returns whether there was anything to forget. */
   async removeProfile(name: string): Promise<boolean> {
-    const hadProfile = this.profile(name) !== undefined;
+    // Whatever the profile holds: a broken one is forgotten too.
+    const hadProfile = Object.hasOwn(this.profiles(), name);
     const hadToken = this.token(name) !== undefined;
     if (hadToken) {
       const tokens = { ...this.credentials.tokens };
@@ -145,7 +175,7 @@ export class Settings {
       this.credentials = credentials;
     }
     if (hadProfile) {
-      const profiles = { ...this.config.profiles };
+      const profiles = { ...(this.profiles() as ConfigFile['profiles']) };
       delete profiles[name];
       const config: ConfigFile = { ...this.config, profiles };
       if (config.current_profile === name) delete config.current_profile;

@@ -47,13 +47,15 @@ export function dataOf(id: EndpointId, body: unknown, status: number): unknown {
   return data;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A JSON object: not null, not a list. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** How a value that is not a record is named in a message: `null`, `a list`, `a string`, … */
-function kindOf(value: unknown): string {
+/** How a value that is not what it should be is named in a message: `null`, `a list`, `a string`, `an object`, … */
+export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
-  return typeof value === 'undefined' ? 'nothing' : `a ${typeof value}`;
+  if (value === undefined) return 'nothing';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

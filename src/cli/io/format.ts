@@ -1,10 +1,11 @@
 import { formatMoney, groupDigits } from '../../contract/money.js';
 import { localClock } from './time-text.js';
-import { renderFields } from './table.js';
+import { renderFields, valueText } from './table.js';
 import type { Style } from './style.js';
 import type { View } from './view.js';
 
 export { timeText } from './time-text.js';
+export { valueText } from './table.js';
 
 /** How a status reads at a glance: done, waiting, under way, failed, or closed without effect. */
 type Tone = 'good' | 'waiting' | 'busy' | 'bad' | 'closed';
@@ -21,8 +22,8 @@ const tones: Record<string, Tone> = {
 };
 
 /** A payment or order status, coloured by what it means (colour only when the style has it); an unknown one as it is. */
-export function statusText(status: string | null | undefined, style: Style): string {
-  if (status === null || status === undefined || status === '') return '-';
+export function statusText(status: unknown, style: Style): string {
+  if (typeof status !== 'string' || !Object.hasOwn(tones, status)) return valueText(status);
   switch (tones[status]) {
     case 'good':
       return style.green(status);
@@ -45,15 +46,13 @@ export function statusText(status: string | null | undefined, style: Style): str
  * For scripts: the raw integer, which they need not parse. Either may be missing from a server that does not send it:
  * then the other one, then a dash, never `undefined`.
  */
-export function amountText(
-  raw: number | null | undefined,
-  formatted: string | null | undefined,
-  terminal: boolean,
-  currency?: string | null,
-): string {
+export function amountText(raw: unknown, formatted: unknown, terminal: boolean, currency?: unknown): string {
   if (!terminal) return orDash(raw ?? formatted);
-  if (formatted) return formatted;
-  return typeof raw === 'number' && Number.isSafeInteger(raw) && currency ? formatMoney(raw, currency) : orDash(raw);
+  // A display text that is not text (a number, an object) is still the server's: shown as it is.
+  if (formatted) return valueText(formatted);
+  return typeof raw === 'number' && Number.isSafeInteger(raw) && typeof currency === 'string' && currency
+    ? formatMoney(raw, currency)
+    : orDash(raw);
 }
 
 /**
@@ -61,9 +60,9 @@ export function amountText(
  * `Rp 1.700`: the separator of `currency`, IDR when unknown). For scripts: the raw integer. A dash when the server did
  * not send it. A package's name (`1,700 Credits`) is the server's own text and is shown as it is.
  */
-export function creditText(raw: number | null | undefined, terminal: boolean, currency?: string | null): string {
+export function creditText(raw: unknown, terminal: boolean, currency?: unknown): string {
   if (!terminal || typeof raw !== 'number' || !Number.isSafeInteger(raw)) return orDash(raw);
-  return groupDigits(raw, currency || SHOP_CURRENCY);
+  return groupDigits(raw, typeof currency === 'string' && currency ? currency : SHOP_CURRENCY);
 }
 
 /** The contract's one currency: amounts are integers in IDR. */
@@ -75,13 +74,13 @@ export function flagText(value: boolean | null | undefined, terminal: boolean): 
   return terminal ? (value ? 'yes' : 'no') : String(value);
 }
 
-/** A missing value reads the same in every view. */
-export function orDash(value: string | number | null | undefined): string {
-  return value === null || value === undefined || value === '' ? '-' : String(value);
+/** A missing value reads the same in every view; any other as it is (valueText: a list or object as its JSON). */
+export function orDash(value: unknown): string {
+  return valueText(value);
 }
 
 /** Free text inside a tab-separated row: a tab or newline in it would split the row. */
-export function plainCell(text: string | null | undefined): string {
+export function plainCell(text: unknown): string {
   return orDash(text).replace(/[\t\r\n]+/g, ' ');
 }
 
@@ -97,8 +96,8 @@ export function clockText(epochMs: number, view: Pick<View, 'timeZone'>): string
 export interface RecordField {
   key: string;
   label: string;
-  /** A value the server did not send is a dash in every view, whatever `pretty` says. */
-  plain: string | number | null | undefined;
+  /** A value the server did not send is a dash in every view, whatever `pretty` says; any other is shown as it is. */
+  plain: unknown;
   pretty?: string | undefined;
 }
 
@@ -109,7 +108,9 @@ export function renderRecord(fields: readonly RecordField[], options: View & { t
       options,
     );
   const body = renderFields(
-    fields.map((f) => [f.label, orDash(f.plain) === '-' ? '-' : (f.pretty ?? String(f.plain))]),
+    // Always text: a number that a plain style's bold passed through would break the measure of its width (and a
+    // terminal's measure would never end).
+    fields.map((f) => [f.label, orDash(f.plain) === '-' ? '-' : f.pretty === undefined ? orDash(f.plain) : String(f.pretty)]),
     options,
   );
   return options.title === undefined ? body : `${options.style.bold(options.title)}\n${body}`;

@@ -50,8 +50,19 @@ export interface TableView {
 
 const GAP = 2;
 
-const cellText = (value: string | number | null | undefined): string =>
-  value === null || value === undefined || value === '' ? '-' : String(value);
+/**
+ * A value a server sent, as it is, in one text: a string itself, a number or boolean as written, a list or object as
+ * its JSON (never `[object Object]`); a dash when it is missing. What the interface document does not guarantee may
+ * be any of these, and a renderer shows it rather than guess, or fail on a method it lacks.
+ */
+export function valueText(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '-';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value) ?? '-';
+}
+
+const cellText = valueText;
 
 /**
  * Column widths within `total` cells: fixed columns keep their natural width; free columns share what is left,

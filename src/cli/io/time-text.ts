@@ -1,3 +1,4 @@
+import { valueText } from './table.js';
 import type { View } from './view.js';
 
 /**
@@ -100,10 +101,11 @@ export function localClock(epochMs: number, timeZone: string | undefined, option
 
 /**
  * The one way the CLI shows a time a server sent: local with its offset on a terminal, ISO 8601 in UTC when piped,
- * a dash when missing, and anything that is not a time as it was sent (it is not ours to guess).
+ * a dash when missing, and anything that is not a time as it was sent (it is not ours to guess), a value that is not
+ * even text (a number, an object) included.
  */
-export function timeText(value: string | null | undefined, view: Pick<View, 'terminal' | 'timeZone'>): string {
-  if (value === null || value === undefined || value === '') return '-';
+export function timeText(value: unknown, view: Pick<View, 'terminal' | 'timeZone'>): string {
+  if (typeof value !== 'string' || value === '') return valueText(value);
   const epochMs = parseServerTime(value);
   if (epochMs === undefined) return value;
   return view.terminal ? localTime(epochMs, view.timeZone) : isoTime(epochMs);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { DashboardSummary } from '../../../contract/index.js';
 import type { CliContext } from '../../context.js';
-import { amountText, orDash, renderRecord, type RecordField } from '../../io/format.js';
+import { amountText, orDash, renderRecord, valueText, type RecordField } from '../../io/format.js';
 import { renderTable, type TableView } from '../../io/table.js';
 import type { View } from '../../io/view.js';
 import { refreshIntervals } from '../shared/choices.js';
@@ -15,7 +15,11 @@ import { parseWatchSeconds, runWatch, watchInterval } from '../shared/watch.js';
 export function renderDashboard(summary: DashboardSummary, view: View & TableView): string {
   // Every part of the dashboard is our design, not the document's: each may be missing and shows as a dash.
   const counts: Partial<Record<string, unknown>> & NonNullable<DashboardSummary['orders']> = summary.orders ?? {};
-  const recentOrders = summary.recent_orders ?? [];
+  // A list of orders is a table; anything else the server put there (a text, an object) is shown as it is, beside the
+  // rest of the dashboard, and null or nothing as a dash.
+  const recent: unknown = summary.recent_orders;
+  const recentOrders: readonly NonNullable<DashboardSummary['recent_orders']>[number][] = Array.isArray(recent) ? recent : [];
+  const recentOther = Array.isArray(recent) || recent === null || recent === undefined ? undefined : valueText(recent);
   if (!view.terminal) {
     const fields: RecordField[] = [
       { key: 'balance', label: '', plain: summary.balance },
@@ -30,12 +34,13 @@ export function renderDashboard(summary: DashboardSummary, view: View & TableVie
     ];
     const columns = orderSummaryColumns(view);
     const rows = recentOrders.map((o) => `recent_order: ${columns.map((c) => c.value(o)).join('\t')}\n`);
-    return renderRecord(fields, view) + rows.join('');
+    const other = recentOther === undefined ? [] : [{ key: 'recent_orders', label: '', plain: recentOther }];
+    return renderRecord([...fields, ...other], view) + rows.join('');
   }
   const style = view.style;
   const breakdown = (['pending', 'processing', 'completed', 'failed', 'cancelled'] as const)
     .filter((k) => (counts[k] ?? 0) > 0)
-    .map((k) => `${counts[k]} ${k}`);
+    .map((k) => `${valueText(counts[k])} ${k}`);
   const pending = summary.pending_invoices;
   const summaryText = renderRecord(
     [
@@ -59,18 +64,18 @@ export function renderDashboard(summary: DashboardSummary, view: View & TableVie
       {
         key: 'orders',
         label: 'orders',
-        plain: counts.total === undefined ? undefined : `${counts.total}${breakdown.length > 0 ? ` (${breakdown.join(', ')})` : ''}`,
+        plain:
+          counts.total === undefined ? undefined : `${valueText(counts.total)}${breakdown.length > 0 ? ` (${breakdown.join(', ')})` : ''}`,
       },
     ],
     { ...view, title: 'Dashboard' },
   );
-  const recent =
-    summary.recent_orders === undefined
-      ? style.dim('-') + '\n'
-      : recentOrders.length === 0
-        ? style.dim('No orders yet.') + '\n'
-        : renderTable(recentOrders, orderSummaryColumns(view), view);
-  return `${summaryText}\n${style.bold('Recent orders')}\n${recent}`;
+  const recentText = !Array.isArray(recent)
+    ? (recentOther ?? style.dim('-')) + '\n'
+    : recentOrders.length === 0
+      ? style.dim('No orders yet.') + '\n'
+      : renderTable(recentOrders, orderSummaryColumns(view), view);
+  return `${summaryText}\n${style.bold('Recent orders')}\n${recentText}`;
 }
 
 export async function runDashboard(ctx: CliContext, options: { watch?: number | boolean }): Promise<void> {
