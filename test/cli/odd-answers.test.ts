@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useFixedBodyServer } from '../support/fixed-body-server.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { runCli, type RunResult } from './run-cli.js';
 
@@ -14,27 +13,10 @@ import { runCli, type RunResult } from './run-cli.js';
  * something that is not a profile is one sentence naming the file and the profile.
  */
 
-/** The body every request gets next; set by each run. */
-let body = '';
-let server: Server;
-let url = '';
+/** The body every request gets next (set by each run), and where. */
+const server = useFixedBodyServer();
 let config: { dir: string; cleanup: () => void };
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      res.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
 beforeEach(() => {
   config = tempConfigDir();
 });
@@ -42,8 +24,8 @@ afterEach(() => config.cleanup());
 
 /** One run against the server answering a success envelope with `data`; on a terminal without colour when `tty`. */
 async function run(data: unknown, args: string[], tty = false): Promise<RunResult> {
-  body = JSON.stringify({ success: true, message: 'ok', data });
-  return runCli(config.dir, [...args, '--base-url', url, ...(tty ? ['--no-color'] : [])], {
+  server.body = JSON.stringify({ success: true, message: 'ok', data });
+  return runCli(config.dir, [...args, '--base-url', server.url, ...(tty ? ['--no-color'] : [])], {
     tty,
     env: { TOPUP_TOKEN: 'topup_test_odd_answers' },
   });
@@ -207,7 +189,7 @@ describe('a config.json edited by hand into something that is not a profile', ()
   /** `topup balance` with this config.json; the answer it would get is a good one. */
   async function balanceWith(configJson: unknown): Promise<RunResult> {
     writeFileSync(join(config.dir, 'config.json'), JSON.stringify(configJson));
-    body = JSON.stringify({ success: true, message: 'ok', data: { balance: 5 } });
+    server.body = JSON.stringify({ success: true, message: 'ok', data: { balance: 5 } });
     return runCli(config.dir, ['balance'], { env: { TOPUP_TOKEN: 'topup_test_odd_answers' } });
   }
 
@@ -252,7 +234,7 @@ describe('a config.json edited by hand into something that is not a profile', ()
   it('a broken profile that is not the one used is said too, by the command that lists every profile', async () => {
     writeFileSync(
       join(config.dir, 'config.json'),
-      JSON.stringify({ profiles: { good: { base_url: url }, x: null }, current_profile: 'good' }),
+      JSON.stringify({ profiles: { good: { base_url: server.url }, x: null }, current_profile: 'good' }),
     );
     const result = await runCli(config.dir, ['auth', 'status']);
     expect(result.err).toBe(`Error: ${join(config.dir, 'config.json')}: profile 'x' is null instead of an object; fix it or delete it.\n`);

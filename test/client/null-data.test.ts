@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useFixedBodyServer } from '../support/fixed-body-server.js';
 import { createClient, type TopupClient } from '../../src/index.js';
 
 /**
@@ -9,31 +8,15 @@ import { createClient, type TopupClient } from '../../src/index.js';
  * sentence, never with the TypeError of reading a field of null.
  */
 
-/** The body every request gets next; set by each test. */
-let body = '';
-let server: Server;
+/** The body every request gets next (set by each test), and where. */
+const server = useFixedBodyServer();
 let client: TopupClient;
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      res.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  client = createClient({ baseUrl, token: 'topup_test_x', pacing: false, maxRetries: 0 });
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+beforeAll(() => {
+  client = createClient({ baseUrl: server.url, token: 'topup_test_x', pacing: false, maxRetries: 0 });
 });
 
 function answer(data: unknown): void {
-  body = JSON.stringify({ success: true, message: 'ok', data });
+  server.body = JSON.stringify({ success: true, message: 'ok', data });
 }
 
 /** The rejection of `call`: a TopupError (by its brand, as callers test it), not a TypeError. */
@@ -196,7 +179,7 @@ describe('what the client does not check stays as the server sent it', () => {
   });
 
   it('an answer without a success envelope is still said so', async () => {
-    body = JSON.stringify({ success: true, message: 'ok' });
+    server.body = JSON.stringify({ success: true, message: 'ok' });
     expect((await rejection(() => client.health())).message).toBe('The server answered without a success envelope.');
   });
 });
