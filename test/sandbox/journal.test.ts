@@ -15,24 +15,10 @@ import {
   type RequestFilter,
 } from '../../mocks/index.js';
 import { createClient, type FetchFunction } from '../../src/index.js';
+import { journalEntry } from '../support/journal-entry.js';
 
 /** An entry as `record()` takes one, already built (tests, imports); bodies given per test. */
-const RECORDED = {
-  time: '',
-  method: 'POST',
-  path: '/x',
-  query: {},
-  headers: {},
-  idempotency_key: null,
-  status: 200,
-  duration_ms: 1,
-  route: null,
-  account: null,
-  rate_limit: null,
-  idempotent_replay: false,
-  fault: null,
-  near_miss: null,
-};
+const RECORDED = journalEntry({ time: '', method: 'POST', path: '/x' });
 
 const ORDER = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../mocks/inspect/request-journal.js';
 import { requestLogFile } from '../../mocks/state/request-log.js';
+import { journalEntry } from '../support/journal-entry.js';
 
 let dir: string;
 beforeEach(() => {
@@ -11,25 +12,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const entry = (path: string, id = 1): JournalEntry => ({
-  id,
-  time: '1970-01-01T00:00:00.000Z',
-  method: 'GET',
-  path,
-  query: {},
-  headers: {},
-  idempotency_key: null,
-  request_body: null,
-  status: 200,
-  response_body: null,
-  duration_ms: 1,
-  route: null,
-  account: null,
-  rate_limit: null,
-  idempotent_replay: false,
-  fault: null,
-  near_miss: null,
-});
+const entry = (path: string, id = 1): JournalEntry => journalEntry({ path, id });
 
 describe('the request log beside a state file', () => {
   it('numbers entries on from the last one, whatever ids the sandbox gave them', async () => {
