@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { registerAccountCommands } from './commands/account/index.js';
 import { registerApiCommand } from './commands/api/index.js';
 import { registerArticleCommands } from './commands/articles/index.js';
@@ -18,17 +18,15 @@ import { registerOrderCommands } from './commands/orders/index.js';
 import { registerTransactionsCommand } from './commands/transactions/index.js';
 import type { CliContext, GlobalOptions } from './context.js';
 import type { RegisterScope } from './register-scope.js';
-import { messageText } from './io/sanitize.js';
+import { jsonText, messageText } from './io/sanitize.js';
 import { UsageError } from './errors.js';
 import { exitCodeTable } from './exit-codes.js';
 import { environmentTable } from './help/environment.js';
 import { helpTopicTable } from './help/topic-names.js';
 import { printsJson } from './json-output.js';
+import { VERSION } from './version.js';
 import { asksForJson, commanderSentence, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
-
-declare const __TOPUP_VERSION__: string;
-export const VERSION = typeof __TOPUP_VERSION__ === 'string' ? __TOPUP_VERSION__ : '0.0.0-dev';
 
 const rootHelp = () => `
 Help topics (topup help TOPIC):
@@ -117,7 +115,7 @@ type RootHelp = typeof ROOT_HELP;
 export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command {
   const program = new Command('topup')
     .description('Client and sandbox for the credit top-up shop API (v1)')
-    .version(VERSION, '-V, --version', 'print the version')
+    .option('-V, --version', 'print the version')
     .option('--json', 'print the response data as JSON on stdout, and nothing else', false)
     .option('--jq <expression>', 'filter the --json output through jq (implies --json), e.g. --jq .packages[0].code')
     .option('--profile <name>', "use this profile's base URL and token")
@@ -143,6 +141,7 @@ export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command
       // Checked before the command runs: a typo in the filter must not cost an order its output.
       await ctx.io.useJq(globals.jq, ctx.signal);
     });
+  answerVersion(program, ctx);
   // A run names its command: only that command's group is registered. Registering them all (about a fifth of a
   // command's start-up) is left to what needs the whole tree: `topup help`, suggestions for a mistyped command,
   // completion. The root help gets every group's top-level commands only (a quarter of `topup --help`'s own time).
@@ -153,6 +152,21 @@ export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command
   }
   for (const command of program.commands) inheritSettings(command, ctx);
   return program;
+}
+
+/**
+ * `--version`, answered as commander's own version option would be (wherever it stands, before any command runs),
+ * except with --json: the version as data (`{"version": "0.1.0"}`), as every other answer is. --jq is refused rather
+ * than ignored: jq runs only once a command has started, and this is no command.
+ */
+function answerVersion(program: Command, ctx: CliContext): void {
+  program.on('option:version', () => {
+    if (!asksForJson(ctx.argv)) ctx.io.stdout.write(`${VERSION}\n`);
+    else if (ctx.argv.some((word) => word === '--jq' || word.startsWith('--jq=')))
+      throw new UsageError('--jq does not filter --version; `topup --version --json` prints it as JSON.');
+    else ctx.io.stdout.write(`${jsonText({ version: VERSION }, 2)}\n`);
+    throw new CommanderError(0, 'commander.version', VERSION);
+  });
 }
 
 /** `topup mock open`, as a user types it. */

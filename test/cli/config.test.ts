@@ -246,6 +246,19 @@ describe('config accessible: a setting of the person, for every profile', () => 
     expect(list.out).toMatch(/^accessible +true \(TOPUP_ACCESSIBLE=0 overrides it here\)$/m);
   });
 
+  it('piped, list keeps stdout the stored values and says on stderr when TOPUP_ACCESSIBLE overrides them; --json says nothing', async () => {
+    expect((await topup(['config', 'set', 'accessible', 'on'])).code).toBe(0);
+    const env = { TOPUP_ACCESSIBLE: '0\u001b[2J' };
+    const piped = await topup(['config', 'list'], { env });
+    expect(piped.code).toBe(0);
+    expect(piped.out).toMatch(/\naccessible: true\n$/);
+    expect(piped.err).toBe('Note: TOPUP_ACCESSIBLE=0\\x1b[2J in the environment overrides accessible here.\n');
+    const json = await topup(['config', 'list', '--json'], { env });
+    expect(JSON.parse(json.out)).toMatchObject({ accessible: true });
+    expect(json.err).toBe('');
+    expect((await topup(['config', 'list'])).err).toBe('');
+  });
+
   it('works with no profile at all (the offline sandbox), and an empty value clears it', async () => {
     expect((await topup(['config', 'set', 'accessible', '1'])).code).toBe(0);
     expect(readConfig()).toEqual({ accessible: true });

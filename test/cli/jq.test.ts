@@ -194,6 +194,30 @@ describe('errors', () => {
     });
   });
 
+  // The version is data too: with --json, JSON; --jq cannot run on it (no command starts) and says so.
+  it.each([
+    ['--version', '--json'],
+    ['--json', '-V'],
+    ['packages', '--version', '--json'],
+  ])('%s prints the version as JSON', async (...argv) => {
+    const plain = await h.run(['--version']);
+    expect(plain).toMatchObject({ code: 0, err: '' });
+    expect(plain.out).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+    const result = await h.run(argv);
+    expect(result).toMatchObject({ code: 0, err: '' });
+    expect(JSON.parse(result.out)).toEqual({ version: plain.out.trim() });
+  });
+
+  it('--version with --jq → exit 2, one envelope, nothing on stdout', async () => {
+    const result = await h.run(['--version', '--jq', '.version']);
+    expectUsageError(result, /^\{/);
+    expect(JSON.parse(result.err)).toEqual({
+      success: false,
+      message: '--jq does not filter --version; `topup --version --json` prints it as JSON.',
+      error: { code: 'USAGE', kind: 'usage' },
+    });
+  });
+
   it.each([
     { args: ['orders'], name: 'topup orders' },
     { args: ['mock', 'state'], name: 'topup mock state' },

@@ -19,6 +19,10 @@ export async function runList(ctx: CliContext): Promise<void> {
     profiles: settings.profileNames(),
     accessible: settings.accessible() ?? null,
   };
+  // The values stored; an environment that overrides one in this shell is said beside them on a terminal, and on
+  // stderr otherwise (a person reading a piped list may have forgotten it, and stdout stays the stored values).
+  const override = accessibleOverride(ctx);
+  if (override !== undefined && !ctx.io.terminal) ctx.io.notice(`Note: ${override} in the environment overrides accessible here.`);
   if (ctx.globals.json) return ctx.io.writeJson(values);
   const unset = ctx.io.terminal ? ctx.io.style.dim('(not set)') : '';
   ctx.io.out(
@@ -28,19 +32,25 @@ export async function runList(ctx: CliContext): Promise<void> {
         ['base_url', values.base_url ?? unset],
         ['chat_user_id', values.chat_user_id ?? unset],
         ['profiles', values.profiles.join(', ') || unset],
-        ['accessible', accessibleShown(ctx, values.accessible, unset)],
+        ['accessible', accessibleShown(ctx, values.accessible, unset, override)],
       ],
       ctx.io.view,
     ),
   );
 }
 
-/** The stored setting; on a terminal also when the environment overrides it in this shell, which a person may have forgotten. */
-function accessibleShown(ctx: CliContext, stored: boolean | null, unset: string): string {
-  const shown = stored === null ? unset : String(stored);
+/** `TOPUP_ACCESSIBLE=1` when the environment sets accessible mode for this shell, made safe to show. */
+function accessibleOverride(ctx: CliContext): string | undefined {
   const env = ctx.io.env.TOPUP_ACCESSIBLE;
-  if (!ctx.io.terminal || env === undefined || env === '') return shown;
-  return `${shown} ${ctx.io.style.dim(`(TOPUP_ACCESSIBLE=${sanitizeText(env, { multiline: false })} overrides it here)`)}`.trim();
+  if (env === undefined || env === '') return undefined;
+  return `TOPUP_ACCESSIBLE=${sanitizeText(env, { multiline: false })}`;
+}
+
+/** The stored setting; on a terminal also the environment's override. */
+function accessibleShown(ctx: CliContext, stored: boolean | null, unset: string, override: string | undefined): string {
+  const shown = stored === null ? unset : String(stored);
+  if (!ctx.io.terminal || override === undefined) return shown;
+  return `${shown} ${ctx.io.style.dim(`(${override} overrides it here)`)}`.trim();
 }
 
 /** `topup config list`. */

@@ -3,6 +3,7 @@ import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { helpTopicNames, isHelpTopic } from '../../help/topic-names.js';
 import { printsNoJson } from '../../json-output.js';
+import { VERSION } from '../../version.js';
 
 const topicList = () => `topics: ${helpTopicNames.join(', ')}`;
 const visible = (command: Command) => command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden);
@@ -30,7 +31,7 @@ async function printReference(ctx: CliContext, program: Command, words: readonly
   if (words.length > 1) throw new UsageError('`topup help reference` takes no more words; add --man for the man page.');
   const { referenceMan, referenceMarkdown, referencePages } = await import('../../help/reference.js');
   const pages = referencePages(program);
-  ctx.io.out((man ? referenceMan(pages, program.version() ?? '') : referenceMarkdown(pages)).trimEnd());
+  ctx.io.out((man ? referenceMan(pages, VERSION) : referenceMarkdown(pages)).trimEnd());
 }
 
 /** `topup help [topic | command [subcommand…]]`: a topic's text, or that command's own help, on stdout. */
