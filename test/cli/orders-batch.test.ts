@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { MAX_LEDGER_ROWS, readLedger } from '../../src/cli/commands/orders/batch-ledger.js';
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { useServedCli, type RunOptions, type ServedSandbox } from './run-cli.js';
 
@@ -219,6 +220,31 @@ describe('orders batch over HTTP (a served sandbox)', () => {
       `The results file ${input}.results.jsonl is damaged at line 2 (longer than a ledger record may be (1048576 bytes)); fix or move it`,
     );
     expect(orderPosts()).toHaveLength(0);
+  });
+
+  it('a results file naming more rows than any batch leaves is refused before its index grows, and nothing is sent', async () => {
+    const input = file('many.csv', 'username,place,pass\nBuilderBob,5001,9001\n');
+    const at = '2026-04-01T00:00:00.000Z';
+    const lines = [JSON.stringify({ t: 'batch', v: 1, batch: 'many.csv', at })];
+    for (let i = 0; i <= MAX_LEDGER_ROWS; i++) lines.push(`{"t":"sent","line":1,"key":"k${i}","digest":"d","at":"${at}"}`);
+    writeFileSync(`${input}.results.jsonl`, `${lines.join('\n')}\n`, { mode: 0o600 });
+    const result = await asRich(['orders', 'batch', input]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(
+      `The results file ${input}.results.jsonl names more than 200,000 rows, more than any batch leaves; move it, or use another --results file.`,
+    );
+    expect(orderPosts()).toHaveLength(0);
+    // One row fewer is a ledger like any other: read, and its one row of this batch sent.
+    writeFileSync(`${input}.results.jsonl`, `${lines.slice(0, -1).join('\n')}\n`, { mode: 0o600 });
+    expect((await asRich(['orders', 'batch', input])).code).toBe(0);
+    expect(orderPosts()).toHaveLength(1);
+  });
+
+  it('reading a results file stops at Ctrl-C with its reason', async () => {
+    const path = file('read.results.jsonl', `${JSON.stringify({ t: 'batch', v: 1, batch: 'read', at: '2026-04-01T00:00:00.000Z' })}\n`);
+    expect((await readLedger(path))?.batch).toBe('read');
+    const reason = Object.assign(new Error('Interrupted.'), { signal: 'SIGINT' });
+    await expect(readLedger(path, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
   });
 
   it('a 401 stops the batch with the resume command and exit 4; nothing more is sent', async () => {

@@ -105,8 +105,20 @@ function parseRecord(text: string): LedgerRecord | undefined {
   }
 }
 
-/** Reads a ledger line by line; undefined when there is none yet. A damaged line other than the last is an error. */
-export async function readLedger(path: string): Promise<LedgerIndex | undefined> {
+/**
+ * The most rows a ledger may name: twice the rows of the largest batch, room for a batch whose rows were all edited
+ * once (an edited row is a new key). A ledger is input from the disk: past this its index would grow with its lines.
+ */
+export const MAX_LEDGER_ROWS = 200_000;
+
+/**
+ * Reads a ledger line by line; undefined when there is none yet. A damaged line other than the last is an error, and
+ * so is a ledger that names more than `maxRows` rows. Stops when `signal` is aborted (Ctrl-C), with its reason.
+ */
+export async function readLedger(
+  path: string,
+  { maxRows = MAX_LEDGER_ROWS, signal }: { maxRows?: number; signal?: AbortSignal | undefined } = {},
+): Promise<LedgerIndex | undefined> {
   let handle: FileHandle | undefined;
   try {
     handle = await openToRead(path, { soleName: true });
@@ -121,6 +133,7 @@ export async function readLedger(path: string): Promise<LedgerIndex | undefined>
     // Split as batch files are, so that a line is never buffered past MAX_LINE_BYTES, whatever the file holds.
     const chunks = handle.createReadStream({ encoding: 'utf8', autoClose: false });
     for await (const line of readRecords(chunks, 'jsonl', MAX_LINE_BYTES)) {
+      signal?.throwIfAborted();
       if (pendingBad !== undefined) throw damaged(path, pendingBad);
       if (line.error !== undefined) {
         pendingBad = { line: line.line, why: `longer than a ledger record may be (${MAX_LINE_BYTES} bytes)` };
@@ -130,7 +143,10 @@ export async function readLedger(path: string): Promise<LedgerIndex | undefined>
       if (text.trim() === '') continue;
       const record = parseRecord(text);
       if (record === undefined) pendingBad = { line: line.line, why: 'not a ledger record' };
-      else index.apply(record);
+      else {
+        index.apply(record);
+        if (index.rows.size > maxRows || index.finals.size > maxRows) throw tooManyRows(path, maxRows);
+      }
     }
     if (pendingBad !== undefined) {
       // The last line, cut off mid-write by a crash: whatever it said was never acted on as written.
@@ -144,6 +160,12 @@ export async function readLedger(path: string): Promise<LedgerIndex | undefined>
     await handle.close();
   }
   return index;
+}
+
+function tooManyRows(path: string, maxRows: number): CliError {
+  return new CliError(
+    `The results file ${path} names more than ${maxRows.toLocaleString('en-US')} rows, more than any batch leaves; move it, or use another --results file.`,
+  );
 }
 
 function damaged(path: string, bad: { line: number; why: string }): CliError {

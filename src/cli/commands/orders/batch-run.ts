@@ -152,7 +152,7 @@ async function checkedPlan(
   ledgerPath: string,
   flags: BatchFlags,
 ): Promise<{ plan: BatchPlan; ledger: LedgerIndex | undefined }> {
-  const ledger = await readLedger(ledgerPath);
+  const ledger = await readLedger(ledgerPath, { signal: ctx.signal });
   if (ledger?.batch !== undefined && ledger.batch !== batch)
     throw new UsageError(
       `The results file ${ledgerPath} belongs to batch ${JSON.stringify(ledger.batch)}, not ${JSON.stringify(batch)}: use that --batch, or another --results file.`,
