@@ -4,7 +4,7 @@ import { orDash, timeText } from '../../io/format.js';
 import { renderFields } from '../../io/table.js';
 
 export async function runHealth(ctx: CliContext): Promise<void> {
-  const health = await (await ctx.client()).health();
+  const health = await (await ctx.client()).health({ signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(health);
   ctx.io.out(
     renderFields(

@@ -6,7 +6,7 @@ import { amountText, creditText } from '../../io/format.js';
 import { renderTable } from '../../io/table.js';
 
 export async function runPackages(ctx: CliContext): Promise<void> {
-  const data = await (await ctx.client()).catalog.creditPackages();
+  const data = await (await ctx.client()).catalog.creditPackages({ signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(data);
   await ctx.io.page(
     renderTable<CreditPackage>(

@@ -6,7 +6,7 @@ import { flagText, orDash } from '../../io/format.js';
 import { renderTable } from '../../io/table.js';
 
 export async function runPaymentMethods(ctx: CliContext): Promise<void> {
-  const data = await (await ctx.client()).catalog.paymentMethods();
+  const data = await (await ctx.client()).catalog.paymentMethods({ signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(data);
   await ctx.io.page(
     renderTable<PaymentMethod>(
