@@ -169,6 +169,36 @@ describe('errorFromResponse', () => {
   });
 });
 
+// The document gives CHAT_LINK_REQUIRED and INSUFFICIENT_BALANCE no status: the code says it is a refusal.
+describe('a refusal the document names by code is a ValidationError whatever 4xx carries it', () => {
+  it.each([
+    [400, 'INSUFFICIENT_BALANCE'],
+    [402, 'INSUFFICIENT_BALANCE'],
+    [400, 'CHAT_LINK_REQUIRED'],
+    [418, 'PLATFORM_VALIDATION_FAILED'],
+    [400, 'FORBIDDEN_FIELDS'],
+  ])('%i %s', (status, code) => {
+    const error = errorFromResponse({ status, body: envelope('Refused.', { code, fields: ['x'] }) });
+    expect(error).toBeInstanceOf(ValidationError);
+    expect([error.status, error.code, error.fields, error.message]).toEqual([status, code, ['x'], 'Refused.']);
+  });
+
+  it.each([
+    [401, AuthError],
+    [403, PermissionError],
+    [404, NotFoundError],
+    [409, ConflictError],
+    [429, RateLimitError],
+    [500, ServerError],
+  ])('%i keeps its own meaning', (status, type) => {
+    expect(errorFromResponse({ status, body: envelope('No.', { code: 'INSUFFICIENT_BALANCE' }) })).toBeInstanceOf(type);
+  });
+
+  it('a code of our own design on a 400 stays a BadRequestError', () => {
+    expect(errorFromResponse({ status: 400, body: envelope('No.', { code: 'INVALID_BODY' }) })).toBeInstanceOf(BadRequestError);
+  });
+});
+
 describe('a token without the sandbox prefixes, known to the client, is cut from every string', () => {
   it.each([
     ['abc s3cr3t-value-123 def s3cr3t-value-123', ['s3cr3t-value-123'], 'abc …-123 def …-123'],
