@@ -58,14 +58,17 @@ function reportError(ctx: CliContext, error: unknown, target: TargetSummary | un
   const reason = exitCodeFor(err) === ExitCode.auth && !controlRefusal ? ctx.missingTokenReason() : undefined;
   // The message may be a server's, or hold what someone typed: never raw to the terminal (stderr also cuts every token
   // this run knows; a value glued to an option is cut here).
-  const message = messageText(redactSecrets(oneSentence(reason ?? err.message)), { multiline: false });
+  const said = redactSecrets(reason ?? err.message);
   if (ctx.globals.json || asksForJson(ctx.argv)) {
+    // As the server (or topup) said it: the envelope's JSON writes every character a terminal acts on as an escape.
+    const message = said.trim() === '' ? 'Something went wrong.' : said;
     const kind = errorKind(err) ?? 'failed';
     const ownCode = typeof details.code === 'string' ? details.code : undefined;
     // A server's answer keeps its own code, or none; an error of the CLI's own always has one.
     const code = typeof details.status === 'number' ? ownCode : (ownCode ?? kind.toUpperCase());
     ctx.io.stderr.write(errorEnvelope({ message, code, kind, fields: details.fields, idempotencyKey: details.idempotencyKey, target }));
   } else {
+    const message = messageText(oneSentence(said), { multiline: false });
     ctx.io.stderr.write(`${ctx.io.style.red('Error:')} ${message}\n`);
     const hint = errorHint(details.code);
     if (hint !== undefined) ctx.io.stderr.write(`${hint}\n`);
@@ -76,7 +79,13 @@ function reportError(ctx: CliContext, error: unknown, target: TargetSummary | un
   if (ctx.globals.debug && err.stack) ctx.io.stderr.write(`${redactSecrets(err.stack)}\n`);
 }
 
+/**
+ * Whether the request may have done its work although the run failed: no answer came (rate limits, the network, a
+ * Ctrl-C), or a 2xx came whose body could not be used (the server accepted it: a 201 whose answer is cut short).
+ */
 function maybeCommitted(error: Error): boolean {
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number' && status >= 200 && status < 300) return true;
   const code = exitCodeFor(error);
   return code === ExitCode.rateLimited || code === ExitCode.unavailable || code === ExitCode.interrupted;
 }

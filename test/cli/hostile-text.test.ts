@@ -82,11 +82,15 @@ describe('server text never reaches the output raw', () => {
     expect(result.out.replace(/\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
   });
 
-  it('an error message from the server is escaped, with --json too', async () => {
+  it('an error message from the server is escaped; with --json, as the JSON escapes of its exact text', async () => {
+    const text = await h.run(['orders', 'show', 'INV99999999999999'], { fetch: hostileFetch() });
+    expect(text.code).toBe(1);
+    expectOnlyOurColours(text.err, 'stderr');
+    expect(text.err).toContain(SHOWN);
     const result = await h.run(['--json', 'orders', 'show', 'INV99999999999999'], { fetch: hostileFetch() });
     expect(result.code).toBe(1);
     expectOnlyOurColours(result.err, 'stderr');
-    expect(JSON.parse(result.err).message).toContain('\\x1b]0;pwned');
+    expect((JSON.parse(result.err) as { message: string }).message).toContain(HOSTILE);
   });
 });
 
