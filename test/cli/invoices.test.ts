@@ -1,7 +1,7 @@
 import { urlOf } from '../support/url-of.js';
 import { describe, expect, it } from 'vitest';
 import { startHttpSandbox } from '../../mocks/adapters/http.js';
-import { waitForInvoice } from '../../src/cli/commands/invoices/wait.js';
+import { unpaidEnding, waitForInvoice } from '../../src/cli/commands/invoices/wait.js';
 import { CliContext } from '../../src/cli/context.js';
 import { pollIntervals } from '../../src/contract/timing.js';
 import { fakeIO } from '../support/fake-io.js';
@@ -211,19 +211,19 @@ describe('topup invoices status', () => {
   it.each([
     { move: 'expire' as const, message: `Invoice ${PENDING} expired before it was paid.`, ending: `expired${orderPart('cancelled')}` },
     { move: 'fail' as const, message: `The payment of invoice ${PENDING} failed.`, ending: `failed${orderPart('cancelled')}` },
-  ])('--wait ending $move → exit 5 with one sentence', async ({ move, message, ending }) => {
+  ])('--wait ending $move → its final status on stdout, then exit 5 with one sentence', async ({ move, message, ending }) => {
     onPause(1, () => h.sandbox.control[move](PENDING));
     const result = await h.run(['invoices', 'status', PENDING, '--wait']);
     expect(result.code).toBe(5);
-    expect(result.out).toBe('');
+    expect(result.out).toMatch(new RegExp(`^payment_status: ${move === 'expire' ? 'expired' : 'failed'}$`, 'm'));
     expect(result.err).toBe(`${pendingLine}${PENDING} ${ending}\nError: ${message}\n`);
   });
 
-  it('--wait on an invoice refunded after payment → exit 5', async () => {
+  it('--wait on an invoice refunded after payment → its final status as JSON on stdout, then exit 5', async () => {
     await h.sandbox.control.failOrder('INV20260302000003');
     const result = await h.run(['--json', 'invoices', 'status', 'INV20260302000003', '--wait']);
     expect(result.code).toBe(5);
-    expect(result.out).toBe('');
+    expect(JSON.parse(result.out)).toMatchObject({ invoice_code: 'INV20260302000003', payment_status: 'refunded' });
     expect(JSON.parse(result.err)).toEqual({
       success: false,
       message: 'Invoice INV20260302000003 was paid, then refunded to the balance because the order failed.',
@@ -298,12 +298,15 @@ describe('waitForInvoice (shared with `orders create`)', () => {
     expect(io.err()).toBe(`${PENDING} pending${orderPart('pending')}; next check in 30 s\n${PENDING} paid${orderPart('processing')}\n`);
   });
 
-  it('throws RejectedError for an expired invoice and a usage error for a too-short interval', async () => {
+  it('returns an expired invoice, whose ending is a RejectedError; a too-short interval is a usage error', async () => {
     onPause(1, () => h.sandbox.control.expire(PENDING));
-    await expect(waitForInvoice(context(true).ctx, PENDING, {})).rejects.toMatchObject({
+    const expired = await waitForInvoice(context(true).ctx, PENDING, {});
+    expect(expired).toMatchObject({ invoice_code: PENDING, payment_status: 'expired' });
+    expect(unpaidEnding(expired, PENDING)).toMatchObject({
       name: 'RejectedError',
       message: `Invoice ${PENDING} expired before it was paid.`,
     });
+    expect(unpaidEnding({ ...expired, payment_status: 'paid' }, PENDING)).toBeUndefined();
     await expect(waitForInvoice(context().ctx, PENDING, { intervalSeconds: 5 })).rejects.toMatchObject({
       name: 'UsageError',
       message: 'The wait interval must be at least 10 seconds.',

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { amountText, flagText, renderRecord, statusText, timeText, type RecordField } from '../../io/format.js';
 import type { View } from '../../io/view.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, parseInvoiceCode, parseWholeNumber, refreshIntervals } from '../shared/choices.js';
-import { waitForInvoice } from './wait.js';
+import { unpaidEnding, waitForInvoice } from './wait.js';
 
 export function invoiceStatusFields(status: InvoiceStatus, view: View): RecordField[] {
   return [
@@ -33,9 +33,14 @@ export async function runInvoiceStatus(ctx: CliContext, invoiceCode: string, fla
   const status = flags.wait
     ? await waitForInvoice(ctx, invoiceCode, { intervalSeconds: flags.interval, timeoutSeconds: flags.timeout })
     : await (await ctx.client()).invoices.status(invoiceCode, { signal: ctx.signal });
-  if (ctx.globals.json) return ctx.io.writeJson(status);
-  const view = ctx.io.view;
-  ctx.io.out(renderRecord(invoiceStatusFields(status, view), { ...view, title: `Invoice ${status.invoice_code ?? invoiceCode}` }));
+  // The final status is data whatever it is; a wait that ended unpaid then exits 5 (`--wait --json | jq` reads it).
+  if (ctx.globals.json) await ctx.io.writeJson(status);
+  else {
+    const view = ctx.io.view;
+    ctx.io.out(renderRecord(invoiceStatusFields(status, view), { ...view, title: `Invoice ${status.invoice_code ?? invoiceCode}` }));
+  }
+  const unpaid = flags.wait ? unpaidEnding(status, invoiceCode) : undefined;
+  if (unpaid !== undefined) throw unpaid;
 }
 
 /** `topup invoices status INVOICE [--wait]`. */

@@ -19,10 +19,19 @@ const unpaidEndings: Record<string, (code: string) => string> = {
 };
 
 /**
+ * The RejectedError (exit 5) of an invoice that ended without being paid (expired, cancelled, failed, refunded), for
+ * the caller to throw once it has shown that final status; undefined when it was paid.
+ */
+export function unpaidEnding(final: InvoiceStatus, invoiceCode: string): RejectedError | undefined {
+  const ending = Object.hasOwn(unpaidEndings, final.payment_status ?? '') ? unpaidEndings[final.payment_status!] : undefined;
+  return ending === undefined ? undefined : new RejectedError(ending(final.invoice_code ?? invoiceCode));
+}
+
+/**
  * Polls an invoice until it is final, showing progress on stderr (a spinner on a terminal, one line per
- * poll otherwise, nothing with --json), and returns the final status when it is paid.
- * An invoice that ended expired, failed or refunded is a RejectedError (exit 5); a wait that runs out
- * is the client's WaitTimeoutError (exit 8); Ctrl-C rejects with the signal's reason (exit 130).
+ * poll otherwise, nothing with --json), and returns the final status, whatever it is: the caller shows it, then
+ * throws `unpaidEnding` of it (exit 5) when it was not paid. A wait that runs out is the client's WaitTimeoutError
+ * (exit 8); Ctrl-C rejects with the signal's reason (exit 130).
  */
 export async function waitForInvoice(ctx: CliContext, invoiceCode: string, settings: WaitSettings = {}): Promise<InvoiceStatus> {
   const interval = settings.intervalSeconds ?? refreshIntervals.invoiceStatus.recommended;
@@ -68,7 +77,5 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
         : `${style.red('✗')} ${describe(final)}`
       : undefined,
   );
-  const ending = Object.hasOwn(unpaidEndings, final.payment_status ?? '') ? unpaidEndings[final.payment_status!] : undefined;
-  if (ending !== undefined) throw new RejectedError(ending(final.invoice_code ?? invoiceCode));
   return final;
 }

@@ -10,7 +10,7 @@ import { renderFields } from '../../io/table.js';
 import type { Prompter } from '../../prompter.js';
 import { tokenModeOf } from '../auth/token-family.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, refreshIntervals, wholeNumberOf } from '../shared/choices.js';
-import { waitForInvoice } from '../invoices/wait.js';
+import { unpaidEnding, waitForInvoice } from '../invoices/wait.js';
 
 export interface CreateOrderFlags {
   type?: OrderType | undefined;
@@ -162,6 +162,8 @@ async function offerToWait(ctx: CliContext, invoiceCode: string): Promise<void> 
     intervalSeconds: refreshIntervals.invoiceStatus.recommended,
     timeoutSeconds: DEFAULT_WAIT_TIMEOUT_SECONDS,
   });
+  const unpaid = unpaidEnding(status, invoiceCode);
+  if (unpaid !== undefined) throw unpaid;
   ctx.io.success(`Invoice ${invoiceCode} is ${orDash(status.payment_status)}; the order is ${status.order_status ?? 'not reported'}.`);
 }
 
