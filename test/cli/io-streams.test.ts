@@ -65,3 +65,28 @@ describe('IOStreams: what each kind of output does, on a terminal and off it', (
     expect(plain.style.green('x')).toBe('x');
   });
 });
+
+describe('the terminal size', () => {
+  const sized = (columns: number | undefined, rows: number | undefined, env: Record<string, string>, tty = true) =>
+    new IOStreams(fakeIO({ tty, columns, rows, env }));
+
+  it('is what the terminal says; LINES and COLUMNS do not override it', () => {
+    const ios = sized(120, 40, { LINES: '10', COLUMNS: '20' });
+    expect([ios.columns, ios.rows]).toEqual([120, 40]);
+  });
+
+  // A pseudo-terminal nobody sized says 0 by 0: the pager then opened for a list of six lines.
+  it('a terminal that says 0 by 0 is taken at LINES and COLUMNS, as less takes it', () => {
+    expect([sized(0, 0, { LINES: '50', COLUMNS: '90' }).columns, sized(0, 0, { LINES: '50', COLUMNS: '90' }).rows]).toEqual([90, 50]);
+    expect(sized(0, undefined, { LINES: '50' }).rows).toBe(50);
+  });
+
+  it.each(['', '0', '-5', 'abc', '1e3', '999999'])('LINES=%j is no size', (value) => {
+    expect(sized(80, 0, { LINES: value }).rows).toBe(0);
+  });
+
+  it('is nothing off a terminal', () => {
+    const ios = sized(80, 24, { LINES: '50', COLUMNS: '90' }, false);
+    expect([ios.columns, ios.rows]).toEqual([undefined, undefined]);
+  });
+});

@@ -152,12 +152,15 @@ export class IOStreams {
 
   /** Columns of the terminal on stdout; undefined when it is not one. */
   get columns(): number | undefined {
-    return this.terminal ? this.streams.stdout.columns : undefined;
+    return this.terminal ? sizeOr(this.streams.stdout.columns, this.streams.env.COLUMNS) : undefined;
   }
 
-  /** Rows of the terminal on stdout; undefined when it is not one, or does not say. */
+  /**
+   * Rows of the terminal on stdout; undefined when it is not one, or does not say. A terminal that says 0 by 0 (a
+   * pseudo-terminal nobody sized) is taken at LINES and COLUMNS, as less and curses take it.
+   */
   get rows(): number | undefined {
-    return this.terminal ? this.streams.stdout.rows : undefined;
+    return this.terminal ? sizeOr(this.streams.stdout.rows, this.streams.env.LINES) : undefined;
   }
 
   /** The zone times are shown in on a terminal: the injected one (tests), else the process's own (TZ). */
@@ -302,4 +305,11 @@ export class IOStreams {
   pagingProgress(noun: string): PagingProgress {
     return startPagingProgress(this.progress(`Fetching ${noun}…`), noun);
   }
+}
+
+/** The terminal's own size when it says one, else a positive whole number from the environment (LINES, COLUMNS). */
+function sizeOr(measured: number | undefined, fromEnv: string | undefined): number | undefined {
+  if (measured !== undefined && measured > 0) return measured;
+  const given = /^[1-9]\d{0,4}$/.test(fromEnv ?? '') ? Number(fromEnv) : undefined;
+  return given ?? measured;
 }
