@@ -137,7 +137,10 @@ describe('option parsers', () => {
     ['0', '--per-page must be from 1 to 100.'],
     ['101', '--per-page must be from 1 to 100.'],
     ['1e2', '--per-page must be a whole number.'],
-    ['-1', '--per-page must be a whole number.'],
+    // -1 is a whole number: what it breaks is the range.
+    ['-1', '--per-page must be from 1 to 100.'],
+    [' -20 ', '--per-page must be from 1 to 100.'],
+    ['-1.5', '--per-page must be a whole number.'],
     ['', '--per-page must be a whole number.'],
   ])('parseWholeNumber refuses %j', (value, message) => {
     expect(() => parseWholeNumber('--per-page', 1, 100)(value)).toThrow(message);
@@ -145,6 +148,7 @@ describe('option parsers', () => {
 
   it('an open-ended range says only the minimum', () => {
     expect(() => parseWholeNumber('--timeout', 1)('0')).toThrow('--timeout must be at least 1.');
+    expect(() => parseWholeNumber('--timeout', 1)('-1')).toThrow('--timeout must be at least 1.');
   });
 
   // Past 2^53 - 1 the digits round: "at least 1" would be untrue of them, and the number sent would not be the one typed.

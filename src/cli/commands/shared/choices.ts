@@ -48,14 +48,14 @@ export function wholeNumberOf(text: string): number | undefined {
 
 /** A whole number from `min` to `max`, for paging, interval and port options. */
 export function parseWholeNumber(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  const range = max === Number.MAX_SAFE_INTEGER ? `${name} must be at least ${min}.` : `${name} must be from ${min} to ${max}.`;
   return (value: string): number => {
     const n = wholeNumberOf(value);
-    if (n === undefined) throw new InvalidArgumentError(`${name} must be a whole number.`);
+    // -1 is a whole number too: what it breaks is the range.
+    if (n === undefined) throw new InvalidArgumentError(/^-\d+$/.test(value.trim()) ? range : `${name} must be a whole number.`);
     // Past the largest whole number a JavaScript number holds exactly, the digits are not what would be sent.
-    if (n < min || n > max)
-      throw new InvalidArgumentError(
-        max === Number.MAX_SAFE_INTEGER && n < min ? `${name} must be at least ${min}.` : `${name} must be from ${min} to ${max}.`,
-      );
+    if (n < min) throw new InvalidArgumentError(range);
+    if (n > max) throw new InvalidArgumentError(`${name} must be from ${min} to ${max}.`);
     return n;
   };
 }
