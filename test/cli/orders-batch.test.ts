@@ -1,4 +1,15 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -238,6 +249,31 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     writeFileSync(`${input}.results.jsonl`, `${lines.slice(0, -1).join('\n')}\n`, { mode: 0o600 });
     expect((await asRich(['orders', 'batch', input])).code).toBe(0);
     expect(orderPosts()).toHaveLength(1);
+  });
+
+  // The batch name defaults to the file's name: last week's orders.csv in a new folder has last week's keys.
+  it('rows another run ordered under the same batch name: said on stderr, --json too; rows new to the server are not', async () => {
+    const rows = 'username,place,pass,reference\nBuilderBob,5001,9001,w1\nBuilderBob,5001,9002,w2\n';
+    mkdirSync(join(dir, 'week1'));
+    mkdirSync(join(dir, 'week2'));
+    const first = await asRich(['orders', 'batch', file('week1/orders.csv', rows)]);
+    expect(first.code).toBe(0);
+    expect(first.err).not.toContain('already ordered');
+    const again = await asRich(['--json', 'orders', 'batch', file('week2/orders.csv', `${rows}BuilderBob,5001,9004,w3\n`)]);
+    expect(again.code).toBe(0);
+    expect(
+      again.out
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { status: string }).status),
+    ).toEqual(['existed', 'existed', 'created']);
+    expect(again.err).toContain(
+      '2 rows were already ordered under the batch name "orders.csv" by a run whose results are not in this file, and were not ordered again. To order them anew, name this batch: --batch NAME.\n',
+    );
+    // Run again in the same folder: its own results file knows every row, so nothing is said.
+    const third = await asRich(['orders', 'batch', join(dir, 'week2/orders.csv')]);
+    expect(third.code).toBe(0);
+    expect(third.err).not.toContain('already ordered');
   });
 
   it('reading a results file stops at Ctrl-C with its reason', async () => {

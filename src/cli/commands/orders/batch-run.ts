@@ -283,6 +283,10 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
   }
 
   const sentNow = new Set<string>();
+  // A row this results file never sent that the server already holds was ordered by a run that wrote another one:
+  // the same batch name (by default the file's name) in another folder, or a results file moved away.
+  const knownBefore = new Set(ledger.rows.keys());
+  let orderedElsewhere = 0;
   const totalBefore = [...ledger.rows.values()].reduce(
     (sum, row) => sum + (row.state === 'created' || row.state === 'existed' ? (row.amount ?? 0) : 0),
     0,
@@ -313,6 +317,7 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
           await writer.append(record);
           ledger.apply(record);
           sentNow.add(outcome.key);
+          if (outcome.status === 'existed' && !knownBefore.has(outcome.key)) orderedElsewhere += 1;
           tally.sentThisRun += 1;
           current = `line ${outcome.line ?? '?'} ${outcome.status}`;
           await emit(reportOf(outcome.line ?? 0, outcome.key, ledger.rows.get(outcome.key)!, false));
@@ -323,6 +328,7 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
       progress.clear();
     }
     printSummary(ctx, tally, left, ledgerPath, plan);
+    if (orderedElsewhere > 0) ctx.io.warn(orderedElsewhereWarning(orderedElsewhere, batch));
     if (stopped !== undefined) await stop(ctx, stopped, left);
     if (flags.wait) await waitForAll(ctx, client, ledger, writer, flags);
   } finally {
@@ -330,6 +336,12 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
   }
   if (tally.rejected > 0)
     throw new RejectedError(`${tally.rejected} of ${plan.rows} rows were rejected; their reasons are in ${ledgerPath}.`);
+}
+
+/** Said even with --json: the user may believe these rows were ordered now. */
+function orderedElsewhereWarning(rows: number, batch: string): string {
+  const these = rows === 1 ? '1 row was' : `${rows} rows were`;
+  return `${these} already ordered under the batch name ${JSON.stringify(sanitizeText(batch, { multiline: false }))} by a run whose results are not in this file, and ${rows === 1 ? 'was' : 'were'} not ordered again. To order ${rows === 1 ? 'it' : 'them'} anew, name this batch: --batch NAME.`;
 }
 
 async function stop(ctx: CliContext, stopped: BatchStop, left: number): Promise<never> {
