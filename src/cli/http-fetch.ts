@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import { finalFetchError } from '../client/http.js';
+import { nextHop, REDIRECT_STATUSES, type Hop } from '../client/redirects.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, MAX_RESPONSE_BYTES, responseTooLarge } from '../client/response-limit.js';
 import { FetchAnswer, plainInit, type PlainInit } from './fetch-answer.js';
 
@@ -8,31 +9,47 @@ import { FetchAnswer, plainInit, type PlainInit } from './fetch-answer.js';
  * HTTP parser (WebAssembly) on the first request, and at exit the process waits for V8 to finish optimising it:
  * together some 70 ms, more than the rest of a command (BENCHMARKS.md). The library keeps the global fetch; this
  * serves one-shot CLI processes. Bodies are small JSON, so both directions are buffered whole.
- * Follows redirects as fetch does, except that a body is never resent to another origin (fetch would resend a
- * 307/308's), and answers with a FetchAnswer (see there). The client asks for `redirect: 'manual'` and decides itself.
- * A body is read only up to the limit the client sets on the init (response-limit.ts), counted as it arrives and again
- * as it is decompressed.
+ * Follows redirects by the client's one rule (client/redirects.ts), and refuses the others as fetch fails: a TypeError
+ * whose cause is the RedirectRefusedError. The client asks for `redirect: 'manual'` and applies the same rule itself.
+ * Answers with a FetchAnswer (see there). A body is read only up to the limit the client sets on the init
+ * (response-limit.ts), counted as it arrives and again as it is decompressed.
  */
 export async function httpFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const request = typeof input === 'string' || input instanceof URL ? plainInit(init) : await requestInit(input, init);
   const given = (init as { [MAX_RESPONSE_BYTES]?: unknown } | undefined)?.[MAX_RESPONSE_BYTES];
   const maxBytes = typeof given === 'number' ? given : DEFAULT_MAX_RESPONSE_BYTES;
   let outgoing: Outgoing = {
-    url: new URL(typeof input === 'string' || input instanceof URL ? input : input.url),
+    url: new URL(typeof input === 'string' || input instanceof URL ? input : input.url).href,
     method: request.method,
     headers: request.headers,
     body: request.body,
   };
   for (let redirects = 0; ; redirects++) {
     const answer = await send(outgoing, request.signal);
-    const location = answer.headers.location;
-    if (location === undefined || !REDIRECTS.has(answer.statusCode ?? 0) || request.redirect === 'manual')
-      return (await toAnswer(answer, request.signal, maxBytes, outgoing.url)).asResponse();
+    const next = request.redirect === 'manual' ? undefined : followed(outgoing, answer, redirects, request.redirect);
+    if (next === undefined) return (await toAnswer(answer, request.signal, maxBytes, outgoing.url)).asResponse();
     answer.resume();
-    if (request.redirect === 'error') throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
-    if (redirects >= MAX_REDIRECTS) throw new TypeError('fetch failed', { cause: new Error('too many redirects') });
-    outgoing = redirected(outgoing, new URL(location, outgoing.url), answer.statusCode!);
+    outgoing = next;
   }
+}
+
+/** The next request of a redirect, or undefined for an answer to keep; a refused redirect fails as fetch fails. */
+function followed(previous: Outgoing, answer: IncomingMessage, redirects: number, mode: RequestRedirect): Outgoing | undefined {
+  const status = answer.statusCode ?? 0;
+  const headers = { get: (name: string) => headerOf(answer, name) };
+  try {
+    if (mode === 'error' && REDIRECT_STATUSES.has(status) && headers.get('location') !== null) throw new Error('unexpected redirect');
+    return nextHop(previous, { status, headers }, redirects);
+  } catch (error) {
+    answer.resume();
+    throw new TypeError('fetch failed', { cause: error });
+  }
+}
+
+function headerOf(answer: IncomingMessage, name: string): string | null {
+  const value = answer.headers[name.toLowerCase()];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** A Request handed over (undici is loaded already then), read into the same plain form. */
@@ -45,35 +62,15 @@ async function requestInit(request: Request, init: RequestInit | undefined): Pro
   return plainInit({ method: request.method, headers, body, signal: request.signal, redirect: request.redirect, ...init });
 }
 
-interface Outgoing {
-  url: URL;
-  method: string;
-  /** Lower-case names. */
-  headers: Record<string, string>;
-  body: Buffer | undefined;
-}
+/** Lower-case header names; the body as the caller gave it. */
+type Outgoing = Hop<Buffer>;
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const MAX_REDIRECTS = 20;
 /** Statuses whose answer has no body. */
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
-/** The next request of a redirect, as fetch makes it: 303 (and 301/302 after a POST) become a GET without a body. */
-function redirected(previous: Outgoing, url: URL, status: number): Outgoing {
-  const headers = { ...previous.headers };
-  // Credentials are not sent to another origin, as fetch does.
-  if (url.origin !== previous.url.origin) delete headers.authorization;
-  if (status === 303 || ((status === 301 || status === 302) && previous.method === 'POST')) {
-    for (const name of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) delete headers[name];
-    return { url, method: previous.method === 'HEAD' ? 'HEAD' : 'GET', headers, body: undefined };
-  }
-  if (url.origin !== previous.url.origin && previous.body !== undefined)
-    throw new TypeError('fetch failed', { cause: new Error(`a ${status} redirect to another origin would resend the request body`) });
-  return { ...previous, url, headers };
-}
-
 async function send(outgoing: Outgoing, signal: PlainInit['signal']): Promise<IncomingMessage> {
-  const { url, body } = outgoing;
+  const { body } = outgoing;
+  const url = new URL(outgoing.url);
   const { request: open } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const headers = body === undefined ? outgoing.headers : { ...outgoing.headers, 'content-length': String(body.length) };
   signal?.throwIfAborted();
@@ -97,11 +94,11 @@ async function send(outgoing: Outgoing, signal: PlainInit['signal']): Promise<In
   });
 }
 
-async function toAnswer(answer: IncomingMessage, signal: PlainInit['signal'], maxBytes: number, url: URL): Promise<FetchAnswer> {
+async function toAnswer(answer: IncomingMessage, signal: PlainInit['signal'], maxBytes: number, url: string): Promise<FetchAnswer> {
   const status = answer.statusCode ?? 500;
   const tooLarge = () => {
     answer.destroy();
-    return finalFetchError(responseTooLarge(url.href, maxBytes, status, 'topup reads no more of one answer'));
+    return finalFetchError(responseTooLarge(url, maxBytes, status, 'topup reads no more of one answer'));
   };
   // Content-Length counts the bytes sent: past the limit, the body is too, decoded or not.
   if (Number(answer.headers['content-length'] ?? 0) > maxBytes) throw tooLarge();

@@ -81,11 +81,14 @@ function reportError(ctx: CliContext, error: unknown, target: TargetSummary | un
 
 /**
  * Whether the request may have done its work although the run failed: no answer came (rate limits, the network, a
- * Ctrl-C), or a 2xx came whose body could not be used (the server accepted it: a 201 whose answer is cut short).
+ * Ctrl-C), a 2xx came whose body could not be used (the server accepted it: a 201 whose answer is cut short), or a
+ * redirect that would have turned it into a GET.
  */
 function maybeCommitted(error: Error): boolean {
   const status = (error as { status?: unknown }).status;
   if (typeof status === 'number' && status >= 200 && status < 300) return true;
+  // A POST answered 301, 302 or 303 was not followed as a GET (client/redirects.ts): the POST may have taken effect.
+  if (error.name === 'RedirectRefusedError' && (status === 301 || status === 302 || status === 303)) return true;
   const code = exitCodeFor(error);
   return code === ExitCode.rateLimited || code === ExitCode.unavailable || code === ExitCode.interrupted;
 }

@@ -59,3 +59,64 @@ export function kindOf(value: unknown): string {
   if (value === undefined) return 'nothing';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
+
+/**
+ * The deepest an answer may nest its arrays and objects. Answers of this API are a handful of levels deep (envelope,
+ * data, a list, a record, a field); 512 leaves room for anything a server might add, and stays far below the depth at
+ * which JSON.stringify, and every renderer that walks a value, run out of stack (a few thousand levels).
+ */
+export const MAX_ANSWER_DEPTH = 512;
+
+/** The code of an answer that arrived but cannot be used: too deep, or not decodable per its Content-Encoding. */
+export const UNREADABLE_ANSWER = 'UNREADABLE_ANSWER';
+
+/**
+ * Whether a JSON text nests deeper than `max` arrays and objects, told by counting brackets outside strings: a loop,
+ * not a parse, so no depth can overflow it. A text that does not start as JSON's arrays and objects do (an HTML page)
+ * is never too deep.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  if (!/^\s*[[{]/.test(text)) return false;
+  let depth = 0;
+  for (let at = 0; at < text.length; at++) {
+    const char = text.charCodeAt(at);
+    if (char === QUOTE) at = endOfString(text, at);
+    else if (char === OPEN_LIST || char === OPEN_OBJECT) {
+      if (++depth > max) return true;
+    } else if (char === CLOSE_LIST || char === CLOSE_OBJECT) depth--;
+  }
+  return false;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_LIST = 0x5b;
+const CLOSE_LIST = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+
+/** Where the string opened at `start` ends: its closing quote, the first not escaped by an odd run of backslashes. */
+function endOfString(text: string, start: number): number {
+  for (let at = text.indexOf('"', start + 1); at !== -1; at = text.indexOf('"', at + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+  return text.length;
+}
+
+/**
+ * An answer that arrived whole but cannot be used, as one sentence naming the origin of `url`: the server did answer
+ * (not a network failure, so never retried: the same request would get the same answer), and `why` says what is
+ * wrong with it.
+ */
+export function unreadableAnswer(url: string | undefined, why: string, status?: number): TopupError {
+  const who = url === undefined ? 'The server' : new URL(url).origin;
+  return new TopupError(`${who} answered, but its answer could not be read: ${why}.`, {
+    status,
+    code: UNREADABLE_ANSWER,
+  });
+}
+
+/** Why an answer nested past MAX_ANSWER_DEPTH is refused. */
+export const TOO_DEEP = `it nests arrays and objects more than ${MAX_ANSWER_DEPTH} levels deep`;

@@ -1,7 +1,9 @@
 import { raceAbort } from '../abort.js';
+import { finalFetchError, isFinalFetchError } from './final-fetch-error.js';
+import { MAX_ANSWER_DEPTH, nestsDeeperThan, TOO_DEEP, unreadableAnswer } from './answer-data.js';
 import { redactHeaders, redactUrl } from '../contract/redact.js';
 import { ResponseTooLargeError } from '../errors.js';
-import { nextHop, RedirectRefusedError, type Hop } from './redirects.js';
+import { nextHop, RedirectRefusedError, type Hop, type RedirectPolicy } from './redirects.js';
 import { MAX_RESPONSE_BYTES, readBodyWithin } from './response-limit.js';
 import { connectionFailure, timeoutFailure } from './transport-failure.js';
 import type { FetchFunction, OutgoingRequest, ResolvedOptions } from './options.js';
@@ -50,7 +52,10 @@ export interface ReceivedAnswer {
  */
 export async function sendAttempt(
   attempt: Attempt,
-  options: Pick<ResolvedOptions, 'baseUrl' | 'fetch' | 'timeout' | 'maxResponseBytes' | 'token' | 'userAgent' | 'onRequest'>,
+  options: Pick<
+    ResolvedOptions,
+    'baseUrl' | 'fetch' | 'timeout' | 'maxResponseBytes' | 'token' | 'userAgent' | 'onRequest' | 'allowInsecureHttp'
+  >,
 ): Promise<ReceivedAnswer> {
   const query = attempt.searchParams === undefined ? '' : `?${attempt.searchParams.toString()}`;
   const url = new URL(`${options.baseUrl}${attempt.path}${query}`).href;
@@ -69,50 +74,61 @@ export async function sendAttempt(
       options.fetch,
       url,
       { method: attempt.method, headers, body },
-      { timeout: options.timeout, maxResponseBytes: options.maxResponseBytes, signal: attempt.signal },
+      {
+        timeout: options.timeout,
+        maxResponseBytes: options.maxResponseBytes,
+        signal: attempt.signal,
+        redirects: { allowInsecureHttp: options.allowInsecureHttp },
+        // --debug shows where each redirect went, as it showed the first request.
+        onRedirect: (hop) => options.onRequest?.(describeRequest(hop.method, hop.url, hop.headers, options.token)),
+      },
     );
   } catch (error) {
-    if (error instanceof TransportFailure) throw connectionFailure(error.reason, url, options.token, error.during);
+    // The hop that failed: after a redirect, another host than the base URL's.
+    if (error instanceof TransportFailure) throw connectionFailure(error.reason, error.url ?? url, options.token, error.during);
     throw error;
   }
 }
 
-const FINAL = Symbol.for('topup.finalFetchError');
+export { finalFetchError };
 
 /**
- * Marks an error a custom fetch rejects with as the end of the call: not a network failure to retry, but a problem the
- * caller must see as it is (the CLI's embedded sandbox uses it when its state file cannot be read).
+ * The request failed before its answer was whole: `during` says whether any of the answer had arrived, `url` where it
+ * was going (a redirect's target, when it was one).
  */
-export function finalFetchError<E extends Error>(error: E): E {
-  return Object.assign(error, { [FINAL]: true });
-}
-
-function isFinalFetchError(error: unknown): boolean {
-  return error instanceof Error && (error as unknown as Record<symbol, unknown>)[FINAL] === true;
-}
-
-/** The request failed before its answer was whole: `during` says whether any of the answer had arrived. */
 export class TransportFailure extends Error {
   override name = 'TransportFailure';
   constructor(
     readonly reason: unknown,
     readonly during: 'request' | 'body',
+    readonly url?: string,
   ) {
     super('The request failed in transport.');
   }
 }
 
 /**
- * One request and its whole answer within `timeout` and `maxResponseBytes`: a server may send its headers and then
- * stall mid-body, or send far more than any answer of this API holds (a gzip bomb).
- * Rejects with the caller's abort reason, a TimeoutError, or a TransportFailure. Aborting the signal given to
- * fetch also cancels the body and closes its connection; the waits are raced as well, for a fetch that ignores it.
+ * One request and its whole answer within `timeout` and `maxResponseBytes`, nested at most MAX_ANSWER_DEPTH deep: a
+ * server may send its headers and then stall mid-body, or send far more than any answer of this API holds (a gzip
+ * bomb), or nest it deeper than whoever reads it can walk.
+ * Rejects with the caller's abort reason, a TimeoutError, a TransportFailure, or a TopupError for an answer that came
+ * but cannot be used (unreadableAnswer: too deep, or not decodable per its Content-Encoding; never retried). Aborting
+ * the signal given to fetch also cancels the body and closes its connection; the waits are raced as well, for a fetch
+ * that ignores it.
  */
 export async function exchange(
   fetch: FetchFunction | ((url: string, init: RequestInit) => Promise<Answer>),
   url: string,
   request: { method: string; headers: Record<string, string>; body?: string | undefined },
-  limits: { timeout: number; maxResponseBytes: number; signal?: AbortSignal | undefined },
+  limits: {
+    timeout: number;
+    maxResponseBytes: number;
+    signal?: AbortSignal | undefined;
+    /** What redirects may do beyond the base URL's rule (redirects.ts). */
+    redirects?: RedirectPolicy | undefined;
+    /** Each redirect followed, before it is sent. */
+    onRedirect?: ((hop: Hop) => void) | undefined;
+  },
 ): Promise<ReceivedAnswer> {
   const { signal } = limits;
   signal?.throwIfAborted();
@@ -127,6 +143,9 @@ export async function exchange(
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   let during: 'request' | 'body' = 'request';
+  // Where the last request went and, once its answer came, its status: what an unreadable answer names.
+  let at = url;
+  let status: number | undefined;
   try {
     // Redirects are followed in redirects.ts, not by fetch, which would resend a 307/308's body to another origin.
     let hop: Hop = { url, ...request };
@@ -140,30 +159,57 @@ export async function exchange(
         // For a fetch that buffers whole bodies itself (the CLI's): where to stop. Other fetches ignore it.
         [MAX_RESPONSE_BYTES]: limits.maxResponseBytes,
       };
+      at = hop.url;
       const answer: Answer = await raceAbort(fetch(hop.url, init), controller.signal);
-      const next = nextHop(hop, answer, hops);
+      const next = nextHop(hop, answer, hops, limits.redirects);
       if (next === undefined) {
         during = 'body';
+        status = answer.status;
         const body = await raceAbort(readBodyWithin(answer, hop.url, limits.maxResponseBytes), controller.signal);
+        if (nestsDeeperThan(body, MAX_ANSWER_DEPTH)) throw finalFetchError(unreadableAnswer(hop.url, TOO_DEEP, answer.status));
         return { answer, body };
       }
       discardBody(answer);
       hop = next;
+      try {
+        limits.onRedirect?.(hop);
+      } catch (hookError) {
+        // The caller's own hook failed: theirs to see, not a network failure to retry.
+        throw finalFetchError(hookError instanceof Error ? hookError : new Error(String(hookError)));
+      }
     }
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (timedOut) throw timeoutFailure(url, limits.timeout);
+    if (timedOut) throw timeoutFailure(at, limits.timeout);
     if (error instanceof ResponseTooLargeError) {
       // Closes the connection the oversized body was still arriving on.
       controller.abort(error);
       throw error;
     }
     if (isFinalFetchError(error) || error instanceof RedirectRefusedError) throw error;
-    throw new TransportFailure(error, during);
+    const undecodable = decodingFailure(error);
+    if (undecodable !== undefined)
+      throw unreadableAnswer(at, `its body could not be decoded as its Content-Encoding says (${undecodable})`, status);
+    throw new TransportFailure(error, during, at);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * zlib's and brotli's codes for a body that is not what its Content-Encoding says. Both undici and the CLI's fetch
+ * (src/cli/http-fetch.ts) decode the whole body the server sent, and keep these in a `cause` of their TypeError.
+ */
+const DECODING_CODES = /^(Z_DATA_ERROR|Z_BUF_ERROR|Z_NEED_DICT|ERR__ERROR_FORMAT_|ERR__ERROR_DICTIONARY_)/;
+
+/** The decoder's own words when a fetch failed because the answer's body could not be decoded; otherwise undefined. */
+function decodingFailure(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && DECODING_CODES.test(code)) return current.message || code;
+  }
+  return undefined;
 }
 
 /** A redirect's own body is never read: cancelling the stream frees the connection at once. */

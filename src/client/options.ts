@@ -68,6 +68,8 @@ export interface ResolvedOptions {
   maxResponseBytes: number;
   retryPolicy: RetryPolicy;
   pacing: boolean;
+  /** Plain http:// to a host that is not loopback, for the base URL and every redirect (redirects.ts). */
+  allowInsecureHttp: boolean;
   userAgent: string;
   onRequest: ((request: OutgoingRequest) => void) | undefined;
   onResponse: ((response: ReceivedResponse) => void) | undefined;
@@ -146,6 +148,7 @@ export function resolveOptions(given: ClientOptions): ResolvedOptions {
       maxRetryTime: checkNumber('maxRetryTime', options.maxRetryTime ?? defaults.maxRetryTime, 0, MAX_TIMER_MS),
     },
     pacing: options.pacing ?? (declaresNoRateLimits(fetchFunction) ? false : defaults.pacing),
+    allowInsecureHttp: options.allowInsecureHttp === true,
     userAgent,
     onRequest: options.onRequest,
     onResponse: options.onResponse,

@@ -119,8 +119,7 @@ describe('httpFetch', () => {
 
   it.each([
     ['GET', '/found', 'GET', ''],
-    ['POST', '/found', 'GET', ''],
-    ['POST', '/see-other', 'GET', ''],
+    ['GET', '/see-other', 'GET', ''],
     ['POST', '/temporary', 'POST', 'kept'],
   ])('%s %s is followed as a %s with body %j, keeping the token on the same origin', async (method, path, nextMethod, nextBody) => {
     const response = await httpFetch(`${main.url}${path}`, {
@@ -134,11 +133,25 @@ describe('httpFetch', () => {
     expect(seen.headers.authorization).toBe('Bearer t');
   });
 
-  it('does not send the token to another origin', async () => {
-    const response = await httpFetch(`${main.url}/elsewhere`, { headers: { authorization: 'Bearer t' } });
+  it.each(['/found', '/see-other'])('POST %s is not repeated as a GET: it fails as fetch fails, the refusal its cause', async (path) => {
+    const error = await httpFetch(`${main.url}${path}`, { method: 'POST', body: 'kept' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as TypeError).cause).toMatchObject({
+      name: 'RedirectRefusedError',
+      message: `${main.url} answered ${path === '/found' ? 302 : 303} with a redirect to ${main.url}, which would repeat the POST as a GET; it was not followed, and the POST may have taken effect.`,
+    });
+    expect(main.seen.at(-1)).toMatchObject({ method: 'POST', url: path });
+  });
+
+  it('follows a request without credentials to another origin, and refuses one with the token', async () => {
+    const response = await httpFetch(`${main.url}/elsewhere`);
     expect(await response.text()).toBe('other');
-    expect(other.seen.at(-1)!.url).toBe('/landed');
-    expect(other.seen.at(-1)!.headers.authorization).toBeUndefined();
+    expect(other.seen.map((r) => r.url)).toEqual(['/landed']);
+    const error = await httpFetch(`${main.url}/elsewhere`, { headers: { authorization: 'Bearer t' } }).catch((e: unknown) => e);
+    expect(((error as TypeError).cause as Error).message).toBe(
+      `${main.url} answered 302 with a redirect to ${other.url}, another origin; a request with credentials or an Idempotency-Key is never repeated there: if the API moved there, point the base URL (--base-url, or baseUrl) at it.`,
+    );
+    expect(other.seen).toHaveLength(1);
   });
 
   it('returns the redirect itself with redirect: manual', async () => {

@@ -1,3 +1,6 @@
+import { MAX_ANSWER_DEPTH, nestsDeeperThan, TOO_DEEP, unreadableAnswer } from '../../client/answer-data.js';
+import { finalFetchError } from '../../client/final-fetch-error.js';
+
 /**
  * Text from a server (or typed by someone else) made safe to print: every C0 and C1 control character, DEL, and the
  * Unicode bidirectional overrides become a visible escape (`\x1b`, `\x9b`, `\u202e`), so that no escape sequence
@@ -41,7 +44,10 @@ export function messageText(text: string, options: { multiline?: boolean } = {})
   return short.length <= MAX_MESSAGE_CHARS ? short : `${short.slice(0, MAX_MESSAGE_CHARS)}…`;
 }
 
-/** Every string in a parsed answer, keys included, sanitised (tab and newline kept: a table cell escapes those itself). */
+/**
+ * Every string in a parsed answer, keys included, sanitised (tab and newline kept: a table cell escapes those itself).
+ * It recurses, as JSON.stringify does: a server's answer reaches it only when nested at most MAX_ANSWER_DEPTH deep.
+ */
 export function sanitizeDeep(value: unknown): unknown {
   if (typeof value === 'string') return sanitizeText(value);
   if (Array.isArray(value)) return value.map(sanitizeDeep);
@@ -53,9 +59,13 @@ export function sanitizeDeep(value: unknown): unknown {
 
 /**
  * An answer body with its strings sanitised, for a command whose output is for people: JSON in, JSON out, so the
- * client reads it as it would have; a body that is not JSON is sanitised as text.
+ * client reads it as it would have; a body that is not JSON is sanitised as text. JSON nested deeper than
+ * MAX_ANSWER_DEPTH, which neither sanitizeDeep nor JSON.stringify could walk without running out of stack, is refused
+ * as the client refuses it (src/client/http.ts), in the same sentence naming `from`, and marked final: this runs inside
+ * the client's fetch, where any other error would read as a network failure and be retried.
  */
-export function sanitizeBody(body: string): string {
+export function sanitizeBody(body: string, from: { url?: string; status?: number } = {}): string {
+  if (nestsDeeperThan(body, MAX_ANSWER_DEPTH)) throw finalFetchError(unreadableAnswer(from.url, TOO_DEEP, from.status));
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -72,9 +82,13 @@ export function sanitizeBody(body: string): string {
 export function sanitizingFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
   return (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
     const answer = await fetch(input, init);
-    const body = sanitizeBody(await answer.text());
+    const body = sanitizeBody(await answer.text(), { url: urlOf(input), status: answer.status });
     return { status: answer.status, ok: answer.ok, headers: answer.headers, text: async () => body };
   }) as typeof globalThis.fetch;
+}
+
+function urlOf(input: Parameters<typeof globalThis.fetch>[0]): string {
+  return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
 }
 
 /** Characters JSON.stringify leaves raw that a terminal may still act on (DEL, C1, BiDi overrides). */
