@@ -65,11 +65,16 @@ type TolerantShape<S extends z.ZodRawShape, K> = { [P in keyof S]: P extends K ?
 
 /**
  * A value of a response enum: one of the known ones, or any other string a server may add (shown as it is).
- * Requests and query filters keep the closed enum.
+ * Requests and query filters keep the closed enum. Its type keeps the known values (`'paid' | (string & {})`), so an
+ * editor offers them and a comparison with a misspelt one (`=== 'piad'`) is still a string comparison, but shown as
+ * an unknown value; at run time it is the union below.
  */
-export function openEnum<T extends z.ZodEnum>(known: T) {
+export function openEnum<T extends z.ZodEnum>(known: T): OpenEnum<T> {
   return z.union([known, z.string().meta({ description: 'A value this contract does not know yet; clients show it as it is.' })]);
 }
+
+/** The zod type of openEnum: a string schema whose type names the known values. */
+export type OpenEnum<T extends z.ZodEnum> = z.ZodType<z.output<T> | (string & {}), z.input<T> | (string & {})>;
 
 /** `YYYY-MM-DD HH:MM:SS`, always UTC. */
 export const Timestamp = component(

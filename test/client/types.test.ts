@@ -5,6 +5,8 @@ import {
   TopupError,
   type CreateOrderRequest,
   type ErrorCode,
+  type InvoiceStatus,
+  type Order,
   type PaymentMethodCode,
   type TopupErrorCode,
 } from '../../src/index.js';
@@ -40,6 +42,24 @@ describe('types as strict as the contract', () => {
     expectTypeOf<ErrorCode>().toExtend<TopupErrorCode>();
     expectTypeOf<'SOMETHING_NEW'>().toExtend<TopupErrorCode>();
     expect(new TopupError('x', { code: 'SOMETHING_NEW' }).code).toBe('SOMETHING_NEW');
+  });
+
+  // An open enum keeps its known values in its type: an editor offers them, and any other string still fits.
+  it('status fields name their known values, and stay open to others', async () => {
+    // Exclude, not NonNullable: `T & {}` lets TypeScript fold the literals into `string & {}`.
+    type Paid = Exclude<InvoiceStatus['payment_status'], undefined>;
+    expectTypeOf<Extract<Paid, 'paid'>>().toEqualTypeOf<'paid'>();
+    expectTypeOf<Extract<Paid, 'expired'>>().toEqualTypeOf<'expired'>();
+    expectTypeOf<'a_status_of_tomorrow'>().toExtend<Paid>();
+    expectTypeOf<Extract<Order['status'], 'processing'>>().toEqualTypeOf<'processing'>();
+    expectTypeOf<Extract<Order['order_type'], 'gamepass'>>().toEqualTypeOf<'gamepass'>();
+    // @ts-expect-error: a number is no status
+    const notAStatus: Paid = 7;
+    expect(notAStatus).toBe(7);
+    const sandbox = await createSandbox({ rateLimit: false });
+    const client = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('rich').token, fetch: sandbox.fetch });
+    const status = await client.invoices.status('INV20260302000001');
+    expect(['paid', 'pending', 'expired']).toContain(status.payment_status);
   });
 
   it('fixture accounts are typed by name', async () => {
