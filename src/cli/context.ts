@@ -347,7 +347,8 @@ export class CliContext {
       this.#globals.json || options.exact === true ? wrapGiven : (fetch: typeof globalThis.fetch) => wrapGiven(sanitizingFetch(fetch));
     const hooks = withWatch(this.#clientHooks(), options.watch ?? {});
     if (target.kind === 'embedded') {
-      // Pacing would only slow the user down on a sandbox of this machine: its limits still answer 429 if exceeded.
+      // Pacing would only slow the user down on a sandbox of this machine. A served one still answers 429 past its
+      // limits; the in-process one starts its rate-limit windows over with each request (docs/sandbox.md).
       const fetch = target.home.kind === 'served' ? await this.remoteFetch() : sandboxFetch(await this.offlineSandbox());
       return createClient({
         baseUrl: target.baseUrl,

@@ -104,7 +104,8 @@ Test values, the same on every start (\`topup mock fixtures\` lists them all):
 
 A sandbox over HTTP for your own bot: \`topup mock serve\` (http://127.0.0.1:4010): the config folder's, which every
 command here then uses with no flags (pay, expire, deposit, reset, logs… steer it); --fresh or --state FILE serve
-one of their own, reached with --base-url.
+one of their own, reached with --base-url. Rate limits: a served sandbox enforces them; the embedded one starts
+them over with every request, so it never answers 429 for them.
 
 Examples:
   $ topup mock fixtures
