@@ -99,11 +99,40 @@ export function isSecretName(name: string): boolean {
   return CREDENTIAL_HEADERS.has(name.toLowerCase()) || SECRET_NAME.test(name);
 }
 
+/**
+ * `text` with every occurrence of `lowerFind` in any case cut. Found in the lower-case copy, whose positions are the
+ * text's unless lowering changed a length (a few non-ASCII letters do): then compared position by position.
+ */
+function cutInAnyCase(text: string, lowerFind: string, mask: string): string {
+  const lower = text.toLowerCase();
+  const sameLength = lower.length === text.length;
+  const at = (from: number) => {
+    if (sameLength) return lower.indexOf(lowerFind, from);
+    for (let i = from; i + lowerFind.length <= text.length; i++)
+      if (text.slice(i, i + lowerFind.length).toLowerCase() === lowerFind) return i;
+    return -1;
+  };
+  let out = '';
+  let from = 0;
+  for (let found = at(0); found !== -1; found = at(from)) {
+    out += text.slice(from, found) + mask;
+    from = found + lowerFind.length;
+  }
+  return out + text.slice(from);
+}
+
 /** Compiled once per list: the journal passes one list to every part of a request it cuts. */
-const compiled = new WeakMap<KnownSecrets, { find: string; mask: string }[]>();
+const compiled = new WeakMap<KnownSecrets, Searchable[]>();
+
+/** One form of a known secret: as written, its lower case (to find it in any case), and what replaces it. */
+interface Searchable {
+  find: string;
+  lower: string;
+  mask: string;
+}
 
 /** The known secrets worth looking for, longest first (one may contain another), with their encoded forms. */
-function searchable(known: KnownSecrets): { find: string; mask: string }[] {
+function searchable(known: KnownSecrets): Searchable[] {
   if (known.length === 0) return [];
   let found = compiled.get(known);
   if (found !== undefined) return found;
@@ -112,7 +141,8 @@ function searchable(known: KnownSecrets): { find: string; mask: string }[] {
     if (typeof secret !== 'string' || secret.length < MIN_KNOWN_SECRET_LENGTH) continue;
     const mask = maskToken(secret);
     // As typed, in a URL and in JSON text: a token with `+`, `/` or `"` changes there.
-    for (const form of new Set([secret, safeEncode(secret), JSON.stringify(secret).slice(1, -1)])) found.push({ find: form, mask });
+    for (const form of new Set([secret, safeEncode(secret), JSON.stringify(secret).slice(1, -1)]))
+      found.push({ find: form, lower: form.toLowerCase(), mask });
   }
   found.sort((a, b) => b.find.length - a.find.length);
   compiled.set(known, found);
@@ -122,9 +152,13 @@ function searchable(known: KnownSecrets): { find: string; mask: string }[] {
 /** Text of any kind (a message, a URL, a body, a stack trace) with every secret in it cut. */
 export function redactText(text: string, known: KnownSecrets = []): string {
   let out = text;
-  for (const { find, mask } of searchable(known)) if (out.includes(find)) out = out.split(find).join(mask);
   // One lower-case copy answers every "could this rule apply" cheaply (the journal cuts every body it records).
-  const lower = out.toLowerCase();
+  const lower = text.toLowerCase();
+  for (const { find, lower: lowerFind, mask } of searchable(known)) {
+    if (out.includes(find)) out = out.split(find).join(mask);
+    // A server that echoes the token in another case (upper-cased in a header, say) shows it all the same.
+    if (lower.includes(lowerFind)) out = cutInAnyCase(out, lowerFind, mask);
+  }
   if (lower.includes('bearer') || lower.includes('token') || lower.includes('basic'))
     out = out.replace(SCHEME_CREDENTIAL, (whole, scheme: string, space: string, word: string) => {
       // A sentence's full stop is no part of the credential.

@@ -26,6 +26,15 @@ describe('the one redaction (src/contract/redact.ts)', () => {
     ['a sandbox token anywhere in text', `it is ${T}.`, [], 'it is topup_live_…Ns6d.'],
     ['a known token of any shape, word for word', `user ${PLAIN}!`, [PLAIN], `user …${PLAIN.slice(-4)}!`],
     ['a known token URL-encoded', `?q=${encodeURIComponent('a+b/c=d-e_f9999')}`, ['a+b/c=d-e_f9999'], '?q=…9999'],
+    // A server may echo it upper-cased (a header value, a shouted error).
+    [
+      'a known token in another case',
+      `X-Echo: ${PLAIN.toUpperCase()}; ${PLAIN}`,
+      [PLAIN],
+      `X-Echo: …${PLAIN.slice(-4)}; …${PLAIN.slice(-4)}`,
+    ],
+    // İ lowers to two characters: positions in the lower-case copy are not the text's.
+    ['… after a letter whose lower case is longer', `İ ${PLAIN.toUpperCase()} İ`, [PLAIN], `İ …${PLAIN.slice(-4)} İ`],
     [
       '?token= and ?access_token=',
       `/me?token=${T}&access_token=abcdefghijklmnop1&n=1`,
