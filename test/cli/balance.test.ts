@@ -33,7 +33,7 @@ describe('argument parsing', () => {
     { args: ['transactions', '--page', 'two'], err: /--page must be a whole number\./ },
     { args: ['transactions', '--per-page', '101'], err: /--per-page must be from 1 to 100\./ },
     { args: ['transactions', '--per-page', '0'], err: /--per-page must be from 1 to 100\./ },
-    { args: ['transactions', '--per-page', '-5'], err: /--per-page must be a whole number\./ },
+    { args: ['transactions', '--per-page', '-5'], err: /--per-page must be from 1 to 100\./ },
     { args: ['transactions', '--all', '--page', '2'], err: /option '--all' cannot be used with option '--page <n>'/ },
     { args: ['transactions', '--type', 'refund'], err: /Allowed choices are credit, debit/ },
     { args: ['deposits', 'list', '--status', 'done'], err: /Allowed choices are pending, paid, expired, failed, refunded/ },

@@ -24,6 +24,7 @@ export const environmentVariables: readonly (readonly [name: string, meaning: st
     '1: compile the CLI from its source on each run, not with the V8 code cache it ships with (to rule the cache out)',
   ],
   ['TERM', '`dumb`: `orders batch` shows its progress as one line per row instead of a bar'],
+  ['LINES, COLUMNS', 'the terminal size when the terminal says none (0 by 0); a size the terminal says wins'],
   ['TZ', 'time zone of times shown on a terminal (piped, times are ISO 8601 in UTC)'],
   ['TOPUP_BROWSER, then BROWSER', 'the browser `mock open` and `mock serve --open` start (default xdg-open, open or start)'],
   ['XDG_CONFIG_HOME, HOME', 'the config folder without TOPUP_CONFIG_DIR: $XDG_CONFIG_HOME/topup, else ~/.config/topup'],
