@@ -38,13 +38,13 @@ export function ensureBuilt(): void {
   if (builtAt > Math.max(...SOURCES.map((s) => newestMtime(join(ROOT, s))))) return;
   const build = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsup'), [], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   if (build.status !== 0) throw new Error(`tsup failed (${build.status ?? build.signal}):\n${build.stderr}`);
-  // The declarations' exports as `npm run build` leaves them: a type of the contract is no value of `topup`.
-  const types = spawnSync(process.execPath, [join(ROOT, 'scripts', 'type-only-exports.mjs')], {
+  // The declarations as `npm run build` leaves them (scripts/finish-declarations.mjs).
+  const types = spawnSync(process.execPath, [join(ROOT, 'scripts', 'finish-declarations.mjs')], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 120_000,
   });
-  if (types.status !== 0) throw new Error(`scripts/type-only-exports.mjs failed (${types.status ?? types.signal}):\n${types.stderr}`);
+  if (types.status !== 0) throw new Error(`scripts/finish-declarations.mjs failed (${types.status ?? types.signal}):\n${types.stderr}`);
   // tsup's clean removed the code cache (bin/code-cache.js), which the modules just built need to be made again.
   const cache = spawnSync(process.execPath, [join(ROOT, 'scripts', 'code-cache.mjs')], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   if (cache.status !== 0) throw new Error(`scripts/code-cache.mjs failed (${cache.status ?? cache.signal}):\n${cache.stderr}`);

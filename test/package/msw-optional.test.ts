@@ -98,6 +98,44 @@ describe('msw is an optional peer dependency', () => {
     });
   });
 
+  // The declarations import msw's types for createHandlers: without msw, and with skipLibCheck off, that import must
+  // not fail the user's build (scripts/finish-declarations.mjs); createHandlers' handlers are then typed `any`.
+  it('topup/mocks type-checks without msw, with skipLibCheck off', () => {
+    for (const types of ['@types/node', 'typescript']) {
+      const link = join(project, 'node_modules', types);
+      mkdirSync(dirname(link), { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules', types), link, 'dir');
+    }
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          skipLibCheck: false,
+          noEmit: true,
+          types: ['node'],
+        },
+        files: ['typed.ts'],
+      }),
+    );
+    writeFileSync(
+      join(project, 'typed.ts'),
+      `import { createClient } from 'topup';
+import { createHandlers, createSandbox } from 'topup/mocks';
+const sandbox = await createSandbox();
+const balance: number | undefined = (await createClient({ baseUrl: sandbox.baseUrl, fetch: sandbox.fetch }).balance.get()).balance;
+// @ts-expect-error: the sandbox's types are still checked
+const wrong: string = sandbox.baseUrl.length;
+console.log(balance, wrong, typeof createHandlers);
+`,
+    );
+    const result = runNode([join('node_modules', 'typescript', 'bin', 'tsc'), '-p', '.']);
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
   it('the CLI, embedded sandbox included, runs without msw', () => {
     const result = runNode([join('node_modules', 'topup', 'bin', 'topup.js'), 'packages', '--mock', '--json']);
     expect(result.stderr).toBe(

@@ -1,9 +1,15 @@
 // @ts-check
-// `npm run build` runs it after tsup. The declaration bundler turns `export type * from './contract/index.js'`
-// (src/index.ts: the contract's types, for `import type`) into a plain `export { … }` of those names, so that
-// `import { GUARANTEED } from 'topup'` type-checked, then failed at run time: the module exports no such value. Every
-// name that a bundled declaration file exports as a value and its module does not export is made `type` here, so
-// TypeScript refuses that import where it is written (test/package/declared-exports.test.ts checks the result).
+// `npm run build` runs it after tsup: two fixes to the bundled declaration files that tsup's bundler cannot make.
+//
+// 1. Type-only exports. The declaration bundler turns `export type * from './contract/index.js'` (src/index.ts: the
+//    contract's types, for `import type`) into a plain `export { … }` of those names, so that
+//    `import { GUARANTEED } from 'topup'` type-checked, then failed at run time: the module exports no such value.
+//    Every name that a bundled declaration file exports as a value and its module does not export is made `type`
+//    here, so TypeScript refuses that import where it is written (test/package/declared-exports.test.ts).
+// 2. Optional peers. msw is an optional peer dependency (only createHandlers needs it), yet topup/mocks' declarations
+//    import its types: a project without msw, type-checked with skipLibCheck off, failed on "Cannot find module
+//    'msw'". That import is marked @ts-ignore: without msw, createHandlers' handlers are typed `any`; with msw, they
+//    are msw's own (test/package/msw-optional.test.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -27,8 +33,13 @@ function markTypeOnly(entry, extension, /** @type {Set<string>} */ runtime) {
     });
     return `export { ${marked.join(', ')} }`;
   });
-  if (fixed !== text) writeFileSync(file, fixed);
+  const finished = fixed.replace(OPTIONAL_PEER_IMPORT, (line) => `${OPTIONAL_PEER_NOTE}\n${line}`);
+  if (finished !== text) writeFileSync(file, finished);
 }
+
+/** An import of an optional peer's types, not already marked (the script may run twice on one build). */
+const OPTIONAL_PEER_IMPORT = /^(?<!\/\/ @ts-ignore[^\n]*\n)import [^;\n]* from 'msw(?:\/[^']*)?';$/gm;
+const OPTIONAL_PEER_NOTE = '// @ts-ignore msw is an optional peer dependency: without it, these types are `any`';
 
 for (const entry of ['index', 'contract', 'mocks']) {
   // The built modules are untyped here: only the names of their exports are read.
