@@ -47,6 +47,8 @@ export {
   FAULT_ROUTE_IDS,
   type FaultConfig,
   type FaultRule,
+  type FaultRouteId,
+  type FaultWhen,
   type FaultKind,
   type FaultStats,
   type FaultRuleStats,

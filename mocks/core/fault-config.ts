@@ -11,7 +11,11 @@ import { editDistance } from './edit-distance.js';
  */
 export type FaultKind = 'latency' | 'error' | 'rate_limit' | 'drop_before' | 'drop_after';
 
-export interface FaultRule {
+/**
+ * A rule as the validator and the compact form read it: every field of every kind, each optional. The public
+ * `FaultRule` is the same object, typed by its kind.
+ */
+export interface FaultRuleFields {
   kind: FaultKind;
   /** Share of matching requests, 0 to 1. Optional with `times` or `after`, where it defaults to 1 (every one). */
   rate?: number;
@@ -28,6 +32,30 @@ export interface FaultRule {
   /** Seconds for Retry-After (error and rate_limit); no header when absent for errors, 1 s for 429s. */
   retry_after?: number;
 }
+
+/** The operationIds a rule's `routes` may name (`createOrder`, `getBalance`, …). */
+export type FaultRouteId = keyof typeof endpointRoutes;
+
+/**
+ * When a rule fires: on a share of the requests it covers (`rate`), or counted (`times`, `after`), or both; a rule
+ * with none of them is refused.
+ */
+export type FaultWhen =
+  | { rate: number; times?: number; after?: number }
+  | { rate?: number; times: number; after?: number }
+  | { rate?: number; times?: number; after: number };
+
+type FaultOf<K extends FaultKind, Fields> = { kind: K; routes?: FaultRouteId[] } & Fields & FaultWhen;
+
+/**
+ * One injected fault, typed as `validateFaultConfig` checks it: each kind with its own fields (see FaultRuleFields
+ * for what each means), routes among the API's operationIds, and a rate or a count.
+ */
+export type FaultRule =
+  | FaultOf<'latency', { latency_ms: number | [number, number] }>
+  | FaultOf<'error', { status?: 500 | 502 | 503 | 504; retry_after?: number }>
+  | FaultOf<'rate_limit', { retry_after?: number }>
+  | FaultOf<'drop_before' | 'drop_after', unknown>;
 
 export interface FaultConfig {
   /** Same seed, same sequence of decisions for the same sequence of requests. */
@@ -52,8 +80,8 @@ const KINDS: readonly FaultKind[] = ['latency', 'error', 'rate_limit', 'drop_bef
 /** The keys a configuration takes; any other is refused, never ignored (a misspelt `routes` would fault every route). */
 const CONFIG_KEYS: readonly (keyof FaultConfig)[] = ['rules', 'seed'];
 /** The keys each kind of rule takes: a key another kind takes (`latency_ms` on an error) would be ignored, so is refused too. */
-const COMMON_RULE_KEYS: readonly (keyof FaultRule)[] = ['kind', 'rate', 'routes', 'times', 'after'];
-const RULE_KEYS: Readonly<Record<FaultKind, readonly (keyof FaultRule)[]>> = {
+const COMMON_RULE_KEYS: readonly (keyof FaultRuleFields)[] = ['kind', 'rate', 'routes', 'times', 'after'];
+const RULE_KEYS: Readonly<Record<FaultKind, readonly (keyof FaultRuleFields)[]>> = {
   latency: [...COMMON_RULE_KEYS, 'latency_ms'],
   error: [...COMMON_RULE_KEYS, 'status', 'retry_after'],
   rate_limit: [...COMMON_RULE_KEYS, 'retry_after'],
@@ -74,11 +102,11 @@ export function validateFaultConfig(config: unknown): asserts config is FaultCon
   const extra = unknownKey(config as object, CONFIG_KEYS);
   if (extra !== undefined)
     fail(`unknown key '${shown(extra)}'${didYouMeanKey(extra, CONFIG_KEYS)}; a configuration takes ${CONFIG_KEYS.join(' and ')}`, extra);
-  const { seed, rules } = config as Partial<FaultConfig>;
+  const { seed, rules } = config as { seed?: unknown; rules?: unknown };
   if (seed !== undefined && !Number.isSafeInteger(seed)) fail('`seed` must be an integer', 'seed');
   if (!Array.isArray(rules)) fail('`rules` must be an array', 'rules');
   if ((rules as unknown[]).length > MAX_FAULT_RULES) fail(`at most ${MAX_FAULT_RULES} rules at once`, 'rules');
-  for (const [i, rule] of (rules as FaultRule[]).entries()) {
+  for (const [i, rule] of (rules as FaultRuleFields[]).entries()) {
     const n = i + 1;
     const at = (name?: string) => (name === undefined ? `rules[${i}]` : `rules[${i}].${name}`);
     if (rule === null || typeof rule !== 'object') fail(`rule ${n} is not an object`, at());

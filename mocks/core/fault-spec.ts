@@ -1,4 +1,4 @@
-import { FaultConfigError, validateFaultConfig, type FaultConfig, type FaultRule } from './fault-config.js';
+import { FaultConfigError, validateFaultConfig, type FaultConfig, type FaultRuleFields } from './fault-config.js';
 
 const EXAMPLES =
   'drop-after=20%, 503=10%/retry-after=1, 429=10%, latency=5-50ms@createOrder, 503/retry-after=1/times=1@createOrder, 429/after=2/times=3';
@@ -10,7 +10,7 @@ const EXAMPLES =
  * the rate may be left out: `503/retry-after=1/times=1@createOrder` fails the first order once.
  */
 export function parseFaultSpec(spec: string, seed?: number): FaultConfig {
-  const rules: FaultRule[] = [];
+  const rules: FaultRuleFields[] = [];
   for (const raw of spec
     .split(',')
     .map((s) => s.trim())
@@ -22,7 +22,7 @@ export function parseFaultSpec(spec: string, seed?: number): FaultConfig {
     const bad = () => new FaultConfigError(`Invalid fault '${raw}'. Examples: ${EXAMPLES}.`, 'rules');
     const named = optionsOf(options, name === 'latency', bad);
     const counted = named.times !== undefined || named.after !== undefined;
-    let rule: FaultRule;
+    let rule: FaultRuleFields;
     if (name === 'latency') {
       const match = /^(\d+)(?:-(\d+))?ms$/.exec(value ?? '');
       if (!match) throw bad();
@@ -44,7 +44,8 @@ export function parseFaultSpec(spec: string, seed?: number): FaultConfig {
     if (routes !== undefined) rule.routes = routes;
     rules.push(rule);
   }
-  const config: FaultConfig = { rules, ...(seed === undefined ? {} : { seed }) };
+  // Typed by kind once checked: the parts above are any rule's fields.
+  const config: unknown = { rules, ...(seed === undefined ? {} : { seed }) };
   validateFaultConfig(config);
   return config;
 }
@@ -81,7 +82,7 @@ function rateOf(text: string, bad: () => Error): number {
  * One rule in the compact form `parseFaultSpec` reads (`503=10%/retry-after=1/times=1@createOrder`): how the CLI lists
  * a sandbox's faults, so that what it prints can be given back to `--faults` or `topup mock faults add`.
  */
-export function faultSpecOf(rule: FaultRule): string {
+export function faultSpecOf(rule: FaultRuleFields): string {
   const counted = rule.times !== undefined || rule.after !== undefined;
   const percent = (rate: number) => `${+(rate * 100).toPrecision(12)}%`;
   const parts: string[] = [];

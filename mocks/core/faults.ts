@@ -1,6 +1,6 @@
 import { ApiError, errorReply, type SandboxReply } from './exchange.js';
 import type { ErrorCode } from '../../src/contract/errors.js';
-import { validateFaultConfig, type FaultConfig, type FaultKind, type FaultRule } from './fault-config.js';
+import { validateFaultConfig, type FaultConfig, type FaultKind, type FaultRule, type FaultRuleFields } from './fault-config.js';
 
 export {
   FaultConfigError,
@@ -10,6 +10,8 @@ export {
   type FaultConfig,
   type FaultKind,
   type FaultRule,
+  type FaultRouteId,
+  type FaultWhen,
 } from './fault-config.js';
 export { parseFaultSpec, faultSpecOf } from './fault-spec.js';
 
@@ -98,7 +100,7 @@ export class FaultInjector {
     for (const [i, rule] of this.#config.rules.entries()) {
       const draw = this.#random();
       const extra = this.#random();
-      if (rule.routes !== undefined && !rule.routes.includes(routeId)) continue;
+      if (rule.routes !== undefined && !(rule.routes as readonly string[]).includes(routeId)) continue;
       const counts = this.#rules[i]!;
       counts.matched += 1;
       if (counts.matched <= (rule.after ?? 0) || (rule.times !== undefined && counts.fired >= rule.times)) continue;
@@ -125,7 +127,7 @@ export class FaultInjector {
   }
 }
 
-function replyFor(rule: FaultRule): SandboxReply | 'drop' {
+function replyFor(rule: FaultRuleFields): SandboxReply | 'drop' {
   if (rule.kind === 'drop_before') return 'drop';
   if (rule.kind === 'rate_limit') {
     const seconds = rule.retry_after ?? 1;

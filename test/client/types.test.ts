@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createSandbox, type FixtureAccount } from '../../mocks/index.js';
+import { createSandbox, FaultConfigError, type FaultRule, type FixtureAccount } from '../../mocks/index.js';
 import {
   createClient,
   TopupError,
@@ -62,6 +62,26 @@ describe('types as strict as the contract', () => {
     const status = await client.invoices.status(invoice.invoice_code);
     const shown: Paid | undefined = status.payment_status;
     expect(shown).toBe('pending');
+  });
+
+  // Each kind with its own fields, routes among the operationIds, and a rate or a count: what the sandbox checks.
+  it('fault rules are typed as the sandbox checks them', async () => {
+    const fine: FaultRule[] = [
+      { kind: 'latency', latency_ms: [100, 200], rate: 0.5, routes: ['getBalance'] },
+      { kind: 'error', status: 503, retry_after: 1, times: 1, routes: ['createOrder'] },
+      { kind: 'rate_limit', after: 2 },
+      { kind: 'drop_after', rate: 0.25 },
+    ];
+    // @ts-expect-error: no rate, times or after: the rule would never be told when to fire
+    const noWhen: FaultRule = { kind: 'latency', latency_ms: 2000, routes: ['getBalance'] };
+    // @ts-expect-error: latency_ms belongs to latency rules
+    const stray: FaultRule = { kind: 'error', rate: 1, latency_ms: 5 };
+    // @ts-expect-error: 418 is no fault status
+    const teapot: FaultRule = { kind: 'error', rate: 1, status: 418 };
+    const sandbox = await createSandbox();
+    sandbox.faults.configure({ rules: fine });
+    expect(sandbox.faults.config.rules).toHaveLength(4);
+    for (const refused of [noWhen, stray, teapot]) expect(() => sandbox.faults.configure({ rules: [refused] })).toThrow(FaultConfigError);
   });
 
   it('fixture accounts are typed by name', async () => {
