@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { useAnswerServer } from '../support/answer-server.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { runCli } from './run-cli.js';
 
@@ -9,28 +8,11 @@ import { runCli } from './run-cli.js';
  * that answers as set per test.
  */
 
-let server: Server;
-let base = '';
-let answer: { status: number; body: string } = { status: 201, body: '' };
+const server = useAnswerServer();
 const config = tempConfigDir();
+afterAll(() => config.cleanup());
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(answer.body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  config.cleanup();
-});
-
-const env = () => ({ TOPUP_BASE_URL: base, TOPUP_TOKEN: 'topup_test_committedcommittedcommitted00' });
+const env = () => ({ TOPUP_BASE_URL: server.url, TOPUP_TOKEN: 'topup_test_committedcommittedcommitted00' });
 const ORDER = ['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001', '--payment-method', 'qris'];
 const KEY = 'order-after-commit-1';
 
@@ -41,14 +23,14 @@ it.each([
   ['no data', '{"success":true,"message":"Created"}'],
   ['no invoice', '{"success":true,"data":{}}'],
 ])('a 201 with %s: exit 1, and the key to retry safely with', async (_name, body) => {
-  answer = { status: 201, body };
+  server.answer = { status: 201, body };
   const result = await runCli(config.dir, [...ORDER, '--idempotency-key', KEY], { env: env() });
   expect(result.code).toBe(1);
   expect(result.err).toContain(`Retry safely with: --idempotency-key ${KEY}\n`);
 });
 
 it('a refusal (422) does not offer a retry: it would be refused again', async () => {
-  answer = { status: 422, body: JSON.stringify({ success: false, message: 'No.', error: { code: 'PLATFORM_VALIDATION_FAILED' } }) };
+  server.answer = { status: 422, body: JSON.stringify({ success: false, message: 'No.', error: { code: 'PLATFORM_VALIDATION_FAILED' } }) };
   const result = await runCli(config.dir, [...ORDER, '--idempotency-key', KEY], { env: env() });
   expect(result.code).toBe(5);
   expect(result.err).not.toContain('Retry safely');
@@ -57,7 +39,7 @@ it('a refusal (422) does not offer a retry: it would be refused again', async ()
 // scripting.md: --json stays the exact JSON value, with what a terminal acts on written as \u escapes.
 it('--json: the envelope carries the server’s message exactly; text output escapes it', async () => {
   const message = 'bad \u001b]0;PWNED\u0007 value\nsecond line';
-  answer = { status: 422, body: JSON.stringify({ success: false, message, error: { code: 'PLATFORM_VALIDATION_FAILED' } }) };
+  server.answer = { status: 422, body: JSON.stringify({ success: false, message, error: { code: 'PLATFORM_VALIDATION_FAILED' } }) };
   const json = await runCli(config.dir, ['--json', 'me'], { env: env() });
   expect(json.code).toBe(5);
   expect(json.err).toContain('"message":"bad \\u001b]0;PWNED\\u0007 value\\nsecond line"');

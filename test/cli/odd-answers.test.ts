@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useFixedBodyServer } from '../support/fixed-body-server.js';
+import { useAnswerServer } from '../support/answer-server.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { runCli, type RunResult } from './run-cli.js';
 
@@ -14,7 +14,7 @@ import { runCli, type RunResult } from './run-cli.js';
  */
 
 /** The body every request gets next (set by each run), and where. */
-const server = useFixedBodyServer();
+const server = useAnswerServer();
 let config: { dir: string; cleanup: () => void };
 
 beforeEach(() => {
@@ -24,7 +24,7 @@ afterEach(() => config.cleanup());
 
 /** One run against the server answering a success envelope with `data`; on a terminal without colour when `tty`. */
 async function run(data: unknown, args: string[], tty = false): Promise<RunResult> {
-  server.body = JSON.stringify({ success: true, message: 'ok', data });
+  server.answer = { status: 200, body: JSON.stringify({ success: true, message: 'ok', data }) };
   return runCli(config.dir, [...args, '--base-url', server.url, ...(tty ? ['--no-color'] : [])], {
     tty,
     env: { TOPUP_TOKEN: 'topup_test_odd_answers' },
@@ -189,7 +189,7 @@ describe('a config.json edited by hand into something that is not a profile', ()
   /** `topup balance` with this config.json; the answer it would get is a good one. */
   async function balanceWith(configJson: unknown): Promise<RunResult> {
     writeFileSync(join(config.dir, 'config.json'), JSON.stringify(configJson));
-    server.body = JSON.stringify({ success: true, message: 'ok', data: { balance: 5 } });
+    server.answer = { status: 200, body: JSON.stringify({ success: true, message: 'ok', data: { balance: 5 } }) };
     return runCli(config.dir, ['balance'], { env: { TOPUP_TOKEN: 'topup_test_odd_answers' } });
   }
 

@@ -4,7 +4,7 @@ import { globalAgent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recordingServer, redirect, success, type RecordingServer } from '../client/redirect-servers.js';
+import { recordingServer, redirect, SOMEONE_ELSES_PROFILE, success, type RecordingServer } from '../support/redirect-servers.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { runCli } from './run-cli.js';
 
@@ -17,18 +17,6 @@ import { runCli } from './run-cli.js';
  */
 
 const TOKEN = 'topup_test_cliRedirectPolicy0000000001';
-const PROFILE = {
-  user: {
-    id: 66,
-    username: 'someone-else',
-    name: 'Someone Else',
-    email: 'else@example.test',
-    chat_linked: false,
-    chat_user_id: null,
-    token_mode: 'test',
-    created_at: '2026-01-01T00:00:00Z',
-  },
-};
 
 let shop: RecordingServer;
 let secureShop: RecordingServer;
@@ -83,7 +71,7 @@ beforeEach(() => {
   config = tempConfigDir();
   for (const server of [shop, secureShop, elsewhere]) {
     server.received.length = 0;
-    server.reply = () => success(PROFILE);
+    server.reply = () => success(SOMEONE_ELSES_PROFILE);
   }
 });
 afterEach(() => config.cleanup());

@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { useAnswerServer } from '../support/answer-server.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { runCli } from './run-cli.js';
 
@@ -10,26 +9,9 @@ import { runCli } from './run-cli.js';
  * 403, 409 and 422, and keeps the server's sentence.
  */
 
-let server: Server;
-let base = '';
-let answer = { status: 400, code: 'INSUFFICIENT_BALANCE' };
+const server = useAnswerServer();
 const config = tempConfigDir();
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ success: false, message: 'Not enough balance.', error: { code: answer.code } }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  config.cleanup();
-});
+afterAll(() => config.cleanup());
 
 const ORDER = ['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001'];
 const BALANCE = [...ORDER, '--payment-method', 'balance', '--chat-user-id', '5', '--yes'];
@@ -39,8 +21,8 @@ it.each([
   [402, 'INSUFFICIENT_BALANCE'],
   [400, 'CHAT_LINK_REQUIRED'],
 ])('%i %s → exit 5, the server’s sentence, kind validation with --json', async (status, code) => {
-  answer = { status, code };
-  const env = { TOPUP_BASE_URL: base, TOPUP_TOKEN: 'topup_test_refusalrefusalrefusalrefusal00' };
+  server.answer = { status, body: JSON.stringify({ success: false, message: 'Not enough balance.', error: { code } }) };
+  const env = { TOPUP_BASE_URL: server.url, TOPUP_TOKEN: 'topup_test_refusalrefusalrefusalrefusal00' };
   const text = await runCli(config.dir, BALANCE, { env });
   expect(text.code).toBe(5);
   expect(text.err).toContain('Not enough balance.');

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deepPackages, deepServerError, nestedList, useAnswerServer } from '../client/answer-server.js';
+import { deepPackages, deepServerError, nestedList, useAnswerServer } from '../support/answer-server.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { runCli, type RunResult } from './run-cli.js';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFixedBodyServer } from '../support/fixed-body-server.js';
+import { useAnswerServer } from '../support/answer-server.js';
 import { createClient, type TopupClient } from '../../src/index.js';
 
 /**
@@ -9,14 +9,14 @@ import { createClient, type TopupClient } from '../../src/index.js';
  */
 
 /** The body every request gets next (set by each test), and where. */
-const server = useFixedBodyServer();
+const server = useAnswerServer();
 let client: TopupClient;
 beforeAll(() => {
   client = createClient({ baseUrl: server.url, token: 'topup_test_x', pacing: false, maxRetries: 0 });
 });
 
 function answer(data: unknown): void {
-  server.body = JSON.stringify({ success: true, message: 'ok', data });
+  server.answer = { status: 200, body: JSON.stringify({ success: true, message: 'ok', data }) };
 }
 
 /** The rejection of `call`: a TopupError (by its brand, as callers test it), not a TypeError. */
@@ -179,7 +179,7 @@ describe('what the client does not check stays as the server sent it', () => {
   });
 
   it('an answer without a success envelope is still said so', async () => {
-    server.body = JSON.stringify({ success: true, message: 'ok' });
+    server.answer = { status: 200, body: JSON.stringify({ success: true, message: 'ok' }) };
     expect((await rejection(() => client.health())).message).toBe('The server answered without a success envelope.');
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { httpFetch } from '../../src/cli/http-fetch.js';
 import { nextHop, type Hop } from '../../src/client/redirects.js';
 import { createClient, type FetchFunction } from '../../src/index.js';
-import { recordingServer, redirect, success, type RecordingServer } from './redirect-servers.js';
+import { recordingServer, redirect, SOMEONE_ELSES_PROFILE, success, type RecordingServer } from '../support/redirect-servers.js';
 
 /**
  * The one redirect rule (src/client/redirects.ts), as the client applies it with either fetch: no hop gets around
@@ -11,18 +11,6 @@ import { recordingServer, redirect, success, type RecordingServer } from './redi
  */
 
 const TOKEN = 'topup_test_redirectPolicyToken000000001';
-const PROFILE = {
-  user: {
-    id: 66,
-    username: 'someone-else',
-    name: 'Someone Else',
-    email: 'else@example.test',
-    chat_linked: false,
-    chat_user_id: null,
-    token_mode: 'test',
-    created_at: '2026-01-01T00:00:00Z',
-  },
-};
 const ORDER = { order_type: 'gamepass' as const, platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 };
 
 let shop: RecordingServer;
@@ -39,7 +27,7 @@ afterAll(async () => {
 beforeEach(() => {
   for (const server of [shop, elsewhere, plain]) {
     server.received.length = 0;
-    server.reply = () => success(PROFILE);
+    server.reply = () => success(SOMEONE_ELSES_PROFILE);
   }
 });
 
@@ -68,7 +56,7 @@ function refusal(call: Promise<unknown>): Promise<Refusal> {
 
 describe.each(fetches)('the client with %s', (_name, fetch) => {
   it("does not take another origin's answer for the profile: the redirect is refused, naming where it pointed; the public catalog still follows it, and a same-origin hop keeps the token", async () => {
-    shop.reply = (r) => (r.url === '/api/v1/moved/me' ? success(PROFILE) : redirect(302, `${elsewhere.url}${r.url}`));
+    shop.reply = (r) => (r.url === '/api/v1/moved/me' ? success(SOMEONE_ELSES_PROFILE) : redirect(302, `${elsewhere.url}${r.url}`));
     const client = clientWith(fetch);
 
     const refused = await refusal(client.account.profile());
@@ -86,8 +74,8 @@ describe.each(fetches)('the client with %s', (_name, fetch) => {
       ['GET', '/api/v1/catalog/credit-packages', undefined],
     ]);
 
-    shop.reply = (r) => (r.url === '/api/v1/moved/me' ? success(PROFILE) : redirect(301, '/api/v1/moved/me'));
-    await expect(client.account.profile()).resolves.toEqual(PROFILE);
+    shop.reply = (r) => (r.url === '/api/v1/moved/me' ? success(SOMEONE_ELSES_PROFILE) : redirect(301, '/api/v1/moved/me'));
+    await expect(client.account.profile()).resolves.toEqual(SOMEONE_ELSES_PROFILE);
     expect(shop.received.at(-1)!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 

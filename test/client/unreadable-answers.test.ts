@@ -2,7 +2,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { httpFetch } from '../../src/cli/http-fetch.js';
 import { createClient, isTopupError, type FetchFunction, type TopupError } from '../../src/index.js';
-import { deepPackages, deepServerError, nestedList, useAnswerServer } from './answer-server.js';
+import { deepPackages, deepServerError, nestedList, useAnswerServer } from '../support/answer-server.js';
 
 /**
  * The library, through fetch (undici) and through the CLI's own fetch over node:http, given an answer that came whole

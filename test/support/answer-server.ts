@@ -10,9 +10,10 @@ export interface ScriptedAnswer {
 }
 
 /**
- * A server we did not write, on 127.0.0.1, answering every request with `answer` and counting the requests: for
- * answers no sandbox gives (nested thousands of levels deep, a body that is not what its Content-Encoding says).
- * Started before the file's tests, closed after them; the count starts at 0 before each test.
+ * A server we did not write, on 127.0.0.1, answering every request with `answer` (which a test sets) and counting
+ * the requests: for answers no sandbox gives (odd values, refusals with other statuses, nested thousands of levels
+ * deep, a body that is not what its Content-Encoding says). Started before the file's tests, closed after them; the
+ * count starts at 0 before each test.
  */
 export function useAnswerServer(): { answer: ScriptedAnswer; url: string; requests: number } {
   const state = { answer: { status: 200, body: '' } as ScriptedAnswer, url: '', requests: 0 };

@@ -30,6 +30,20 @@ export interface RecordingServer {
   close(): Promise<void>;
 }
 
+/** Another account's profile: what a server elsewhere answers, which must never pass for the user's own. */
+export const SOMEONE_ELSES_PROFILE = {
+  user: {
+    id: 66,
+    username: 'someone-else',
+    name: 'Someone Else',
+    email: 'else@example.test',
+    chat_linked: false,
+    chat_user_id: null,
+    token_mode: 'test',
+    created_at: '2026-01-01T00:00:00Z',
+  },
+};
+
 /** A success envelope around `data`, as the API answers. */
 export function success(data: unknown, status = 200): Reply {
   return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ success: true, message: 'ok', data }) };
