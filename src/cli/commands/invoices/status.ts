@@ -53,7 +53,7 @@ export function registerInvoiceStatus(invoices: Command, ctx: CliContext): void 
     .option('--wait', 'poll until the invoice is paid, expired, failed or refunded', false)
     .option(
       '--interval <seconds>',
-      `seconds between polls with --wait (default ${recommended}, at least ${min})`,
+      `seconds between polls with --wait (default ${recommended}, at least ${min}; a longer pause the server asks for wins)`,
       parseWholeNumber('--interval', min, 3600),
     )
     .option(
