@@ -25,7 +25,7 @@ import { environmentTable } from './help/environment.js';
 import { helpTopicTable } from './help/topic-names.js';
 import { printsJson } from './json-output.js';
 import { VERSION } from './version.js';
-import { asksForJson, commanderSentence, errorEnvelope } from './io/error-envelope.js';
+import { asksForJq, asksForJson, commanderSentence, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
 
 const rootHelp = () => `
@@ -162,8 +162,7 @@ export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command
 function answerVersion(program: Command, ctx: CliContext): void {
   program.on('option:version', () => {
     if (!asksForJson(ctx.argv)) ctx.io.stdout.write(`${VERSION}\n`);
-    else if (ctx.argv.some((word) => word === '--jq' || word.startsWith('--jq=')))
-      throw new UsageError('--jq does not filter --version; `topup --version --json` prints it as JSON.');
+    else if (asksForJq(ctx.argv)) throw new UsageError('--jq does not filter --version; `topup --version --json` prints it as JSON.');
     else ctx.io.stdout.write(`${jsonText({ version: VERSION }, 2)}\n`);
     throw new CommanderError(0, 'commander.version', VERSION);
   });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordingServer, redirect, SOMEONE_ELSES_PROFILE, success, type RecordingServer } from '../support/redirect-servers.js';
+import { fakeClock } from '../support/fake-clock.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { runCli } from './run-cli.js';
 
@@ -163,9 +164,10 @@ describe('the failed hop, and --debug', () => {
     await gone.close();
     shop.reply = (r) => redirect(302, `${goneUrl}${r.url}`);
     // The retries' backoff on a clock that does not wait.
-    let now = Date.parse('2026-04-01T00:00:00Z');
-    const clock = { now: () => now, sleep: async (ms: number) => void (now += ms), random: Math.random };
-    const result = await runCli(config.dir, ['--debug', 'packages', '--base-url', shop.url], { env: { TOPUP_TOKEN: TOKEN }, clock });
+    const result = await runCli(config.dir, ['--debug', 'packages', '--base-url', shop.url], {
+      env: { TOPUP_TOKEN: TOKEN },
+      clock: fakeClock(),
+    });
     expect(result.code).toBe(7);
     expect(result.err).toMatch(new RegExp(`^Error: Could not reach ${goneUrl.replace(/\./g, '\\.')}`, 'm'));
     expect(result.err).toContain(`> GET ${shop.url}/api/v1/catalog/credit-packages `);

@@ -1,6 +1,4 @@
 import { writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { httpFetch } from '../../src/cli/http-fetch.js';
@@ -10,6 +8,7 @@ import { isTopupError } from '../../src/errors.js';
 import { runCli, type RunResult } from '../cli/run-cli.js';
 import { expectUsageError } from '../support/cli-assertions.js';
 import { tempConfigDir } from '../support/fake-io.js';
+import { recordingServer, redirect, type RecordingServer } from '../support/redirect-servers.js';
 
 /**
  * The doors of issue 20 §5–7, tried as an attacker would: field names that walk into Object.prototype, control
@@ -18,43 +17,15 @@ import { tempConfigDir } from '../support/fake-io.js';
  * everything they receive, so each test can say exactly what left the client.
  */
 
-interface Received {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
+/** A loopback server that records every request whole, and answers a real shop's 404 unless `reply` says otherwise. */
+async function recorder(reply?: RecordingServer['reply']): Promise<RecordingServer> {
+  const server = await recordingServer('127.0.0.1');
+  if (reply !== undefined) server.reply = reply;
+  return server;
 }
 
-interface Recorder {
-  url: string;
-  received: Received[];
-  close(): Promise<void>;
-}
-
-/** A loopback server that records every request whole, then answers as `answer` says (a real shop's 404 by default). */
-async function recorder(answer?: (req: Received, res: ServerResponse) => void): Promise<Recorder> {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      const entry = { method: req.method!, url: req.url!, headers: req.headers, body };
-      received.push(entry);
-      if (answer) return answer(entry, res);
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"success":false,"message":"Not Found"}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+/** A 200 with exactly this JSON body. */
+const json = (body: unknown) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 const TOKEN = 'topup_test_doorsSecretToken0000000000001';
 const SECRET_NOTE = 'the note nobody else may read';
@@ -74,7 +45,7 @@ function loggedInTo(url: string): void {
 }
 
 describe('§5 no prototype walks', () => {
-  let shop: Recorder;
+  let shop: RecordingServer;
   beforeAll(async () => {
     shop = await recorder();
   });
@@ -146,7 +117,7 @@ describe('§5 no prototype walks', () => {
 });
 
 describe('§6 control commands check the target first', () => {
-  let shop: Recorder;
+  let shop: RecordingServer;
   beforeEach(async () => {
     shop = await recorder();
   });
@@ -186,13 +157,11 @@ describe('§6 control commands check the target first', () => {
 });
 
 describe('§6 completion talks only to the configured target', () => {
-  let typed: Recorder;
-  let configured: Recorder;
+  let typed: RecordingServer;
+  let configured: RecordingServer;
   beforeEach(async () => {
     typed = await recorder();
-    configured = await recorder((_req, res) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"data":{"orders":[],"articles":[]}}'),
-    );
+    configured = await recorder(() => json({ success: true, data: { orders: [], articles: [] } }));
   });
   afterEach(async () => {
     await typed.close();
@@ -232,18 +201,16 @@ describe('§6 completion talks only to the configured target', () => {
 });
 
 describe('§7 redirects carry no body across origins', () => {
-  let elsewhere: Recorder;
-  let shop: Recorder;
+  let elsewhere: RecordingServer;
+  let shop: RecordingServer;
   beforeAll(async () => {
-    elsewhere = await recorder((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"data":{}}'));
+    elsewhere = await recorder(() => json({ success: true, data: {} }));
     // Sends every /api/v1/me/orders POST on with the status the path's `via` names: to another origin, or to itself.
-    shop = await recorder((req, res) => {
+    shop = await recorder((req) => {
       const via = new URL(req.url, 'http://x').searchParams;
-      if (req.url.startsWith('/api/v1/landed'))
-        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data: { got: req.body } }));
-      const status = Number(via.get('status') ?? 307);
+      if (req.url.startsWith('/api/v1/landed')) return json({ success: true, data: { got: req.body } });
       const target = via.get('to') === 'self' ? '/api/v1/landed' : `${elsewhere.url}/api/v1/landed`;
-      res.writeHead(status, { location: target }).end();
+      return redirect(Number(via.get('status') ?? 307), target);
     });
   });
   afterAll(async () => {

@@ -47,6 +47,16 @@ export function commanderSentence(text: string): string {
 
 /** Whether the user asked for --json (or --jq, which implies it), before commander has parsed anything (its own errors come before that). */
 export function asksForJson(argv: readonly string[]): boolean {
+  return asksForJq(argv) || optionWords(argv).includes('--json');
+}
+
+/** Whether the run's words ask for --jq (which asks for JSON too), before any `--`. */
+export function asksForJq(argv: readonly string[]): boolean {
+  return optionWords(argv).some((word) => word === '--jq' || word.startsWith('--jq='));
+}
+
+/** The words before `--`: after it, `--json` is an argument. */
+function optionWords(argv: readonly string[]): readonly string[] {
   const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).some((word) => word === '--json' || word === '--jq' || word.startsWith('--jq='));
+  return end === -1 ? argv : argv.slice(0, end);
 }
