@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestOptions } from 'node:http';
+import { answerBegun } from '../client/answer-begun.js';
 import { finalFetchError } from '../client/http.js';
 import { nextHop, REDIRECT_STATUSES, type Hop } from '../client/redirects.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, MAX_RESPONSE_BYTES, responseTooLarge } from '../client/response-limit.js';
@@ -114,7 +115,7 @@ async function toAnswer(answer: IncomingMessage, signal: PlainInit['signal'], ma
     }
   } catch (error) {
     if (isTooLarge(error)) throw error;
-    throw signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error });
+    throw signal?.aborted ? signal.reason : answerBegun(new TypeError('fetch failed', { cause: error }), status);
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
@@ -131,7 +132,7 @@ async function toAnswer(answer: IncomingMessage, signal: PlainInit['signal'], ma
     } catch (error) {
       // zlib stops inflating at maxOutputLength: a small gzip bomb never grows past the limit.
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
-      throw new TypeError('fetch failed', { cause: error });
+      throw answerBegun(new TypeError('fetch failed', { cause: error }), status);
     }
   }
   // As fetch does, a decoded body no longer carries its encoding.

@@ -1,4 +1,5 @@
 import { raceAbort } from '../abort.js';
+import { answerBegunStatus } from './answer-begun.js';
 import { finalFetchError, isFinalFetchError } from './final-fetch-error.js';
 import { MAX_ANSWER_DEPTH, nestsDeeperThan, TOO_DEEP, unreadableAnswer } from './answer-data.js';
 import { redactHeaders, redactUrl } from '../contract/redact.js';
@@ -187,6 +188,12 @@ export async function exchange(
       throw error;
     }
     if (isFinalFetchError(error) || error instanceof RedirectRefusedError) throw error;
+    // A fetch that reads the body before it resolves failed mid-body: the server answered, and a POST may have landed.
+    const begun = answerBegunStatus(error);
+    if (begun !== undefined) {
+      during = 'body';
+      status ??= begun;
+    }
     const undecodable = decodingFailure(error);
     if (undecodable !== undefined)
       throw unreadableAnswer(at, `its body could not be decoded as its Content-Encoding says (${undecodable})`, status);

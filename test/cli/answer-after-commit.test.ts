@@ -29,6 +29,34 @@ it.each([
   expect(result.err).toContain(`Retry safely with: --idempotency-key ${KEY}\n`);
 });
 
+// The CLI's own fetch reads the whole body before the client sees the answer: a failure then still means it came.
+it('a 201 whose connection drops mid-body: the server was reached, and the key to retry safely with', async () => {
+  server.answer = { status: 201, body: '{"success":true,"data":{"invoice":{"invoice_code":"INV-1"}}}', cutAfter: 20 };
+  const result = await runCli(config.dir, [...ORDER, '--idempotency-key', KEY], { env: env() });
+  expect(result.err).toContain(`${server.url} closed the connection before its answer was complete`);
+  expect(result.err).not.toContain('Could not reach');
+  expect(result.err).toContain(`Retry safely with: --idempotency-key ${KEY}\n`);
+});
+
+it('a 201 whose body is not what its Content-Encoding says: unreadable, and the key to retry safely with', async () => {
+  server.answer = { status: 201, body: '{"success":true}', headers: { 'content-encoding': 'gzip' } };
+  const result = await runCli(config.dir, [...ORDER, '--idempotency-key', KEY], { env: env() });
+  expect(result.code).toBe(1);
+  expect(result.err).toContain('answered, but its answer could not be read');
+  expect(result.err).toContain(`Retry safely with: --idempotency-key ${KEY}\n`);
+  expect(server.requests).toBe(1);
+});
+
+it('a read whose connection drops mid-body says the server answered in part, not that it was out of reach', async () => {
+  server.answer = { status: 200, body: '{"success":true,"data":{"username":"someone"}}', cutAfter: 10 };
+  const result = await runCli(config.dir, ['--json', 'me'], { env: env() });
+  expect(result.code).toBe(7);
+  expect(JSON.parse(result.err)).toMatchObject({
+    message: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+ closed the connection before its answer was complete/),
+    error: { kind: 'connection' },
+  });
+});
+
 it('a refusal (422) does not offer a retry: it would be refused again', async () => {
   server.answer = { status: 422, body: JSON.stringify({ success: false, message: 'No.', error: { code: 'PLATFORM_VALIDATION_FAILED' } }) };
   const result = await runCli(config.dir, [...ORDER, '--idempotency-key', KEY], { env: env() });

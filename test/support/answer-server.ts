@@ -7,6 +7,8 @@ export interface ScriptedAnswer {
   status: number;
   body: string | Buffer;
   headers?: Record<string, string>;
+  /** Sends only this many bytes of the body (no Content-Length), then drops the connection. */
+  cutAfter?: number;
 }
 
 /**
@@ -23,7 +25,12 @@ export function useAnswerServer(): { answer: ScriptedAnswer; url: string; reques
       req.resume();
       req.on('end', () => {
         state.requests++;
-        const { status, body, headers } = state.answer;
+        const { status, body, headers, cutAfter } = state.answer;
+        if (cutAfter !== undefined) {
+          res.writeHead(status, { 'content-type': 'application/json', ...headers });
+          res.write(Buffer.from(body).subarray(0, cutAfter), () => setTimeout(() => res.socket?.destroy(), 20));
+          return;
+        }
         res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
         res.end(body);
       });
