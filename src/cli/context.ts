@@ -124,6 +124,8 @@ export class CliContext {
     this.io = new IOStreams(streams);
     // Accessible mode is a person's setting, kept beside the profiles: read from the config file only when asked.
     this.io.useAccessibleSetting(() => this.settings().accessible());
+    // A run that never opens the settings (help, a usage error) must still not print a stored token typed by mistake.
+    this.io.learnSecretsBeforeRedacting(() => (this.#settings === undefined ? Settings.storedTokensIn(this.configDir) : []));
   }
 
   setGlobals(given: GlobalOptions): void {
@@ -168,7 +170,9 @@ export class CliContext {
     if (this.#settings === undefined) {
       this.#settings = Settings.load(this.configDir);
       // Every stored token is one this run must never print whole, whichever profile a server echoes.
-      for (const name of this.#settings.profileNames()) this.io.knowSecret(this.#settings.token(name));
+      for (const token of this.#settings.storedTokens()) this.io.knowSecret(token);
+      // Profiles broken by a hand-edit are said at once, by every command, whichever profile it uses.
+      this.#settings.profileNames();
     }
     return this.#settings;
   }

@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { lockFile } from '../file-lock.js';
 import { ensurePrivateDir, FileTooLargeError, readIfExistsSync, replaceFile, UnsafeFileError } from '../safe-file.js';
 import type { TokenMode } from '../contract/index.js';
 import { isRecord, kindOf } from '../client/answer-data.js';
@@ -27,7 +28,7 @@ interface ConfigFile {
 }
 
 interface CredentialsFile {
-  tokens?: Record<string, string>;
+  tokens?: Record<string, unknown>;
 }
 
 export const CONFIG_FILE = 'config.json';
@@ -40,6 +41,11 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
  */
 const MAX_SETTINGS_FILE_BYTES = 4 * 2 ** 20;
 const SETTINGS_LIMIT_TEXT = `${MAX_SETTINGS_FILE_BYTES / 2 ** 20} MiB`;
+
+/** Held while a command changes the settings (src/file-lock.ts): the owner's pid, in the settings folder. */
+export const SETTINGS_LOCK_FILE = 'settings.lock';
+/** How long a command waits for another's change of the settings: each holds the lock for a few milliseconds. */
+const SETTINGS_LOCK_WAIT_MS = 10_000;
 
 /**
  * Profiles in config.json and their tokens in credentials.json, both mode 0600 in a 0700 folder, read and replaced
@@ -115,15 +121,71 @@ export class Settings {
 
   /** Stores accessible mode for every profile; undefined removes the key (back to the default, off). */
   async setAccessible(value: boolean | undefined): Promise<void> {
-    const config: ConfigFile = { ...this.config };
-    if (value === undefined) delete config.accessible;
-    else config.accessible = value;
-    await writeStore(this.dir, 'config', config);
-    this.config = config;
+    await this.changing(async () => {
+      const config: ConfigFile = { ...this.config };
+      if (value === undefined) delete config.accessible;
+      else config.accessible = value;
+      await writeStore(this.dir, 'config', config);
+      this.config = config;
+    });
   }
 
+  /** The profile's stored token; undefined when it has none. A hand-edit that left it something else is said. */
   token(name: string): string | undefined {
-    return Object.hasOwn(this.credentials.tokens ?? {}, name) ? this.credentials.tokens![name] : undefined;
+    const tokens = this.tokens();
+    if (!Object.hasOwn(tokens, name)) return undefined;
+    const token = tokens[name];
+    if (typeof token === 'string' && token !== '') return token;
+    throw new CliError(
+      `${this.credentialsPath}: the token of profile '${name}' is ${token === '' ? 'empty' : kindOf(token)} instead of a token; log in again (topup auth login --profile ${name}) or fix the file.`,
+    );
+  }
+
+  /** Every token credentials.json holds, whatever else it holds: for redaction, never an error. */
+  storedTokens(): string[] {
+    return tokenTexts(this.credentials.tokens);
+  }
+
+  /** storedTokens() of the settings in `dir`, read for that alone: none when the files cannot be read. */
+  static storedTokensIn(dir: string): string[] {
+    try {
+      return tokenTexts(readJson<CredentialsFile>(join(dir, CREDENTIALS_FILE)).tokens);
+    } catch {
+      return [];
+    }
+  }
+
+  /** credentials.json's tokens, each as it was read (token() checks one); none when the file has none. */
+  private tokens(): Record<string, unknown> {
+    const tokens: unknown = this.credentials.tokens;
+    if (tokens === undefined) return {};
+    if (isRecord(tokens)) return tokens;
+    throw new CliError(`${this.credentialsPath}: tokens is ${kindOf(tokens)} instead of an object; fix it or delete it.`);
+  }
+
+  /**
+   * Runs `change` on the settings as they are on disk now, with the folder's lock held. A command reads both files
+   * when it starts, and another topup process may have changed them since (twenty `auth login`s at once, a script's
+   * `config set` beside a login): writing back what this one read would lose the others' changes in silence, and
+   * could pair one login's token with another's profile. So a change waits for the lock, reads the files again, and
+   * writes before it lets go. Readers take no lock: each file is replaced whole, never seen half-written.
+   */
+  private async changing<T>(change: () => Promise<T>): Promise<T> {
+    const release = await guarded(this.dir, async () => {
+      await ensurePrivateDir(this.dir);
+      return lockFile(join(this.dir, SETTINGS_LOCK_FILE), {
+        waitMs: SETTINGS_LOCK_WAIT_MS,
+        busy: () =>
+          new CliError(`Another topup process kept the settings in ${this.dir} locked for ${SETTINGS_LOCK_WAIT_MS / 1000} s; try again.`),
+      });
+    });
+    try {
+      this.config = readJson<ConfigFile>(this.configPath);
+      this.credentials = readJson<CredentialsFile>(this.credentialsPath);
+      return await change();
+    } finally {
+      await release();
+    }
   }
 
   /** True when credentials.json can be read by others than its owner. */
@@ -137,11 +199,16 @@ export class Settings {
 
   async saveProfile(name: string, profile: ProfileSettings, token: string | undefined, makeCurrent: boolean): Promise<void> {
     checkProfileName(name);
+    await this.changing(() => this.writeProfile(name, profile, token, makeCurrent));
+  }
+
+  /** saveProfile's writes, with the lock held. */
+  private async writeProfile(name: string, profile: ProfileSettings, token: string | undefined, makeCurrent: boolean): Promise<void> {
     const profiles = { ...(this.profiles() as ConfigFile['profiles']), [name]: profile };
     const config: ConfigFile = { ...this.config, profiles, ...(makeCurrent ? { current_profile: name } : {}) };
     if (token !== undefined) {
       // Token first: a profile must never point at a token that was not written.
-      const credentials = { ...this.credentials, tokens: { ...this.credentials.tokens, [name]: token } };
+      const credentials = { ...this.credentials, tokens: { ...this.tokens(), [name]: token } };
       await writeStore(this.dir, 'credentials', credentials);
       this.credentials = credentials;
     }
@@ -150,40 +217,50 @@ export class Settings {
   }
 
   async updateProfile(name: string, change: Partial<ProfileSettings>): Promise<void> {
-    const current = this.profile(name);
-    if (current === undefined) throw noSuchProfile(name, this.profileNames());
-    await this.saveProfile(name, { ...current, ...change }, undefined, false);
+    await this.changing(async () => {
+      const current = this.profile(name);
+      if (current === undefined) throw noSuchProfile(name, this.profileNames());
+      await this.writeProfile(name, { ...current, ...change }, undefined, false);
+    });
   }
 
   async setCurrentProfile(name: string): Promise<void> {
-    if (this.profile(name) === undefined) throw noSuchProfile(name, this.profileNames());
-    const config = { ...this.config, current_profile: name };
-    await writeStore(this.dir, 'config', config);
-    this.config = config;
+    await this.changing(async () => {
+      if (this.profile(name) === undefined) throw noSuchProfile(name, this.profileNames());
+      const config = { ...this.config, current_profile: name };
+      await writeStore(this.dir, 'config', config);
+      this.config = config;
+    });
   }
 
   /** Forgets the profile and its token. Returns whether there was anything to forget. */
   async removeProfile(name: string): Promise<boolean> {
-    // Whatever the profile holds: a broken one is forgotten too.
-    const hadProfile = Object.hasOwn(this.profiles(), name);
-    const hadToken = this.token(name) !== undefined;
-    if (hadToken) {
-      const tokens = { ...this.credentials.tokens };
-      delete tokens[name];
-      const credentials = { ...this.credentials, tokens };
-      await writeStore(this.dir, 'credentials', credentials);
-      this.credentials = credentials;
-    }
-    if (hadProfile) {
-      const profiles = { ...(this.profiles() as ConfigFile['profiles']) };
-      delete profiles[name];
-      const config: ConfigFile = { ...this.config, profiles };
-      if (config.current_profile === name) delete config.current_profile;
-      await writeStore(this.dir, 'config', config);
-      this.config = config;
-    }
-    return hadProfile || hadToken;
+    return this.changing(async () => {
+      // Whatever the profile and its token hold: broken ones are forgotten too.
+      const hadProfile = Object.hasOwn(this.profiles(), name);
+      const hadToken = Object.hasOwn(this.tokens(), name);
+      if (hadToken) {
+        const tokens = { ...this.tokens() };
+        delete tokens[name];
+        const credentials = { ...this.credentials, tokens };
+        await writeStore(this.dir, 'credentials', credentials);
+        this.credentials = credentials;
+      }
+      if (hadProfile) {
+        const profiles = { ...(this.profiles() as ConfigFile['profiles']) };
+        delete profiles[name];
+        const config: ConfigFile = { ...this.config, profiles };
+        if (config.current_profile === name) delete config.current_profile;
+        await writeStore(this.dir, 'config', config);
+        this.config = config;
+      }
+      return hadProfile || hadToken;
+    });
   }
+}
+
+function tokenTexts(tokens: unknown): string[] {
+  return isRecord(tokens) ? Object.values(tokens).filter((token): token is string => typeof token === 'string' && token !== '') : [];
 }
 
 /** The profiles there are, as a refusal lists them. */
@@ -232,11 +309,16 @@ async function writeStore(dir: string, name: 'config' | 'credentials', contents:
     throw new CliError(
       `Cannot save ${file}: it would be larger than ${SETTINGS_LIMIT_TEXT}, the most a settings file can be; remove profiles you no longer use (topup auth logout --profile NAME).`,
     );
+  await guarded(file, () => replaceFile(file, text));
+}
+
+/** A file operation on the settings, its failures as one sentence: a refused link or a system error, naming `path`. */
+async function guarded<T>(path: string, operation: () => Promise<T>): Promise<T> {
   try {
-    await ensurePrivateDir(dir);
-    await replaceFile(file, text);
+    return await operation();
   } catch (error) {
-    if (error instanceof UnsafeFileError) throw new CliError(error.message);
-    throw new CliError(`Cannot write ${file}: ${(error as Error).message}`);
+    if (error instanceof UnsafeFileError || error instanceof CliError)
+      throw error instanceof CliError ? error : new CliError(error.message);
+    throw new CliError(`Cannot write ${path}: ${(error as Error).message}`);
   }
 }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useAnswerServer } from '../support/answer-server.js';
@@ -239,5 +239,56 @@ describe('a config.json edited by hand into something that is not a profile', ()
     const result = await runCli(config.dir, ['auth', 'status']);
     expect(result.err).toBe(`Error: ${join(config.dir, 'config.json')}: profile 'x' is null instead of an object; fix it or delete it.\n`);
     expect(result.code).toBe(1);
+  });
+});
+
+describe('a credentials.json edited by hand into something that is not a token', () => {
+  /** A good profile 'x' on the test server, and this credentials.json beside it. */
+  function withCredentials(credentialsJson: unknown): void {
+    writeFileSync(
+      join(config.dir, 'config.json'),
+      JSON.stringify({ profiles: { x: { base_url: server.url, mode: 'sandbox' } }, current_profile: 'x' }),
+    );
+    writeFileSync(join(config.dir, 'credentials.json'), JSON.stringify(credentialsJson), { mode: 0o600 });
+    server.answer = { status: 200, body: JSON.stringify({ success: true, message: 'ok', data: { balance: 5 } }) };
+  }
+
+  it.each([
+    ['a number', { tokens: { x: 42 } }, "the token of profile 'x' is a number instead of a token"],
+    ['an object', { tokens: { x: {} } }, "the token of profile 'x' is an object instead of a token"],
+    ['a list', { tokens: { x: ['topup_test_x'] } }, "the token of profile 'x' is a list instead of a token"],
+    ['null', { tokens: { x: null } }, "the token of profile 'x' is null instead of a token"],
+    ['an empty text', { tokens: { x: '' } }, "the token of profile 'x' is empty instead of a token"],
+  ])(
+    'a token that is %s: one sentence naming the file, for every command that reads it (exit 1)',
+    async (_name, credentialsJson, problem) => {
+      withCredentials(credentialsJson);
+      const said = `${join(config.dir, 'credentials.json')}: ${problem}; log in again (topup auth login --profile x) or fix the file.`;
+      for (const args of [['balance'], ['auth', 'status'], ['auth', 'token'], ['doctor']]) {
+        const result = await runCli(config.dir, args);
+        expect({ args, err: result.err, code: result.code, out: result.out }).toEqual({ args, err: `Error: ${said}\n`, code: 1, out: '' });
+      }
+      const json = await runCli(config.dir, ['--json', 'balance']);
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.err)).toMatchObject({ success: false, message: said });
+      expect(server.requests).toBe(0);
+    },
+  );
+
+  it.each([
+    ['a text', { tokens: 'topup_test_x' }, 'tokens is a string instead of an object'],
+    ['null', { tokens: null }, 'tokens is null instead of an object'],
+  ])('tokens that is %s: one sentence naming the file (exit 1)', async (_name, credentialsJson, problem) => {
+    withCredentials(credentialsJson);
+    const result = await runCli(config.dir, ['balance']);
+    expect(result.err).toBe(`Error: ${join(config.dir, 'credentials.json')}: ${problem}; fix it or delete it.\n`);
+    expect(result.code).toBe(1);
+  });
+
+  it('auth logout forgets a broken token with its profile', async () => {
+    withCredentials({ tokens: { x: 42 } });
+    const result = await runCli(config.dir, ['auth', 'logout', '--profile', 'x']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(config.dir, 'credentials.json'), 'utf8'))).toEqual({ tokens: {} });
   });
 });

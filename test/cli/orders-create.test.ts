@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { describe, expect, it } from 'vitest';
 import { missingFlags, orderBody, usableMethods } from '../../src/cli/commands/orders/create-run.js';
@@ -11,9 +13,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const bob9001 = ['--username', 'BuilderBob', '--place', '5001', '--pass', '9001'];
 
 let served: ServedSandbox;
+let configDir: string;
 const topup = useServedCli(
   (context) => {
     served = context.served;
+    configDir = context.configDir;
   },
   { reset: true },
 );
@@ -464,6 +468,19 @@ describe('the live-mode guard: a balance order with a production token spends re
     expect((await topup(['auth', 'login', '--with-token', '--base-url', served.url], { stdin: served.token('rich') })).code).toBe(0);
     const result = await topup(['orders', 'create', ...balanceOrder]);
     expect(result.code).toBe(2);
+  });
+
+  it('the same with a profile that remembers sandbox but holds a production token: the server is asked', async () => {
+    expect((await topup(['auth', 'login', '--with-token', '--base-url', served.url], { stdin: served.token('rich') })).code).toBe(0);
+    // A hand-edit, or a settings file from elsewhere: the remembered mode is not the token's.
+    const file = join(configDir, 'config.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"mode": "production"', '"mode": "sandbox"'));
+    expect(readFileSync(file, 'utf8')).toContain('"mode": "sandbox"');
+    const before = await richOrders();
+    const result = await topup(['orders', 'create', ...balanceOrder]);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('add --yes to confirm');
+    expect(await richOrders()).toEqual(before);
   });
 
   it('on a terminal the summary says LIVE and the balance, and the question defaults to no', async () => {

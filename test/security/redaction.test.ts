@@ -315,6 +315,13 @@ describe('a server that echoes the configured token gets it printed redacted, ne
     expect(JSON.stringify(sandbox.requests.list())).not.toContain(other);
   });
 
+  it('the settings hold it in credentials.json only: the username the server echoed it as is kept cut', () => {
+    expect(readFileSync(join(config.dir, 'credentials.json'), 'utf8')).toContain(PLAIN);
+    const settings = readFileSync(join(config.dir, 'config.json'), 'utf8');
+    expect(settings).toContain(`"username": "…${PLAIN.slice(-4)}"`);
+    expect(settings).not.toContain(PLAIN);
+  });
+
   it('the journal of those runs holds the token nowhere', () => {
     expect(sandbox.requests.count()).toBeGreaterThan(5);
     expect(JSON.stringify(sandbox.requests.list())).not.toContain(PLAIN);
@@ -360,6 +367,20 @@ describe('commander echoes what was typed: never a whole credential', () => {
         expect(result.code).toBe(2);
         expect(result.err).toContain(`…${PLAIN.slice(-4)}`);
         expect(result.err).not.toContain(PLAIN);
+        // Runs that fail before they read the settings, in other places a word is echoed.
+        for (const args of [
+          ['config', 'get', PLAIN],
+          ['config', 'set', PLAIN, 'x'],
+          ['help', PLAIN],
+          ['help', 'orders', PLAIN],
+          ['--jq', PLAIN, 'health'],
+          ['--json', 'config', 'get', PLAIN],
+        ]) {
+          const echoed = await runCli(stored.dir, args);
+          expect({ args, code: echoed.code }).toEqual({ args, code: 2 });
+          expect(echoed.out + echoed.err).toContain(`…${PLAIN.slice(-4)}`);
+          expect(echoed.out + echoed.err).not.toContain(PLAIN);
+        }
       } finally {
         await served.server.close();
       }

@@ -39,6 +39,7 @@ export class IOStreams {
   #stdout: OutputStream | undefined;
   #stderr: OutputStream | undefined;
   #accessibleSetting: (() => boolean | undefined) | undefined;
+  #learnSecrets: (() => Iterable<string>) | undefined;
   /** The given streams, each write redacted; stdin, env and the time zone as given. */
   readonly streams: CliIO;
 
@@ -70,8 +71,21 @@ export class IOStreams {
     if (secret !== undefined && secret !== '') this.#secrets.add(secret);
   }
 
+  /**
+   * Secrets learned when the first text is redacted, not before: the stored tokens, read from the settings only if
+   * the run has not read them already (most commands have; a usage error or `help` has not). `learn` never throws.
+   */
+  learnSecretsBeforeRedacting(learn: () => Iterable<string>): void {
+    this.#learnSecrets = learn;
+  }
+
   /** Text with every secret this run knows, and any token of the sandbox's format, cut. */
   redact(text: string): string {
+    const learn = this.#learnSecrets;
+    if (learn !== undefined) {
+      this.#learnSecrets = undefined;
+      for (const secret of learn()) this.knowSecret(secret);
+    }
     return redactText(text, [...this.#secrets]);
   }
 

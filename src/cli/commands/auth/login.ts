@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { TokenMode } from '../../../contract/index.js';
+import { redactText } from '../../../contract/redact.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/streams.js';
@@ -11,6 +12,14 @@ export const DEFAULT_PROFILE = 'default';
 
 const NO_TOKEN_ARGUMENTS =
   'A token is never accepted on the command line (it would land in the shell history); type it at the prompt, or pipe it in with --with-token.';
+
+/**
+ * What a profile keeps of the username the token check reported: a text, with the token cut from it. A server may echo
+ * the token anywhere, and config.json is no place for it: only credentials.json holds a token.
+ */
+function storedUsername(username: unknown, token: string): string | undefined {
+  return typeof username === 'string' ? redactText(username, [token]) : undefined;
+}
 
 /** A mode the CLI knows what to do with; any other value a server reports is shown, not stored. */
 function knownMode(mode: string | undefined): TokenMode | undefined {
@@ -38,7 +47,7 @@ export async function runLogin(ctx: CliContext, options: LoginOptions, stray: re
   const client = await ctx.client({ server: { baseUrl, token } });
   const validation = await client.token.validate({ signal: ctx.signal });
   // The token check's answer is not in the interface document: keep what it says, and no guess of what it does not.
-  const username = validation.user?.username;
+  const username = storedUsername(validation.user?.username, token);
   const mode = knownMode(validation.mode);
   const settings = ctx.settings();
   const earlier = settings.profile(name);

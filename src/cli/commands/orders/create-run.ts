@@ -214,14 +214,16 @@ async function runWizard(ctx: CliContext, flags: CreateOrderFlags): Promise<Orde
 }
 
 /**
- * Whether this run's token is a production one, so that a balance order spends real money. The profile remembers
- * the mode the server reported at login; any other token is asked about (token/validate); a mode that cannot be
- * learned counts as production, since that is the case that must never go unconfirmed.
+ * Whether this run's token is a production one, so that a balance order spends real money. A profile that remembers
+ * production (the mode the server reported at login) is taken at its word; any other token is asked about
+ * (token/validate), a profile remembered as sandbox too: a sandbox token cannot pay by balance at all (the interface
+ * document), so a balance order under one means the memory is wrong (a hand-edit, a file from elsewhere), and a
+ * wrong "sandbox" would let real money go unconfirmed. A mode that cannot be learned counts as production.
  */
 export async function spendsRealBalance(ctx: CliContext): Promise<boolean> {
   const target = await ctx.target();
   if (target.kind === 'embedded') return false;
-  const known = target.spec.tokenSource === 'profile' ? target.spec.mode : undefined;
+  const known = target.spec.tokenSource === 'profile' && target.spec.mode === 'production' ? 'production' : undefined;
   const mode = known ?? (await (await ctx.client()).token.validate({ signal: ctx.signal })).mode;
   return mode !== 'sandbox';
 }
