@@ -138,6 +138,11 @@ describe('errors', () => {
     { jq: '.a as $x | $y', message: 'Invalid --jq expression: $y is not defined at line 1.' },
     { jq: '.a\n| .b(', message: "Invalid --jq expression: syntax error, unexpected '(', expecting end of file at line 2." },
     { jq: '', message: 'Invalid --jq expression: Top-level program not given (try ".").' },
+    // jq-web hands the expression to jq as a word of its command line, where `--help` was jq's option, run after sending.
+    ...['--help', '--version', '-r', '--arg', '-n', '--build-configuration'].map((jq) => ({
+      jq,
+      message: `Invalid --jq expression '${jq}': --jq takes a jq expression, not jq's options (strings already print raw, one result a line).`,
+    })),
   ])('a bad expression $jq → exit 2 before any request, jq’s reason as the error envelope', async ({ jq, message }) => {
     for (const tty of [true, false]) {
       const { fetch, sent } = counting();
@@ -146,6 +151,13 @@ describe('errors', () => {
       expect(JSON.parse(result.err)).toEqual({ success: false, message, error: { code: 'USAGE', kind: 'usage' } });
       expect(sent()).toBe(0);
     }
+  });
+
+  it('an expression that starts with a minus is still an expression', async () => {
+    expect(await h.run(['packages', '--jq', '-1'])).toEqual({ code: 0, out: '-1\n', err: '' });
+    const count = (await h.run(['packages', '--jq', '.packages | length'])).out.trim();
+    expect(Number(count)).toBeGreaterThan(0);
+    expect(await h.run(['packages', '--jq', '-(.packages | length)'])).toEqual({ code: 0, out: `-${count}\n`, err: '' });
   });
 
   it('a filter that fails on the data → exit 1, nothing on stdout, jq’s reason', async () => {

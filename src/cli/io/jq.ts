@@ -39,9 +39,10 @@ function workerFor(limits: JqLimits): JqWorker {
  */
 export async function compileJq(expression: string, report: (stderr: string) => void, options: JqOptions = {}): Promise<JqProgram> {
   const worker = workerFor(jqLimits(options.env ?? {}));
+  const program = notAnOption(expression);
   const invoke = async (input: string): Promise<string | undefined> => {
-    const answer = await worker.run(input, expression, options.signal);
-    if ('failure' in answer) throw jqError(answer.failure);
+    const answer = await worker.run(input, program, options.signal);
+    if ('failure' in answer) throw jqError(answer.failure, expression);
     if (answer.stderr !== undefined) report(answer.stderr);
     return answer.output;
   };
@@ -60,9 +61,25 @@ function resultLine(line: string): string {
   return sanitizeText(JSON.parse(line) as string);
 }
 
+/**
+ * The expression as jq-web hands it to jq: as one word of jq's command line, where a word that starts with `-` is one of
+ * jq's options (`--help` printed jq's help and exited 0, after the request was sent). jq skips white space before a
+ * program, so a space in front makes it a program again, with the same meaning (`-1`, `-.price`).
+ */
+function notAnOption(expression: string): string {
+  return expression.startsWith('-') ? ` ${expression}` : expression;
+}
+
+/** What jq's own options look like, as someone used to `jq -r` may type them after --jq. */
+const JQ_OPTION = /^-{1,2}[A-Za-z]/;
+
 /** jq's exit 3 is a program it could not compile (a usage error); anything else failed on the data. */
-function jqError(failure: JqFailure): Error {
+function jqError(failure: JqFailure, expression: string): Error {
   const reason = firstError(failure.stderr ?? '');
+  if (failure.exitCode === 3 && JQ_OPTION.test(expression))
+    return new UsageError(
+      `Invalid --jq expression '${expression}': --jq takes a jq expression, not jq's options (strings already print raw, one result a line).`,
+    );
   if (failure.exitCode === 3) return new UsageError(`Invalid --jq expression: ${reason || 'jq could not compile it'}.`);
   return new CliError(`The --jq expression failed on the data: ${reason || `jq exited with status ${failure.exitCode ?? 'unknown'}`}.`);
 }
