@@ -1,6 +1,9 @@
 import type { Pagination } from '../contract/common.js';
 import { TopupError } from '../errors.js';
 
+/** The code of the error that ends a walk through pages when the server answers another page than the one asked for. */
+export const PAGE_OUT_OF_ORDER = 'PAGE_OUT_OF_ORDER';
+
 /**
  * A page of any list endpoint: its items under one key, plus, when the server says, where it sits in the whole list.
  * Pagination is not in the interface document, so a page without it is the only page this client can know of.
@@ -48,7 +51,11 @@ export class PagePromise<P extends Page, Item> implements PromiseLike<P>, AsyncI
     return this.#firstPage().finally(onFinally);
   }
 
-  /** Every page from the requested one on, following `pagination.has_more`. */
+  /**
+   * Every page from the requested one on, following `pagination.has_more`. A page that names another number than the
+   * one asked for ends the walk with an error: a server that answers page 1 with has_more to every request would
+   * otherwise be read forever.
+   */
   async *pages(): AsyncGenerator<P, void, undefined> {
     let page = await this.#firstPage();
     let number = page.pagination?.page ?? this.#startPage ?? 1;
@@ -57,6 +64,12 @@ export class PagePromise<P extends Page, Item> implements PromiseLike<P>, AsyncI
     while (page.pagination?.has_more === true) {
       number += 1;
       page = await this.#fetchPage(number);
+      const named = page.pagination?.page;
+      if (typeof named === 'number' && named !== number)
+        throw new TopupError(
+          `Asked for page ${number}, the server answered page ${named} and says more follow; stopped rather than read pages again.`,
+          { code: PAGE_OUT_OF_ORDER },
+        );
       yield page;
     }
   }

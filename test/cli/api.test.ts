@@ -768,6 +768,33 @@ describe('gh api: --paginate', () => {
     expect(seen).toHaveLength(3);
   });
 
+  it('a server that answers page 1 with has_more to every request: an error after the first page, not an endless walk', async () => {
+    const seen: string[] = [];
+    const result = await h.run(['api', 'me/orders', '--paginate', '-F', 'per_page=1', '--jq', '.data.orders[].invoice_code'], {
+      fetch: changing((body) => {
+        if (body.data) body.data.pagination = { ...(body.data.pagination as object), page: 1, has_more: true };
+        if (body.data) body.data.orders = (body.data.orders as unknown[]).slice(0, 1);
+      }, seen),
+    });
+    expect(result.code).toBe(1);
+    // Each answer is printed as it comes: the second, which names the wrong page, and then the error.
+    expect(result.out).toBe(`${CODES[0]}\n${CODES[1]}\n`);
+    expect(JSON.parse(result.err)).toMatchObject({
+      message: 'Asked for page 2, the server answered page 1 and says more follow; stopped rather than read pages again.',
+      error: { code: 'PAGE_OUT_OF_ORDER' },
+    });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('--slurp of a page that is not JSON: an error, never a null passed off as the page', async () => {
+    const html: typeof globalThis.fetch = async () =>
+      new Response('<html>hi</html>', { status: 200, headers: { 'content-type': 'text/html' } });
+    const result = await h.run(['api', 'me/orders', '--paginate', '--slurp'], { fetch: html });
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    expect(result.err).toContain('Page 1 of the answer is not JSON, so --slurp cannot gather it into one list.');
+  });
+
   it('an error on a later page: the pages before it, its body, and its exit code', async () => {
     const failing: typeof globalThis.fetch = async (input, init) =>
       urlOf(input).includes('&page=2') ? answering(404, { success: false, message: 'Gone.' })(input, init) : h.sandbox.fetch(input, init);

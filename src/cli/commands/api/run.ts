@@ -196,8 +196,12 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
   const pages = new PagePromise(
     async (number) => {
       const answer = await send(number === undefined ? request.path : onPage(request.path, number));
-      if (flags.slurp && answer.ok) slurped.push(answer.body);
-      else await show(answer);
+      if (flags.slurp && answer.ok) {
+        // A page that is not JSON has nothing to gather; printing it as null would pass the run off as a success.
+        if (answer.body === undefined)
+          throw new CliError(`Page ${number ?? pageOf(request.path) ?? 1} of the answer is not JSON, so --slurp cannot gather it into one list.`);
+        slurped.push(answer.body);
+      } else await show(answer);
       return { answer, pagination: paginationOf(answer.body) as Pagination | undefined };
     },
     () => [],
