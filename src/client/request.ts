@@ -306,9 +306,20 @@ export function toSearchParams(query: object | undefined): URLSearchParams | und
 /** A token pasted into a path parameter or a query value would end up in logs and histories: refuse before sending. */
 function refuseTokenInUrl(path: string, query: URLSearchParams | undefined, token: string | undefined): void {
   if (token === undefined) return;
-  const inPath = path.includes(token) || path.includes(encodeURIComponent(token));
+  const inPath = path.includes(token) || percentDecoded(path).includes(token);
   const inQuery = query !== undefined && [...query.entries()].some(([name, value]) => name.includes(token) || value.includes(token));
   if (inPath || inQuery) throw new UsageError('The token must never be put in a URL; it is sent only in the Authorization header.');
+}
+
+/** A path with its percent escapes decoded (`%5F` is `_`), each run of them alone: a malformed one stays as it is. */
+function percentDecoded(path: string): string {
+  return path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (escapes) => {
+    try {
+      return decodeURIComponent(escapes);
+    } catch {
+      return escapes;
+    }
+  });
 }
 
 function checkHeaderValue(name: string, value: string): void {

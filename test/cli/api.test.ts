@@ -530,6 +530,23 @@ describe('gh api: method, fields, --input', () => {
     }
   });
 
+  it.each([
+    ['--input', ''],
+    ['-F', 'client_reference='],
+  ])('%s of a file that is not UTF-8 text: one sentence, nothing sent (never U+FFFD in its place)', async (flag, prefix) => {
+    const dir = mkdtempSync(join(tmpdir(), 'topup-api-'));
+    try {
+      const file = join(dir, 'bytes.bin');
+      writeFileSync(file, Buffer.from([0x7b, 0xff, 0xfe, 0x7d]));
+      const { fetch, seen } = recording();
+      const result = await h.run(['api', 'me/orders', flag, `${prefix}${prefix === '' ? '' : '@'}${file}`], { fetch });
+      expectUsageError(result, /is not UTF-8 text, as a request body or field read from a file must be\.\n$/);
+      expect(seen).toHaveLength(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('--input - reads the body from stdin; -H Content-Type replaces the default', async () => {
     const { fetch, seen } = recording();
     const result = await h.run(['api', 'me/orders', '--input', '-', '-H', 'Content-Type: text/plain'], { fetch, stdin: 'not json' });

@@ -121,4 +121,16 @@ describe('client.request: one raw request, sent as the methods send theirs', () 
     await expect(sent).rejects.toThrow(message);
     expect(exchanges).toEqual([]);
   });
+
+  it('refuses the token in the path however it is percent-encoded, before sending anything', async () => {
+    const { client, exchanges, sandbox } = await setup();
+    const token = sandbox.account('rich').token;
+    const every = [...Buffer.from(token)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+    for (const shown of [token, token.replaceAll('_', '%5F'), token.replaceAll('_', '%5f'), every, encodeURIComponent(token)]) {
+      const sent = client.request({ method: 'GET', path: `/api/v1/me/${shown}` });
+      await expect(sent).rejects.toBeInstanceOf(UsageError);
+      await expect(sent).rejects.toThrow('The token must never be put in a URL');
+    }
+    expect(exchanges).toEqual([]);
+  });
 });

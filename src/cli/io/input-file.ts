@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { readAll } from './streams.js';
+import { readAllBytes } from './streams.js';
 
 /** The most a file named on the command line (or stdin for `-`) may hold, and what it is, for the refusal. */
 export interface InputFileLimit {
@@ -17,7 +17,7 @@ export interface InputFileLimit {
 export async function readInputFile(path: string, stdin: NodeJS.ReadableStream, limit: InputFileLimit): Promise<string> {
   const name = path === '-' ? 'stdin' : path;
   const tooLarge = () => new UsageError(`${name} is more than ${sizeText(limit.maxBytes)}, the most ${limit.what} can be.`);
-  if (path === '-') return readAll(stdin, { maxBytes: limit.maxBytes, tooLarge });
+  if (path === '-') return utf8Text(name, await readAllBytes(stdin, { maxBytes: limit.maxBytes, tooLarge }), limit);
   const { open } = await import('node:fs/promises');
   let file;
   try {
@@ -29,12 +29,24 @@ export async function readInputFile(path: string, stdin: NodeJS.ReadableStream, 
     const stat = await file.stat();
     if (stat.isDirectory()) throw new UsageError(`Cannot read ${path}: it is a folder.`);
     if (stat.isFile() && stat.size > limit.maxBytes) throw tooLarge();
-    return await readAll(file.createReadStream({ autoClose: false }), { maxBytes: limit.maxBytes, tooLarge });
+    return utf8Text(name, await readAllBytes(file.createReadStream({ autoClose: false }), { maxBytes: limit.maxBytes, tooLarge }), limit);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw unreadable(path, error);
   } finally {
     await file.close();
+  }
+}
+
+/**
+ * The bytes as UTF-8 text, or a usage error: what these files hold is sent or read as (JSON) text, and decoding bytes
+ * that are not UTF-8 would replace each with U+FFFD, so the server would get other bytes than the file holds.
+ */
+function utf8Text(name: string, bytes: Buffer, limit: InputFileLimit): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${name} is not UTF-8 text, as ${limit.what} must be.`);
   }
 }
 

@@ -30,6 +30,11 @@ export interface InputLimit {
  * or huge input (`/dev/zero`, `yes |`) stops there with one sentence instead of filling memory.
  */
 export async function readAll(input: NodeJS.ReadableStream, limit: InputLimit): Promise<string> {
+  return (await readAllBytes(input, limit)).toString('utf8');
+}
+
+/** readAll's bytes, undecoded. */
+export async function readAllBytes(input: NodeJS.ReadableStream, limit: InputLimit): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of input) {
@@ -39,5 +44,5 @@ export async function readAll(input: NodeJS.ReadableStream, limit: InputLimit): 
     if (bytes > limit.maxBytes) throw limit.tooLarge();
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
