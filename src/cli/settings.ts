@@ -190,11 +190,12 @@ export class Settings {
 
   /** True when credentials.json can be read by others than its owner. */
   credentialsExposed(): boolean {
-    try {
-      return (lstatSync(this.credentialsPath).mode & 0o077) !== 0;
-    } catch {
-      return false;
-    }
+    return openToOthers(this.credentialsPath);
+  }
+
+  /** True when credentials.json is there and its folder is open to others than its owner (topup makes it 0700). */
+  folderExposed(): boolean {
+    return openToOthers(this.dir) && lstatSync(this.credentialsPath, { throwIfNoEntry: false }) !== undefined;
   }
 
   async saveProfile(name: string, profile: ProfileSettings, token: string | undefined, makeCurrent: boolean): Promise<void> {
@@ -256,6 +257,15 @@ export class Settings {
       }
       return hadProfile || hadToken;
     });
+  }
+}
+
+/** Whether the group or others have any permission on `path`; false when it cannot be looked at. */
+function openToOthers(path: string): boolean {
+  try {
+    return (lstatSync(path).mode & 0o077) !== 0;
+  } catch {
+    return false;
   }
 }
 

@@ -1,3 +1,5 @@
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
 import { urlOf } from '../support/url-of.js';
 import type { FixtureAccountName } from '../../mocks/store/fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -123,6 +125,28 @@ describe('topup doctor', () => {
     expect(result.code).toBe(1);
     expect(result.out).toContain('- target: TOPUP_TOKEN is set but no server is');
     expect(result.err).not.toContain('embedded');
+  });
+
+  it('a stored token others can read, or its folder open to them, is a finding, with --json too (exit 1)', async () => {
+    const login = await runCli(config.dir, ['auth', 'login', '--with-token', '--base-url', sandbox.baseUrl], {
+      stdin: token('demo'),
+      fetch: sandbox.fetch,
+    });
+    expect(login.code).toBe(0);
+    const run = () => runCli(config.dir, ['--json', 'doctor'], { clock: fakeClock({ start: Date.now() }), fetch: sandbox.fetch });
+    expect(JSON.parse((await run()).out).findings).toEqual([]);
+    const credentials = join(config.dir, 'credentials.json');
+    chmodSync(credentials, 0o644);
+    chmodSync(config.dir, 0o755);
+    const result = await run();
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.out).findings).toEqual([
+      { where: 'credentials', problem: `${credentials} is readable by other users; run: chmod 600 ${credentials}` },
+      {
+        where: 'credentials',
+        problem: `${config.dir}, the folder of the stored tokens, is open to other users; run: chmod 700 ${config.dir}`,
+      },
+    ]);
   });
 
   it('--json: the report on stdout for scripts', async () => {

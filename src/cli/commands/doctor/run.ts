@@ -141,7 +141,18 @@ async function checkTarget(ctx: CliContext, report: Report): Promise<TargetSpec 
     ...(await ctx.targetSummary())!,
   };
   report.check('target', true, description);
+  checkCredentialFiles(ctx, report, spec);
   return spec;
+}
+
+/** A stored token others can read is a finding (the run's warning is silent with --json): the command that fixes it. */
+function checkCredentialFiles(ctx: CliContext, report: Report, spec: TargetSpec): void {
+  if (spec.kind !== 'remote' || spec.tokenSource !== 'profile') return;
+  const settings = ctx.settings();
+  if (settings.credentialsExposed())
+    report.find('credentials', `${settings.credentialsPath} is readable by other users; run: chmod 600 ${settings.credentialsPath}`);
+  if (settings.folderExposed())
+    report.find('credentials', `${settings.dir}, the folder of the stored tokens, is open to other users; run: chmod 700 ${settings.dir}`);
 }
 
 /** Does the server answer: its health answer as sent, or undefined (a failed check) when it does not. */
