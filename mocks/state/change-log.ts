@@ -1,5 +1,5 @@
 import { nodeZlib } from '../core/builtins.js';
-import { FileTooLargeError, readIfExists } from '../../src/safe-file.js';
+import { FileTooLargeError, readIfExists, type UnsafeFileError } from '../../src/safe-file.js';
 import { tableKeys } from '../store/table-keys.js';
 import { MAX_STATE_JOURNAL_BYTES, refusedBySize } from './limits.js';
 import { SnapshotError, type SandboxChanges } from './snapshot.js';
@@ -72,7 +72,7 @@ export async function readChangeLog(
     // Its only name, as it is written in place: through a hard link it would write another file.
     buffer = await readIfExists(path, { soleName: true, maxBytes: MAX_STATE_JOURNAL_BYTES });
   } catch (error) {
-    if (error instanceof Error && error.name === 'UnsafeFileError') throw new SnapshotError(error.message);
+    if (error instanceof Error && error.name === 'UnsafeFileError') throw SnapshotError.ofUnsafeFile(error as UnsafeFileError);
     if (error instanceof FileTooLargeError)
       throw refusedBySize('state journal', error, 'a journal can grow to before it becomes a new snapshot');
     throw new SnapshotError(`Cannot read the state journal ${path}: ${(error as Error).message}`);

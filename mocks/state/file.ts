@@ -52,7 +52,7 @@ async function readSnapshotText(file: string): Promise<{ value: unknown; bytes: 
     // at 10k orders, 25 ms at 100k).
     buffer = readIfExistsSync(file, { soleName: true, maxBytes: MAX_STATE_FILE_BYTES });
   } catch (error) {
-    if (error instanceof UnsafeFileError) throw new SnapshotError(error.message);
+    if (error instanceof UnsafeFileError) throw SnapshotError.ofUnsafeFile(error);
     if (error instanceof FileTooLargeError) throw refusedBySize('state file', error, 'that node can parse as one text');
     throw new SnapshotError(`Cannot read the state file ${file}: ${(error as Error).message}`);
   }
@@ -125,7 +125,7 @@ const MIN_BYTES_PER_NEW_RECORD = 16;
 
 export async function openStateFile(file: string, options: OpenStateFileOptions = {}): Promise<StateFile> {
   const release = await lockStateFile(file, options.waitMs === undefined ? {} : { waitMs: options.waitMs }).catch((error: unknown) => {
-    throw error instanceof UnsafeFileError ? new SnapshotError(error.message) : error;
+    throw error instanceof UnsafeFileError ? SnapshotError.ofUnsafeFile(error) : error;
   });
   try {
     await checkSoleName(file);
@@ -223,7 +223,7 @@ async function resumeStateFile(
 ): Promise<StateFile | undefined> {
   if (left === undefined) return undefined;
   const release = await lockStateFile(file, waitMs === undefined ? {} : { waitMs }).catch((error: unknown) => {
-    throw error instanceof UnsafeFileError ? new SnapshotError(error.message) : error;
+    throw error instanceof UnsafeFileError ? SnapshotError.ofUnsafeFile(error) : error;
   });
   try {
     // The same rules as a first open: the file's only name, and no stale announcement of a server that died with it.
@@ -272,12 +272,12 @@ async function checkSoleName(file: string): Promise<void> {
       : stats.nlink > 1
         ? `it has ${stats.nlink - 1} other hard link(s)`
         : undefined;
-  if (reason !== undefined) throw new SnapshotError(new UnsafeFileError(file, reason).message);
+  if (reason !== undefined) throw SnapshotError.ofUnsafeFile(new UnsafeFileError(file, reason));
 }
 
 async function journalBytes(path: string): Promise<number> {
   const stats = await lstat(path).catch(() => undefined);
-  if (stats?.isSymbolicLink()) throw new SnapshotError(new UnsafeFileError(path, 'it is a symbolic link').message);
+  if (stats?.isSymbolicLink()) throw SnapshotError.ofUnsafeFile(new UnsafeFileError(path, 'it is a symbolic link'));
   return stats?.size ?? 0;
 }
 
@@ -405,7 +405,7 @@ class StateFileWriter implements StateWriter {
       try {
         this.#handle = await openToAppend(this.journalPath);
       } catch (error) {
-        if (error instanceof UnsafeFileError) throw new SnapshotError(error.message);
+        if (error instanceof UnsafeFileError) throw SnapshotError.ofUnsafeFile(error);
         throw error;
       }
       await syncDirectory(dirname(this.journalPath));

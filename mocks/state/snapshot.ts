@@ -46,9 +46,21 @@ export class SnapshotError extends Error {
   override name = 'SnapshotError';
   /** The field at fault, as a path (`counters.invoice`, `tables.orders[3].created_at`), when one is. */
   readonly field: string | undefined;
+  /**
+   * The file refused as a whole, when it is no plain file of its own (a symbolic link, a folder, a hard link): no repair
+   * or reset of its content helps; it must be moved away.
+   */
+  unsafeFile: string | undefined;
   constructor(message: string, field?: string) {
     super(message);
     this.field = field;
+  }
+
+  /** A state file refused by src/safe-file.ts's rules, with its path kept (`unsafeFile`). */
+  static ofUnsafeFile(error: { message: string; path: string }): SnapshotError {
+    const refused = new SnapshotError(error.message);
+    refused.unsafeFile = error.path;
+    return refused;
   }
 }
 

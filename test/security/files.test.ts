@@ -241,6 +241,25 @@ describe('credentials and config', () => {
   });
 });
 
+describe("the offline sandbox's state file replaced by a link", () => {
+  it('says to move it away (a reset would be refused the same way), and the victim is untouched', async () => {
+    const configDir = join(dir, 'config');
+    await mkdir(configDir, { mode: 0o700 });
+    const state = join(configDir, 'sandbox-state.json');
+    await symlink(victim, state);
+    const said = `Error: The offline sandbox's state is unreadable (Refusing to use ${state}: it is a symbolic link); move ${state} away, and the next command starts a fresh sandbox.\n`;
+    for (const args of [['packages'], ['mock', 'reset']]) {
+      const result = await runCli(configDir, ['--mock', ...args]);
+      expect(result.code).toBe(1);
+      expect(result.err).toContain(said);
+      expect(result.err).not.toContain('mock reset');
+    }
+    await victimIntact();
+    await rm(state);
+    expect((await runCli(configDir, ['--mock', 'packages', '--json'])).code).toBe(0);
+  });
+});
+
 describe('two `mock serve --state` on one file (built CLI)', () => {
   beforeAll(() => ensureBuilt(), 120_000);
 

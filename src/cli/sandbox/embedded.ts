@@ -100,6 +100,13 @@ function unreadable(error: unknown): unknown {
         `${error.message.replace(/\.$/, '')}; run \`topup mock state repair\` to keep a copy of it and go on without what is damaged, or \`topup mock reset\` to start over.`,
       ),
     );
+  // A link or a folder in its place: no reset or repair reads through it (they would be refused the same way).
+  if (error instanceof SnapshotError && error.unsafeFile !== undefined)
+    return finalFetchError(
+      new CliError(
+        `The offline sandbox's state is unreadable (${error.message.replace(/\.$/, '')}); move ${error.unsafeFile} away, and the next command starts a fresh sandbox.`,
+      ),
+    );
   if (error instanceof SnapshotError)
     return finalFetchError(
       new CliError(
