@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { LIVE_BATCH_MS } from '../../mocks/adapters/journal-stream.js';
+import { MAX_COMPARED_PATH, nearestRoute } from '../../mocks/inspect/near-miss.js';
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import {
   expectRequests,
@@ -130,6 +131,19 @@ describe('the request journal (in-process)', () => {
       [404, 'GET /__sandbox/fixtures'],
       [404, null],
     ]);
+  });
+
+  it('a path too long to be a typo of a route gets no suggestion (comparing it would hold the server)', async () => {
+    const sandbox = await createSandbox();
+    const near = (path: string) => nearestRoute('GET', path, [{ method: 'GET', path: '/api/v1/me/orders/{invoice}' }]);
+    const code = 'INV20260101000001'.padEnd(MAX_COMPARED_PATH - '/api/v1/me/ordrs/'.length, '0');
+    expect(near(`/api/v1/me/ordrs/${code}`)).toBe('GET /api/v1/me/orders/{invoice}');
+    expect(near(`/api/v1/me/ordrs/${code}0`)).toBeUndefined();
+    const long = `/api/v1/nope/${'x'.repeat(16_000)}`;
+    const answer = await sandbox.fetch(`${sandbox.baseUrl}${long}`);
+    expect(answer.status).toBe(404);
+    expect(((await answer.json()) as { message: string }).message).not.toContain('did you mean');
+    expect(sandbox.requests.list().at(-1)?.near_miss).toBeNull();
   });
 
   it('records injected faults, dropped answers included', async () => {
