@@ -99,4 +99,4 @@ async function openHeld(file: string, options: PersistentSandboxOptions) {
 export { StateLockedError } from '../state/lock.js';
 export { SnapshotError } from '../state/snapshot.js';
 export { JournalDamagedError } from '../state/change-log.js';
-export { OrphanJournalError } from '../state/file.js';
+export { OrphanJournalError, StateFolderError } from '../state/file.js';

@@ -116,6 +116,26 @@ export class OrphanJournalError extends SnapshotError {
   override name = 'OrphanJournalError';
 }
 
+/** The state file's folder cannot hold it: missing, or not writable (its lock and its journal are written there). */
+export class StateFolderError extends SnapshotError {
+  override name = 'StateFolderError';
+}
+
+/** Why the state file's lock could not be taken, as one sentence: a link at its name, or a folder it cannot be in. */
+function lockRefusal(file: string, error: unknown): unknown {
+  if (error instanceof UnsafeFileError) return SnapshotError.ofUnsafeFile(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return new StateFolderError(
+      `The folder of the state file ${file} does not exist; create it, or name a state file in a folder that does.`,
+    );
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+    return new StateFolderError(
+      `Cannot write in the folder of the state file ${file} (its lock and journal go there): ${code === 'EROFS' ? 'the file system is read-only' : 'permission denied'}.`,
+    );
+  return error;
+}
+
 /**
  * Every new invoice or transaction puts a record naming it into its commit's line, well over this many bytes. So a
  * dropped stretch of N bytes acknowledged fewer than N / this new codes, and counters moved ahead by that much never
@@ -125,7 +145,7 @@ const MIN_BYTES_PER_NEW_RECORD = 16;
 
 export async function openStateFile(file: string, options: OpenStateFileOptions = {}): Promise<StateFile> {
   const release = await lockStateFile(file, options.waitMs === undefined ? {} : { waitMs: options.waitMs }).catch((error: unknown) => {
-    throw error instanceof UnsafeFileError ? SnapshotError.ofUnsafeFile(error) : error;
+    throw lockRefusal(file, error);
   });
   try {
     await checkSoleName(file);
@@ -223,7 +243,7 @@ async function resumeStateFile(
 ): Promise<StateFile | undefined> {
   if (left === undefined) return undefined;
   const release = await lockStateFile(file, waitMs === undefined ? {} : { waitMs }).catch((error: unknown) => {
-    throw error instanceof UnsafeFileError ? SnapshotError.ofUnsafeFile(error) : error;
+    throw lockRefusal(file, error);
   });
   try {
     // The same rules as a first open: the file's only name, and no stale announcement of a server that died with it.

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
 import { IDEMPOTENCY_TTL_MS } from '../../mocks/rules/idempotency.js';
 import { SnapshotError, type SandboxChanges, type SandboxSnapshot, type StateWriter } from '../../mocks/state/snapshot.js';
-import { openStateFile, type OpenStateFileOptions, type StateFile } from '../../mocks/state/file.js';
+import { openStateFile, StateFolderError, type OpenStateFileOptions, type StateFile } from '../../mocks/state/file.js';
 import { accounts, dataOf, SIMPLE_ORDER, transports, useSandboxes, type TestSandbox, type Transport } from '../support/sandbox-harness.js';
 
 const { demo, rich } = await accounts();
@@ -151,6 +151,15 @@ describe('state file journal', () => {
     const code = dataOf(await order(again, demo.token), 201).invoice.invoice_code;
     const third = await restart(transport, opened.at(-1)!);
     expect(third.state().tables.orders.map((o) => (o as { invoice_code: string }).invoice_code)).toContain(code);
+  });
+
+  it('a state file in a folder that does not exist: one sentence naming the file, not a temporary lock name', async () => {
+    const missing = join(file, '..', 'no-such-folder', 'state.json');
+    const error = await openStateFile(missing).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StateFolderError);
+    expect((error as Error).message).toBe(
+      `The folder of the state file ${missing} does not exist; create it, or name a state file in a folder that does.`,
+    );
   });
 
   it('refuses a journal with an unreadable line before readable ones, naming the damage', async () => {

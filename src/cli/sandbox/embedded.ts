@@ -10,6 +10,7 @@ import {
   seedAccount,
   SnapshotError,
   STATE_LOCK_WAIT_MS,
+  StateFolderError,
   StateLockedError,
   type RequestLogFile,
   type Sandbox,
@@ -100,6 +101,8 @@ function unreadable(error: unknown): unknown {
         `${error.message.replace(/\.$/, '')}; run \`topup mock state repair\` to keep a copy of it and go on without what is damaged, or \`topup mock reset\` to start over.`,
       ),
     );
+  // Its folder cannot hold it: the state may be whole, and a reset would be refused the same way.
+  if (error instanceof StateFolderError) return finalFetchError(new CliError(`The offline sandbox cannot use its state: ${error.message}`));
   // A link or a folder in its place: no reset or repair reads through it (they would be refused the same way).
   if (error instanceof SnapshotError && error.unsafeFile !== undefined)
     return finalFetchError(
