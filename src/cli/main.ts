@@ -127,15 +127,16 @@ export async function run(argv: readonly string[]): Promise<void> {
   process.on('SIGTERM', interrupt);
   // Getters: node builds each stdio stream on first touch, and most commands never read stdin.
   const written = new Set<NodeJS.WriteStream>();
-  const opened = (stream: NodeJS.WriteStream) => {
+  const pipes: ClosedPipes = { stdoutMayClose: false, stdoutClosed: false };
+  const opened = (stream: NodeJS.WriteStream, fd: 1 | 2) => {
     if (!written.has(stream)) {
       written.add(stream);
-      stream.on('error', endOnClosedPipe);
+      stream.on('error', (error: NodeJS.ErrnoException) => onClosedPipe(error, fd, pipes));
     }
     return stream;
   };
-  const stdout = directOrStream(1, () => opened(process.stdout));
-  const stderr = directOrStream(2, () => opened(process.stderr));
+  const stdout = directOrStream(1, () => opened(process.stdout, 1), pipes);
+  const stderr = directOrStream(2, () => opened(process.stderr, 2), pipes);
   const io = {
     get stdout() {
       return stdout();
@@ -145,6 +146,9 @@ export async function run(argv: readonly string[]): Promise<void> {
     },
     get stdin() {
       return process.stdin;
+    },
+    letStdoutClose: () => {
+      pipes.stdoutMayClose = true;
     },
     env: process.env,
   };
@@ -162,9 +166,9 @@ export async function run(argv: readonly string[]): Promise<void> {
  * 7 ms CPU, more than some commands' own work (BENCHMARKS.md). A terminal, or anything else, gets node's stream:
  * colour depth, columns, resize. Nothing in src/cli reads more of a stream than OutputStream (io/streams.ts).
  */
-function directOrStream(fd: 1 | 2, stream: () => NodeJS.WriteStream): () => OutputStream {
+function directOrStream(fd: 1 | 2, stream: () => NodeJS.WriteStream, pipes: ClosedPipes): () => OutputStream {
   let output: OutputStream | undefined;
-  return () => (output ??= isPipeOrFile(fd) ? directOutput(fd, stream) : stream());
+  return () => (output ??= isPipeOrFile(fd) ? directOutput(fd, stream, pipes) : stream());
 }
 
 function isPipeOrFile(fd: number): boolean {
@@ -181,17 +185,21 @@ function isPipeOrFile(fd: number): boolean {
  * non-blocking) hands the rest, and every later chunk, to node's stream, which waits for it: the order is kept. A
  * closed pipe ends the command as it does through node's stream (endOnClosedPipe).
  */
-function directOutput(fd: number, stream: () => NodeJS.WriteStream): OutputStream {
+function directOutput(fd: 1 | 2, stream: () => NodeJS.WriteStream, pipes: ClosedPipes): OutputStream {
   let fallback: NodeJS.WriteStream | undefined;
   return {
     write(chunk: string): boolean {
+      if (fd === 1 && pipes.stdoutClosed) return true;
       if (fallback !== undefined) return fallback.write(chunk);
       const bytes = Buffer.from(chunk);
       let offset = 0;
       try {
         while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') endOnClosedPipe(error as NodeJS.ErrnoException);
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') {
+          onClosedPipe(error as NodeJS.ErrnoException, fd, pipes);
+          return true;
+        }
         fallback = stream();
         return fallback.write(bytes.subarray(offset));
       }
@@ -200,8 +208,21 @@ function directOutput(fd: number, stream: () => NodeJS.WriteStream): OutputStrea
   };
 }
 
-/** A reader that stops early (`topup orders list | head -1`) closes the pipe: that ends the command, it is no error. */
-function endOnClosedPipe(error: NodeJS.ErrnoException): void {
+/** Whether the command lets stdout close (letStdoutClose), and whether it has. */
+interface ClosedPipes {
+  stdoutMayClose: boolean;
+  stdoutClosed: boolean;
+}
+
+/**
+ * A reader that stops early (`topup orders list | head -1`) closes the pipe: that ends the command, it is no error.
+ * A command that runs until stopped (letStdoutClose) keeps running, and its stdout is dropped from then on.
+ */
+function onClosedPipe(error: NodeJS.ErrnoException, fd: 1 | 2, pipes: ClosedPipes): void {
+  if (fd === 1 && pipes.stdoutMayClose && (error.code === 'EPIPE' || pipes.stdoutClosed)) {
+    pipes.stdoutClosed = true;
+    return;
+  }
   if (error.code !== 'EPIPE') throw error;
   process.exit(typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok);
 }

@@ -1,6 +1,6 @@
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,4 +61,41 @@ describe('signals', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).not.toMatch(/Error|at .*\(/);
   });
+});
+
+/** SIGTERM to a process group; one that is gone already (it stopped by itself) is no error. */
+function stopGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+describe('mock serve whose stdout reader goes away', () => {
+  it('keeps serving: a runner that reads only the banner (`| head -1`) does not stop the sandbox it started', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'topup-serve-pipe-'));
+    const ready = join(dir, 'url');
+    const [command, args] = topupCommand(['mock', 'serve', '--fresh', '--port', '0', '--ready-file', ready]);
+    // `true` exits at once: every line the sandbox writes to stdout meets a closed pipe.
+    const quoted = [command, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+    const group = spawn('sh', ['-c', `${quoted} | true`], { cwd: ROOT, env: baseEnv(dir), stdio: 'ignore', detached: true });
+    try {
+      let url: string | undefined;
+      for (let waited = 0; url === undefined && waited < 15_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        url = existsSync(ready) ? readFileSync(ready, 'utf8').trim() || undefined : undefined;
+      }
+      expect(url).toBeDefined();
+      // Past the banner: each of its lines has met the closed pipe by now.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const health = await fetch(`${url}/api/v1/health`);
+      expect(health.status).toBe(200);
+      expect(existsSync(ready)).toBe(true);
+    } finally {
+      // The sandbox and the shell; gone already when the sandbox stopped by itself.
+      stopGroup(group.pid!);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -63,6 +63,7 @@ export class IOStreams {
       },
       env: raw.env,
       timeZone: raw.timeZone,
+      letStdoutClose: raw.letStdoutClose,
     };
   }
 

@@ -16,6 +16,11 @@ export interface CliIO {
    * Tests inject one instead of changing process.env.TZ.
    */
   timeZone?: string | undefined;
+  /**
+   * Called by a command that runs until it is stopped (`mock serve`): from then on, a reader of stdout that goes away
+   * (`| head -1` after the banner) drops what would still go there, instead of ending the run. Absent in tests.
+   */
+  letStdoutClose?: (() => void) | undefined;
 }
 
 /** How much a read of piped or named input may hold, and the sentence for more. */

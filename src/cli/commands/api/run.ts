@@ -199,7 +199,9 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
       if (flags.slurp && answer.ok) {
         // A page that is not JSON has nothing to gather; printing it as null would pass the run off as a success.
         if (answer.body === undefined)
-          throw new CliError(`Page ${number ?? pageOf(request.path) ?? 1} of the answer is not JSON, so --slurp cannot gather it into one list.`);
+          throw new CliError(
+            `Page ${number ?? pageOf(request.path) ?? 1} of the answer is not JSON, so --slurp cannot gather it into one list.`,
+          );
         slurped.push(answer.body);
       } else await show(answer);
       return { answer, pagination: paginationOf(answer.body) as Pagination | undefined };

@@ -59,6 +59,8 @@ interface OpenedSandbox {
 
 /** `topup mock serve`: the sandbox over HTTP until Ctrl-C. */
 export async function runServe(ctx: CliContext, options: ServeOptions): Promise<void> {
+  // A runner that reads only the banner (`| head -1`) must not stop the sandbox it started.
+  ctx.io.streams.letStdoutClose?.();
   const [facade, { serveControlSecret }] = await Promise.all([
     import('../../../../mocks/facade/serve.js'),
     import('../../control-secret.js'),
