@@ -34,12 +34,30 @@ export function hostnameOf(host: string): string {
   return (colon === -1 ? host : host.slice(0, colon)).toLowerCase();
 }
 
+/** A Host header as RFC 9110 has it: a name or IPv4 address (a final dot allowed), or [IPv6], then an optional port. */
+const HOST_HEADER =
+  /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?)(?::\d{1,5})?$/;
+
+/** The host name of a Host header, lower-cased, without its port or a final dot; undefined when it is no host at all. */
+export function hostHeaderName(host: string): string | undefined {
+  if (!HOST_HEADER.test(host)) return undefined;
+  return hostnameOf(host).replace(/\.$/, '');
+}
+
 /**
  * A refusal for a request under a host name that is neither loopback nor allowed (a DNS-rebinding page), or
  * undefined. For the control API and the sandbox's own pages (the dashboard, the hosted invoice page).
  */
 export function hostRefusal(request: SandboxRequest, guard: ControlGuard): ApiError | undefined {
-  const hostname = hostnameOf(request.headers.host ?? new URL(request.url).host);
+  const host = request.headers.host ?? new URL(request.url).host;
+  const hostname = hostHeaderName(host);
+  // `localhost:1@evil.example` or `evil.example#.localhost`: no browser sends these, and no name is read out of them.
+  if (hostname === undefined)
+    return new ApiError(
+      403,
+      `The sandbox's pages and control API answer only on this machine's loopback names, and the Host header '${host.slice(0, 100)}' names no host.`,
+      'HOST_NOT_ALLOWED',
+    );
   if (isLoopbackHost(hostname) || guard.allowedHosts.has(hostname)) return undefined;
   return new ApiError(
     403,

@@ -50,6 +50,24 @@ describe('a web page cannot drive a served sandbox', () => {
     expect((await send(url, 'GET', '/api/v1/health', { host: 'evil.example' })).status).toBe(200);
   });
 
+  it.each(['localhost:4010@evil.example', 'evil.example#.localhost', 'evil.example/.localhost', 'localhost evil.example', '127.0.0.1:1:2'])(
+    'refuses a Host header that names no host (%s), however loopback it looks',
+    async (host) => {
+      const { url } = await serve();
+      const refused = await send(url, 'GET', '/__sandbox/fixtures', { host, 'x-topup-sandbox': '1' });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ success: false, error: { code: 'HOST_NOT_ALLOWED' } });
+    },
+  );
+
+  it.each(['localhost', 'localhost.', 'LOCALHOST:4010', 'app.localhost:1', '127.0.0.1', '[::1]:4010'])(
+    'answers under a loopback Host header: %s',
+    async (host) => {
+      const { url } = await serve();
+      expect((await send(url, 'GET', '/__sandbox/fixtures', { host })).status).toBe(200);
+    },
+  );
+
   it.each([
     { name: "another site's Origin", headers: { origin: 'http://evil.example', 'content-type': 'application/json' } },
     { name: 'Origin: null (a sandboxed frame or a file)', headers: { origin: 'null', 'content-type': 'application/json' } },
