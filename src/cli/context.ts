@@ -206,7 +206,9 @@ export class CliContext {
     if (spec.tokenWithheld && chosen !== undefined) {
       return `No token was sent to ${origin}: the stored token of profile ${chosen.name} is sent only to its own server, ${originOf(chosen.baseUrl)}; set TOPUP_TOKEN for ${origin}, or drop ${spec.source}.`;
     }
-    return `No token for ${origin}: log in with \`topup auth login --base-url ${origin}\`, or set TOPUP_TOKEN.`;
+    // Logging in again into the profile this run used, whichever named it: not into the default one.
+    const into = chosen !== undefined && chosen.name !== 'default' ? ` --profile ${chosen.name}` : '';
+    return `No token for ${origin}: log in with \`topup auth login --base-url ${origin}${into}\`, or set TOPUP_TOKEN.`;
   }
 
   target(): Promise<Target> {

@@ -68,7 +68,8 @@ function reportError(ctx: CliContext, error: unknown, target: TargetSummary | un
     const code = typeof details.status === 'number' ? ownCode : (ownCode ?? kind.toUpperCase());
     ctx.io.stderr.write(errorEnvelope({ message, code, kind, fields: details.fields, idempotencyKey: details.idempotencyKey, target }));
   } else {
-    const message = messageText(oneSentence(said), { multiline: false });
+    // Quoted values first: a line break typed into one (a profile name) is escaped there, not taken for the sentence's end.
+    const message = messageText(oneSentence(messageText(said)), { multiline: false });
     ctx.io.stderr.write(`${ctx.io.style.red('Error:')} ${message}\n`);
     const hint = errorHint(details.code);
     if (hint !== undefined) ctx.io.stderr.write(`${hint}\n`);

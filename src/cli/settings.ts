@@ -303,13 +303,14 @@ function readJson<T extends object>(file: string): T {
     throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
   }
   if (text === undefined) return {} as T;
+  let value: unknown;
   try {
-    const value = JSON.parse(text) as unknown;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
-    return value as T;
+    value = JSON.parse(text);
   } catch {
     throw new CliError(`${file} is not valid JSON; fix it or delete it.`);
   }
+  if (!isRecord(value)) throw new CliError(`${file} holds ${kindOf(value)} instead of an object; fix it or delete it.`);
+  return value as T;
 }
 
 async function writeStore(dir: string, name: 'config' | 'credentials', contents: object): Promise<void> {

@@ -97,10 +97,29 @@ describe('auth token', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(config.dir, 'credentials.json'), JSON.stringify({ tokens: {} }), { mode: 0o600 });
     const result = await topup(['auth', 'token']);
+    // The current profile is `main`: a login without --profile would go into `default`.
     expect(result).toEqual({
       code: 4,
       out: '',
-      err: `Error: No token for ${served.url}: log in with \`topup auth login --base-url ${served.url}\`, or set TOPUP_TOKEN.\n`,
+      err: `Error: No token for ${served.url}: log in with \`topup auth login --base-url ${served.url} --profile main\`, or set TOPUP_TOKEN.\n`,
+    });
+  });
+
+  it('a named profile whose token was not stored: the login it suggests goes into that profile', async () => {
+    const login = await topup(['auth', 'login', '--with-token', '--base-url', served.url, '--profile', 'p5'], {
+      stdin: served.token('demo'),
+    });
+    expect(login.code).toBe(0);
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const file = join(config.dir, 'credentials.json');
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { tokens: Record<string, string> };
+    delete stored.tokens.p5;
+    writeFileSync(file, JSON.stringify(stored), { mode: 0o600 });
+    const result = await topup(['--profile', 'p5', 'balance']);
+    expect(result).toEqual({
+      code: 4,
+      out: '',
+      err: `Error: No token for ${served.url}: log in with \`topup auth login --base-url ${served.url} --profile p5\`, or set TOPUP_TOKEN.\n`,
     });
   });
 
@@ -109,6 +128,18 @@ describe('auth token', () => {
       await topup(['auth', 'token', '--profile', 'ghost']),
       /^Error: No profile is named 'ghost' \(from --profile; profiles: main, staging\)/,
     );
+  });
+
+  it('a line break typed into a profile name is shown escaped, not taken for the end of the sentence', async () => {
+    for (const args of [
+      ['--profile', 'gh\nost', 'me'],
+      ['auth', 'login', '--with-token', '--profile', 'gh\nost'],
+    ]) {
+      const result = await topup(args, { stdin: served.token('demo'), env: { TOPUP_BASE_URL: served.url } });
+      expect(result.code).toBe(2);
+      expect(result.err).toContain("'gh\\x0aost'");
+      expect(result.err.trimEnd().split('\n')).toHaveLength(1);
+    }
   });
 });
 

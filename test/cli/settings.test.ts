@@ -100,11 +100,14 @@ describe('Settings', () => {
   });
 
   it.each([
-    [CONFIG_FILE, '{"profiles": {'],
-    [CREDENTIALS_FILE, '[1, 2]'],
-  ])('a damaged %s is one clear error, never silently wiped', (file, text) => {
+    [CONFIG_FILE, '{"profiles": {', 'is not valid JSON'],
+    [CREDENTIALS_FILE, '{"tokens": {"a": "b"}', 'is not valid JSON'],
+    [CREDENTIALS_FILE, '[1, 2]', 'holds a list instead of an object'],
+    [CONFIG_FILE, 'null', 'holds null instead of an object'],
+    [CONFIG_FILE, '42', 'holds a number instead of an object'],
+  ])('a damaged %s (%s) is one clear error, never silently wiped', (file, text, problem) => {
     writeFileSync(join(config.dir, file), text);
-    expect(() => Settings.load(config.dir)).toThrow(`${join(config.dir, file)} is not valid JSON; fix it or delete it.`);
+    expect(() => Settings.load(config.dir)).toThrow(`${join(config.dir, file)} ${problem}; fix it or delete it.`);
     expect(readFileSync(join(config.dir, file), 'utf8')).toBe(text);
   });
 
