@@ -600,6 +600,42 @@ describe('gh api: method, fields, --input', () => {
 });
 
 describe('gh api: output', () => {
+  it('prints the answer as the server wrote it: numbers past 2^53, 1.10 and 1e400, a key sent twice', async () => {
+    const sent = '{"success":true,"data":{"n":12345678901234567890,"f":1.10,"d":1e400,"k":1,"k":2,"e":{},"l":[],"s":"a\\u0041\\u202e"}}';
+    const result = await h.run(['api', 'me'], { fetch: answering(200, sent) });
+    expect(result.code).toBe(0);
+    expect(result.out).toBe(
+      [
+        '{',
+        '  "success": true,',
+        '  "data": {',
+        '    "n": 12345678901234567890,',
+        '    "f": 1.10,',
+        '    "d": 1e400,',
+        '    "k": 1,',
+        '    "k": 2,',
+        '    "e": {},',
+        '    "l": [],',
+        '    "s": "a\\u0041\\u202e"',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('the layout of an answer without such numbers is JSON.stringify(value, null, 2), a terminal-active character escaped', async () => {
+    const value = { success: true, data: { list: [1, { a: [true, null, 'x\u202ey'] }], empty: [], o: {}, t: 'tab\there' } };
+    const result = await h.run(['api', 'me'], { fetch: answering(200, JSON.stringify(value, null, 3)) });
+    expect(result.out).toBe(`${JSON.stringify(value, null, 2).replace('\u202e', '\\u202e')}\n`);
+    expect(JSON.parse(result.out)).toEqual(value);
+  });
+
+  it('--paginate --slurp keeps each page as written too', async () => {
+    const page = '{"success":true,"data":{"orders":[{"id":12345678901234567890}]}}';
+    const result = await h.run(['api', 'me/orders', '--paginate', '--slurp'], { fetch: answering(200, page) });
+    expect(result.out).toContain('"id": 12345678901234567890');
+  });
   it.each([true, false])('-i: the status line and the headers, a blank line, then the body (tty: %s)', async (tty) => {
     const result = await h.run(['api', '-i', 'health'], { tty });
     const body = (await direct('/api/v1/health')).body;

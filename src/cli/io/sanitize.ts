@@ -102,6 +102,64 @@ export function jsonText(value: unknown, space?: number): string {
   return escapeJsonText(JSON.stringify(value, null, space) ?? 'null');
 }
 
+/**
+ * A server's JSON text laid out as jsonText lays out a value (`space` per level, the same escapes), but with every
+ * number, string and key as the server wrote it: JSON.parse turns 12345678901234567890 into 12345678901234567000 and
+ * 1e400 into null, and a key sent twice into one. For `topup api`, which promises the answer as it came. `text` must
+ * be JSON that parsed; the walk is a loop, so any depth the caller let through is printed.
+ */
+export function jsonTextAsSent(text: string, space: number): string {
+  const out: string[] = [];
+  let depth = 0;
+  const newline = () => `\n${' '.repeat(depth * space)}`;
+  for (let i = 0; i < text.length;) {
+    const char = text[i]!;
+    if (char === ' ' || char === '\t' || char === '\n' || char === '\r') {
+      i += 1;
+    } else if (char === '{' || char === '[') {
+      const next = nextNonSpace(text, i + 1);
+      if (text[next] === (char === '{' ? '}' : ']')) {
+        out.push(char === '{' ? '{}' : '[]');
+        i = next + 1;
+      } else {
+        depth += 1;
+        out.push(char, newline());
+        i += 1;
+      }
+    } else if (char === '}' || char === ']') {
+      depth -= 1;
+      out.push(newline(), char);
+      i += 1;
+    } else if (char === ',') {
+      out.push(',', newline());
+      i += 1;
+    } else if (char === ':') {
+      out.push(': ');
+      i += 1;
+    } else if (char === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      out.push(text.slice(i, end + 1));
+      i = end + 1;
+    } else {
+      // A number, true, false or null: up to the next delimiter, as written.
+      let end = i + 1;
+      while (end < text.length && !JSON_DELIMITER.test(text[end]!)) end += 1;
+      out.push(text.slice(i, end));
+      i = end;
+    }
+  }
+  return escapeJsonText(out.join(''));
+}
+
+const JSON_DELIMITER = /[\s,:\]}]/;
+
+function nextNonSpace(text: string, from: number): number {
+  let i = from;
+  while (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r') i += 1;
+  return i;
+}
+
 /** JSON text written by someone else (jq) with the same escapes as jsonText: it still parses to the same value. */
 export function escapeJsonText(json: string): string {
   return json.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);

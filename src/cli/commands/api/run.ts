@@ -3,7 +3,7 @@ import type { RawResponse } from '../../../client/index.js';
 import type { CliContext } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
 import { headerLines, requestLines, statusLine } from '../../io/http-text.js';
-import { jsonText, sanitizeText } from '../../io/sanitize.js';
+import { jsonTextAsSent, sanitizeText } from '../../io/sanitize.js';
 import { readInputFile } from '../../io/input-file.js';
 import { apiPath, type ApiFlags, type ApiMethod } from './arguments.js';
 import { fieldsObject, fieldsQuery, type FieldFlag, type ReadValueFile } from './fields.js';
@@ -192,7 +192,8 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
   if (!flags.paginate) return show(await send(request.path));
 
   const { PagePromise } = await import('../../../client/index.js');
-  const slurped: unknown[] = [];
+  /** Each page's text as it came: its numbers stay as written (jsonTextAsSent). */
+  const slurped: string[] = [];
   const pages = new PagePromise(
     async (number) => {
       const answer = await send(number === undefined ? request.path : onPage(request.path, number));
@@ -202,7 +203,7 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
           throw new CliError(
             `Page ${number ?? pageOf(request.path) ?? 1} of the answer is not JSON, so --slurp cannot gather it into one list.`,
           );
-        slurped.push(answer.body);
+        slurped.push(answer.text);
       } else await show(answer);
       return { answer, pagination: paginationOf(answer.body) as Pagination | undefined };
     },
@@ -229,7 +230,7 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
   } finally {
     progress?.stop();
   }
-  if (flags.slurp) ctx.io.out(`${scrub(jsonText(slurped, 2), secrets)}\n`);
+  if (flags.slurp) ctx.io.out(`${scrub(jsonTextAsSent(`[${slurped.join(',')}]`, 2), secrets)}\n`);
   // A server that sends no pagination cannot say whether there is more: never pass one page off as all of them.
   if (unpaged)
     ctx.io.warn("The server's answer has no pagination, so topup cannot tell whether more pages follow; no further page was fetched.");
@@ -238,7 +239,7 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
 /** The body as printed: pretty JSON (terminal-active characters escaped), jq's results, or text made safe. */
 async function bodyText(ctx: CliContext, answer: RawResponse): Promise<string> {
   const jq = ctx.io.jq;
-  if (jq === undefined) return answer.body === undefined ? sanitizeText(answer.text) : jsonText(answer.body, 2);
+  if (jq === undefined) return answer.body === undefined ? sanitizeText(answer.text) : jsonTextAsSent(answer.text, 2);
   if (answer.body !== undefined) return jq.run(answer.body);
   // An error page that is not JSON: the status says what went wrong; there is nothing for jq.
   if (!answer.ok || answer.text === '') return '';
