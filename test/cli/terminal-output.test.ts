@@ -251,6 +251,9 @@ describe('colour: forced into a pipe by FORCE_COLOR or CLICOLOR_FORCE; NO_COLOR 
     { name: 'terminal, FORCE_COLOR=0', tty: true, args: [], env: { FORCE_COLOR: '0' }, coloured: false },
     { name: 'terminal, NO_COLOR=1', tty: true, args: [], env: { NO_COLOR: '1' }, coloured: false },
     { name: 'terminal, --no-color', tty: true, args: ['--no-color'], env: {}, coloured: false },
+    { name: 'terminal, TERM=dumb', tty: true, args: [], env: { TERM: 'dumb' }, coloured: false },
+    { name: 'terminal, CLICOLOR=0', tty: true, args: [], env: { CLICOLOR: '0' }, coloured: false },
+    { name: 'terminal, TERM=dumb and FORCE_COLOR=1', tty: true, args: [], env: { TERM: 'dumb', FORCE_COLOR: '1' }, coloured: true },
   ])('$name: coloured $coloured', async ({ tty, args, env, coloured }) => {
     const result = await h.run(['orders', 'list', ...args], { tty, env, columns: 200 });
     expect(result.code).toBe(0);

@@ -213,13 +213,15 @@ export class IOStreams {
 
   /**
    * Colour on a terminal, or anywhere with FORCE_COLOR or CLICOLOR_FORCE (`topup orders list | less -R`); never with
-   * --no-color or NO_COLOR, which win over forcing, nor with FORCE_COLOR=0.
+   * --no-color or NO_COLOR, which win over forcing, nor with FORCE_COLOR=0. A terminal that says it shows no colour
+   * (TERM=dumb), or CLICOLOR=0, has none unless forced, as gh and chalk have it.
    */
   get colorEnabled(): boolean {
     const env = this.streams.env;
     if (!this.#mode.color || env.NO_COLOR) return false;
     if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return !['0', 'false'].includes(env.FORCE_COLOR);
     if (env.CLICOLOR_FORCE && env.CLICOLOR_FORCE !== '0') return true;
+    if (env.TERM === 'dumb' || env.CLICOLOR === '0') return false;
     return this.terminal;
   }
 
