@@ -81,7 +81,15 @@ describe('apiPath', () => {
 
 describe('argument parsing (exit 2, one line, nothing sent)', () => {
   it.each([
-    { args: ['api', 'FETCH', 'me'], err: /METHOD must be one of GET, POST, PUT, PATCH, DELETE\./ },
+    {
+      args: ['api', 'FETCH', 'me'],
+      err: /^Error: 'FETCH' is no METHOD \(GET, POST, PUT, PATCH, DELETE\), so 'me' is one word too many: give one PATH, and a method before it or in -X\.\n$/,
+    },
+    { args: ['api', 'me/orders', 'extra'], err: /^Error: 'me\/orders' is no METHOD \(.*\), so 'extra' is one word too many/ },
+    {
+      args: ['api', 'me/orders', '-F', 'client_reference=@'],
+      err: /^Error: -F NAME=@ names no file: give @FILE for a file's text, or @- for stdin\.\n$/,
+    },
     { args: ['api', 'GET'], err: /^Error: PATH is missing: give it after the method, e\.g\. topup api GET me\/balance\.\n$/ },
     { args: ['api'], err: /missing required argument 'method-or-path'/ },
     { args: ['api', 'GET', 'https://evil.example/api/v1/me'], err: /^Error: PATH must be a path under \/api\/v1, not a URL/ },

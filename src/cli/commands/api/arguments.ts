@@ -63,7 +63,11 @@ export function methodAndPath(
       throw new UsageError(`PATH is missing: give it after the method, e.g. topup api ${first.toUpperCase()} me/balance.`);
     return { ...(flag === undefined ? {} : { method: flag }), path: first };
   }
-  if (!isMethod(first)) throw new UsageError(`METHOD must be one of ${API_METHODS.join(', ')}.`);
+  // `topup api me/x extra` or `topup api FETCH me`: either way, two words where one PATH (after a method) goes.
+  if (!isMethod(first))
+    throw new UsageError(
+      `'${first}' is no METHOD (${API_METHODS.join(', ')}), so '${second}' is one word too many: give one PATH, and a method before it or in -X.`,
+    );
   const method = first.toUpperCase() as ApiMethod;
   if (flag !== undefined && flag !== method) throw new UsageError(`Two methods given: ${method} and -X ${flag}; give one.`);
   return { method, path: second };

@@ -17,6 +17,7 @@ export type ReadValueFile = (path: string) => Promise<string>;
  * `@file` as the file's text (`@-` stdin), anything else as the string it is.
  */
 export async function typedValue(text: string, readFile: ReadValueFile): Promise<FieldValue> {
+  if (text === '@') throw new UsageError("-F NAME=@ names no file: give @FILE for a file's text, or @- for stdin.");
   if (text.startsWith('@')) return readFile(text.slice(1));
   if (text === 'true') return true;
   if (text === 'false') return false;
