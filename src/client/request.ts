@@ -187,11 +187,12 @@ function send(sender: Sender, route: Route, call: SendCall): Promise<RawResponse
   const { rateClass } = route;
 
   return withRetries(
-    async () => {
+    async (_retry, started) => {
       const release =
         pacer === undefined || rateClass === undefined
           ? undefined
           : await pacer.acquire(rateClass, call.signal, (ms) => onWait('pacing', ms));
+      started();
       try {
         return await sendOnce(sender, route, attempt);
       } finally {

@@ -69,9 +69,13 @@ export function retryDelay(state: RetryState, policy: RetryPolicy): number | und
   return state.elapsed + delay > policy.maxRetryTime ? undefined : delay;
 }
 
-/** Runs `attempt` until it succeeds or `retryDelay` gives up; `retryable: false` means exactly one attempt. */
+/**
+ * Runs `attempt` until it succeeds or `retryDelay` gives up; `retryable: false` means exactly one attempt.
+ * maxRetryTime counts from the first attempt's start: an attempt that first waits its turn (pacing) calls `started`
+ * once it may go, so that a call queued behind a burst keeps its retries. One that never calls it started at once.
+ */
 export async function withRetries<T>(
-  attempt: (retry: number) => Promise<T>,
+  attempt: (retry: number, started: () => void) => Promise<T>,
   options: {
     retryable: boolean;
     policy: RetryPolicy;
@@ -81,13 +85,17 @@ export async function withRetries<T>(
   },
 ): Promise<T> {
   const { policy, clock, signal } = options;
-  const startedAt = clock.now();
+  let startedAt: number | undefined;
+  const started = () => {
+    startedAt ??= clock.now();
+  };
   for (let retry = 0; ; retry++) {
     try {
-      return await attempt(retry);
+      return await attempt(retry, started);
     } catch (error) {
       if (!options.retryable || signal?.aborted) throw error;
-      const delay = retryDelay({ error, retry, elapsed: clock.now() - startedAt, random: clock.random() }, policy);
+      started();
+      const delay = retryDelay({ error, retry, elapsed: clock.now() - startedAt!, random: clock.random() }, policy);
       if (delay === undefined) throw error;
       options.onWait?.(error instanceof TopupError && error.retryAfter !== undefined ? 'retry-after' : 'backoff', delay);
       await clock.sleep(delay, signal);

@@ -116,6 +116,27 @@ describe('pacing', () => {
     expect(exchanges.filter((e) => e.status === 429).length).toBeGreaterThan(0);
   });
 
+  it('a call that waited its turn keeps its retries: maxRetryTime counts from its first attempt, not from its queueing', async () => {
+    // The 61st read fails once (503), a minute after it was issued: it waited for the window, longer than maxRetryTime.
+    const faulty = await createSandbox({
+      now: () => Date.now(),
+      faults: { rules: [{ kind: 'error', status: 503, after: 60, times: 1, routes: ['getBalance'] }] },
+    });
+    const recorder = recordingFetch(faulty.fetch);
+    const client = createClient({
+      baseUrl: faulty.baseUrl,
+      token: faulty.account('demo').token,
+      timeout: 600_000,
+      maxRetryTime: 30_000,
+      fetch: recorder.fetch,
+    });
+    const results = await settle(Promise.allSettled(Array.from({ length: 61 }, () => client.balance.get())));
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(recorder.exchanges.map((e) => e.status).filter((status) => status !== 200)).toEqual([503]);
+    expect(recorder.exchanges).toHaveLength(62);
+    expect(recorder.exchanges.at(-1)!.at - START).toBeGreaterThanOrEqual(WINDOW_MS);
+  });
+
   it('resynchronises from X-RateLimit-Remaining when another client spent the budget', async () => {
     const client = await setup({ pacing: true, maxRetries: 0 });
     const other = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, pacing: false });
