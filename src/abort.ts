@@ -30,7 +30,21 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. Reads setTimeout at call time, so fake timers govern it. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+export async function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  // setTimeout fires a longer delay at once (with a TimeoutOverflowWarning): a server's poll_after_seconds of 30 days
+  // polled hundreds of times a second. So a long sleep is slept in parts.
+  let left = Math.max(0, ms);
+  do {
+    const part = Math.min(left, MAX_TIMER_MS);
+    await sleepOnce(part, signal);
+    left -= part;
+  } while (left > 0);
+}
+
+/** setTimeout's longest delay: 2^31 - 1 ms, about 24.8 days. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function sleepOnce(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);

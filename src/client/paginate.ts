@@ -20,6 +20,15 @@ export function itemsOf<T>(list: object, key: string): readonly T[] {
 }
 
 /**
+ * The page number a page says it is, when it is one (a whole number from 1): a server may send `"2"` or `2.5`, and
+ * counting on from `"2"` would ask for page 21.
+ */
+function pageNumberOf(page: Page): number | undefined {
+  const named: unknown = page.pagination?.page;
+  return typeof named === 'number' && Number.isSafeInteger(named) && named >= 1 ? named : undefined;
+}
+
+/**
  * What list methods return: await it for the requested page, or `for await` over every item of every page.
  * The first page is fetched once, lazily, when first awaited or iterated (after openai-node's PagePromise,
  * but a thenable rather than a Promise subclass, which keeps `then` chaining plain).
@@ -58,14 +67,14 @@ export class PagePromise<P extends Page, Item> implements PromiseLike<P>, AsyncI
    */
   async *pages(): AsyncGenerator<P, void, undefined> {
     let page = await this.#firstPage();
-    let number = page.pagination?.page ?? this.#startPage ?? 1;
+    let number = pageNumberOf(page) ?? this.#startPage ?? 1;
     yield page;
     // Only an explicit has_more: true goes on; a server that says nothing has said there is no more.
     while (page.pagination?.has_more === true) {
       number += 1;
       page = await this.#fetchPage(number);
-      const named = page.pagination?.page;
-      if (typeof named === 'number' && named !== number)
+      const named = pageNumberOf(page);
+      if (named !== undefined && named !== number)
         throw new TopupError(
           `Asked for page ${number}, the server answered page ${named} and says more follow; stopped rather than read pages again.`,
           { code: PAGE_OUT_OF_ORDER },

@@ -204,3 +204,40 @@ describe('list methods', () => {
 it('uses the endpoint table for every method (a changed path would be seen here)', () => {
   expect(endpointById.getInvoiceStatus.path).toBe('/api/v1/me/invoices/{invoice}/status');
 });
+
+describe('pages from a server that numbers them oddly', () => {
+  beforeEach(async () => {
+    const setup = createClient({ baseUrl: sandbox.baseUrl, token, fetch: sandbox.fetch, pacing: false });
+    for (let i = 0; i < 23; i++) await setup.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 });
+  });
+
+  /** The sandbox's answers with `pagination.page` rewritten: a server that paginates differently. */
+  function numbering(page: (n: number) => unknown): { client: TopupClient; asked: string[] } {
+    const asked: string[] = [];
+    const rewriting: typeof globalThis.fetch = async (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      asked.push(new URL(url).search);
+      const answer = await sandbox.fetch(input, init);
+      const body = (await answer.json()) as { data?: { pagination?: { page?: unknown } } };
+      const pagination = body.data?.pagination;
+      if (pagination !== undefined && typeof pagination.page === 'number') pagination.page = page(pagination.page);
+      return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    };
+    return {
+      client: createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('rich').token, fetch: rewriting, pacing: false }),
+      asked,
+    };
+  }
+
+  it.each([
+    ['a text', (n: number) => String(n)],
+    ['a fraction', (n: number) => n + 0.5],
+    ['zero', () => 0],
+  ])('a page number that is %s is not counted on from: every page once, in order', async (_name, page) => {
+    const { client: odd, asked } = numbering(page);
+    const sizes: number[] = [];
+    for await (const each of odd.orders.list({ per_page: 10 }).pages()) sizes.push(each.orders!.length);
+    expect(sizes).toEqual(LEAN ? [10] : [10, 10, 3]);
+    expect(asked).toEqual(LEAN ? ['?per_page=10'] : ['?per_page=10', '?per_page=10&page=2', '?per_page=10&page=3']);
+  });
+});

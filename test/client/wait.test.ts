@@ -166,6 +166,20 @@ describe('invoices.wait against a server that sends only what the document guara
     expect(polls).toHaveLength(1);
   });
 
+  it('a poll_after_seconds past what one timer can wait (30 days) is waited whole, not polled at once', async () => {
+    const DAYS_30 = 30 * 86_400;
+    const slow = withStatusRewrite((data) => {
+      data.poll_after_seconds = DAYS_30;
+    });
+    const waiting = slow.invoices.wait(invoiceCode, { onPoll, timeout: 60 * 86_400_000 });
+    await vi.advanceTimersByTimeAsync(29 * 86_400_000);
+    expect(polls.map((p) => p.at)).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(86_400_000 + 1_000);
+    // The invoice expired an hour after it was made: the second poll, 30 days on, finds it final.
+    expect(polls.map((p) => p.at)).toEqual([0, DAYS_30 * 1000]);
+    expect((await waiting).payment_status).toBe('expired');
+  });
+
   it('an unknown payment_status is not final: it keeps polling at the interval until the timeout', async () => {
     const lean = withStatusRewrite((data) => {
       withoutInvented(data);
