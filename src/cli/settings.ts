@@ -1,6 +1,5 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { lockFile } from '../file-lock.js';
 import { ensurePrivateDir, FileTooLargeError, readIfExistsSync, replaceFile, UnsafeFileError } from '../safe-file.js';
 import type { TokenMode } from '../contract/index.js';
 import { isRecord, kindOf } from '../client/answer-data.js';
@@ -173,6 +172,8 @@ export class Settings {
   private async changing<T>(change: () => Promise<T>): Promise<T> {
     const release = await guarded(this.dir, async () => {
       await ensurePrivateDir(this.dir);
+      // Loaded here: the lock needs node:fs/promises, which a command that only reads its settings never loads.
+      const { lockFile } = await import('../file-lock.js');
       return lockFile(join(this.dir, SETTINGS_LOCK_FILE), {
         waitMs: SETTINGS_LOCK_WAIT_MS,
         busy: () =>
