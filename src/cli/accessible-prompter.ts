@@ -12,10 +12,10 @@ export interface LineTerminal {
  * the choices of a select are a numbered list, the answer is typed and ends with Enter. Nothing is redrawn, no cursor
  * is moved or hidden, so a screen reader reads the questions in order. Ctrl-C exits 130, as in every prompt.
  */
-export function accessiblePrompter(term: LineTerminal): Prompter {
+export function accessiblePrompter(term: LineTerminal, signal?: AbortSignal): Prompter {
   const ask = async <T extends object>(question: string, parse: (answer: string) => T | string, hidden = false): Promise<T> => {
     for (;;) {
-      const answer = await readLine(term, question, hidden);
+      const answer = await readLine(term, question, hidden, signal);
       if (hidden) term.stderr.write('\n');
       const parsed = parse(answer);
       // A string is the sentence saying why the answer was refused: ask again.
@@ -70,9 +70,11 @@ export const MAX_ANSWER_CHARS = 4096;
 
 /**
  * Asks `question`, then reads one line from stdin, up to Enter, of at most MAX_ANSWER_CHARS. Hidden (a password): raw mode, so the terminal does not echo what is typed;
- * Backspace removes a character, Ctrl-C interrupts. Otherwise the terminal's own line editing and echo.
+ * Backspace removes a character, Ctrl-C interrupts. Otherwise the terminal's own line editing and echo: there Ctrl-C
+ * never reaches stdin, the terminal sends SIGINT, which aborts the run's `signal`, and that ends the question at once.
  */
-function readLine(term: LineTerminal, question: string, hidden: boolean): Promise<string> {
+function readLine(term: LineTerminal, question: string, hidden: boolean, signal: AbortSignal | undefined): Promise<string> {
+  signal?.throwIfAborted();
   // A terminal's stdin is a tty.ReadStream, which has setRawMode.
   const stdin = term.stdin as LineTerminal['stdin'] & { setRawMode?: (mode: boolean) => unknown };
   const raw = hidden && stdin.isTTY === true && typeof stdin.setRawMode === 'function';
@@ -84,12 +86,15 @@ function readLine(term: LineTerminal, question: string, hidden: boolean): Promis
     const finish = (error?: Error) => {
       term.stdin.off('data', onData);
       term.stdin.off('end', onEnd);
+      signal?.removeEventListener('abort', onAbort);
       term.stdin.pause();
       if (raw) stdin.setRawMode!(false);
       if (error) reject(error);
       else resolve(text);
     };
     const onEnd = () => finish(new InterruptedError('SIGINT'));
+    // The run's own reason (an InterruptedError naming SIGINT or SIGTERM), as every other wait rejects with it.
+    const onAbort = () => finish(signal?.reason instanceof Error ? signal.reason : new InterruptedError('SIGINT'));
     const onData = (chunk: Buffer | string) => {
       for (const char of chunk.toString()) {
         if (char === '\u0003' || char === '\u0004') return finish(new InterruptedError('SIGINT'));
@@ -102,6 +107,7 @@ function readLine(term: LineTerminal, question: string, hidden: boolean): Promis
     };
     term.stdin.on('data', onData);
     term.stdin.on('end', onEnd);
+    signal?.addEventListener('abort', onAbort, { once: true });
     term.stdin.resume();
   });
 }

@@ -161,7 +161,7 @@ export class CliContext {
     this.#prompter ??= this.deps.prompter
       ? Promise.resolve(this.deps.prompter)
       : this.io.accessible
-        ? import('./accessible-prompter.js').then((m) => m.accessiblePrompter(this.io))
+        ? import('./accessible-prompter.js').then((m) => m.accessiblePrompter(this.io, this.signal))
         : import('./prompter.js').then((m) => m.inquirerPrompter(this.io));
     return this.#prompter;
   }

@@ -1,3 +1,4 @@
+import { InterruptedError } from '../../src/cli/errors.js';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { accessiblePrompter, MAX_ANSWER_CHARS } from '../../src/cli/accessible-prompter.js';
@@ -87,6 +88,21 @@ describe('accessible prompts (TOPUP_ACCESSIBLE): questions as lines, read in ord
   it('Ctrl-C in a prompt is an interruption (exit 130)', async () => {
     const t = typing(['\u0003']);
     await expect(t.prompter.confirm({ message: 'Go?' })).rejects.toMatchObject({ kind: 'interrupted' });
+  });
+
+  // On a terminal in its own line mode, Ctrl-C never reaches stdin: the terminal sends SIGINT, which aborts the run.
+  it('the run aborted (SIGINT) while a question waits ends it at once with the reason, and stops reading', async () => {
+    const stdin = new PassThrough();
+    const controller = new AbortController();
+    const prompter = accessiblePrompter({ stdin, stderr: { write: () => true } }, controller.signal);
+    const answer = prompter.input({ message: 'Platform username' });
+    stdin.write('Build');
+    controller.abort(new InterruptedError('SIGINT'));
+    await expect(answer).rejects.toMatchObject({ kind: 'interrupted' });
+    expect(stdin.isPaused()).toBe(true);
+    expect(stdin.listenerCount('data')).toBe(0);
+    // A question asked after the abort is not asked at all.
+    await expect(prompter.confirm({ message: 'Go?' })).rejects.toMatchObject({ kind: 'interrupted' });
   });
 
   it('a line that never ends is refused past 4 KiB (a usage error), not held without end; up to it, it is read', async () => {
