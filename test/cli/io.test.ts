@@ -212,6 +212,28 @@ describe('spinner', () => {
     vi.advanceTimersByTime(1000);
     expect(out.text()).toBe('\r\u001b[K⠋ Waiting\r\u001b[K⠙ Waiting\r\u001b[K⠹ Waiting\r\u001b[K⠹ Paid?\r\u001b[K✓ Paid\n');
   });
+
+  // A line that wraps leaves its first rows behind at every frame: the clear reaches only the last.
+  it('keeps each frame within the terminal width, read at every frame (a resize)', () => {
+    vi.useFakeTimers();
+    const out = sink();
+    let columns = 20;
+    const text = `Waiting for INV20261127000001 to be paid: ${colour.cyan('pending')} at 11:13:41 +00:00; next check in 15 s.`;
+    const spinner = startSpinner(out.stream, text, { enabled: true, frameMs: 100, columns: () => columns });
+    columns = 40;
+    vi.advanceTimersByTime(100);
+    spinner.stop();
+    const frames = out
+      .text()
+      .split('\r\u001b[K')
+      .filter((frame) => frame !== '');
+    expect(frames).toEqual(['⠋ Waiting for INV2…', '⠙ Waiting for INV20261127000001 to be …']);
+    for (const [i, frame] of frames.entries()) expect(frame.length).toBeLessThan([20, 40][i]!);
+    // A line that fits is drawn as it is, colours and all.
+    const short = sink();
+    startSpinner(short.stream, colour.cyan('pending'), { enabled: true, columns: () => 80 }).stop();
+    expect(short.text()).toContain(`⠋ ${colour.cyan('pending')}`);
+  });
 });
 
 describe('redraw', () => {

@@ -312,7 +312,12 @@ export class IOStreams {
    */
   progress(text: string): Spinner {
     const shown = !this.#mode.json && this.stderrTerminal;
-    return startSpinner(this.stderr, text, { enabled: shown && !this.accessible, lines: shown && this.accessible });
+    return startSpinner(this.stderr, text, {
+      enabled: shown && !this.accessible,
+      lines: shown && this.accessible,
+      // Read at each frame: the terminal may be resized while it spins.
+      columns: () => sizeOr(this.streams.stderr.columns, this.streams.env.COLUMNS),
+    });
   }
 
   /**

@@ -17,14 +17,14 @@ const CLEAR_LINE = '\r\u001b[K';
 export function startSpinner(
   stream: OutputStream,
   text: string,
-  options: { enabled: boolean; frameMs?: number; lines?: boolean },
+  options: { enabled: boolean; frameMs?: number; lines?: boolean; columns?: () => number | undefined },
 ): Spinner {
   if (options.lines === true && !options.enabled) return lineProgress(stream, text);
   if (!options.enabled)
     return { update: () => {}, stop: (finalLine) => void (finalLine === undefined ? undefined : stream.write(`${finalLine}\n`)) };
   let frame = 0;
   let current = text;
-  const draw = () => stream.write(`${CLEAR_LINE}${FRAMES[frame % FRAMES.length]} ${current}`);
+  const draw = () => stream.write(`${CLEAR_LINE}${fitted(`${FRAMES[frame % FRAMES.length]} ${current}`, options.columns?.())}`);
   draw();
   const timer = setInterval(() => {
     frame += 1;
@@ -46,6 +46,19 @@ export function startSpinner(
       stream.write(CLEAR_LINE + (finalLine === undefined ? '' : `${finalLine}\n`));
     },
   };
+}
+
+// eslint-disable-next-line no-control-regex -- matching colour codes is the point
+const COLOUR = /\u001b\[[0-9;]*m/g;
+
+/**
+ * The spinner's line within the terminal's width (one cell short of it, where some terminals wrap). A longer one
+ * wraps, and the clear before the next frame clears only its last row: each frame left a line behind.
+ */
+function fitted(line: string, columns: number | undefined): string {
+  if (columns === undefined || columns < 2) return line;
+  const plain = line.replace(COLOUR, '');
+  return plain.length < columns ? line : `${plain.slice(0, columns - 2)}…`;
 }
 
 /** Accessible mode: each new text is a line of its own, nothing is cleared or redrawn. */
