@@ -206,7 +206,7 @@ function send(sender: Sender, route: Route, call: SendCall): Promise<RawResponse
 /** The headers of a request, checked; the token only on routes that take it. */
 function outgoingHeaders(route: Route, call: SendCall, token: string | undefined): Record<string, string> {
   const headers: Record<string, string> = { ...call.headers };
-  if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
+  if (call.idempotencyKey !== undefined) headers['idempotency-key'] = checkedIdempotencyKey(call.idempotencyKey);
   // Public endpoints never see the token: the fewer places it goes, the fewer places it can leak from.
   if (route.auth && token !== undefined) headers.authorization = `Bearer ${token}`;
   for (const [name, value] of Object.entries(headers)) checkHeaderValue(name, value);
@@ -321,6 +321,19 @@ function percentDecoded(path: string): string {
       return escapes;
     }
   });
+}
+
+/**
+ * The key as it is sent. HTTP drops white space at either end of a header value, so `' k '` would reach the server as
+ * `k` (and `'   '` as nothing: a POST retried as keyed that the server sees unkeyed), while the call and its errors
+ * name the key given: refused rather than changed.
+ */
+function checkedIdempotencyKey(key: string): string {
+  if (typeof key === 'string' && key !== '' && key.trim() !== key)
+    throw new UsageError(
+      'The Idempotency-Key must not start or end with white space: HTTP drops it, and the server would get another key.',
+    );
+  return key;
 }
 
 function checkHeaderValue(name: string, value: string): void {

@@ -73,6 +73,20 @@ describe('orders.create idempotency', () => {
     expect(await orderCount()).toBe(1);
   });
 
+  it.each(['   ', ' padded', 'padded ', '\tk'])(
+    'refuses a key with white space at an end (%j), which HTTP would drop: nothing sent',
+    async (key) => {
+      const recorder = recordingFetch(sandbox.fetch);
+      const client = createClient({ baseUrl: sandbox.baseUrl, token, fetch: recorder.fetch });
+      await expect(client.orders.create(order, { idempotencyKey: key })).rejects.toMatchObject({
+        name: 'UsageError',
+        message: expect.stringContaining('must not start or end with white space'),
+      });
+      expect(recorder.exchanges).toEqual([]);
+      expect(await orderCount()).toBe(0);
+    },
+  );
+
   it('generates a new key per call, not per attempt', async () => {
     const recorder = recordingFetch(sandbox.fetch);
     const client = createClient({ baseUrl: sandbox.baseUrl, token, fetch: recorder.fetch });
