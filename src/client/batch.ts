@@ -88,11 +88,14 @@ interface BatchDeps {
  */
 export async function createMany(
   rows: Iterable<BatchRow> | AsyncIterable<BatchRow>,
-  options: CreateManyOptions,
+  options: CreateManyOptions = {},
   deps: BatchDeps,
 ): Promise<BatchResult> {
   const { pacer, clock } = deps;
   const { signal } = options;
+  // Rows given whole are checked before any is sent: a UsageError means nothing was. Rows that stream in are checked
+  // as they come.
+  if (options.batch === undefined && Array.isArray(rows) && (rows as BatchRow[]).some((row) => row.key === undefined)) throw unkeyed();
   if (options.sentBefore !== undefined) pacer?.recordSent('create-order', options.sentBefore);
   const keys = options.batch === undefined ? undefined : new BatchKeys(options.batch);
   const result: BatchResult = { outcomes: { created: 0, existed: 0, rejected: 0 }, total: 0, stopped: undefined };
@@ -160,7 +163,9 @@ export async function createMany(
   return result;
 }
 
+const unkeyed = () => new UsageError('createMany needs either a key on every row or the batch option.');
+
 function keyOf(keys: BatchKeys | undefined, body: CreateOrderRequest): Promise<string> {
-  if (keys === undefined) throw new UsageError('createMany needs either a key on every row or the batch option.');
+  if (keys === undefined) throw unkeyed();
   return keys.next(body).then((keyed) => keyed.key);
 }

@@ -36,7 +36,7 @@ export interface OrdersApi {
    * (validation, platform, balance) is reported and the batch goes on; a 401 or a server that stops answering ends it
    * (`stopped`). Record each outcome in `onOutcome`: it is awaited before the next row is sent.
    */
-  createMany(rows: Iterable<BatchRow> | AsyncIterable<BatchRow>, options: CreateManyOptions): Promise<BatchResult>;
+  createMany(rows: Iterable<BatchRow> | AsyncIterable<BatchRow>, options?: CreateManyOptions): Promise<BatchResult>;
   /** Orders, newest first. Await for one page, or `for await` over every order. */
   list(query?: OrderListParams, options?: RequestOptions): PagePromise<OrderList, OrderSummary>;
   /** One order by its invoice code; another account's order is NotFoundError. */

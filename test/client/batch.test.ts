@@ -76,6 +76,24 @@ describe('orders.createMany', () => {
     expect(sandbox.store.db.orders.size).toBe(2);
   });
 
+  it('rows that each carry a key need no options at all', async () => {
+    const sandbox = await createSandbox({ rateLimit: false });
+    const client = createClient({ baseUrl: 'http://sandbox.localhost', token: sandbox.account('rich').token, fetch: sandbox.fetch });
+    const result = await client.orders.createMany([{ body: order(9001), key: 'own-1' }]);
+    expect(result.outcomes).toEqual({ created: 1, existed: 0, rejected: 0 });
+  });
+
+  it('rows given whole with one that has no key (and no batch option): a UsageError before any row is sent', async () => {
+    const sandbox = await createSandbox({ rateLimit: false });
+    const client = createClient({ baseUrl: 'http://sandbox.localhost', token: sandbox.account('rich').token, fetch: sandbox.fetch });
+    const rows: BatchRow[] = [{ body: order(9001), key: 'k1' }, { body: order(9002), key: 'k2' }, { body: order(9003) }];
+    await expect(client.orders.createMany(rows, {})).rejects.toMatchObject({
+      name: 'UsageError',
+      message: expect.stringContaining('key on every row'),
+    });
+    expect(sandbox.store.db.orders.size).toBe(0);
+  });
+
   it('a 401 stops the batch: nothing more can succeed, and the row in doubt is named', async () => {
     const sandbox = await createSandbox({ rateLimit: false });
     const client = createClient({ baseUrl: 'http://sandbox.localhost', token: 'tk_live_not_a_real_token_000000', fetch: sandbox.fetch });
