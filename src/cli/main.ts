@@ -32,7 +32,8 @@ export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps
     return ExitCode.ok;
   }
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    // `topup` alone asks what there is, as `gh` alone does: the help on stdout, exit 0 (not a usage error).
+    await program.parseAsync(argv.length === 0 ? ['--help'] : [...argv], { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) {

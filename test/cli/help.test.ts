@@ -20,6 +20,14 @@ const TOPICS = 'topics: environment, exit-codes, formatting, sandbox';
 const COMMANDS =
   'commands: health, packages, payment-methods, articles, me, dashboard, balance, transactions, deposits, orders, invoices, api, completion, auth, config, doctor, mock, help';
 
+describe('topup alone', () => {
+  it('prints the help on stdout and exits 0, as gh alone does', async () => {
+    const alone = await topup([]);
+    expect(alone).toEqual({ code: 0, out: (await topup(['--help'])).out, err: '' });
+    expect(alone.out).toMatch(/^Usage: topup /);
+  });
+});
+
 describe('topup help COMMAND [SUBCOMMAND…]', () => {
   it.each([
     [[], ['--help']],
