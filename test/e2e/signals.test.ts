@@ -79,7 +79,8 @@ describe('mock serve whose stdout reader goes away', () => {
     const [command, args] = topupCommand(['mock', 'serve', '--fresh', '--port', '0', '--ready-file', ready]);
     // `true` exits at once: every line the sandbox writes to stdout meets a closed pipe.
     const quoted = [command, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
-    const group = spawn('sh', ['-c', `${quoted} | true`], { cwd: ROOT, env: baseEnv(dir), stdio: 'ignore', detached: true });
+    // By its path: the executable's runs have a PATH without node's folder, which on a merged /usr holds sh too.
+    const group = spawn('/bin/sh', ['-c', `${quoted} | true`], { cwd: ROOT, env: baseEnv(dir), stdio: 'ignore', detached: true });
     try {
       let url: string | undefined;
       for (let waited = 0; url === undefined && waited < 15_000; waited += 50) {
@@ -94,7 +95,7 @@ describe('mock serve whose stdout reader goes away', () => {
       expect(existsSync(ready)).toBe(true);
     } finally {
       // The sandbox and the shell; gone already when the sandbox stopped by itself.
-      stopGroup(group.pid!);
+      if (group.pid !== undefined) stopGroup(group.pid);
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
