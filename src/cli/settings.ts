@@ -329,8 +329,8 @@ async function guarded<T>(path: string, operation: () => Promise<T>): Promise<T>
   try {
     return await operation();
   } catch (error) {
-    if (error instanceof UnsafeFileError || error instanceof CliError)
-      throw error instanceof CliError ? error : new CliError(error.message);
+    if (error instanceof CliError) throw error;
+    if (error instanceof UnsafeFileError) throw new CliError(error.message);
     throw new CliError(`Cannot write ${path}: ${(error as Error).message}`);
   }
 }

@@ -72,7 +72,7 @@ export function retryDelay(state: RetryState, policy: RetryPolicy): number | und
 /**
  * Runs `attempt` until it succeeds or `retryDelay` gives up; `retryable: false` means exactly one attempt.
  * maxRetryTime counts from the first attempt's start: an attempt that first waits its turn (pacing) calls `started`
- * once it may go, so that a call queued behind a burst keeps its retries. One that never calls it started at once.
+ * once it may go, so that a call queued behind a burst keeps its retries. One that never calls it counts from the call.
  */
 export async function withRetries<T>(
   attempt: (retry: number, started: () => void) => Promise<T>,
@@ -85,6 +85,7 @@ export async function withRetries<T>(
   },
 ): Promise<T> {
   const { policy, clock, signal } = options;
+  const calledAt = clock.now();
   let startedAt: number | undefined;
   const started = () => {
     startedAt ??= clock.now();
@@ -94,8 +95,7 @@ export async function withRetries<T>(
       return await attempt(retry, started);
     } catch (error) {
       if (!options.retryable || signal?.aborted) throw error;
-      started();
-      const delay = retryDelay({ error, retry, elapsed: clock.now() - startedAt!, random: clock.random() }, policy);
+      const delay = retryDelay({ error, retry, elapsed: clock.now() - (startedAt ?? calledAt), random: clock.random() }, policy);
       if (delay === undefined) throw error;
       options.onWait?.(error instanceof TopupError && error.retryAfter !== undefined ? 'retry-after' : 'backoff', delay);
       await clock.sleep(delay, signal);

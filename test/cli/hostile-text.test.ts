@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageText, sanitizeBody, sanitizeText } from '../../src/cli/io/sanitize.js';
+import { jsonTextAsSent, messageText, sanitizeBody, sanitizeText } from '../../src/cli/io/sanitize.js';
 import { LEAN } from '../support/cli-assertions.js';
 import { seedRichHistory, useHarness, type Harness } from './read-harness.js';
 
@@ -162,5 +162,16 @@ describe('sanitizeText', () => {
       z: null,
     });
     expect(sanitizeBody('<html>\u001b[2J')).toBe('<html>\\x1b[2J');
+  });
+});
+
+describe('jsonTextAsSent', () => {
+  // Its callers give it only text that parsed; text cut short anyway (a string never closed) ends, it does not spin.
+  it.each(['"never closed', '{"a":"b\\\\', '[1,"x'])('ends on text cut short: %j', (text) => {
+    expect(typeof jsonTextAsSent(text, 2)).toBe('string');
+  });
+
+  it('escapes what a terminal acts on, inside strings as written', () => {
+    expect(jsonTextAsSent('{"s":"\u202e","n":1.50}', 2)).toBe('{\n  "s": "\\u202e",\n  "n": 1.50\n}');
   });
 });

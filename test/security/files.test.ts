@@ -31,6 +31,11 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
+/** A pid that no process has: one that just exited. */
+function deadPid(): number {
+  return Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
+}
+
 const victimIntact = async () => {
   expect(await readFile(victim, 'utf8')).toBe(VICTIM_TEXT);
   expect((await stat(victim)).mode & 0o777).toBe(0o644);
@@ -230,6 +235,25 @@ describe('credentials and config', () => {
     await victimIntact();
   });
 
+  it('settings.lock symlinked to another file: login refused in one sentence, nothing written, the file untouched', async () => {
+    const configDir = join(dir, 'config');
+    await mkdir(configDir, { mode: 0o700 });
+    await symlink(victim, join(configDir, 'settings.lock'));
+    const result = await login(configDir);
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(`Error: Refusing to use ${join(configDir, 'settings.lock')}: it is a symbolic link.\n`);
+    expect((await readdir(configDir)).sort()).toEqual(['settings.lock']);
+    await victimIntact();
+  });
+
+  it('settings.lock left by a process that no longer runs is taken over at once, and let go after', async () => {
+    const configDir = join(dir, 'config');
+    await mkdir(configDir, { mode: 0o700 });
+    await writeFile(join(configDir, 'settings.lock'), String(deadPid()));
+    expect((await login(configDir)).code).toBe(0);
+    expect((await readdir(configDir)).sort()).toEqual(['config.json', 'credentials.json']);
+  });
+
   it.each(['credentials.json', 'config.json'])('%s hard-linked to another file: replaced, the other file untouched', async (name) => {
     const configDir = join(dir, 'config');
     await mkdir(configDir, { mode: 0o700 });
@@ -247,7 +271,7 @@ describe("the offline sandbox's state file replaced by a link", () => {
     await mkdir(configDir, { mode: 0o700 });
     const state = join(configDir, 'sandbox-state.json');
     await symlink(victim, state);
-    const said = `Error: The offline sandbox's state is unreadable (Refusing to use ${state}: it is a symbolic link); move ${state} away, and the next command starts a fresh sandbox.\n`;
+    const said = `Error: The offline sandbox's state is unreadable (Refusing to use ${state}: it is a symbolic link); move ${state} away and run the command again.\n`;
     for (const args of [['packages'], ['mock', 'reset']]) {
       const result = await runCli(configDir, ['--mock', ...args]);
       expect(result.code).toBe(1);

@@ -138,7 +138,7 @@ export function jsonTextAsSent(text: string, space: number): string {
       i += 1;
     } else if (char === '"') {
       let end = i + 1;
-      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
       out.push(text.slice(i, end + 1));
       i = end + 1;
     } else {

@@ -1,4 +1,5 @@
 import type { OutputStream } from './streams.js';
+import { simpleMeasure } from './text-measure.js';
 
 export interface Spinner {
   /** Replaces the text next to the spinner. */
@@ -48,17 +49,12 @@ export function startSpinner(
   };
 }
 
-// eslint-disable-next-line no-control-regex -- matching colour codes is the point
-const COLOUR = /\u001b\[[0-9;]*m/g;
-
 /**
  * The spinner's line within the terminal's width (one cell short of it, where some terminals wrap). A longer one
  * wraps, and the clear before the next frame clears only its last row: each frame left a line behind.
  */
 function fitted(line: string, columns: number | undefined): string {
-  if (columns === undefined || columns < 2) return line;
-  const plain = line.replace(COLOUR, '');
-  return plain.length < columns ? line : `${plain.slice(0, columns - 2)}…`;
+  return columns === undefined || columns < 2 ? line : simpleMeasure.truncate(line, columns - 1);
 }
 
 /** Accessible mode: each new text is a line of its own, nothing is cleared or redrawn. */

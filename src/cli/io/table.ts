@@ -1,4 +1,5 @@
 import type { Style } from './style.js';
+import { simpleMeasure, type TextMeasure } from './text-measure.js';
 
 export interface Column<T> {
   header: string;
@@ -18,24 +19,7 @@ export interface Column<T> {
   priority?: number;
 }
 
-/** How many cells a text takes on a terminal, and how to shorten it to a number of cells. */
-export interface TextMeasure {
-  width(text: string): number;
-  /** `text` cut to at most `cells` cells, ending in "…" when it was cut. */
-  truncate(text: string, cells: number): string;
-}
-
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const ANSI = /\u001b\[[0-9;]*m/g;
-
-/** One cell per UTF-16 unit, colours not counted: what a table needs when no terminal is measured. */
-export const simpleMeasure: TextMeasure = {
-  width: (text) => text.replace(ANSI, '').length,
-  truncate: (text, cells) => {
-    const plain = text.replace(ANSI, '');
-    return plain.length <= cells ? text : `${plain.slice(0, Math.max(0, cells - 1))}…`;
-  },
-};
+export { simpleMeasure, type TextMeasure } from './text-measure.js';
 
 /** What a table needs of the terminal: whether it is one, its colours, its width in cells and how text is measured. */
 export interface TableView {

@@ -1,5 +1,5 @@
 import truncatedWidth from 'fast-string-truncated-width';
-import type { TextMeasure } from './table.js';
+import type { TextMeasure } from './text-measure.js';
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const ANSI = /\u001b\[[0-9;]*m/;

@@ -107,7 +107,7 @@ function unreadable(error: unknown): unknown {
   if (error instanceof SnapshotError && error.unsafeFile !== undefined)
     return finalFetchError(
       new CliError(
-        `The offline sandbox's state is unreadable (${error.message.replace(/\.$/, '')}); move ${error.unsafeFile} away, and the next command starts a fresh sandbox.`,
+        `The offline sandbox's state is unreadable (${error.message.replace(/\.$/, '')}); move ${error.unsafeFile} away and run the command again.`,
       ),
     );
   if (error instanceof SnapshotError)
