@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/client/clock.js';
 import { Pacer, type Release } from '../../src/client/pacing.js';
@@ -130,5 +131,132 @@ describe('Pacer', () => {
     controller.abort(reason);
     await expect(waiting).rejects.toBe(reason);
     expect(pacer.inFlight).toBe(0);
+  });
+
+  describe('many callers waiting at once', () => {
+    /** Starts `count` acquires at once, each released as soon as it is granted; records who went when. */
+    function crowd(pacer: Pacer, rateClass: keyof typeof limits, count: number, signal?: AbortSignal) {
+      const granted: { caller: number; at: number }[] = [];
+      const calls = Array.from({ length: count }, (_, caller) =>
+        pacer.acquire(rateClass, signal).then((release) => {
+          granted.push({ caller, at: Date.now() });
+          release();
+        }),
+      );
+      return { granted, calls };
+    }
+
+    it('serves 5,000 waiting calls at the limit, first come first served, with one timer for the class', async () => {
+      const pacer = new Pacer({ clock: systemClock, limits, marginMs: 0 });
+      const { granted, calls } = crowd(pacer, 'user-read', 5_000);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(granted).toHaveLength(60);
+      expect(pacer.waiting).toBe(4_940);
+      // Waking each waiter on its own timer sent 48 of 20,000 such calls in 8 s.
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.runAllTimersAsync();
+      await Promise.all(calls);
+      expect(granted.map((g) => g.caller)).toEqual(Array.from({ length: 5_000 }, (_, i) => i));
+      // 60 a minute: call i goes at the start of minute floor(i / 60).
+      expect(granted.every((g) => g.at === Math.floor(g.caller / 60) * 60_000)).toBe(true);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('gives in-flight slots in arrival order across classes', async () => {
+      const pacer = new Pacer({ clock: systemClock, limits, maxInFlight: 1 });
+      const order: string[] = [];
+      const held: Release[] = [];
+      const first = await pacer.acquire('user-read');
+      const calls = (['public-read', 'user-read', 'create-order', 'public-read'] as const).map((rateClass, i) =>
+        pacer.acquire(rateClass).then((release) => {
+          order.push(`${i}:${rateClass}`);
+          held.push(release);
+        }),
+      );
+      first();
+      for (let i = 0; i < 4; i++) {
+        await vi.advanceTimersByTimeAsync(0);
+        expect(order).toHaveLength(i + 1);
+        held[i]!();
+      }
+      await Promise.all(calls);
+      expect(order).toEqual(['0:public-read', '1:user-read', '2:create-order', '3:public-read']);
+    });
+
+    it('listens once to a signal that many calls share, and an abort ends them all and leaves no timer', async () => {
+      const warnings: Error[] = [];
+      const onWarning = (warning: Error) => warnings.push(warning);
+      process.on('warning', onWarning);
+      try {
+        const pacer = new Pacer({ clock: systemClock, limits, marginMs: 0 });
+        const controller = new AbortController();
+        const { granted, calls } = crowd(pacer, 'create-order', 50, controller.signal);
+        const settled = Promise.allSettled(calls);
+        await vi.advanceTimersByTimeAsync(0);
+        expect(granted).toHaveLength(2);
+        expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+        const reason = new Error('stop');
+        controller.abort(reason);
+        const outcomes = await settled;
+        expect(outcomes.filter((o) => o.status === 'rejected' && o.reason === reason)).toHaveLength(48);
+        expect(pacer.waiting).toBe(0);
+        expect(vi.getTimerCount()).toBe(0);
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+      } finally {
+        process.off('warning', onWarning);
+      }
+    });
+
+    it('lets the calls behind one that gave up go in its place', async () => {
+      const pacer = new Pacer({ clock: systemClock, limits, marginMs: 0 });
+      await burst(pacer, 'create-order', 2);
+      const controller = new AbortController();
+      const order: number[] = [];
+      const calls = [0, 1, 2].map((i) =>
+        pacer.acquire('create-order', i === 0 ? controller.signal : undefined).then((release) => {
+          order.push(i);
+          release();
+        }),
+      );
+      controller.abort(new Error('gave up'));
+      await expect(calls[0]).rejects.toThrow('gave up');
+      await vi.runAllTimersAsync();
+      await Promise.all(calls.slice(1));
+      expect(order).toEqual([1, 2]);
+      expect(Date.now()).toBe(10_000);
+    });
+
+    it('tells each waiting call how long it waits, from its place in the queue, and again only if that grows', async () => {
+      const pacer = new Pacer({ clock: systemClock, limits, marginMs: 0 });
+      const told: number[][] = [[], [], [], [], []];
+      const calls = told.map((waits) => pacer.acquire('create-order', undefined, (ms) => waits.push(ms)).then((release) => release()));
+      await vi.advanceTimersByTimeAsync(0);
+      // Two go now; then two each 10 s window.
+      expect(told).toEqual([[], [], [10_000], [10_000], [20_000]]);
+      await vi.advanceTimersByTimeAsync(5_000);
+      pacer.observe('create-order', { retryAfter: 10 });
+      await vi.runAllTimersAsync();
+      await Promise.all(calls);
+      // At 5 s a 429's Retry-After moves the next start from 10 s to 15 s: the call at the head hears it at once (10 s
+      // from then), the others when they reach the head. The last now goes at 25 s, told so at 15 s.
+      expect(told).toEqual([[], [], [10_000, 10_000], [10_000], [20_000, 10_000]]);
+      expect(Date.now()).toBe(25_000);
+    });
+
+    it('ends only the call whose onWait throws', async () => {
+      const pacer = new Pacer({ clock: systemClock, limits, marginMs: 0 });
+      await burst(pacer, 'create-order', 2);
+      const failing = pacer.acquire('create-order', undefined, () => {
+        throw new Error('hook broke');
+      });
+      const next = pacer.acquire('create-order');
+      await expect(failing).rejects.toThrow('hook broke');
+      await vi.runAllTimersAsync();
+      const release = await next;
+      release();
+      expect(Date.now()).toBe(10_000);
+      expect(pacer.waiting).toBe(0);
+    });
   });
 });

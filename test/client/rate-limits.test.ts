@@ -116,6 +116,29 @@ describe('pacing', () => {
     expect(exchanges.filter((e) => e.status === 429).length).toBeGreaterThan(0);
   });
 
+  it('1,000 reads issued at once under one signal go 60 a minute, in the order they were issued, without a warning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const client = await setup({ pacing: true, maxRetries: 0 });
+      const controller = new AbortController();
+      const calls = Array.from({ length: 1_000 }, (_, i) =>
+        client.orders.list({ per_page: 1, page: i + 1 }, { signal: controller.signal }).then((page) => page),
+      );
+      await settle(Promise.all(calls));
+      await new Promise((resolve) => setImmediate(resolve));
+
+      expect(exchanges.filter((e) => e.status !== 200)).toEqual([]);
+      expect(exchanges.map((e) => Number(new URL(e.url).searchParams.get('page')))).toEqual(calls.map((_, i) => i + 1));
+      // Each window opens 50 ms (the pacer's margin) after the one before it has passed.
+      expect(exchanges.every((e, i) => e.at - START === Math.floor(i / 60) * (WINDOW_MS + 50))).toBe(true);
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('a call that waited its turn keeps its retries: maxRetryTime counts from its first attempt, not from its queueing', async () => {
     // The 61st read fails once (503), a minute after it was issued: it waited for the window, longer than maxRetryTime.
     const faulty = await createSandbox({
