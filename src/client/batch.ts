@@ -58,7 +58,12 @@ export type BatchStop =
   | { reason: 'interrupted' }
   | { reason: 'max-total'; total: number }
   /** Nothing more could succeed (a 401, a server that stopped answering, 429s past every retry); `key` is in doubt. */
-  | { reason: 'error'; error: unknown; key: string; line: number | undefined };
+  | { reason: 'error'; error: unknown; key: string; line: number | undefined }
+  /**
+   * A row that streamed in without a key, and no `batch` option to derive one: it and the rows after it were not sent.
+   * (Rows given as an array are checked before any is sent, and throw the UsageError instead.)
+   */
+  | { reason: 'unkeyed'; error: UsageError; line: number | undefined };
 
 export interface BatchResult {
   outcomes: { created: number; existed: number; rejected: number };
@@ -94,7 +99,7 @@ export async function createMany(
   const { pacer, clock } = deps;
   const { signal } = options;
   // Rows given whole are checked before any is sent: a UsageError means nothing was. Rows that stream in are checked
-  // as they come.
+  // as they come, and one without a key stops the batch (the rows before it may have been sent).
   if (options.batch === undefined && Array.isArray(rows) && (rows as BatchRow[]).some((row) => row.key === undefined)) throw unkeyed();
   if (options.sentBefore !== undefined) pacer?.recordSent('create-order', options.sentBefore);
   const keys = options.batch === undefined ? undefined : new BatchKeys(options.batch);
@@ -110,7 +115,11 @@ export async function createMany(
       result.stopped = { reason: 'interrupted' };
       break;
     }
-    const key = row.key ?? (await keyOf(keys, row.body));
+    if (row.key === undefined && keys === undefined) {
+      result.stopped = { reason: 'unkeyed', error: unkeyed(), line: row.line };
+      break;
+    }
+    const key = row.key ?? (await keys!.next(row.body)).key;
     try {
       await pacer?.whenAllowed('create-order', signal);
     } catch (error) {
@@ -164,8 +173,3 @@ export async function createMany(
 }
 
 const unkeyed = () => new UsageError('createMany needs either a key on every row or the batch option.');
-
-function keyOf(keys: BatchKeys | undefined, body: CreateOrderRequest): Promise<string> {
-  if (keys === undefined) throw unkeyed();
-  return keys.next(body).then((keyed) => keyed.key);
-}

@@ -94,6 +94,21 @@ describe('orders.createMany', () => {
     expect(sandbox.store.db.orders.size).toBe(0);
   });
 
+  it('rows that stream in, one without a key: the batch stops there and reports what it sent before', async () => {
+    const sandbox = await createSandbox({ rateLimit: false });
+    const client = createClient({ baseUrl: 'http://sandbox.localhost', token: sandbox.account('rich').token, fetch: sandbox.fetch });
+    async function* rows(): AsyncGenerator<BatchRow> {
+      yield { body: order(9001), key: 'k1', line: 1 };
+      yield { body: order(9002), key: 'k2', line: 2 };
+      yield { body: order(9003), line: 3 };
+      yield { body: order(9004), key: 'k4', line: 4 };
+    }
+    const result = await client.orders.createMany(rows());
+    expect(result.outcomes).toEqual({ created: 2, existed: 0, rejected: 0 });
+    expect(result.stopped).toMatchObject({ reason: 'unkeyed', line: 3, error: { name: 'UsageError' } });
+    expect(sandbox.store.db.orders.size).toBe(2);
+  });
+
   it('a 401 stops the batch: nothing more can succeed, and the row in doubt is named', async () => {
     const sandbox = await createSandbox({ rateLimit: false });
     const client = createClient({ baseUrl: 'http://sandbox.localhost', token: 'tk_live_not_a_real_token_000000', fetch: sandbox.fetch });

@@ -202,14 +202,14 @@ async function confirmLive(ctx: CliContext, plan: BatchPlan, flags: BatchFlags):
     () => undefined,
   );
   const fields: [string, string][] = [
-    ['mode', ctx.io.style.red(ctx.io.style.bold('LIVE: pays from the real balance of a production account'))],
+    ['mode', ctx.io.errStyle.red(ctx.io.errStyle.bold('LIVE: pays from the real balance of a production account'))],
     ['rows to send', String(plan.toSend)],
     ['paid by balance', String(plan.balanceRows)],
     ['amount', 'computed by the server for each order; taken from the balance at once'],
     ['balance now', balance ?? 'unknown (it could not be read)'],
     ...(flags.maxTotal === undefined ? [] : [['stops at', `a total of ${flags.maxTotal} (--max-total)`] as [string, string]]),
   ];
-  ctx.io.warn(`\n${renderFields(fields, { terminal: true, style: ctx.io.style })}`);
+  ctx.io.warn(`\n${renderFields(fields, { terminal: true, style: ctx.io.errStyle })}`);
   const prompter = await ctx.prompter();
   if (
     !(await prompter.confirm({
@@ -350,6 +350,8 @@ async function stop(ctx: CliContext, stopped: BatchStop, left: number): Promise<
     ctx.io.warn(`Stopped after the row in flight; ${left} row${left === 1 ? '' : 's'} not sent. Resume with:\n  ${resume}`);
     throw ctx.signal?.reason ?? new CliError('Interrupted.');
   }
+  // Every row this command sends carries its key: a stop for want of one would be a defect here, shown as it is.
+  if (stopped.reason === 'unkeyed') throw stopped.error;
   if (stopped.reason === 'max-total') {
     throw new RejectedError(
       `The batch's orders reached --max-total (a total of ${stopped.total}); ${left} row${left === 1 ? '' : 's'} not sent: raise --max-total and run the same command to send them.`,
