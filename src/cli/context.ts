@@ -244,7 +244,7 @@ export class CliContext {
   offlineSandbox(): Promise<EmbeddedSandbox> {
     this.#offline ??= import('./sandbox/embedded.js').then(({ embeddedSandbox }) =>
       embeddedSandbox(this.sandboxStateFile, {
-        onNotice: (text) => this.io.warn(this.io.style.yellow(text)),
+        onNotice: (text) => this.io.warn(this.io.errStyle.yellow(text)),
       }),
     );
     return this.#offline;
@@ -259,7 +259,7 @@ export class CliContext {
       locateSandbox(this.sandboxStateFile, {
         fetch: () => this.remoteFetch(),
         signal: this.signal,
-        onNotice: (text) => this.io.warn(this.io.style.yellow(text)),
+        onNotice: (text) => this.io.warn(this.io.errStyle.yellow(text)),
       }),
     );
     return this.#home;
@@ -269,7 +269,7 @@ export class CliContext {
   async noticeEmbedded(spec: Extract<TargetSpec, { kind: 'embedded' }>): Promise<SandboxHome> {
     const home = await this.sandboxHome();
     // Fake data must never pass for real.
-    this.io.warn(this.io.style.dim(embeddedNotice(spec, home)));
+    this.io.warn(this.io.errStyle.dim(embeddedNotice(spec, home)));
     return home;
   }
 
@@ -286,7 +286,7 @@ export class CliContext {
     }
     if (this.settings().credentialsExposed()) {
       this.io.notice(
-        this.io.style.yellow(
+        this.io.errStyle.yellow(
           `Warning: ${this.settings().credentialsPath} is readable by other users; run: chmod 600 ${this.settings().credentialsPath}`,
         ),
       );
@@ -320,7 +320,7 @@ export class CliContext {
    */
   #clientHooks(): Pick<ClientOptions, 'onRequest' | 'onResponse' | 'onWait'> {
     const debug = this.#globals.debug;
-    const line = (text: string) => this.io.warn(this.io.style.dim(sanitizeText(text, { multiline: false })));
+    const line = (text: string) => this.io.warn(this.io.errStyle.dim(sanitizeText(text, { multiline: false })));
     return {
       onRequest: debug ? (r) => line(`> ${r.method} ${r.url} ${JSON.stringify(r.headers)}`) : undefined,
       onResponse: debug ? (r) => line(`< ${r.status} ${r.method} ${r.url} (${Math.round(r.durationMs)} ms)`) : undefined,
@@ -340,7 +340,7 @@ export class CliContext {
     if (!this.io.stderrTerminal || this.#told) return fetch;
     const { tellWhere } = await import('./where.js');
     this.#told = true;
-    return tellWhere(fetch, target, (text, warning) => this.io.warn(warning ? this.io.style.yellow(text) : this.io.style.dim(text)));
+    return tellWhere(fetch, target, (text, warning) => this.io.warn(warning ? this.io.errStyle.yellow(text) : this.io.errStyle.dim(text)));
   }
 
   async #createClient(

@@ -71,7 +71,7 @@ function reportError(ctx: CliContext, error: unknown, target: TargetSummary | un
   } else {
     // Quoted values first: a line break typed into one (a profile name) is escaped there, not taken for the sentence's end.
     const message = messageText(oneSentence(messageText(said)), { multiline: false });
-    ctx.io.stderr.write(`${ctx.io.style.red('Error:')} ${message}\n`);
+    ctx.io.stderr.write(`${ctx.io.errStyle.red('Error:')} ${message}\n`);
     const hint = errorHint(details.code);
     if (hint !== undefined) ctx.io.stderr.write(`${hint}\n`);
     // Only when the order may exist after all; repeating a refused request would be refused again.

@@ -36,12 +36,12 @@ export const plainPromptTheme = {
 export async function inquirerPrompter(io: {
   stdin: NodeJS.ReadableStream;
   stderr: NodeJS.WritableStream | { write(s: string): unknown };
-  colorEnabled: boolean;
+  stderrColorEnabled: boolean;
 }): Promise<Prompter> {
   const prompts = await import('@inquirer/prompts');
   // Prompts draw on stderr, so stdout stays clean for data even in interactive runs.
   const context = { input: io.stdin, output: io.stderr as NodeJS.WritableStream, clearPromptOnDone: false };
-  const theme = io.colorEnabled ? {} : { theme: plainPromptTheme };
+  const theme = io.stderrColorEnabled ? {} : { theme: plainPromptTheme };
   return {
     input: (o) =>
       prompts.input(

@@ -66,6 +66,26 @@ describe('IOStreams: what each kind of output does, on a terminal and off it', (
   });
 });
 
+describe('colour is decided for each stream by that stream', () => {
+  it.each([
+    { name: 'both terminals', options: { tty: true }, out: true, err: true },
+    { name: 'stdout a terminal, stderr to a file', options: { tty: true, stderrTTY: false }, out: true, err: false },
+    { name: 'stdout piped, stderr a terminal', options: { stderrTTY: true }, out: false, err: true },
+    { name: 'both piped, FORCE_COLOR', options: { env: { FORCE_COLOR: '1' } }, out: true, err: true },
+    { name: 'both terminals, NO_COLOR', options: { tty: true, env: { NO_COLOR: '1' } }, out: false, err: false },
+    { name: 'both terminals, --no-color', options: { tty: true, color: false }, out: false, err: false },
+    { name: 'both terminals, TERM=dumb', options: { tty: true, env: { TERM: 'dumb' } }, out: false, err: false },
+  ])('$name', async ({ options, out, err }) => {
+    const { io, ios } = streams(options);
+    expect([ios.colorEnabled, ios.stderrColorEnabled]).toEqual([out, err]);
+    await ios.loadStyle();
+    expect(ios.style.green('x') !== 'x').toBe(out);
+    expect(ios.errStyle.green('x') !== 'x').toBe(err);
+    ios.success('done');
+    if (ios.stderrTerminal) expect(io.err().includes('\u001b[32m✓')).toBe(err);
+  });
+});
+
 describe('the terminal size', () => {
   const sized = (columns: number | undefined, rows: number | undefined, env: Record<string, string>, tty = true) =>
     new IOStreams(fakeIO({ tty, columns, rows, env }));

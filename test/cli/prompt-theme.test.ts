@@ -15,7 +15,7 @@ async function ask(colorEnabled: boolean, run: (p: Awaited<ReturnType<typeof inq
       done();
     },
   });
-  const prompter = await inquirerPrompter({ stdin, stderr, colorEnabled });
+  const prompter = await inquirerPrompter({ stdin, stderr, stderrColorEnabled: colorEnabled });
   const answer = run(prompter);
   setTimeout(() => stdin.write(keys), 20);
   return { answer: await answer, drawn };

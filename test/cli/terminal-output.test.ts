@@ -301,6 +301,25 @@ describe('times: local with its offset on a terminal, ISO 8601 piped', () => {
   });
 });
 
+describe("stderr's colour follows stderr, not stdout", () => {
+  it('stdout a terminal and stderr to a file: the notices and the error carry no colour codes', async () => {
+    const listed = await h.run(['orders', 'list', '--page', '99'], { tty: true, stderrTTY: false });
+    expect(listed.err).toContain('No orders on page 99');
+    expect(listed.err).not.toContain(ANSI_ESCAPE);
+    const failed = await h.run(['invoices', 'status', 'INV20991231999999'], { tty: true, stderrTTY: false });
+    expect(failed.code).not.toBe(0);
+    expect(failed.err).toMatch(/^Error: /);
+    expect(failed.err).not.toContain(ANSI_ESCAPE);
+  });
+
+  it('stdout piped and stderr a terminal: the error is coloured, the data is not', async () => {
+    const failed = await h.run(['invoices', 'status', 'INV20991231999999'], { stderrTTY: true });
+    expect(failed.err.startsWith('\u001b[31mError:\u001b[39m ')).toBe(true);
+    const listed = await h.run(['orders', 'list', '--per-page', '1'], { stderrTTY: true });
+    expect(listed.out).not.toContain(ANSI_ESCAPE);
+  });
+});
+
 describe('progress on stderr while --all fetches pages: for a person watching, never into a pipe', () => {
   // eslint-disable-next-line no-control-regex -- the spinner's frames are control sequences
   const frames = (err: string) => [...err.matchAll(/\r\u001b\[K(?:[\u2800-\u28ff] ([^\r\n]*))?/g)].map((m) => m[1] ?? '');

@@ -69,8 +69,8 @@ near miss, in that order; at last the path loses its middle (/api/v1/me/or…030
 doctor) wrap at spaces; a URL or token is never cut, and a command to paste continues its lines with \\.
 Piped, every column is there in full, whatever the width. --json has every field.
 
-Colour is on only on a terminal (not TERM=dumb, not CLICOLOR=0); --no-color or NO_COLOR turn it off,
-FORCE_COLOR / CLICOLOR_FORCE turn it on even when piped. Text from a server never reaches a terminal raw: in human output, control characters and BiDi
+Colour is on only on a terminal (not TERM=dumb, not CLICOLOR=0), for stdout and stderr each by itself: 2>log keeps
+colour codes out of the log; --no-color or NO_COLOR turn it off, FORCE_COLOR / CLICOLOR_FORCE turn it on even when piped. Text from a server never reaches a terminal raw: in human output, control characters and BiDi
 overrides are shown as escapes (\\x1b, \\u202e), so a server cannot retitle, clear or link your terminal.
 
 Examples:

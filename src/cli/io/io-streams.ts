@@ -33,6 +33,7 @@ export interface OutputMode {
 export class IOStreams {
   #mode: OutputMode = { json: false, color: true, input: true };
   #style: Style | undefined;
+  #errStyle: Style | undefined;
   #jq: JqProgram | undefined;
   readonly #secrets = new Set<string>();
   #revealing = false;
@@ -217,24 +218,46 @@ export class IOStreams {
    * (TERM=dumb), or CLICOLOR=0, has none unless forced, as gh and chalk have it.
    */
   get colorEnabled(): boolean {
+    return this.#colorFor(this.terminal);
+  }
+
+  /**
+   * Colour in what goes to stderr (messages, prompts), decided by stderr as `colorEnabled` is by stdout: `topup … 2>log`
+   * at a terminal writes no colour codes into the log, and `topup … >out` still colours its messages.
+   */
+  get stderrColorEnabled(): boolean {
+    return this.#colorFor(this.stderrTerminal);
+  }
+
+  #colorFor(terminal: boolean): boolean {
     const env = this.streams.env;
     if (!this.#mode.color || env.NO_COLOR) return false;
     if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return !['0', 'false'].includes(env.FORCE_COLOR);
     if (env.CLICOLOR_FORCE && env.CLICOLOR_FORCE !== '0') return true;
     if (env.TERM === 'dumb' || env.CLICOLOR === '0') return false;
-    return this.terminal;
+    return terminal;
   }
 
-  /** Plain until loadStyle() has run: chalk is loaded only when colour is on. */
+  /** The style of what goes to stdout; plain until loadStyle() has run: chalk is loaded only when colour is on. */
   get style(): Style {
     return this.#style ?? plainStyle;
   }
 
-  /** Loads chalk if this run is coloured; called once the global options are known. */
+  /** The style of what goes to stderr (warnings, notices, errors); plain until loadStyle() has run. */
+  get errStyle(): Style {
+    return this.#errStyle ?? plainStyle;
+  }
+
+  /** Loads chalk if this run is coloured on either stream; called once the global options are known. */
   async loadStyle(): Promise<void> {
-    if (this.#style !== undefined || !this.colorEnabled) return;
+    if (this.#style !== undefined || this.#errStyle !== undefined) return;
+    const out = this.colorEnabled;
+    const err = this.stderrColorEnabled;
+    if (!out && !err) return;
     const { createStyle } = await import('./style.js');
-    this.#style = createStyle(true);
+    const coloured = createStyle(true);
+    if (out) this.#style = coloured;
+    if (err) this.#errStyle = coloured;
   }
 
   /**
@@ -303,7 +326,7 @@ export class IOStreams {
    * exit code and stdout; its logs need no ticks.
    */
   success(text: string): void {
-    if (!this.#mode.json && this.stderrTerminal) this.stderr.write(`${this.style.green('✓')} ${text}\n`);
+    if (!this.#mode.json && this.stderrTerminal) this.stderr.write(`${this.errStyle.green('✓')} ${text}\n`);
   }
 
   /**

@@ -68,7 +68,7 @@ export async function runLogin(ctx: CliContext, options: LoginOptions, stray: re
     `Logged in to ${baseUrl}${username === undefined ? '' : ` as ${username}`} (${validation.mode ?? 'mode not reported'}${validation.mode === undefined ? '' : ' token'}), profile ${name}.`,
   );
   if (ctx.io.env.TOPUP_TOKEN)
-    ctx.io.notice(ctx.io.style.yellow('Note: TOPUP_TOKEN is set and wins over the stored token until you unset it.'));
+    ctx.io.notice(ctx.io.errStyle.yellow('Note: TOPUP_TOKEN is set and wins over the stored token until you unset it.'));
 }
 
 /**

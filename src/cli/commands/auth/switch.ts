@@ -24,7 +24,7 @@ export async function runSwitch(ctx: CliContext): Promise<void> {
     );
   const envProfile = ctx.io.env.TOPUP_PROFILE;
   if (envProfile && envProfile !== name)
-    ctx.io.notice(ctx.io.style.yellow(`Note: TOPUP_PROFILE=${envProfile} is set and wins over the current profile until you unset it.`));
+    ctx.io.notice(ctx.io.errStyle.yellow(`Note: TOPUP_PROFILE=${envProfile} is set and wins over the current profile until you unset it.`));
 }
 
 async function pick(ctx: CliContext, names: readonly string[], current: string | undefined): Promise<string> {

@@ -40,7 +40,7 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
   if (!Number.isInteger(interval) || interval < min) throw new UsageError(`The wait interval must be at least ${min} seconds.`);
   if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError('The wait timeout must be a whole number of seconds.');
   const [client, { isFinalStatus, nextPollDelay }] = await Promise.all([ctx.client(), import('../../../client/wait.js')]);
-  const style = ctx.io.style;
+  const style = ctx.io.errStyle;
   const quiet = ctx.globals.json;
   // Accessible mode: the plain line per poll, which nothing redraws.
   const spinning = !quiet && ctx.io.stderrTerminal && !ctx.io.accessible;

@@ -103,5 +103,5 @@ async function printFaults(ctx: CliContext, view: FaultsView): Promise<void> {
       await ctx.io.tableView(),
     ),
   );
-  ctx.io.notice(ctx.io.style.dim(`Fault seed ${view.seed}; ${view.stats.requests} requests decided since the rules were set.`));
+  ctx.io.notice(ctx.io.errStyle.dim(`Fault seed ${view.seed}; ${view.stats.requests} requests decided since the rules were set.`));
 }

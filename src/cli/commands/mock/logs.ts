@@ -42,7 +42,7 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   const print = (entry: JournalEntry) => {
     printed = printed.then(() => show(entry)).catch((error: unknown) => failed.abort(error));
   };
-  ctx.io.notice(ctx.io.style.dim("Following the sandbox's requests; press Ctrl-C to stop."));
+  ctx.io.notice(ctx.io.errStyle.dim("Following the sandbox's requests; press Ctrl-C to stop."));
   if (servedAt === undefined) {
     // The embedded sandbox answers other topup commands, one at a time: follow the log they leave beside its state.
     const [{ followRequestLog }, { compileFilter, filterFromQuery }] = await Promise.all([
@@ -64,7 +64,7 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
     signal,
     onEntry: print,
     onConnection: (state) =>
-      ctx.io.notice(ctx.io.style.yellow(state === 'lost' ? 'The sandbox went away; reconnecting…' : 'Reconnected to the sandbox.')),
+      ctx.io.notice(ctx.io.errStyle.yellow(state === 'lost' ? 'The sandbox went away; reconnecting…' : 'Reconnected to the sandbox.')),
   });
 }
 

@@ -151,7 +151,7 @@ export async function printServing(ctx: CliContext, options: BannerOptions, serv
   // Every control call, for people: scripts read docs/sandbox.md (The control API) or `--json`.
   const width = ctx.io.stderrTerminal ? ctx.io.stderr.columns : undefined;
   ctx.io.notice(
-    style.dim(
+    ctx.io.errStyle.dim(
       [
         '',
         ...fitted(`Control API at ${url}/__sandbox (changes need X-Topup-Sandbox: 1 or a JSON body):`, width, ''),

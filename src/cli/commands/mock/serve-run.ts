@@ -237,7 +237,7 @@ async function openSandbox(
       throw new CliError(error.message.replace(/^The state cannot be loaded: /, `${file} cannot be loaded: `));
     throw error;
   }
-  for (const notice of persistent.notices) ctx.io.warn(ctx.io.style.yellow(notice));
+  for (const notice of persistent.notices) ctx.io.warn(ctx.io.errStyle.yellow(notice));
   return { sandbox: persistent.sandbox, close: () => persistent.close() };
 }
 
@@ -322,10 +322,10 @@ async function startExtras(
     const { logLine } = await import('../../io/log-line.js');
     // The lines go to stderr: they fit its terminal's width, and are whole when it is piped.
     const terminal = ctx.io.stderrTerminal;
-    const view = { ...ctx.io.view, terminal, width: terminal ? ctx.io.stderr.columns : undefined };
+    const view = { ...ctx.io.view, terminal, style: ctx.io.errStyle, width: terminal ? ctx.io.stderr.columns : undefined };
     sandbox.requests.subscribe((entry) => ctx.io.warn(logLine(entry, view)));
   }
-  if (!facade.isLoopbackHost(options.host)) ctx.io.warn(ctx.io.style.yellow(networkWarning(options, hasSecret)));
+  if (!facade.isLoopbackHost(options.host)) ctx.io.warn(ctx.io.errStyle.yellow(networkWarning(options, hasSecret)));
 }
 
 /** Until Ctrl-C (the signal aborts). */

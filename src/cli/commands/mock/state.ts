@@ -57,7 +57,7 @@ export async function runStateRepair(ctx: CliContext, file: string | undefined):
     throw error;
   }
   await opened.close();
-  for (const notice of opened.notices) ctx.io.warn(ctx.io.style.yellow(notice));
+  for (const notice of opened.notices) ctx.io.warn(ctx.io.errStyle.yellow(notice));
   if (ctx.globals.json) return ctx.io.writeJson({ file: path, notices: opened.notices });
   ctx.io.success(opened.notices.length === 0 ? `${path} is whole; nothing to repair.` : `${path} is readable again.`);
 }

@@ -90,7 +90,7 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
   if (!flags.yes && (wizard || live)) await confirmOrder(ctx, draft, idempotencyKey, live);
 
   // With --json, stderr carries only the error envelope on failure (it holds the key); on success, one line.
-  ctx.io.notice(ctx.io.style.dim(idempotencyLine(idempotencyKey)));
+  ctx.io.notice(ctx.io.errStyle.dim(idempotencyLine(idempotencyKey)));
   const client = await ctx.client();
   let created: CreateOrderResult;
   try {
@@ -148,7 +148,7 @@ function printCreated(ctx: CliContext, created: CreateOrderResult): void {
     );
   }
   if (created.idempotent)
-    ctx.io.notice(ctx.io.style.yellow('This idempotency key was used before: this is the earlier order, and nothing new was ordered.'));
+    ctx.io.notice(ctx.io.errStyle.yellow('This idempotency key was used before: this is the earlier order, and nothing new was ordered.'));
   else ctx.io.success(`Order ${invoice.invoice_code} created${invoice.payment_status === 'paid' ? ' and paid' : ''}.`);
 }
 
@@ -237,11 +237,11 @@ async function confirmOrder(ctx: CliContext, draft: OrderDraft, idempotencyKey: 
       (b) => amountText(b.balance, b.formatted_balance, true, b.currency),
       () => undefined,
     );
-    fields.unshift(['mode', ctx.io.style.red(ctx.io.style.bold('LIVE: pays from the real balance of a production account'))]);
+    fields.unshift(['mode', ctx.io.errStyle.red(ctx.io.errStyle.bold('LIVE: pays from the real balance of a production account'))]);
     fields.push(['amount', 'computed by the server when the order is made; it is taken from the balance at once']);
     fields.push(['balance now', balance ?? '-']);
   }
-  ctx.io.warn(`\n${renderFields(fields, { terminal: true, style: ctx.io.style })}`);
+  ctx.io.warn(`\n${renderFields(fields, { terminal: true, style: ctx.io.errStyle })}`);
   const question = live
     ? { message: 'Spend real balance on this order?', default: false }
     : { message: 'Create this order?', default: true };

@@ -65,7 +65,7 @@ export async function runList<P extends Page, Item>(ctx: CliContext, flags: Pagi
       );
     if (ctx.globals.json) return ctx.io.writeJson({ [plan.key]: items });
     if (items.length > 0) await ctx.io.page(renderTable(items, plan.columns, await ctx.io.tableView()), ctx.signal);
-    if (ctx.io.terminal) ctx.io.notice(ctx.io.style.dim(items.length === 0 ? `No ${plan.noun}.` : `${items.length} ${plan.noun}.`));
+    if (ctx.io.terminal) ctx.io.notice(ctx.io.errStyle.dim(items.length === 0 ? `No ${plan.noun}.` : `${items.length} ${plan.noun}.`));
     return;
   }
   const page = await plan.fetch({ page: flags.page, per_page: flags.perPage });
@@ -77,10 +77,10 @@ export async function runList<P extends Page, Item>(ctx: CliContext, flags: Pagi
   const pagination = page.pagination;
   const number = pagination?.page ?? flags.page ?? 1;
   const of = pagination?.total_pages === undefined ? '' : ` of ${pagination.total_pages}`;
-  if (items.length === 0) ctx.io.notice(ctx.io.style.dim(number > 1 ? `No ${plan.noun} on page ${number}${of}.` : `No ${plan.noun}.`));
+  if (items.length === 0) ctx.io.notice(ctx.io.errStyle.dim(number > 1 ? `No ${plan.noun} on page ${number}${of}.` : `No ${plan.noun}.`));
   else if (pagination?.has_more === true)
     ctx.io.notice(
-      ctx.io.style.dim(
+      ctx.io.errStyle.dim(
         `Page ${number}${of}${pagination.total === undefined ? '' : ` (${pagination.total} ${plan.noun})`}. Next: ${plan.commandFor(number + 1)}`,
       ),
     );

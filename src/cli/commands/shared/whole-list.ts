@@ -7,7 +7,7 @@ import { renderTable, type Column } from '../../io/table.js';
  */
 export async function showWholeList<T>(ctx: CliContext, rows: readonly T[], columns: readonly Column<T>[], noun: string): Promise<void> {
   if (rows.length === 0) {
-    if (ctx.io.terminal) ctx.io.notice(ctx.io.style.dim(`No ${noun}.`));
+    if (ctx.io.terminal) ctx.io.notice(ctx.io.errStyle.dim(`No ${noun}.`));
     return;
   }
   await ctx.io.page(renderTable(rows, columns, await ctx.io.tableView()), ctx.signal);
