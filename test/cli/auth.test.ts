@@ -23,13 +23,13 @@ const modeOf = (file: string) => statSync(join(config.dir, file)).mode & 0o777;
 const as = (username: string) => (LEAN ? '' : ` as ${username}`);
 const named = (username: string) => (LEAN ? {} : { username });
 
-const login = (name: 'rich' | 'demo' | 'unlinked' = 'rich', extra: string[] = [], options: { stderrTTY?: boolean } = {}) =>
+const login = (name: 'rich' | 'demo' | 'unlinked' = 'rich', extra: string[] = [], options: { stderrTTY?: boolean; color?: false } = {}) =>
   topup(['auth', 'login', '--with-token', '--base-url', served.url, ...extra], { stdin: `${served.token(name)}\n`, ...options });
 
 describe('auth login', () => {
   it('--with-token: validates the token, stores the profile and the token in 0600 files, and says so on stderr', async () => {
     // Said to a person watching stderr; a script gets the exit code and a quiet stderr.
-    const result = await login('rich', [], { stderrTTY: true });
+    const result = await login('rich', [], { stderrTTY: true, color: false });
     // A lean server's token check reports the mode only: no username is shown or stored.
     expect(result).toEqual({ code: 0, out: '', err: `✓ Logged in to ${served.url}${as('rich')} (production token), profile default.\n` });
     expect(await login('rich')).toEqual({ code: 0, out: '', err: '' });
@@ -235,7 +235,7 @@ describe('auth login', () => {
 describe('auth logout', () => {
   it('forgets the current profile and its token, and says the offline sandbox is back', async () => {
     await login();
-    const result = await topup(['auth', 'logout'], { stderrTTY: true });
+    const result = await topup(['auth', 'logout'], { stderrTTY: true, color: false });
     expect(result).toEqual({
       code: 0,
       out: '',
@@ -337,7 +337,7 @@ describe('auth status', () => {
     expect(result.err).toMatch(/embedded offline sandbox/);
     // Success chatter only for a person watching stderr; a script has the exit code.
     expect(result.err).not.toMatch(/valid/);
-    const watched = await topup(['auth', 'status'], { stderrTTY: true });
+    const watched = await topup(['auth', 'status'], { stderrTTY: true, color: false });
     expect(watched.out).toBe(result.out);
     expect(watched.err).toMatch(/embedded offline sandbox.*\n✓ The token is valid\.\n$/);
   });

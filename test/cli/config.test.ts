@@ -129,7 +129,7 @@ describe('config with profiles', () => {
   });
 
   it('set chat_user_id stores it in the current profile (or --profile), and an empty value clears it', async () => {
-    expect(await topup(['config', 'set', 'chat_user_id', '700000001'], { stderrTTY: true })).toEqual({
+    expect(await topup(['config', 'set', 'chat_user_id', '700000001'], { stderrTTY: true, color: false })).toEqual({
       code: 0,
       out: '',
       err: "✓ Set chat_user_id of profile 'default' to 700000001.\n",
@@ -142,7 +142,7 @@ describe('config with profiles', () => {
     });
     expect(readConfig().profiles.local!.chat_user_id).toBe('42');
     expect((await topup(['config', 'get', 'chat_user_id'], { env: { TOPUP_PROFILE: 'local' } })).out).toBe('42\n');
-    expect((await topup(['config', 'set', 'chat_user_id', ''], { stderrTTY: true })).err).toBe(
+    expect((await topup(['config', 'set', 'chat_user_id', ''], { stderrTTY: true, color: false })).err).toBe(
       "✓ Cleared chat_user_id of profile 'default'.\n",
     );
     expect(readConfig().profiles.default).not.toHaveProperty('chat_user_id');
@@ -157,7 +157,7 @@ describe('config with profiles', () => {
   });
 
   it('set profile switches the current profile', async () => {
-    expect(await topup(['config', 'set', 'profile', 'local'], { stderrTTY: true })).toEqual({
+    expect(await topup(['config', 'set', 'profile', 'local'], { stderrTTY: true, color: false })).toEqual({
       code: 0,
       out: '',
       err: `✓ Current profile: local (${served.url}).\n`,

@@ -73,7 +73,7 @@ describe('topup doctor', () => {
     expect(result.err).toBe('');
     // To a person watching stderr it says so; piped, the exit code does.
     // TOPUP_BASE_URL names the server, not the current profile: a terminal is told where the answers came from.
-    expect((await doctor([], { stderrTTY: true })).err).toBe('→ http://sandbox.localhost\n✓ No problems found.\n');
+    expect((await doctor([], { stderrTTY: true, color: false })).err).toBe('→ http://sandbox.localhost\n✓ No problems found.\n');
   });
 
   it('--contract reads every GET endpoint of the full sandbox and finds nothing; it creates no order', async () => {

@@ -505,11 +505,13 @@ describe('mock commands against a served sandbox (--base-url)', () => {
       const signal = new AbortController().signal;
       const created = await topup(['mock', 'deposit', '50000', '--account', 'broke', '--base-url', served.url], { signal });
       expect(created).toMatchObject({ code: 0, err: `Deposit created. Pay it with: topup mock pay ${created.out.trim()}\n` });
-      expect(await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal, stderrTTY: true })).toEqual({
-        code: 0,
-        out: '',
-        err: `✓ Paid ${created.out.trim()}.\n`,
-      });
+      expect(await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal, stderrTTY: true, color: false })).toEqual(
+        {
+          code: 0,
+          out: '',
+          err: `✓ Paid ${created.out.trim()}.\n`,
+        },
+      );
       const fixtures = await topup(['--json', 'mock', 'fixtures', '--base-url', served.url], { signal });
       expect(fixtures.code).toBe(0);
       expect(fixtureAccount(JSON.parse(fixtures.out), 'broke').balance).toBe(50_000);

@@ -47,7 +47,7 @@ describe('orders create, scripted (flags, piped)', () => {
     expect(lines).toContain(`Total Rp 12.000, pending; pay at http://sandbox.localhost/user/invoice/${invoice}`);
     // Piped: the key, the total and where to pay, but no success chatter (the exit code says it).
     expect(lines.at(-1)).toBe(`Total Rp 12.000, pending; pay at http://sandbox.localhost/user/invoice/${invoice}`);
-    const watched = await topup(['orders', 'create', ...bob9001], { stderrTTY: true });
+    const watched = await topup(['orders', 'create', ...bob9001], { stderrTTY: true, color: false });
     expect(watched.err.trim().split('\n').at(-1)).toBe(`✓ Order ${watched.out.trim()} created.`);
     expect(result.err).toMatch(/embedded offline sandbox/);
     expect(result.err).not.toMatch(ANSI_ESCAPE);
@@ -165,6 +165,7 @@ describe('orders create, scripted (flags, piped)', () => {
   it('served, production token: pays by balance with --chat-user-id and --yes, at once', async () => {
     const result = await asRich(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--chat-user-id', '700000001', '--yes'], {
       stderrTTY: true,
+      color: false,
     });
     expect(result.code).toBe(0);
     const invoice = result.out.trim();
@@ -193,6 +194,7 @@ describe('orders create, scripted (flags, piped)', () => {
     expect((await topup(['config', 'set', 'chat_user_id', '700000001'])).code).toBe(0);
     const result = await topup(['orders', 'create', ...bob9001, '--payment-method', 'balance', '--type', 'gamepass', '--yes'], {
       stderrTTY: true,
+      color: false,
     });
     expect(result.code).toBe(0);
     expect(result.err).toContain('created and paid.');

@@ -12,6 +12,8 @@ export interface RunOptions {
   tty?: boolean;
   /** stderr alone is a terminal: a person watching a command whose output is piped. */
   stderrTTY?: boolean;
+  /** false: NO_COLOR is set, for a test of the words a terminal shows rather than their colour. */
+  color?: false;
   /** The terminal's size (test/support/fake-io.ts). */
   columns?: number | undefined;
   rows?: number | undefined;
@@ -35,7 +37,7 @@ export async function runCli(configDir: string, args: string[], options: RunOpti
   const io = fakeIO({
     tty: options.tty ?? false,
     ...(options.stderrTTY === undefined ? {} : { stderrTTY: options.stderrTTY }),
-    env: { TOPUP_CONFIG_DIR: configDir, ...options.env },
+    env: { TOPUP_CONFIG_DIR: configDir, ...(options.color === false ? { NO_COLOR: '1' } : {}), ...options.env },
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
     ...(options.columns === undefined ? {} : { columns: options.columns }),
     ...(options.rows === undefined ? {} : { rows: options.rows }),

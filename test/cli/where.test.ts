@@ -25,29 +25,29 @@ const envelope = (err: string) => JSON.parse(err) as { error: { kind: string; co
 describe('a terminal says which target answered when it is not the current profile', () => {
   it('nothing for the current profile', async () => {
     await twoProfiles();
-    const result = await topup(['balance'], { stderrTTY: true });
+    const result = await topup(['balance'], { stderrTTY: true, color: false });
     expect(result.code).toBe(0);
     expect(result.err).toBe('');
   });
 
   it('--profile and TOPUP_PROFILE: the profile and its origin, once', async () => {
     await twoProfiles();
-    const byFlag = await topup(['balance', '--profile', 'staging'], { stderrTTY: true });
+    const byFlag = await topup(['balance', '--profile', 'staging'], { stderrTTY: true, color: false });
     expect(byFlag.code).toBe(0);
     expect(byFlag.err).toBe(`→ staging (${served.url})\n`);
-    const byEnv = await topup(['balance'], { stderrTTY: true, env: { TOPUP_PROFILE: 'staging' } });
+    const byEnv = await topup(['balance'], { stderrTTY: true, color: false, env: { TOPUP_PROFILE: 'staging' } });
     expect(byEnv.err).toBe(`→ staging (${served.url})\n`);
     // Many answers, one line.
-    const doctor = await topup(['doctor', '--profile', 'staging'], { stderrTTY: true });
+    const doctor = await topup(['doctor', '--profile', 'staging'], { stderrTTY: true, color: false });
     expect(doctor.err.split('\n').filter((line) => line.startsWith('→'))).toEqual([`→ staging (${served.url})`]);
   });
 
   it('--base-url and TOPUP_BASE_URL: the origin, without its path', async () => {
     const env = { TOPUP_TOKEN: served.token('demo') };
-    const byFlag = await topup(['balance', '--base-url', `${served.url}/`], { stderrTTY: true, env });
+    const byFlag = await topup(['balance', '--base-url', `${served.url}/`], { stderrTTY: true, color: false, env });
     expect(byFlag.code).toBe(0);
     expect(byFlag.err).toBe(`→ ${served.url}\n`);
-    const byEnv = await topup(['balance'], { stderrTTY: true, env: { ...env, TOPUP_BASE_URL: served.url } });
+    const byEnv = await topup(['balance'], { stderrTTY: true, color: false, env: { ...env, TOPUP_BASE_URL: served.url } });
     expect(byEnv.err).toBe(`→ ${served.url}\n`);
   });
 
@@ -62,10 +62,10 @@ describe('a terminal says which target answered when it is not the current profi
 describe('a production token answered by a test server is marked', () => {
   it('over HTTP on loopback: warned on a terminal, even with --json; stdout stays the data', async () => {
     await twoProfiles('rich');
-    const human = await topup(['balance'], { stderrTTY: true });
+    const human = await topup(['balance'], { stderrTTY: true, color: false });
     expect(human.code).toBe(0);
     expect(human.err).toBe(`${warningAt(served.url)}\n`);
-    const json = await topup(['balance', '--json'], { stderrTTY: true });
+    const json = await topup(['balance', '--json'], { stderrTTY: true, color: false });
     const piped = await topup(['balance', '--json']);
     expect(json.err).toBe(`${warningAt(served.url)}\n`);
     expect(piped.err).toBe('');
@@ -75,12 +75,12 @@ describe('a production token answered by a test server is marked', () => {
 
   it('a sandbox token is not warned about; another target gets both lines', async () => {
     await twoProfiles('rich');
-    expect((await topup(['balance', '--profile', 'staging'], { stderrTTY: true })).err).not.toContain('Warning');
+    expect((await topup(['balance', '--profile', 'staging'], { stderrTTY: true, color: false })).err).not.toContain('Warning');
     const env = { TOPUP_TOKEN: served.token('rich') };
-    const other = await topup(['balance', '--profile', 'staging'], { stderrTTY: true, env });
+    const other = await topup(['balance', '--profile', 'staging'], { stderrTTY: true, color: false, env });
     expect(other.err).toBe(`→ staging (${served.url})\n${warningAt(served.url)}\n`);
     // TOPUP_BASE_URL naming the current profile's own server is the default target: the warning alone.
-    const same = await topup(['balance'], { stderrTTY: true, env: { ...env, TOPUP_BASE_URL: served.url } });
+    const same = await topup(['balance'], { stderrTTY: true, color: false, env: { ...env, TOPUP_BASE_URL: served.url } });
     expect(same.err).toBe(`${warningAt(served.url)}\n`);
   });
 
@@ -89,11 +89,12 @@ describe('a production token answered by a test server is marked', () => {
     const config = tempConfigDir();
     try {
       const env = { TOPUP_BASE_URL: sandbox.baseUrl, TOPUP_TOKEN: sandbox.account('rich').token };
-      const result = await runCli(config.dir, ['balance'], { stderrTTY: true, env, fetch: sandbox.fetch });
+      const result = await runCli(config.dir, ['balance'], { stderrTTY: true, color: false, env, fetch: sandbox.fetch });
       expect(result.code).toBe(0);
       expect(result.err).toBe(`→ ${sandbox.baseUrl}\n${warningAt(sandbox.baseUrl)}\n`);
       const unknown = await runCli(config.dir, ['balance'], {
         stderrTTY: true,
+        color: false,
         env: { ...env, TOPUP_TOKEN: 'not-a-known-prefix' },
         fetch: sandbox.fetch,
       });
@@ -118,9 +119,9 @@ describe('a production token answered by a test server is marked', () => {
       };
     try {
       const env = { TOPUP_BASE_URL: 'https://shop.example', TOPUP_TOKEN: sandbox.account('rich').token };
-      const plain = await runCli(config.dir, ['balance'], { stderrTTY: true, env, fetch: shop(false) });
+      const plain = await runCli(config.dir, ['balance'], { stderrTTY: true, color: false, env, fetch: shop(false) });
       expect(plain).toMatchObject({ code: 0, err: '→ https://shop.example\n' });
-      const marked = await runCli(config.dir, ['balance'], { stderrTTY: true, env, fetch: shop(true) });
+      const marked = await runCli(config.dir, ['balance'], { stderrTTY: true, color: false, env, fetch: shop(true) });
       expect(marked.err).toBe(`→ https://shop.example\n${warningAt('https://shop.example')}\n`);
     } finally {
       config.cleanup();
@@ -155,7 +156,10 @@ describe('--json error envelopes carry the target, never the token', () => {
   it('in process (--mock): the embedded sandbox, sandbox mode; a usage error before any target has none', async () => {
     const config = tempConfigDir();
     try {
-      const missing = await runCli(config.dir, ['orders', 'show', 'INV99999999999999', '--mock', '--json'], { stderrTTY: true });
+      const missing = await runCli(config.dir, ['orders', 'show', 'INV99999999999999', '--mock', '--json'], {
+        stderrTTY: true,
+        color: false,
+      });
       expect(missing.code).not.toBe(0);
       const lines = missing.err.trimEnd().split('\n');
       expect(lines.some((line) => line.startsWith('→'))).toBe(false);
