@@ -10,7 +10,7 @@ import { asksForJson, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
 import { messageText } from './io/sanitize.js';
 import type { CliIO, OutputStream } from './io/streams.js';
-import { buildProgram } from './program.js';
+import { buildProgram, namesGroupAlone } from './program.js';
 import type { TargetSummary } from './where.js';
 
 /** The hidden command the scripts of `topup completion` call on each Tab: `topup __complete orders show ''`. */
@@ -32,8 +32,10 @@ export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps
     return ExitCode.ok;
   }
   try {
-    // `topup` alone asks what there is, as `gh` alone does: the help on stdout, exit 0 (not a usage error).
-    await program.parseAsync(argv.length === 0 ? ['--help'] : [...argv], { from: 'user' });
+    // `topup` alone, or a group alone (`topup orders`), asks what there is, as `gh` and `gh pr` alone do: the help on
+    // stdout, exit 0 (not a usage error).
+    const asksWhatThereIs = argv.length === 0 || namesGroupAlone(program, argv);
+    await program.parseAsync(asksWhatThereIs ? [...argv, '--help'] : [...argv], { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) {

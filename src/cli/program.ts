@@ -104,6 +104,24 @@ function groupNamed(program: Command, argv: readonly string[]): CommandGroup | R
   return undefined;
 }
 
+/**
+ * Whether the words name a command group and nothing else (`topup orders`, `topup mock state`): a group that runs
+ * nothing by itself (`mock faults` does) then shows its help, as `gh pr` alone does, rather than fail as a usage error.
+ * Only plain words: with an option (`--json`), commander's help-as-error stands, as its one JSON envelope.
+ */
+export function namesGroupAlone(program: Command, argv: readonly string[]): boolean {
+  if (argv.length === 0 || argv.some((word) => word.startsWith('-'))) return false;
+  let command = program;
+  for (const word of argv) {
+    const sub = command.commands.find((known) => known.name() === word || known.aliases().includes(word));
+    if (sub === undefined) return false;
+    command = sub;
+  }
+  // commander keeps a command's action in _actionHandler; one without it and with subcommands only shows help.
+  const action = (command as unknown as { _actionHandler?: unknown })._actionHandler;
+  return command.commands.length > 0 && (action === undefined || action === null);
+}
+
 /** `topup --help`: every group, each with its top-level commands only (see RegisterScope). */
 const ROOT_HELP = Symbol('root help');
 type RootHelp = typeof ROOT_HELP;

@@ -28,6 +28,24 @@ describe('topup alone', () => {
   });
 });
 
+describe('a command group alone', () => {
+  it.each([[['orders']], [['mock']], [['mock', 'state']], [['auth']], [['config']]])(
+    '%j prints its help on stdout and exits 0, as gh pr alone does',
+    async (words) => {
+      const alone = await topup(words);
+      expect(alone).toEqual({ code: 0, out: (await topup([...words, '--help'])).out, err: '' });
+      expect(alone.out).toMatch(new RegExp(`^Usage: topup ${words.join(' ')} `));
+    },
+  );
+
+  it('a group that runs something by itself still runs it, and a mistyped subcommand is still an error', async () => {
+    expect((await topup(['mock', 'faults', '--mock'])).out).not.toMatch(/^Usage:/);
+    const typo = await topup(['orders', 'lsit']);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toMatch(/unknown command 'lsit'/);
+  });
+});
+
 describe('topup help COMMAND [SUBCOMMAND…]', () => {
   it.each([
     [[], ['--help']],
