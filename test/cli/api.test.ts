@@ -120,6 +120,25 @@ describe('topup api', () => {
     expect(result.err).toBe('');
   });
 
+  it('a header given twice is sent with both values, as gh sends both; two different Idempotency-Keys are refused', async () => {
+    const { fetch, seen } = recording();
+    const result = await h.run(['api', 'GET', 'me', '-H', 'X-Trace: one', '-H', 'x-trace: two', '-H', 'Accept-Language: id'], { fetch });
+    expect(result.code).toBe(0);
+    expect(seen[0]!.headers['x-trace']).toBe('one, two');
+    expect(seen[0]!.headers['accept-language']).toBe('id');
+    const body = '{"platform_username":"BuilderBob","place_id":5001,"platform_pass_id":9001}';
+    const twoKeys = await h.run(['api', 'POST', 'me/orders', '--data', body, '-H', 'Idempotency-Key: a', '-H', 'Idempotency-Key: b'], {
+      fetch,
+    });
+    expectUsageError(twoKeys, /two different Idempotency-Key values/);
+    expect(seen).toHaveLength(1);
+    const sameKey = await h.run(['api', 'POST', 'me/orders', '--data', body, '-H', 'Idempotency-Key: c', '-H', 'Idempotency-Key: c'], {
+      fetch,
+    });
+    expect(sameKey.code).toBe(0);
+    expect(seen[1]!.headers['idempotency-key']).toBe('c');
+  });
+
   it('--json does not change the output: still the whole envelope', async () => {
     const result = await h.run(['--json', 'api', 'GET', 'me']);
     expect(JSON.parse(result.out)).toEqual((await direct('/api/v1/me')).body);

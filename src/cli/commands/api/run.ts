@@ -91,9 +91,15 @@ async function requestOf(ctx: CliContext, target: { method?: ApiMethod; path: st
   for (const header of flags.header ?? []) {
     const at = header.indexOf(':');
     const name = header.slice(0, at);
-    // The client sends it, and knows from it that a retry is safe.
-    if (name === 'idempotency-key') idempotencyKey = header.slice(at + 1);
-    else headers[name] = header.slice(at + 1);
+    const value = header.slice(at + 1);
+    // The client sends it, and knows from it that a retry is safe. Two different keys would leave that in doubt.
+    if (name === 'idempotency-key') {
+      if (idempotencyKey !== undefined && idempotencyKey !== value)
+        throw new UsageError('-H gives two different Idempotency-Key values; a request has one key.');
+      idempotencyKey = value;
+    }
+    // A name given twice is sent with both values, as HTTP combines them (and gh sends both).
+    else headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
   return { method, path, body, headers, idempotencyKey };
 }
