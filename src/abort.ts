@@ -3,6 +3,38 @@
  * may not import the client) and the CLI share one copy.
  */
 
+/**
+ * Calls `callback` once when `signal` aborts; returns what stops that. However many callers watch one signal (thousands
+ * of calls sharing a script's signal, each waiting its turn or its retry), the signal gets one listener: node warns of a
+ * leak past ten. A signal-like object that is not an EventTarget is never watched, nor is one that already aborted: check
+ * `signal.aborted` first.
+ */
+export function whenAborted(signal: AbortSignal, callback: () => void): () => void {
+  if (typeof signal.addEventListener !== 'function') return () => undefined;
+  let watchers = watchersOf.get(signal);
+  if (watchers === undefined) {
+    const callbacks = new Set<() => void>();
+    const onAbort = (): void => {
+      watchersOf.delete(signal);
+      for (const each of callbacks) each();
+    };
+    watchers = { callbacks, onAbort };
+    watchersOf.set(signal, watchers);
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+  // A Set holds a callback once: each watch gets its own function, so the same callback may be watched twice.
+  const entry = (): void => callback();
+  const { callbacks, onAbort } = watchers;
+  callbacks.add(entry);
+  return () => {
+    if (!callbacks.delete(entry) || callbacks.size > 0 || watchersOf.get(signal)?.callbacks !== callbacks) return;
+    watchersOf.delete(signal);
+    signal.removeEventListener('abort', onAbort);
+  };
+}
+
+const watchersOf = new WeakMap<AbortSignal, { callbacks: Set<() => void>; onAbort: () => void }>();
+
 /** Rejects with the signal's reason the moment it aborts, even if `promise` ignores the signal. */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
@@ -14,15 +46,14 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
   // A signal-like object from another fetch implementation may not be an EventTarget: then only `promise` decides.
   if (typeof signal.addEventListener !== 'function') return promise;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stopWatching = whenAborted(signal, () => reject(signal.reason));
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        stopWatching();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stopWatching();
         reject(error);
       },
     );
@@ -50,17 +81,18 @@ function sleepOnce(ms: number, signal?: AbortSignal): Promise<void> {
       reject(signal.reason);
       return;
     }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
     const timer = setTimeout(
       () => {
-        signal?.removeEventListener('abort', onAbort);
+        stopWatching?.();
         resolve();
       },
       Math.max(0, ms),
     );
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const stopWatching =
+      signal &&
+      whenAborted(signal, () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      });
   });
 }

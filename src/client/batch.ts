@@ -47,6 +47,8 @@ export interface CreateManyOptions {
   onSending?: ((row: { key: string; line: number | undefined }, sentAt: number) => void | Promise<void>) | undefined;
   /** Awaited with each outcome before the next row is sent: record it durably here. */
   onOutcome?: ((outcome: BatchOutcome) => void | Promise<void>) | undefined;
+  /** Told of each pause before a row to keep under the limit (ms); default: the client's onWait (or its long-wait warning). */
+  onWait?: ((ms: number) => void) | undefined;
   /** Stop sending once the created orders (with `totalBefore`) add up to this amount. */
   maxTotal?: number | undefined;
   /** The amount of orders this batch created before (in earlier runs). Default 0. */
@@ -84,6 +86,8 @@ interface BatchDeps {
   create: (body: CreateOrderRequest, options: { idempotencyKey: string; chatUserId?: string | undefined }) => Promise<CreateOrderResponse>;
   pacer: Pacer | undefined;
   clock: Clock;
+  /** Told of each pause for the limit, as every other pause of the client is (its onWait, or the long-wait warning). */
+  onWait?: ((ms: number) => void) | undefined;
 }
 
 /**
@@ -121,7 +125,7 @@ export async function createMany(
     }
     const key = row.key ?? (await keys!.next(row.body)).key;
     try {
-      await pacer?.whenAllowed('create-order', signal);
+      await pacer?.whenAllowed('create-order', signal, options.onWait ?? deps.onWait);
     } catch (error) {
       if (signal?.aborted) {
         result.stopped = { reason: 'interrupted' };

@@ -35,7 +35,7 @@ export interface TopupClient {
  */
 export function createClient(options: ClientOptions): TopupClient {
   const resolved = resolveOptions(options);
-  const { request, raw, pacer } = createRequester(resolved);
+  const { request, raw, pacer, reportWait } = createRequester(resolved);
   return {
     request: raw,
     health: healthApi(request),
@@ -45,7 +45,7 @@ export function createClient(options: ClientOptions): TopupClient {
     account: accountApi(request),
     balance: balanceApi(request),
     deposits: depositsApi(request),
-    orders: ordersApi(request, { pacer, clock: resolved.clock }),
+    orders: ordersApi(request, { pacer, clock: resolved.clock, onWait: (ms) => reportWait('pacing', ms, 'POST /api/v1/me/orders') }),
     invoices: invoicesApi(request, resolved.clock),
   };
 }

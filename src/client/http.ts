@@ -1,5 +1,6 @@
-import { raceAbort } from '../abort.js';
+import { raceAbort, whenAborted } from '../abort.js';
 import { answerBegunStatus } from './answer-begun.js';
+import { callHook } from './hook-call.js';
 import { finalFetchError, isFinalFetchError } from './final-fetch-error.js';
 import { MAX_ANSWER_DEPTH, nestsDeeperThan, TOO_DEEP, unreadableAnswer } from './answer-data.js';
 import { redactHeaders, redactUrl } from '../contract/redact.js';
@@ -67,7 +68,7 @@ export async function sendAttempt(
     ...attempt.headers,
   };
   // Outside the try: an error of the caller's own hook is theirs, not a transport failure.
-  options.onRequest?.(describeRequest(attempt.method, url, headers, options.token));
+  callHook('onRequest', options.onRequest, describeRequest(attempt.method, url, headers, options.token));
 
   const body = attempt.text ?? (attempt.json === undefined ? undefined : JSON.stringify(attempt.json));
   try {
@@ -81,7 +82,7 @@ export async function sendAttempt(
         signal: attempt.signal,
         redirects: { allowInsecureHttp: options.allowInsecureHttp },
         // --debug shows where each redirect went, as it showed the first request.
-        onRedirect: (hop) => options.onRequest?.(describeRequest(hop.method, hop.url, hop.headers, options.token)),
+        onRedirect: (hop) => callHook('onRequest', options.onRequest, describeRequest(hop.method, hop.url, hop.headers, options.token)),
       },
     );
   } catch (error) {
@@ -141,8 +142,8 @@ export async function exchange(
     timedOut = true;
     controller.abort(new Error('timeout'));
   }, limits.timeout);
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
+  // One listener on the caller's signal however many requests share it (src/abort.ts).
+  const stopWatching = signal && whenAborted(signal, () => controller.abort(signal.reason));
   let during: 'request' | 'body' = 'request';
   // Where the last request went and, once its answer came, its status: what an unreadable answer names.
   let at = url;
@@ -200,7 +201,7 @@ export async function exchange(
     throw new TransportFailure(error, during, at);
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    stopWatching?.();
   }
 }
 

@@ -43,7 +43,10 @@ export interface OrdersApi {
   get(invoiceCode: string, options?: RequestOptions): Promise<OrderData>;
 }
 
-export function ordersApi(request: Requester, batchDeps: { pacer: Pacer | undefined; clock: Clock }): OrdersApi {
+export function ordersApi(
+  request: Requester,
+  batchDeps: { pacer: Pacer | undefined; clock: Clock; onWait?: ((ms: number) => void) | undefined },
+): OrdersApi {
   const api: OrdersApi = {
     async create(body, options = {}) {
       const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();

@@ -1,4 +1,5 @@
 import { MAX_IN_FLIGHT_CLIENT, rateClasses, type RateClass } from '../contract/rate-limits.js';
+import { whenAborted } from '../abort.js';
 import type { Clock } from './clock.js';
 
 export interface RateLimit {
@@ -29,26 +30,30 @@ export type Release = () => void;
 
 /** A caller of `acquire` waiting its turn. */
 interface Waiter {
-  /** Arrival order across every class: the in-flight slots go first come, first served. */
+  /** Its place: arrival order across every class, kept by a call's retries. The in-flight slots go by it too. */
   readonly seq: number;
   readonly rateClass: RateClass;
   readonly grant: (release: Release) => void;
   readonly refuse: (reason: unknown) => void;
-  readonly signal: AbortSignal | undefined;
   readonly onWait: ((ms: number) => void) | undefined;
-  /** Until when it was told it would wait (epoch ms); it is told again only if the wait grows. */
+  /** Until when it was told it would wait (epoch ms); it is told again only if the wait grows by more than a second. */
   toldUntil: number;
   done: boolean;
+  stopWatching: (() => void) | undefined;
 }
+
+/** A wait already told is told again only when it grows by more than this: not for each answer's few milliseconds. */
+const RETELL_MS = 1_000;
 
 /**
  * Spaces requests so that no rate class ever exceeds its published limit and at most `maxInFlight` requests
  * are open at once. Each class keeps a log of its send times over the last window (a sliding-window log:
  * exact, and simple to reason about); the server's own counters, when it reports them, can only make us wait longer.
  *
- * Callers wait in one queue per class, first come first served, and only the head of each queue is looked at: one
- * timer per class and one abort listener per signal, however many calls wait. (Waking every waiter on each release
- * sent 48 of 20,000 queued calls in 8 s.)
+ * Callers wait in one queue per class in the order of their places (first come first served; a retry keeps its call's
+ * place), and only the head of each queue is looked at: one timer per class and one abort listener per signal, however
+ * many calls wait. (Waking every waiter on each release sent 48 of 20,000 queued calls in 8 s.) The callers' onWait
+ * hooks run once the queues are settled, never in the middle of handing out a turn.
  */
 export class Pacer {
   readonly #clock: Clock;
@@ -62,8 +67,9 @@ export class Pacer {
   #inFlight = 0;
   readonly #queues = new Map<RateClass, WaiterQueue>();
   readonly #timers = new Map<RateClass, { at: number; cancel: AbortController }>();
-  readonly #waitersBySignal = new Map<AbortSignal, { waiters: Set<Waiter>; onAbort: () => void }>();
-  #nextSeq = 0;
+  /** Waits to tell, gathered while the queues are being settled and told after. */
+  #toTell: { waiter: Waiter; ms: number }[] = [];
+  #nextPlace = 0;
   #pumping = false;
   #pumpAgain = false;
 
@@ -74,19 +80,32 @@ export class Pacer {
     this.#marginMs = options.marginMs ?? 50;
   }
 
-  /** Waits its turn until a request of `rateClass` may be sent, then counts it as sent and in flight. */
-  acquire(rateClass: RateClass, signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Release> {
+  /** A place in the queues, for a call to keep across its attempts: its retries then go before calls made after it. */
+  takePlace(): number {
+    return this.#nextPlace++;
+  }
+
+  /**
+   * Waits its turn until a request of `rateClass` may be sent, then counts it as sent and in flight. `place` (from
+   * takePlace) is the call's own; without it, a new one at the back.
+   */
+  acquire(rateClass: RateClass, signal?: AbortSignal, onWait?: (ms: number) => void, place?: number): Promise<Release> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Release>((grant, refuse) => {
-      const waiter: Waiter = { seq: this.#nextSeq++, rateClass, grant, refuse, signal, onWait, toldUntil: 0, done: false };
-      const queue = this.#queueOf(rateClass);
-      const ahead = queue.size;
-      queue.push(waiter);
-      this.#watchSignal(waiter);
+      const seq = place ?? this.takePlace();
+      const waiter: Waiter = { seq, rateClass, grant, refuse, onWait, toldUntil: 0, done: false, stopWatching: undefined };
+      const ahead = this.#queueOf(rateClass).insert(waiter);
+      if (signal !== undefined)
+        waiter.stopWatching = whenAborted(signal, () => {
+          this.#giveUp(waiter, signal.reason);
+          this.#pump();
+        });
       this.#pump();
-      if (waiter.done) return;
-      const now = this.#clock.now();
-      this.#tellWait(waiter, now, this.#estimatedStart(rateClass, ahead, now));
+      if (!waiter.done) {
+        const now = this.#clock.now();
+        this.#tellWait(waiter, now, this.#estimatedStart(rateClass, ahead, now));
+        this.#tellWaiting();
+      }
     });
   }
 
@@ -150,11 +169,11 @@ export class Pacer {
   }
 
   /**
-   * Grants turns while it can: of the queue heads whose class allows a send now, the one that came first, while an
-   * in-flight slot is free. A head that must wait for its window gets its class's one timer.
+   * Grants turns while it can: of the queue heads whose class allows a send now, the one with the first place, while
+   * an in-flight slot is free. A head that must wait for its window gets its class's one timer. Then tells the waits.
    */
   #pump(): void {
-    // A caller's onWait may itself call acquire: that pump is folded into this one.
+    // An abort or a release while turns are handed out is folded into this round.
     if (this.#pumping) {
       this.#pumpAgain = true;
       return;
@@ -168,9 +187,10 @@ export class Pacer {
     } finally {
       this.#pumping = false;
     }
+    this.#tellWaiting();
   }
 
-  /** Grants one turn if one can be granted now; false when none can. */
+  /** Grants one turn if one can be granted now; false when none can. Calls nobody's code but the granted call's. */
   #grantNext(): boolean {
     const now = this.#clock.now();
     let first: Waiter | undefined;
@@ -182,7 +202,6 @@ export class Pacer {
       }
       const wait = this.#timeUntilAllowed(rateClass, now);
       if (wait > 0) {
-        // Told before the timer starts: a clock's sleep may move its time on at once (a test's fake clock does).
         this.#tellWait(head, now, now + wait);
         this.#armTimer(rateClass, now, now + wait);
       } else if (first === undefined || head.seq < first.seq) {
@@ -190,30 +209,56 @@ export class Pacer {
       }
     }
     if (first === undefined || this.#inFlight >= this.#maxInFlight) return false;
+    // A caller's clock ran above (the timers): should it have ended this call, look again.
+    if (first.done) return true;
     this.#queueOf(first.rateClass).shift();
     this.#settle(first);
     first.grant(this.#take(first.rateClass, now));
     return true;
   }
 
-  /** Tells a waiter how long it waits, when that is longer than it was last told. */
+  /** Notes a wait to tell a waiter, when it is new or has grown by more than RETELL_MS; told by #tellWaiting. */
   #tellWait(waiter: Waiter, now: number, until: number): void {
-    if (waiter.onWait === undefined || until <= waiter.toldUntil || until <= now) return;
+    if (waiter.onWait === undefined || until <= now) return;
+    if (waiter.toldUntil !== 0 && until <= waiter.toldUntil + RETELL_MS) return;
     waiter.toldUntil = until;
-    try {
-      waiter.onWait(until - now);
-    } catch (error) {
-      // A hook that throws ends its own call, as it did when each call slept by itself; the queue goes on.
-      this.#giveUp(waiter, error);
-    }
+    this.#toTell.push({ waiter, ms: until - now });
   }
 
-  /** Takes a waiter out of its queue and rejects its call. */
-  #giveUp(waiter: Waiter, reason: unknown): void {
-    if (waiter.done) return;
+  /**
+   * Tells the noted waits, once the queues are settled: a hook may abort, or start calls, without catching the pacer
+   * half-way. A hook that throws ends its own call, if it is still waiting, and the queue goes on.
+   */
+  #tellWaiting(): void {
+    let endedOne = false;
+    while (this.#toTell.length > 0) {
+      const told = this.#toTell;
+      this.#toTell = [];
+      for (const { waiter, ms } of told) {
+        if (waiter.done) continue;
+        try {
+          waiter.onWait!(ms);
+        } catch (error) {
+          endedOne = this.#giveUp(waiter, error) || endedOne;
+        }
+      }
+    }
+    if (endedOne) this.#pump();
+  }
+
+  /** Takes a waiter out of its queue and rejects its call; false if it was no longer waiting. */
+  #giveUp(waiter: Waiter, reason: unknown): boolean {
+    if (waiter.done) return false;
     this.#settle(waiter);
     this.#queueOf(waiter.rateClass).forget();
     waiter.refuse(reason);
+    return true;
+  }
+
+  /** Marks a waiter as served or gone, and stops watching its signal for it. */
+  #settle(waiter: Waiter): void {
+    waiter.done = true;
+    waiter.stopWatching?.();
   }
 
   /**
@@ -253,38 +298,6 @@ export class Pacer {
     timer.cancel.abort();
   }
 
-  /** One abort listener per signal, however many calls share it (node warns past ten). */
-  #watchSignal(waiter: Waiter): void {
-    const { signal } = waiter;
-    // A signal-like object from another fetch implementation may not be an EventTarget.
-    if (signal === undefined || typeof signal.addEventListener !== 'function') return;
-    let watched = this.#waitersBySignal.get(signal);
-    if (watched === undefined) {
-      const waiters = new Set<Waiter>();
-      const onAbort = (): void => {
-        for (const aborted of [...waiters]) this.#giveUp(aborted, signal.reason);
-        this.#pump();
-      };
-      watched = { waiters, onAbort };
-      this.#waitersBySignal.set(signal, watched);
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
-    watched.waiters.add(waiter);
-  }
-
-  /** Marks a waiter as served and stops watching its signal for it. */
-  #settle(waiter: Waiter): void {
-    waiter.done = true;
-    const { signal } = waiter;
-    if (signal === undefined) return;
-    const watched = this.#waitersBySignal.get(signal);
-    if (watched === undefined) return;
-    watched.waiters.delete(waiter);
-    if (watched.waiters.size > 0) return;
-    this.#waitersBySignal.delete(signal);
-    signal.removeEventListener('abort', watched.onAbort);
-  }
-
   #timeUntilAllowed(rateClass: RateClass, now: number): number {
     const { limit } = this.#limits[rateClass];
     const windowMs = this.#windowMs(rateClass) + this.#marginMs;
@@ -293,10 +306,12 @@ export class Pacer {
     let wait = 0;
     if (sent.length >= limit) wait = (sent[sent.length - limit] as number) + windowMs - now;
 
+    // A Retry-After's end gets the margin too: the call that was refused retries at the end itself, and is in the
+    // queue, at its own place, by the time the class opens again.
     const blockedUntil = this.#blockedUntil.get(rateClass);
     if (blockedUntil !== undefined) {
-      if (blockedUntil <= now) this.#blockedUntil.delete(rateClass);
-      else wait = Math.max(wait, blockedUntil - now);
+      if (blockedUntil + this.#marginMs <= now) this.#blockedUntil.delete(rateClass);
+      else wait = Math.max(wait, blockedUntil + this.#marginMs - now);
     }
 
     const budget = this.#serverBudget.get(rateClass);
@@ -347,8 +362,9 @@ export class Pacer {
 }
 
 /**
- * A first-in first-out queue of waiters: O(1) at both ends. A waiter that gave up stays in place, marked done, and is
- * skipped when it reaches the head; `size` counts only the live ones.
+ * Waiters in the order of their places: a new call joins at the back in O(1); a retry, whose place is earlier, is put
+ * where its place is. A waiter that gave up stays in place, marked done, and is dropped when it reaches the head;
+ * `size` counts only the live ones.
  */
 class WaiterQueue {
   #items: (Waiter | undefined)[] = [];
@@ -359,9 +375,25 @@ class WaiterQueue {
     return this.#live;
   }
 
-  push(waiter: Waiter): void {
-    this.#items.push(waiter);
+  /** Puts a waiter in by its place; returns about how many wait before it (the ones that gave up may be counted). */
+  insert(waiter: Waiter): number {
+    const items = this.#items;
+    const last = items[items.length - 1];
     this.#live += 1;
+    if (items.length === this.#head || (last as Waiter).seq < waiter.seq) {
+      items.push(waiter);
+      return this.#live - 1;
+    }
+    // A retry: the first position whose place is later than its own (places are in order from the head on).
+    let low = this.#head;
+    let high = items.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((items[middle] as Waiter).seq < waiter.seq) low = middle + 1;
+      else high = middle;
+    }
+    items.splice(low, 0, waiter);
+    return low - this.#head;
   }
 
   /** The first live waiter, dropping the ones that gave up before it. */

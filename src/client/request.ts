@@ -1,3 +1,4 @@
+import { callHook } from './hook-call.js';
 import type { z } from 'zod';
 import type { EndpointId, endpointById } from '../contract/endpoints.js';
 import { RATE_LIMIT_HEADERS } from '../contract/rate-limits.js';
@@ -85,6 +86,8 @@ export interface Requesters {
   raw(this: void, request: RawRequest): Promise<RawResponse>;
   /** The client's one pacer; undefined with `pacing: false`. A batch seeds it with its earlier send times. */
   pacer: Pacer | undefined;
+  /** Tells onWait (or the once-per-kind warning) of a pause made outside a request: a batch's pacing. */
+  reportWait(this: void, reason: ClientWait['reason'], ms: number, request: string): void;
 }
 
 /** What one send needs to know of its route. */
@@ -163,7 +166,7 @@ export function createRequester(options: ResolvedOptions): Requesters {
     }
   };
 
-  return { request, raw, pacer: sender.pacer };
+  return { request, raw, pacer: sender.pacer, reportWait: (reason, ms, request) => waitReporter(sender, request)(reason, ms) };
 }
 
 type SendCall = Call & { searchParams?: URLSearchParams | undefined };
@@ -185,13 +188,15 @@ function send(sender: Sender, route: Route, call: SendCall): Promise<RawResponse
   const retryable = route.method === 'GET' || call.idempotencyKey !== undefined;
   const onWait = waitReporter(sender, route.label);
   const { rateClass } = route;
+  // The call's place in the pacer's queue: a retry goes before the calls made after this one.
+  const place = pacer?.takePlace();
 
   return withRetries(
     async (_retry, started) => {
       const release =
         pacer === undefined || rateClass === undefined
           ? undefined
-          : await pacer.acquire(rateClass, call.signal, (ms) => onWait('pacing', ms));
+          : await pacer.acquire(rateClass, call.signal, (ms) => onWait('pacing', ms), place);
       started();
       try {
         return await sendOnce(sender, route, attempt);
@@ -216,7 +221,7 @@ function outgoingHeaders(route: Route, call: SendCall, token: string | undefined
 /** Every wait goes to onWait; without one, a long wait is told about once per kind. */
 function waitReporter(sender: Sender, request: string): (reason: ClientWait['reason'], ms: number) => void {
   return (reason, ms) => {
-    if (sender.options.onWait !== undefined) sender.options.onWait({ reason, ms, request });
+    if (sender.options.onWait !== undefined) callHook('onWait', sender.options.onWait, { reason, ms, request });
     else if (ms > LONG_WAIT_MS && !sender.warnedOf.has(reason)) {
       sender.warnedOf.add(reason);
       longWaitWarning({ reason, ms, request });
@@ -230,7 +235,7 @@ async function sendOnce(sender: Sender, route: Route, attempt: Parameters<typeof
   const { clock } = options;
   const sentAt = clock.now();
   const { answer, body } = await sendAttempt(attempt, options);
-  options.onResponse?.({
+  callHook('onResponse', options.onResponse, {
     method: route.method,
     url: `${options.baseUrl}${attempt.path}`,
     status: answer.status,

@@ -516,6 +516,32 @@ describe('orders batch: input checked before anything is sent', () => {
     const list = await topup(['--mock', '--json', 'orders', 'list', '--reference', 'o1']);
     expect(JSON.parse(list.out).orders).toHaveLength(1);
   });
+  it('the pause for the limit is said in the progress, not as a line across the bar', async () => {
+    const { createSandbox } = await import('../../mocks/assembly/sandbox.js');
+    const { startHttpSandbox } = await import('../../mocks/adapters/http.js');
+    const { runCli } = await import('./run-cli.js');
+    const clock = fakeClock();
+    const limited = await createSandbox({ now: clock.now });
+    const server = await startHttpSandbox(limited, { port: 0 });
+    try {
+      const env = { TOPUP_TOKEN: limited.account('rich').token };
+      for (const mode of ['lines', 'bar']) {
+        const rows = Array.from({ length: 11 }, (_, i) => `BuilderBob,5001,9001,wait-${mode}-${i}`);
+        const input = file(`wait-${mode}.csv`, `username,place,pass,reference\n${rows.join('\n')}\n`);
+        const result = await runCli(configDir, ['orders', 'batch', input, '--base-url', server.url, '--progress', mode, '--no-color'], {
+          env,
+          clock,
+          tty: true,
+        });
+        expect(result.code, result.err).toBe(0);
+        expect(result.err).toMatch(/\/11 {2}done \d+ {2}failed 0 {2}left \d+ {2}waiting 6\d s for the rate limit/);
+        // Said in the bar's own line: nothing else was written between its redraws.
+        expect(result.err).not.toMatch(/Waiting \d+ s/);
+      }
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('orders batch: pacing across a kill and a resume', () => {

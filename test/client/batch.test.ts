@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../mocks/assembly/sandbox.js';
-import { BatchKeys, batchRowKey, createClient, type BatchOutcome, type BatchRow } from '../../src/index.js';
+import { BatchKeys, batchRowKey, createClient, type BatchOutcome, type BatchRow, type ClientWait } from '../../src/index.js';
+import { fakeClock } from '../support/fake-clock.js';
 import type { CreateOrderRequest } from '../../src/contract/index.js';
 
 const START = Date.parse('2026-04-01T00:00:00Z');
@@ -107,6 +108,30 @@ describe('orders.createMany', () => {
     expect(result.outcomes).toEqual({ created: 2, existed: 0, rejected: 0 });
     expect(result.stopped).toMatchObject({ reason: 'unkeyed', line: 3, error: { name: 'UsageError' } });
     expect(sandbox.store.db.orders.size).toBe(2);
+  });
+
+  it("its pause for the limit is told to the client's onWait, as every other pause is, or to its own", async () => {
+    for (const own of [false, true]) {
+      const clock = fakeClock();
+      const sandbox = await createSandbox({ now: clock.now });
+      const waits: ClientWait[] = [];
+      const ownWaits: number[] = [];
+      const client = createClient({
+        baseUrl: 'http://sandbox.localhost',
+        token: sandbox.account('rich').token,
+        fetch: sandbox.fetch,
+        clock,
+        onWait: (wait) => waits.push(wait),
+      });
+      const rows: BatchRow[] = Array.from({ length: 11 }, (_, i) => ({ body: order(9001), key: `paced-${i}` }));
+      const result = await client.orders.createMany(rows, own ? { onWait: (ms) => ownWaits.push(ms) } : {});
+      expect(result.outcomes.created).toBe(11);
+      const told = own ? ownWaits : waits.map((w) => w.ms);
+      expect(told).toHaveLength(1);
+      expect(told[0]).toBeGreaterThan(50_000);
+      if (own) expect(waits).toEqual([]);
+      else expect(waits[0]).toMatchObject({ reason: 'pacing', request: 'POST /api/v1/me/orders' });
+    }
   });
 
   it('a 401 stops the batch: nothing more can succeed, and the row in doubt is named', async () => {

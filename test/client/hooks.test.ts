@@ -66,6 +66,40 @@ describe('onWait: no pause the client makes on its own is silent', () => {
   });
 });
 
+describe('hooks are called, not awaited', () => {
+  it('an async hook whose promise rejects is a process warning, not an unhandled rejection, and the call goes on', async () => {
+    const warnings: (Error & { code?: string })[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const clock = noJitterClock();
+      const sandbox = await createSandbox({ now: clock.now });
+      const client = createClient({
+        baseUrl: sandbox.baseUrl,
+        token: sandbox.account('rich').token,
+        fetch: sandbox.fetch,
+        clock,
+        // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the case under test: a caller's async hook
+        onResponse: async () => {
+          throw new Error('metrics push failed');
+        },
+        // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the case under test: a caller's async hook
+        onWait: async () => {
+          throw new Error('wait push failed');
+        },
+      });
+      for (let i = 0; i < 11; i++)
+        await client.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, client_reference: `h-${i}` });
+      await new Promise((resolve) => setImmediate(resolve));
+      const ours = warnings.filter((w) => w.code === 'TOPUP_HOOK_REJECTED').map((w) => w.message);
+      expect(ours.filter((m) => m.includes('onResponse') && m.includes('metrics push failed'))).toHaveLength(11);
+      expect(ours.filter((m) => m.includes('onWait') && m.includes('wait push failed'))).toHaveLength(1);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
+
 describe('tests that never stall: a sandbox without limits is not paced', () => {
   const order = (i: number) => ({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001, client_reference: `o-${i}` });
 

@@ -258,5 +258,60 @@ describe('Pacer', () => {
       expect(Date.now()).toBe(10_000);
       expect(pacer.waiting).toBe(0);
     });
+
+    it('a hook that aborts a call while turns are handed out never costs an in-flight slot', async () => {
+      // A clock whose timers fire only when the test says: a turn can be due before its timer has run.
+      let now = 0;
+      const clock = { now: () => now, sleep: () => new Promise<void>(() => undefined), random: () => 0.5 };
+      const pacer = new Pacer({ clock, limits, marginMs: 0 });
+      const controller = new AbortController();
+      pacer.observe('public-read', { retryAfter: 2 });
+      pacer.observe('create-order', { retryAfter: 5 });
+      const due = pacer.acquire('public-read', controller.signal);
+      const told: number[] = [];
+      const impatient = pacer.acquire('create-order', undefined, (ms) => {
+        told.push(ms);
+        if (ms >= 10_000) controller.abort(new Error('too long a wait'));
+      });
+      now = 3_000;
+      // The class's wait grows to a whole window: the hook aborts the other call, whose turn has come.
+      pacer.observe('create-order', { retryAfter: 60 });
+      const outcome = await due.then(
+        (release) => {
+          release();
+          return 'granted';
+        },
+        () => 'aborted',
+      );
+      expect(told).toEqual([5_000, 10_000]);
+      expect(['granted', 'aborted']).toContain(outcome);
+      expect(pacer.inFlight).toBe(0);
+      const [a, b] = await Promise.all([pacer.acquire('user-read'), pacer.acquire('user-read')]);
+      expect(pacer.inFlight).toBe(2);
+      a();
+      b();
+      void impatient.catch(() => undefined);
+    });
+
+    it('tells a wait again only when it grows by more than a second', async () => {
+      const pacer = new Pacer({ clock: systemClock, limits, marginMs: 0 });
+      await burst(pacer, 'create-order', 2);
+      const told: number[] = [];
+      const waiting = pacer.acquire('create-order', undefined, (ms) => told.push(ms));
+      await vi.advanceTimersByTimeAsync(0);
+      // Answers a few milliseconds apart, each with a reset past the window (capped at one window from then): the wait
+      // moves on by those milliseconds, and is the same wait.
+      for (const at of [30, 400]) {
+        await vi.advanceTimersByTimeAsync(at - Date.now());
+        pacer.observe('create-order', { remaining: 0, resetAt: 10 ** 12 });
+      }
+      expect(told).toEqual([10_000]);
+      // At 5 s, a reset at 15 s: 5 s longer than told, said again (10 s from then).
+      await vi.advanceTimersByTimeAsync(5_000 - Date.now());
+      pacer.observe('create-order', { remaining: 0, resetAt: 15_000 });
+      expect(told).toEqual([10_000, 10_000]);
+      await vi.runAllTimersAsync();
+      (await waiting)();
+    });
   });
 });

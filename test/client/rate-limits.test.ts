@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vi } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
@@ -137,6 +138,52 @@ describe('pacing', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+
+  it('a refused call keeps its place: its retry goes before the calls made after it', async () => {
+    const refusing = await createSandbox({
+      now: () => Date.now(),
+      faults: { rules: [{ kind: 'rate_limit', times: 1, retry_after: 1, routes: ['getArticle'] }] },
+    });
+    const recorder = recordingFetch(refusing.fetch);
+    const client = createClient({ baseUrl: refusing.baseUrl, timeout: 600_000, fetch: recorder.fetch, onWait: () => undefined });
+    const calls = Array.from({ length: 8 }, (_, i) =>
+      client.request({ method: 'GET', path: `/api/v1/articles/a${i}`, throwOnError: false }).then((answer) => answer.status),
+    );
+    await settle(Promise.all(calls));
+    const sent = recorder.exchanges.map((e) => `${new URL(e.url).pathname.split('/').pop()} ${e.status}`);
+    // a0 was refused with Retry-After: 1; its retry comes next, before a2 to a7 (held by the same second).
+    expect(sent.slice(0, 2).sort()).toEqual(['a0 429', 'a1 404']);
+    expect(sent[2]).toBe('a0 404');
+    expect(sent.slice(3)).toEqual(['a2 404', 'a3 404', 'a4 404', 'a5 404', 'a6 404', 'a7 404']);
+  });
+
+  it('calls that share one signal and back off together put one listener on it', async () => {
+    const failing = await createSandbox({
+      now: () => Date.now(),
+      faults: { rules: [{ kind: 'error', status: 503, rate: 1, routes: ['getBalance'] }] },
+    });
+    const controller = new AbortController();
+    const listeners: number[] = [];
+    const client = createClient({
+      baseUrl: failing.baseUrl,
+      token: failing.account('demo').token,
+      timeout: 600_000,
+      maxRetries: 2,
+      fetch: failing.fetch,
+      onWait: () => listeners.push(getEventListeners(controller.signal, 'abort').length),
+    });
+    const calls = Array.from({ length: 30 }, () =>
+      client.balance.get({ signal: controller.signal }).then(
+        () => 'ok',
+        (e: Error) => e.name,
+      ),
+    );
+    const outcomes = await settle(Promise.all(calls));
+    expect(outcomes.every((name) => name === 'ServerError' || name === 'TopupError')).toBe(true);
+    expect(listeners.length).toBeGreaterThan(30);
+    expect(Math.max(...listeners)).toBe(1);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('a call that waited its turn keeps its retries: maxRetryTime counts from its first attempt, not from its queueing', async () => {

@@ -300,6 +300,11 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
         sentBefore: ledger.sentTimes,
         maxTotal: flags.maxTotal,
         totalBefore,
+        // The pause for the limit is said in the progress line, not as a line of its own across the bar.
+        onWait: (ms) => {
+          current = `waiting ${Math.ceil(ms / 1000)} s for the rate limit`;
+          showProgress();
+        },
         onSending: async (row, sentAt) => {
           const record: LedgerRecord = {
             t: 'sent',
