@@ -91,8 +91,8 @@ describe('small formatters', () => {
     expect(orDash(value)).toBe(expected);
   });
 
-  it('plainCell keeps a TSV row on one line', () => {
-    expect(plainCell('a\tb\r\nc\n\nd')).toBe('a b c d');
+  it('plainCell keeps a TSV row on one line: a tab or line break is shown as its escape', () => {
+    expect(plainCell('a\tb\r\nc\n\nd')).toBe('a\\x09b\\x0d\\x0ac\\x0a\\x0ad');
   });
 
   it('clockText: the time of day in the given zone, with its offset', () => {
@@ -110,7 +110,7 @@ describe('renderRecord', () => {
 
   it('piped: API keys, plain values on one line each, no title, no colour', () => {
     expect(renderRecord(fieldsIn(colour), { terminal: false, style: colour, title: 'Order' })).toBe(
-      'payment_status: paid\ntotal_amount: 12000\nclient_reference: line one line two\n',
+      'payment_status: paid\ntotal_amount: 12000\nclient_reference: line\\x09one\\x0aline two\n',
     );
   });
 

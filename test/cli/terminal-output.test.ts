@@ -301,6 +301,33 @@ describe('times: local with its offset on a terminal, ISO 8601 piped', () => {
   });
 });
 
+describe('a tab or line break a server sends stays inside its cell', () => {
+  /** The sandbox's answers with every username carrying what would start a fake row. */
+  const forging = (): typeof fetch => async (input, init) => {
+    const answer = await h.sandbox.fetch(input, init);
+    const text = (await answer.text()).replaceAll(
+      '"platform_username":"BuilderBob"',
+      '"platform_username":"Bob\\nINV999\\tcompleted\\tpaid"',
+    );
+    return new Response(text, { status: answer.status, headers: { 'content-type': 'application/json' } });
+  };
+
+  it('piped and on a terminal: no forged row, the escapes shown', async () => {
+    const piped = await h.run(['orders', 'list'], { fetch: forging() });
+    expect(piped.code).toBe(0);
+    const rows = piped.out.trimEnd().split('\n');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.startsWith('INV2026'))).toBe(true);
+    expect(new Set(rows.map((row) => row.split('\t').length)).size).toBe(1);
+    expect(piped.out).toContain('Bob\\x0aINV999\\x09completed\\x09paid');
+    const tty = await h.run(['orders', 'list', '--no-color'], { tty: true, columns: 300, fetch: forging() });
+    expect(tty.out.split('\n').filter((line) => line.startsWith('INV999'))).toEqual([]);
+    const code = rows[0]!.split('\t')[0]!;
+    const record = await h.run(['orders', 'show', code], { fetch: forging() });
+    expect(record.out.split('\n').filter((line) => line.startsWith('INV999'))).toEqual([]);
+  });
+});
+
 describe("stderr's colour follows stderr, not stdout", () => {
   it('stdout a terminal and stderr to a file: the notices and the error carry no colour codes', async () => {
     const listed = await h.run(['orders', 'list', '--page', '99'], { tty: true, stderrTTY: false });

@@ -71,7 +71,8 @@ Piped, every column is there in full, whatever the width. --json has every field
 
 Colour is on only on a terminal (not TERM=dumb, not CLICOLOR=0), for stdout and stderr each by itself: 2>log keeps
 colour codes out of the log; --no-color or NO_COLOR turn it off, FORCE_COLOR / CLICOLOR_FORCE turn it on even when piped. Text from a server never reaches a terminal raw: in human output, control characters and BiDi
-overrides are shown as escapes (\\x1b, \\u202e), so a server cannot retitle, clear or link your terminal.
+overrides are shown as escapes (\\x1b, \\u202e), so a server cannot retitle, clear or link your terminal; a tab or line
+break inside a table cell or a key/value line too (\\x09, \\x0a), so a server cannot add a row.
 
 Examples:
   $ topup orders list | cut -f1

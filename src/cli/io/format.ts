@@ -1,6 +1,6 @@
 import { formatMoney, groupDigits } from '../../contract/money.js';
 import { localClock } from './time-text.js';
-import { renderFields, valueText } from './table.js';
+import { oneLine, renderFields, valueText } from './table.js';
 import type { Style } from './style.js';
 import type { View } from './view.js';
 
@@ -79,9 +79,9 @@ export function orDash(value: unknown): string {
   return valueText(value);
 }
 
-/** Free text inside a tab-separated row: a tab or newline in it would split the row. */
+/** A value in a row or on a `key: value` line: a tab or line break a server sent is shown as its escape (oneLine). */
 export function plainCell(text: unknown): string {
-  return orDash(text).replace(/[\t\r\n]+/g, ' ');
+  return oneLine(orDash(text));
 }
 
 /** `17:00:05 +07:00`, for "updated at" lines on a terminal: the time of day in the user's zone. */
@@ -110,7 +110,7 @@ export function renderRecord(fields: readonly RecordField[], options: View & { t
   const body = renderFields(
     // Always text: a number that a plain style's bold passed through would break the measure of its width (and a
     // terminal's measure would never end).
-    fields.map((f) => [f.label, orDash(f.plain) === '-' ? '-' : f.pretty === undefined ? orDash(f.plain) : String(f.pretty)]),
+    fields.map((f) => [f.label, orDash(f.plain) === '-' ? '-' : oneLine(f.pretty === undefined ? orDash(f.plain) : String(f.pretty))]),
     options,
   );
   return options.title === undefined ? body : `${options.style.bold(options.title)}\n${body}`;

@@ -46,7 +46,17 @@ export function valueText(value: unknown): string {
   return JSON.stringify(value) ?? '-';
 }
 
-const cellText = valueText;
+/**
+ * Text for one cell or one `key: value` line: a tab or line break in it (a server's text keeps them, sanitizeDeep) is
+ * shown as its escape, `\x09`, `\x0a` or `\x0d`, as other control characters are (io/sanitize.ts), so that it can neither split
+ * a piped row into columns a script cuts nor start a line that looks like another row. Our own colour codes stay.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\t\n\r]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** A cell: the value as it is, on one line (oneLine). */
+const cellText = (value: unknown): string => oneLine(valueText(value));
 
 /**
  * Column widths within `total` cells: fixed columns keep their natural width; free columns share what is left,
@@ -183,6 +193,7 @@ export function renderFields(
   pairs: readonly FieldPair[],
   options: { terminal: boolean; style: Style; width?: number | undefined; measure?: TextMeasure | undefined },
 ): string {
+  pairs = pairs.map(([k, v, how]) => (how === undefined ? [k, oneLine(v)] : [k, oneLine(v), how]));
   if (!options.terminal) return pairs.map(([k, v]) => `${k}: ${v}`).join('\n') + '\n';
   const measure = options.measure ?? simpleMeasure;
   const keyWidth = Math.max(...pairs.map(([k]) => measure.width(k)));
