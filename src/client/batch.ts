@@ -141,7 +141,7 @@ export async function createMany(
       const created = await deps.create(row.body, { idempotencyKey: key, chatUserId: options.chatUserId });
       const { invoice } = created;
       outcome = {
-        status: created.idempotent ? 'existed' : 'created',
+        status: created.idempotent === true ? 'existed' : 'created',
         line: row.line,
         key,
         sentAt,

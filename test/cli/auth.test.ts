@@ -23,7 +23,7 @@ const modeOf = (file: string) => statSync(join(config.dir, file)).mode & 0o777;
 const as = (username: string) => (LEAN ? '' : ` as ${username}`);
 const named = (username: string) => (LEAN ? {} : { username });
 
-const login = (name: 'rich' | 'demo' | 'unlinked' = 'rich', extra: string[] = [], options: { stderrTTY?: boolean; color?: false } = {}) =>
+const login = (name: 'rich' | 'demo' | 'unlinked' = 'rich', extra: string[] = [], options: RunOptions = {}) =>
   topup(['auth', 'login', '--with-token', '--base-url', served.url, ...extra], { stdin: `${served.token(name)}\n`, ...options });
 
 describe('auth login', () => {
@@ -316,6 +316,31 @@ function addProfile(name: string, baseUrl: string, token: string | undefined, mo
     writeFileSync(credentialsFile, JSON.stringify({ tokens: { ...(stored.tokens as object), [name]: token } }), { mode: 0o600 });
   }
 }
+
+describe('a token check that answers `valid: false`', () => {
+  /** The served sandbox, except that its token check says the token is not valid (a 200, as some servers answer). */
+  const sayingInvalid: typeof fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    if (!String(input instanceof Request ? input.url : input).endsWith('/auth/token/validate')) return answer;
+    const body = (await answer.json()) as { data: Record<string, unknown> };
+    body.data.valid = false;
+    return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+  };
+
+  it('is a refused token: login stores nothing, and status says invalid, exit 4', async () => {
+    const refused = await login('rich', [], { fetch: sayingInvalid });
+    expect(refused.code).toBe(4);
+    expect(refused.err).toContain('the token is not valid');
+    expect(existsSync(join(config.dir, 'credentials.json'))).toBe(false);
+    const status = await topup(['auth', 'status', '--base-url', served.url, '--json'], {
+      env: { TOPUP_TOKEN: served.token('rich') },
+      fetch: sayingInvalid,
+    });
+    expect(status.code).toBe(4);
+    expect(status.out).toContain('"invalid"');
+    expect(status.out).not.toContain('"valid"');
+  });
+});
 
 describe('auth status', () => {
   it("embedded: says it is the built-in offline sandbox, with the demo token's family only", async () => {

@@ -530,3 +530,39 @@ describe('the live-mode guard: a balance order with a production token spends re
     expect(await richOrders()).toEqual(before);
   });
 });
+
+describe('orders create against an answer that says less, or something else', () => {
+  /** The served sandbox's answers to POST /me/orders, changed by `edit`. */
+  const editing =
+    (edit: (data: Record<string, unknown>) => void): typeof fetch =>
+    async (input, init) => {
+      const answer = await fetch(input, init);
+      if (init?.method !== 'POST' || !(input instanceof Request ? input.url : String(input)).endsWith('/me/orders')) return answer;
+      const body = (await answer.json()) as { data: Record<string, unknown> };
+      edit(body.data);
+      return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    };
+
+  it('`idempotent` other than true is no claim that nothing was ordered', async () => {
+    const result = await asRich(['orders', 'create', ...bob9001], {
+      stderrTTY: true,
+      color: false,
+      fetch: editing((data) => (data.idempotent = 'false')),
+    });
+    expect(result.code).toBe(0);
+    expect(result.err).not.toContain('nothing new was ordered');
+    expect(result.err).toMatch(/✓ Order INV\d+ created/);
+  });
+
+  it('no invoice code: nothing on stdout, one sentence with the key to send again, exit 1', async () => {
+    const result = await asRich(['orders', 'create', ...bob9001], {
+      fetch: editing((data) => delete (data.invoice as Record<string, unknown>).invoice_code),
+    });
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    const key = keyLineOf(result.err)?.[1];
+    expect(key).toBeDefined();
+    expect(result.err).toMatch(/^Error: The server accepted the order but its answer has no invoice code; /m);
+    expect(result.err).toContain(`--idempotency-key ${key} to get its answer again.`);
+  });
+});

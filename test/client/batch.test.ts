@@ -134,6 +134,27 @@ describe('orders.createMany', () => {
     }
   });
 
+  it('a row is "existed" only when the answer says idempotent: true', async () => {
+    const sandbox = await createSandbox({ rateLimit: false });
+    const saying =
+      (idempotent: unknown): typeof fetch =>
+      async (input, init) => {
+        const answer = await sandbox.fetch(input, init);
+        if (init?.method !== 'POST') return answer;
+        const body = (await answer.json()) as { data: Record<string, unknown> };
+        body.data.idempotent = idempotent;
+        return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+      };
+    const outcomes: string[] = [];
+    for (const idempotent of ['true', 1, null, true]) {
+      const client = createClient({ baseUrl: 'http://sandbox.localhost', token: sandbox.account('rich').token, fetch: saying(idempotent) });
+      await client.orders.createMany([{ body: order(9001), key: `says-${String(idempotent)}-${typeof idempotent}` }], {
+        onOutcome: (o) => void outcomes.push(o.status),
+      });
+    }
+    expect(outcomes).toEqual(['created', 'created', 'created', 'existed']);
+  });
+
   it('a 401 stops the batch: nothing more can succeed, and the row in doubt is named', async () => {
     const sandbox = await createSandbox({ rateLimit: false });
     const client = createClient({ baseUrl: 'http://sandbox.localhost', token: 'tk_live_not_a_real_token_000000', fetch: sandbox.fetch });

@@ -111,8 +111,14 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
     ctx.io.warn(idempotencyLine(idempotencyKey));
     return;
   }
+  // stdout is the invoice code a script keeps: an answer without one is said, never printed as a code.
+  const code = created.invoice?.invoice_code;
+  if (typeof code !== 'string' || code === '')
+    throw new CliError(
+      `The server accepted the order but its answer has no invoice code; find the order with \`topup orders list\`, or send the same order again with --idempotency-key ${idempotencyKey} to get its answer again.`,
+    );
   printCreated(ctx, created);
-  if (ctx.io.canPrompt() && created.invoice.payment_status === 'pending') await offerToWait(ctx, created.invoice.invoice_code);
+  if (ctx.io.canPrompt() && created.invoice.payment_status === 'pending') await offerToWait(ctx, code);
 }
 
 function printCreated(ctx: CliContext, created: CreateOrderResult): void {
@@ -147,7 +153,8 @@ function printCreated(ctx: CliContext, created: CreateOrderResult): void {
       `Total ${amountText(invoice.amount, invoice.formatted_amount, true, invoice.currency)}, ${orDash(invoice.payment_status)}; ${invoice.payment_status === 'pending' ? `pay at ${orDash(payAt)}` : `invoice ${orDash(invoice.invoice_url)}`}`,
     );
   }
-  if (created.idempotent)
+  // Only the document's `true` says the order is an earlier one: anything else is no claim that nothing was ordered.
+  if (created.idempotent === true)
     ctx.io.notice(ctx.io.errStyle.yellow('This idempotency key was used before: this is the earlier order, and nothing new was ordered.'));
   else ctx.io.success(`Order ${invoice.invoice_code} created${invoice.payment_status === 'paid' ? ' and paid' : ''}.`);
 }
