@@ -141,3 +141,40 @@ describe('every command against the lean sandbox', () => {
     expect(result.out).toMatch(/^is_final: -$/m);
   });
 });
+
+describe('a detail answer whose record is not wrapped (the document shows none of these shapes)', () => {
+  /** The lean sandbox's answer to `path`, with `data` replaced by what `reshape` makes of it. */
+  const reshaping =
+    (path: string, reshape: (data: Record<string, unknown>) => Record<string, unknown>): typeof fetch =>
+    async (input, init) => {
+      const answer = await sandbox.fetch(input, init);
+      if (!(input instanceof Request ? input.url : String(input)).endsWith(path)) return answer;
+      const body = (await answer.json()) as { data: Record<string, unknown> };
+      body.data = reshape(body.data);
+      return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    };
+  const run = (args: string[], fetch: typeof globalThis.fetch) =>
+    runCli(config.dir, [...args, '--base-url', sandbox.baseUrl], { fetch, env: { TOPUP_TOKEN: sandbox.account('rich').token } });
+
+  it('its fields in data itself are read from there, with a notice; an empty data is still an error', async () => {
+    // The lean sandbox guarantees no field of these records: the flat answers carry a few, as such a server might.
+    const flat = await run(
+      ['me'],
+      reshaping('/api/v1/me', () => ({ username: 'rich', email: 'rich@example.test' })),
+    );
+    expect(flat.code, flat.err).toBe(0);
+    expect(flat.out).toMatch(/^username: rich$/m);
+    expect(flat.err).toBe("The server's answer has no user object; its fields are read from the answer's data itself.\n");
+    const shown = await run(
+      ['orders', 'show', order],
+      reshaping(`/api/v1/me/orders/${order}`, () => ({ invoice_code: order, status: 'pending' })),
+    );
+    expect(shown.code, shown.err).toBe(0);
+    expect(shown.out).toContain(`invoice_code: ${order}`);
+    const empty = await run(
+      ['me'],
+      reshaping('/api/v1/me', () => ({})),
+    );
+    expect(empty).toMatchObject({ code: 1, out: '', err: "Error: The server's answer has no user.\n" });
+  });
+});

@@ -39,7 +39,15 @@ export async function runMe(ctx: CliContext): Promise<void> {
   const data = await (await ctx.client()).account.profile({ signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(data);
   const view = ctx.io.view;
-  ctx.io.out(renderRecord(profileFields(recordIn<Profile>(data, 'user'), view), { ...view, title: 'Profile' }));
+  ctx.io.out(
+    renderRecord(
+      profileFields(
+        recordIn<Profile>(data, 'user', (text) => ctx.io.notice(text)),
+        view,
+      ),
+      { ...view, title: 'Profile' },
+    ),
+  );
 }
 
 /** `topup me`. */

@@ -40,7 +40,7 @@ export async function runArticlesShow(ctx: CliContext, slug: string): Promise<vo
   const data = await (await ctx.client()).articles.get(slug, { signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(data);
   const view = ctx.io.view;
-  const article = recordIn<ArticleDetail>(data, 'article');
+  const article = recordIn<ArticleDetail>(data, 'article', (text) => ctx.io.notice(text));
   // No body from the server: the fields alone, rather than a blank body that looks like an empty article.
   const body = bodyText(article.content);
   const content = body === undefined ? '' : body.endsWith('\n') ? `\n${body}` : `\n${body}\n`;
