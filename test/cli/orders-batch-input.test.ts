@@ -42,6 +42,15 @@ describe('CSV records', () => {
     { name: 'quoted commas', text: '"x, y",z\n', records: [{ line: 1, fields: ['x, y', 'z'] }] },
     { name: 'doubled quotes', text: '"say ""hi""",""\n', records: [{ line: 1, fields: ['say "hi"', ''] }] },
     {
+      name: 'a quote inside a field that began without one is that character, and never joins rows',
+      text: 'gamepass,5" screen,9001\ngamepass,7" tab,9002\n',
+      records: [
+        { line: 1, fields: ['gamepass', '5" screen', '9001'] },
+        { line: 2, fields: ['gamepass', '7" tab', '9002'] },
+      ],
+    },
+    { name: 'one such quote alone', text: 'a,5",b\n', records: [{ line: 1, fields: ['a', '5"', 'b'] }] },
+    {
       name: 'a line break in quotes (CRLF kept as one break), the next record on line 3',
       text: '"one\r\ntwo",b\r\nc,d\r\n',
       records: [

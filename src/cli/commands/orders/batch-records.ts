@@ -25,6 +25,8 @@ export class RecordSplitter {
   #inQuotes = false;
   /** The character before was a quote that closed a quoted part (or started an escaped one). */
   #afterQuote = false;
+  /** The field has begun: a quote now is a character of it (`5" screen`), not the start of a quoted field. */
+  #fieldBegun = false;
   #started = false;
   #tooLong = false;
   /** The last character was a CR: a following LF belongs to it. */
@@ -53,7 +55,10 @@ export class RecordSplitter {
       const special = code === 10 || code === 13 || (csv && (code === 34 || (code === 44 && !this.#inQuotes)));
       if (!special) {
         this.#afterCr = false;
-        if (!this.#inQuotes) this.#afterQuote = false;
+        if (!this.#inQuotes) {
+          this.#afterQuote = false;
+          this.#fieldBegun = true;
+        }
         continue;
       }
       this.#add(text.slice(from, at));
@@ -83,14 +88,21 @@ export class RecordSplitter {
         continue;
       }
       if (char === '"') {
-        // A doubled quote inside a quoted field is one quote; a quote at a field's start opens one.
+        // A doubled quote inside a quoted field is one quote; a quote at a field's start opens one; a quote inside a
+        // field that began without one is that character (as spreadsheets read `5" screen`): it never joins rows.
         if (this.#afterQuote) this.#add('"');
+        else if (this.#fieldBegun) {
+          this.#add('"');
+          continue;
+        }
         this.#inQuotes = true;
         this.#afterQuote = false;
+        this.#fieldBegun = true;
         continue;
       }
       // A comma outside quotes ends the field.
       this.#afterQuote = false;
+      this.#fieldBegun = false;
       this.#fields.push(this.#field);
       this.#field = '';
     }
@@ -127,6 +139,7 @@ export class RecordSplitter {
     this.#size = 0;
     this.#tooLong = false;
     this.#afterQuote = false;
+    this.#fieldBegun = false;
     if (tooLong) return { line, error: `the row is longer than ${this.maxChars} characters` };
     return this.format === 'csv' ? { line, fields } : { line, text: fields[0] ?? '' };
   }
