@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { MAX_RECORD_CHARS, RecordSplitter, type BatchFormat, type FileRecord } from '../../src/cli/commands/orders/batch-records.js';
 import { CsvRows, parseJsonLine } from '../../src/cli/commands/orders/batch-rows.js';
 import { progressBar, progressText } from '../../src/cli/commands/orders/batch-progress.js';
-import { PollSchedule } from '../../src/cli/commands/orders/batch-wait.js';
+import { PollSchedule, waitForInvoices } from '../../src/cli/commands/orders/batch-wait.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
+import { createClient } from '../../src/client/index.js';
+import { fakeClock } from '../support/fake-clock.js';
 import { resumeCommand } from '../../src/cli/commands/orders/batch-run.js';
 import { serverText } from '../../src/cli/commands/orders/batch-ledger.js';
 
@@ -213,5 +216,36 @@ describe('serverText: what a ledger keeps of a server string', () => {
       { line: 1, text: '0123456789' },
       { line: 2, error: 'the row is longer than 10 characters' },
     ]);
+  });
+});
+
+describe('orders batch --wait', () => {
+  it('makes its last poll at the deadline, not at the last interval before it', async () => {
+    const clock = fakeClock();
+    const sandbox = await createSandbox({ now: clock.now, rateLimit: false });
+    const polledAt: number[] = [];
+    const client = createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.account('rich').token,
+      clock,
+      fetch: async (input, init) => {
+        if ((input instanceof Request ? input.url : String(input)).endsWith('/status')) polledAt.push(clock.now());
+        return sandbox.fetch(input, init);
+      },
+    });
+    const created = await client.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 });
+    const start = clock.now();
+    await expect(
+      waitForInvoices(client, [{ key: 'k', invoiceCode: created.invoice.invoice_code }], {
+        clock,
+        timeoutMs: 25_000,
+        onFinal: async () => undefined,
+      }),
+    ).rejects.toThrow('1 of 1 invoices were still not final when the wait timed out.');
+    // Every 10 s, or the server's poll_after_seconds (15 s from the full sandbox); the last at 25 s.
+    const times = polledAt.map((at) => at - start);
+    expect(times[0]).toBe(0);
+    expect(times.at(-1)).toBe(25_000);
+    expect(times.slice(1, -1).every((at) => at < 25_000 && at % 5_000 === 0)).toBe(true);
   });
 });

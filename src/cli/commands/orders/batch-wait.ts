@@ -74,9 +74,15 @@ export async function waitForInvoices(
   const deadline = clock.now() + options.timeoutMs;
   const schedule = new PollSchedule(invoices, clock.now());
   let lastStatus: InvoiceStatus | undefined;
+  let atDeadline = false;
   for (let next = schedule.next(); next !== undefined; next = schedule.next()) {
-    if (next.at > deadline) break;
-    const wait = next.at - clock.now();
+    // The poll that would fall after the deadline is made at it, once, as `invoices status --wait` makes its last: a
+    // payment in the last seconds of --timeout is seen.
+    if (next.at > deadline) {
+      if (atDeadline) break;
+      atDeadline = true;
+    }
+    const wait = Math.min(next.at, deadline) - clock.now();
     if (wait > 0) await clock.sleep(wait, signal);
     signal?.throwIfAborted();
     const invoice = byKey.get(next.key)!;
