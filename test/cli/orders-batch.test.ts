@@ -379,6 +379,27 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect(orderPosts()).toHaveLength(1);
   });
 
+  it('a file edited while the batch runs: the changed row is never sent, and the run says so', async () => {
+    // Blank lines (skipped) put the later rows a megabyte on, past what the run has read ahead when the edit is made.
+    const row = (pass: number, reference: string) => JSON.stringify({ username: 'BuilderBob', place: 5001, pass, reference });
+    const text = (second: number) => `${row(9001, 'e1')}\n${'\n'.repeat(1_000_000)}${row(second, 'e2')}\n${row(9001, 'e3')}\n`;
+    const input = file('edited.jsonl', text(9001));
+    const unsubscribe = served.sandbox.requests.subscribe((entry) => {
+      if (entry.method === 'POST') writeFileSync(input, text(9002));
+    });
+    const result = await asRich(['orders', 'batch', input]);
+    unsubscribe();
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(
+      `Error: ${input} changed while the batch ran (line 1000002 is not the row that was checked); the batch stopped, and no changed row was sent.`,
+    );
+    expect(orderPosts()).toHaveLength(1);
+    // Run again: the file is checked as it is now, and the rest is sent.
+    const again = await asRich(['orders', 'batch', input]);
+    expect(again.code, again.err).toBe(0);
+    expect(orderPosts()).toHaveLength(3);
+  });
+
   it('on a terminal: a progress bar on stderr, or one line per row with --progress lines', async () => {
     const input = file('bar.csv', 'username,place,pass,reference\nBuilderBob,5001,9001,p1\nBuilderBob,5001,9101,p2\n');
     const bar = await asRich(['orders', 'batch', input, '--no-color'], { tty: true });

@@ -76,6 +76,11 @@ export interface BatchPlan {
   /** "line 7: place_id must be a whole number from 1", the first MAX_LISTED_FAULTS of them. */
   faults: string[];
   faultCount: number;
+  /**
+   * What was checked of each valid row, by line (its key and digest): the run reads the file again to send it, and a
+   * row that is not what was checked (the file edited meanwhile) must never be sent unchecked.
+   */
+  checked: Map<number, string>;
 }
 
 /**
@@ -88,7 +93,17 @@ export async function planBatch(
   ledger: LedgerIndex | undefined,
   options: { retryRejected: boolean },
 ): Promise<BatchPlan> {
-  const plan: BatchPlan = { rows: 0, answered: 0, rejectedBefore: 0, inFlight: 0, toSend: 0, balanceRows: 0, faults: [], faultCount: 0 };
+  const plan: BatchPlan = {
+    rows: 0,
+    answered: 0,
+    rejectedBefore: 0,
+    inFlight: 0,
+    toSend: 0,
+    balanceRows: 0,
+    faults: [],
+    faultCount: 0,
+    checked: new Map(),
+  };
   const fault = (line: number, message: string) => {
     plan.faultCount += 1;
     if (plan.faults.length < MAX_LISTED_FAULTS) plan.faults.push(`line ${line}: ${message}`);
@@ -101,6 +116,7 @@ export async function planBatch(
       continue;
     }
     plan.rows += 1;
+    plan.checked.set(row.line, checkedAs(row));
     const earlier = seen.get(row.key);
     if (earlier !== undefined) {
       const [line, digest] = earlier.split(' ');
@@ -128,4 +144,9 @@ export async function planBatch(
     }
   }
   return plan;
+}
+
+/** What a row's check is remembered as (BatchPlan.checked). */
+export function checkedAs(row: Pick<KeyedOrder, 'key' | 'digest'>): string {
+  return `${row.key} ${row.digest}`;
 }

@@ -10,7 +10,7 @@ import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/choices.js';
 import { spendsRealBalance } from './create-run.js';
 import { LedgerIndex, LedgerWriter, readLedger, serverText, type LedgerRecord, type LedgerRow } from './batch-ledger.js';
 import { lockLedger } from './batch-lock.js';
-import { keyedRows, planBatch, type BatchPlan, type KeyedOrder } from './batch-plan.js';
+import { checkedAs, keyedRows, planBatch, type BatchPlan, type KeyedOrder } from './batch-plan.js';
 import { startProgress, type ProgressMode } from './batch-progress.js';
 import type { BatchFormat } from './batch-records.js';
 import { formatOf, openBatchSource, type BatchSource } from './batch-source.js';
@@ -267,8 +267,11 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
 
   /** The rows to send; rows the ledger has answered (in an earlier run, or earlier in the file) are reported, never sent. */
   async function* toSend(): AsyncGenerator<{ body: KeyedOrder['body']; key: string; line: number }> {
+    let rows = 0;
     for await (const row of keyedRows(source, batch)) {
-      if (row.body === undefined) continue;
+      // The file is read again to send it: a row that is not what was checked stops the batch before it is sent.
+      if (row.body === undefined || plan.checked.get(row.line) !== checkedAs(row)) throw changedSince(source.name, row.line);
+      rows += 1;
       const known = ledger.rows.get(row.key);
       const answered = known !== undefined && known.state !== 'sent' && !(known.state === 'rejected' && flags.retryRejected);
       if (answered || reported.has(row.key)) {
@@ -280,6 +283,7 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
       showProgress();
       yield { body: row.body, key: row.key, line: row.line };
     }
+    if (rows !== plan.rows) throw changedSince(source.name, undefined);
   }
 
   const sentNow = new Set<string>();
@@ -341,6 +345,14 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
   }
   if (tally.rejected > 0)
     throw new RejectedError(`${tally.rejected} of ${plan.rows} rows were rejected; their reasons are in ${ledgerPath}.`);
+}
+
+/** The input changed between its check and its sending (`line`: the first row found changed; undefined: rows went missing). */
+function changedSince(name: string, line: number | undefined): CliError {
+  const file = name === '-' ? 'stdin' : sanitizeText(name, { multiline: false });
+  return new CliError(
+    `${file} changed while the batch ran${line === undefined ? ' (rows are missing)' : ` (line ${line} is not the row that was checked)`}; the batch stopped, and no changed row was sent. Run the same command again to check the file and send the rest.`,
+  );
 }
 
 /** Said even with --json: the user may believe these rows were ordered now. */
