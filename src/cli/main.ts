@@ -154,6 +154,12 @@ export async function run(argv: readonly string[]): Promise<void> {
     letStdoutClose: () => {
       pipes.stdoutMayClose = true;
     },
+    interruptWhenStdoutCloses: () => {
+      pipes.stdoutMayClose = true;
+      pipes.onStdoutClosed = () => {
+        if (!controller.signal.aborted) controller.abort(new InterruptedError('SIGPIPE'));
+      };
+    },
     env: process.env,
   };
   const code = await main(argv, io, { signal: controller.signal });
@@ -216,6 +222,8 @@ function directOutput(fd: 1 | 2, stream: () => NodeJS.WriteStream, pipes: Closed
 interface ClosedPipes {
   stdoutMayClose: boolean;
   stdoutClosed: boolean;
+  /** What the command asked to happen when stdout closes (interruptWhenStdoutCloses); called once. */
+  onStdoutClosed?: (() => void) | undefined;
 }
 
 /**
@@ -224,7 +232,9 @@ interface ClosedPipes {
  */
 function onClosedPipe(error: NodeJS.ErrnoException, fd: 1 | 2, pipes: ClosedPipes): void {
   if (fd === 1 && pipes.stdoutMayClose && (error.code === 'EPIPE' || pipes.stdoutClosed)) {
+    const first = !pipes.stdoutClosed;
     pipes.stdoutClosed = true;
+    if (first) pipes.onStdoutClosed?.();
     return;
   }
   if (error.code !== 'EPIPE') throw error;

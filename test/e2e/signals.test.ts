@@ -1,6 +1,6 @@
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,4 +99,30 @@ describe('mock serve whose stdout reader goes away', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('orders batch whose stdout reader goes away', () => {
+  it('stops after the row in flight, says so with the resume command, and exits 130 (not 0 with rows unsent)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'topup-batch-pipe-'));
+    try {
+      const input = join(dir, 'rows.csv');
+      const rows = Array.from({ length: 40 }, (_, i) => `BuilderBob,5001,9001,pipe-${i}`);
+      writeFileSync(input, `username,place,pass,reference\n${rows.join('\n')}\n`);
+      const [command, args] = topupCommand(['--mock', 'orders', 'batch', input]);
+      const child = spawn(command, args, { cwd: ROOT, env: baseEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      // A reader that takes the first line and goes away, as `| head -1` does.
+      child.stdout.once('data', () => child.stdout.destroy());
+      const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+      clearTimeout(guard);
+      expect(code).toBe(130);
+      expect(stderr).toMatch(/Its output was closed: stopped after the row in flight; \d+ rows not sent\. Resume with:\n {2}topup /);
+      const results = readFileSync(`${input}.results.jsonl`, 'utf8').trim().split('\n');
+      expect(results.length).toBeLessThan(1 + 2 * 40);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -65,6 +65,7 @@ export class IOStreams {
       env: raw.env,
       timeZone: raw.timeZone,
       letStdoutClose: raw.letStdoutClose,
+      interruptWhenStdoutCloses: raw.interruptWhenStdoutCloses,
     };
   }
 

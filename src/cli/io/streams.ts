@@ -21,6 +21,12 @@ export interface CliIO {
    * (`| head -1` after the banner) drops what would still go there, instead of ending the run. Absent in tests.
    */
   letStdoutClose?: (() => void) | undefined;
+  /**
+   * Called by a command whose work must not end half-way unannounced (`orders batch`): a reader of stdout that goes
+   * away interrupts the run as Ctrl-C would (exit 130), so the command stops at a safe point and says how to resume,
+   * instead of the process ending at once with exit 0. Absent in tests.
+   */
+  interruptWhenStdoutCloses?: (() => void) | undefined;
 }
 
 /** How much a read of piped or named input may hold, and the sentence for more. */

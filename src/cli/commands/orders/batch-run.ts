@@ -229,6 +229,8 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
   const { plan, ledger: found } = await checkedPlan(ctx, source, batch, ledgerPath, flags);
   await confirmLive(ctx, plan, flags);
   const ledger = found ?? new LedgerIndex();
+  // A reader of its output that goes away (`| head`) stops the batch after the row in flight, as Ctrl-C does.
+  ctx.io.streams.interruptWhenStdoutCloses?.();
   const client = await ctx.client();
   const spec = ctx.targetSpec();
   const clock = ctx.clock;
@@ -364,7 +366,8 @@ function orderedElsewhereWarning(rows: number, batch: string): string {
 async function stop(ctx: CliContext, stopped: BatchStop, left: number): Promise<never> {
   const resume = resumeCommand(ctx.argv);
   if (stopped.reason === 'interrupted') {
-    ctx.io.warn(`Stopped after the row in flight; ${left} row${left === 1 ? '' : 's'} not sent. Resume with:\n  ${resume}`);
+    const why = (ctx.signal?.reason as { signal?: string } | undefined)?.signal === 'SIGPIPE' ? 'Its output was closed: s' : 'S';
+    ctx.io.warn(`${why}topped after the row in flight; ${left} row${left === 1 ? '' : 's'} not sent. Resume with:\n  ${resume}`);
     throw ctx.signal?.reason ?? new CliError('Interrupted.');
   }
   // Every row this command sends carries its key: a stop for want of one would be a defect here, shown as it is.
