@@ -71,6 +71,7 @@ export class PagePromise<P extends Page, Item> implements PromiseLike<P>, AsyncI
     yield page;
     // Only an explicit has_more: true goes on; a server that says nothing has said there is no more.
     while (page.pagination?.has_more === true) {
+      const before = page;
       number += 1;
       page = await this.#fetchPage(number);
       const named = pageNumberOf(page);
@@ -79,8 +80,24 @@ export class PagePromise<P extends Page, Item> implements PromiseLike<P>, AsyncI
           `Asked for page ${number}, the server answered page ${named} and says more follow; stopped rather than read pages again.`,
           { code: PAGE_OUT_OF_ORDER },
         );
+      // A page without its number is checked by what it holds: the same items again (a server that does not read
+      // `page`), or none while more are said to follow, would otherwise be read forever.
+      if (named === undefined && page.pagination?.has_more === true) this.#refuseRepeated(before, page, number);
       yield page;
     }
+  }
+
+  #refuseRepeated(before: P, page: P, number: number): void {
+    const items = this.#itemsOf(page);
+    if (items.length === 0)
+      throw new TopupError(`The server answered page ${number} with no items and says more follow; stopped rather than read on.`, {
+        code: PAGE_OUT_OF_ORDER,
+      });
+    if (JSON.stringify(items) === JSON.stringify(this.#itemsOf(before)))
+      throw new TopupError(
+        `The server answered page ${number} with the same items as page ${number - 1} and says more follow; stopped rather than read the same page again.`,
+        { code: PAGE_OUT_OF_ORDER },
+      );
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {

@@ -181,6 +181,42 @@ describe('list methods', () => {
     expect(exchanges).toHaveLength(0);
   });
 
+  it.each([
+    {
+      name: 'the same items again',
+      reshape: (page: number, data: Record<string, unknown>) => data,
+      message: 'with the same items as page 1',
+    },
+    {
+      name: 'no items',
+      reshape: (page: number, data: Record<string, unknown>) => (page > 1 ? { ...data, orders: [] } : data),
+      message: 'with no items',
+    },
+  ])('a server that ignores `page`, sends no page number and always says has_more: $name ends the walk', async ({ reshape, message }) => {
+    let requests = 0;
+    const stuck = createClient({
+      baseUrl: sandbox.baseUrl,
+      token,
+      pacing: false,
+      fetch: async (input, init) => {
+        requests += 1;
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        const page = Number(url.searchParams.get('page') ?? 1);
+        url.searchParams.delete('page');
+        const answer = await sandbox.fetch(url.href, init);
+        const body = (await answer.json()) as { data: Record<string, unknown> };
+        body.data = { ...reshape(page, body.data), pagination: { has_more: true } };
+        return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    const seen: unknown[] = [];
+    const walk = (async () => {
+      for await (const order of stuck.orders.list({ per_page: 2 })) seen.push(order);
+    })();
+    await expect(walk).rejects.toMatchObject({ code: 'PAGE_OUT_OF_ORDER', message: expect.stringContaining(message) });
+    expect(requests).toBe(2);
+  });
+
   it('walk pages with pages()', async () => {
     const sizes: number[] = [];
     for await (const page of client.orders.list({ per_page: 10 }).pages()) sizes.push(page.orders!.length);
