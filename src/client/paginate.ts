@@ -35,11 +35,16 @@ function pageNumberOf(page: Page): number | undefined {
  */
 export class PagePromise<P extends Page, Item> implements PromiseLike<P>, AsyncIterable<Item> {
   readonly #fetchPage: (page: number | undefined) => Promise<P>;
-  readonly #itemsOf: (page: P) => readonly Item[];
+  /** Undefined: the items are not known (a raw walk, `topup api --paginate`): nothing to iterate or check. */
+  readonly #itemsOf: ((page: P) => readonly Item[]) | undefined;
   readonly #startPage: number | undefined;
   #first: Promise<P> | undefined;
 
-  constructor(fetchPage: (page: number | undefined) => Promise<P>, itemsOf: (page: P) => readonly Item[], startPage?: number) {
+  constructor(
+    fetchPage: (page: number | undefined) => Promise<P>,
+    itemsOf: ((page: P) => readonly Item[]) | undefined,
+    startPage?: number,
+  ) {
     this.#fetchPage = fetchPage;
     this.#itemsOf = itemsOf;
     this.#startPage = startPage;
@@ -80,20 +85,23 @@ export class PagePromise<P extends Page, Item> implements PromiseLike<P>, AsyncI
           `Asked for page ${number}, the server answered page ${named} and says more follow; stopped rather than read pages again.`,
           { code: PAGE_OUT_OF_ORDER },
         );
-      // A page without its number is checked by what it holds: the same items again (a server that does not read
-      // `page`), or none while more are said to follow, would otherwise be read forever.
-      if (named === undefined && page.pagination?.has_more === true) this.#refuseRepeated(before, page, number);
+      // A page that says more follow is checked by what it holds: none ends the walk there (as `topup api --paginate`
+      // stops at its first empty page), and, without its number, the same items again (a server that does not read
+      // `page`) is an error; either would otherwise be read forever.
+      if (page.pagination?.has_more === true && this.#itemsOf !== undefined) {
+        if (this.#itemsOf(page).length === 0) {
+          yield page;
+          return;
+        }
+        if (named === undefined) this.#refuseRepeated(before, page, number);
+      }
       yield page;
     }
   }
 
   #refuseRepeated(before: P, page: P, number: number): void {
-    const items = this.#itemsOf(page);
-    if (items.length === 0)
-      throw new TopupError(`The server answered page ${number} with no items and says more follow; stopped rather than read on.`, {
-        code: PAGE_OUT_OF_ORDER,
-      });
-    if (JSON.stringify(items) === JSON.stringify(this.#itemsOf(before)))
+    const itemsOf = this.#itemsOf!;
+    if (JSON.stringify(itemsOf(page)) === JSON.stringify(itemsOf(before)))
       throw new TopupError(
         `The server answered page ${number} with the same items as page ${number - 1} and says more follow; stopped rather than read the same page again.`,
         { code: PAGE_OUT_OF_ORDER },
@@ -101,7 +109,7 @@ export class PagePromise<P extends Page, Item> implements PromiseLike<P>, AsyncI
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
-    for await (const page of this.pages()) yield* this.#itemsOf(page);
+    for await (const page of this.pages()) yield* this.#itemsOf?.(page) ?? [];
   }
 
   get [Symbol.toStringTag](): string {

@@ -190,7 +190,7 @@ describe('list methods', () => {
     {
       name: 'no items',
       reshape: (page: number, data: Record<string, unknown>) => (page > 1 ? { ...data, orders: [] } : data),
-      message: 'with no items',
+      message: undefined,
     },
   ])('a server that ignores `page`, sends no page number and always says has_more: $name ends the walk', async ({ reshape, message }) => {
     let requests = 0;
@@ -213,8 +213,11 @@ describe('list methods', () => {
     const walk = (async () => {
       for await (const order of stuck.orders.list({ per_page: 2 })) seen.push(order);
     })();
-    await expect(walk).rejects.toMatchObject({ code: 'PAGE_OUT_OF_ORDER', message: expect.stringContaining(message) });
+    // The same items again are an error; an empty page ends the walk there, as `topup api --paginate` ends it.
+    if (message === undefined) await walk;
+    else await expect(walk).rejects.toMatchObject({ code: 'PAGE_OUT_OF_ORDER', message: expect.stringContaining(message) });
     expect(requests).toBe(2);
+    expect(seen).toHaveLength(2);
   });
 
   it('walk pages with pages()', async () => {

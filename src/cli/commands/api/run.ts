@@ -213,7 +213,8 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
       } else await show(answer);
       return { answer, pagination: paginationOf(answer.body) as Pagination | undefined };
     },
-    () => [],
+    // Raw pages: their items are not known here (this walk stops at an empty page itself, below).
+    undefined,
     pageOf(request.path),
   );
   let number = pageOf(request.path) ?? 1;
