@@ -537,43 +537,33 @@ describe('orders batch: input checked before anything is sent', () => {
     const list = await topup(['--mock', '--json', 'orders', 'list', '--reference', 'o1']);
     expect(JSON.parse(list.out).orders).toHaveLength(1);
   });
-  it('the pause for the limit is said in the progress, not as a line across the bar', async () => {
-    const { createSandbox } = await import('../../mocks/assembly/sandbox.js');
-    const { startHttpSandbox } = await import('../../mocks/adapters/http.js');
-    const { runCli } = await import('./run-cli.js');
-    const clock = fakeClock();
-    const limited = await createSandbox({ now: clock.now });
-    const server = await startHttpSandbox(limited, { port: 0 });
-    try {
-      const env = { TOPUP_TOKEN: limited.account('rich').token };
-      for (const mode of ['lines', 'bar']) {
-        const rows = Array.from({ length: 11 }, (_, i) => `BuilderBob,5001,9001,wait-${mode}-${i}`);
-        const input = file(`wait-${mode}.csv`, `username,place,pass,reference\n${rows.join('\n')}\n`);
-        const result = await runCli(configDir, ['orders', 'batch', input, '--base-url', server.url, '--progress', mode, '--no-color'], {
-          env,
-          clock,
-          tty: true,
-        });
-        expect(result.code, result.err).toBe(0);
-        expect(result.err).toMatch(/\/11 {2}done \d+ {2}failed 0 {2}left \d+ {2}waiting 6\d s for the rate limit/);
-        // Said in the bar's own line: nothing else was written between its redraws.
-        expect(result.err).not.toMatch(/Waiting \d+ s/);
-      }
-    } finally {
-      await server.close();
-    }
-  });
 });
+
+/** A sandbox with the published limits over HTTP, on one fake clock with the CLI runs given to `use`; closed after. */
+async function withLimitedSandbox(
+  use: (limited: {
+    limited: Awaited<ReturnType<typeof import('../../mocks/assembly/sandbox.js').createSandbox>>;
+    server: { url: string };
+    clock: ReturnType<typeof fakeClock>;
+    runCli: typeof import('./run-cli.js').runCli;
+  }) => Promise<void>,
+): Promise<void> {
+  const { createSandbox } = await import('../../mocks/assembly/sandbox.js');
+  const { startHttpSandbox } = await import('../../mocks/adapters/http.js');
+  const { runCli } = await import('./run-cli.js');
+  const clock = fakeClock();
+  const limited = await createSandbox({ now: clock.now });
+  const server = await startHttpSandbox(limited, { port: 0 });
+  try {
+    await use({ limited, server, clock, runCli });
+  } finally {
+    await server.close();
+  }
+}
 
 describe('orders batch: pacing across a kill and a resume', () => {
   it('30 rows on a sandbox with the published limits: no 429, also when resumed right after a stop', async () => {
-    const { createSandbox } = await import('../../mocks/assembly/sandbox.js');
-    const { startHttpSandbox } = await import('../../mocks/adapters/http.js');
-    const { runCli } = await import('./run-cli.js');
-    const clock = fakeClock();
-    const limited = await createSandbox({ now: clock.now });
-    const server = await startHttpSandbox(limited, { port: 0 });
-    try {
+    await withLimitedSandbox(async ({ limited, server, clock, runCli }) => {
       const rows = Array.from({ length: 30 }, (_, i) => `BuilderBob,5001,9001,paced-${i}`);
       const input = file('paced.csv', `username,place,pass,reference\n${rows.join('\n')}\n`);
       const env = { TOPUP_TOKEN: limited.account('rich').token };
@@ -595,8 +585,25 @@ describe('orders batch: pacing across a kill and a resume', () => {
       expect(resumed.code, resumed.err).toBe(0);
       expect(posts().map((entry) => entry.status)).toEqual(Array(30).fill(201));
       expect(limited.store.db.orders.all().filter((o) => o.client_reference?.startsWith('paced-'))).toHaveLength(30);
-    } finally {
-      await server.close();
-    }
+    });
+  });
+
+  it('the pause for the limit is said in the progress, not as a line across the bar', async () => {
+    await withLimitedSandbox(async ({ limited, server, clock, runCli }) => {
+      const env = { TOPUP_TOKEN: limited.account('rich').token };
+      for (const mode of ['lines', 'bar']) {
+        const rows = Array.from({ length: 11 }, (_, i) => `BuilderBob,5001,9001,wait-${mode}-${i}`);
+        const input = file(`wait-${mode}.csv`, `username,place,pass,reference\n${rows.join('\n')}\n`);
+        const result = await runCli(configDir, ['orders', 'batch', input, '--base-url', server.url, '--progress', mode, '--no-color'], {
+          env,
+          clock,
+          tty: true,
+        });
+        expect(result.code, result.err).toBe(0);
+        expect(result.err).toMatch(/\/11 {2}done \d+ {2}failed 0 {2}left \d+ {2}waiting 6\d s for the rate limit/);
+        // Said in the bar's own line: nothing else was written between its redraws.
+        expect(result.err).not.toMatch(/Waiting \d+ s/);
+      }
+    });
   });
 });
