@@ -99,6 +99,15 @@ describe('a production token answered by a test server is marked', () => {
         fetch: sandbox.fetch,
       });
       expect(unknown.err).toContain(`Warning: a token of unknown mode answered by a test server at ${sandbox.baseUrl}`);
+      // No token at all: nothing of the user's is at stake, so no word of a token.
+      const tokenless = await runCli(config.dir, ['packages'], {
+        stderrTTY: true,
+        color: false,
+        env: { TOPUP_BASE_URL: sandbox.baseUrl },
+        fetch: sandbox.fetch,
+      });
+      expect(tokenless.code).toBe(0);
+      expect(tokenless.err).toBe(`→ ${sandbox.baseUrl}\n`);
     } finally {
       config.cleanup();
     }

@@ -21,7 +21,11 @@ export function registerOrderBatchCommand(orders: Command, ctx: CliContext): Com
     .option('--dry-run', 'check every row and print what would be sent; send nothing')
     .option('--retry-rejected', 'send again the rows the ledger has as rejected (after a top-up, say)')
     .option('--chat-user-id <id>', "linked chat user id, for rows that pay by balance (default: the profile's)")
-    .option('--max-total <amount>', "stop sending once the batch's created orders add up to this amount", parseAmount)
+    .option(
+      '--max-total <amount>',
+      "stop sending once the batch's created orders add up to this amount (the server prices each order, so the one that crosses it is made)",
+      parseAmount,
+    )
     .option('-y, --yes', 'send without the question (needed for rows paying by balance with a production token and no terminal)')
     .option('--wait', 'then wait for every created invoice to become final, and record it in the ledger')
     .option(
