@@ -25,6 +25,10 @@ const READ_INSIDE: Partial<Record<EndpointId, { lists?: readonly string[]; recor
  */
 export function dataOf(id: EndpointId, body: unknown, status: number): unknown {
   if (typeof body !== 'object' || body === null || !('data' in body) || (body as { success?: unknown }).success !== true) {
+    // A 2xx that says it failed: its own words, as an error envelope's are shown.
+    const { success, message } = (body ?? {}) as { success?: unknown; message?: unknown };
+    if (success === false && typeof message === 'string' && message.trim() !== '')
+      throw new TopupError(`The server answered ${status} but says it failed: ${message.trim()}`, { status });
     throw new TopupError('The server answered without a success envelope.', { status });
   }
   const { data } = body;

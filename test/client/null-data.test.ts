@@ -182,4 +182,12 @@ describe('what the client does not check stays as the server sent it', () => {
     server.answer = { status: 200, body: JSON.stringify({ success: true, message: 'ok' }) };
     expect((await rejection(() => client.health())).message).toBe('The server answered without a success envelope.');
   });
+
+  it("a 200 that says it failed is an error in the server's own words", async () => {
+    server.answer = { status: 200, body: JSON.stringify({ success: false, message: 'Maintenance until 10:00.' }) };
+    expect(await rejection(() => client.health())).toMatchObject({
+      name: 'TopupError',
+      message: 'The server answered 200 but says it failed: Maintenance until 10:00.',
+    });
+  });
 });
