@@ -400,6 +400,17 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect(orderPosts()).toHaveLength(3);
   });
 
+  it('a results file in a folder that does not exist: one sentence, exit 2, nothing sent', async () => {
+    const input = file('nowhere.csv', 'username,place,pass\nBuilderBob,5001,9001\n');
+    const results = join(dir, 'no-such-folder', 'r.jsonl');
+    const result = await asRich(['orders', 'batch', input, '--results', results]);
+    expect(result.code).toBe(2);
+    expect(result.err).toBe(
+      `Error: The folder of the results file ${results} does not exist; create it, or choose another file with --results FILE.\n`,
+    );
+    expect(orderPosts()).toHaveLength(0);
+  });
+
   it('on a terminal: a progress bar on stderr, or one line per row with --progress lines', async () => {
     const input = file('bar.csv', 'username,place,pass,reference\nBuilderBob,5001,9001,p1\nBuilderBob,5001,9101,p2\n');
     const bar = await asRich(['orders', 'batch', input, '--no-color'], { tty: true });

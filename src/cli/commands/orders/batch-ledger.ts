@@ -2,7 +2,8 @@
 import { dirname } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { openToAppend, openToRead, openToUpdate, syncDirectory } from '../../../safe-file.js';
-import { CliError } from '../../errors.js';
+import { CliError, UsageError } from '../../errors.js';
+import { sanitizeText } from '../../io/sanitize.js';
 import { readRecords } from './batch-records.js';
 
 /*
@@ -123,7 +124,7 @@ export async function readLedger(
   try {
     handle = await openToRead(path, { soleName: true });
   } catch (error) {
-    throw new CliError(`Cannot read the results file ${path}: ${(error as Error).message}`);
+    throw resultsFileError(path, error, 'read');
   }
   if (handle === undefined) return undefined;
   const index = new LedgerIndex();
@@ -195,7 +196,7 @@ export class LedgerWriter {
     try {
       handle = await openToAppend(path);
     } catch (error) {
-      throw new CliError(`Cannot write the results file ${path}: ${(error as Error).message}`);
+      throw resultsFileError(path, error, 'write');
     }
     const writer = new LedgerWriter(handle, path);
     if (existing?.tornTail === true) await cutTornTail(path);
@@ -234,5 +235,30 @@ async function cutTornTail(path: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Why the results file (or its lock) could not be opened, in one sentence: the folder missing, not writable, the name
+ * too long, with what to do; any other refusal (a link, a folder at its name) in its own words. Nothing was sent yet.
+ */
+export function resultsFileError(path: string, error: unknown, verb: 'read' | 'write'): Error {
+  const shown = sanitizeText(path, { multiline: false });
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return new UsageError(
+        `The folder of the results file ${shown} does not exist; create it, or choose another file with --results FILE.`,
+      );
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return new UsageError(
+        `The results file ${shown} cannot be ${verb === 'read' ? 'read' : 'written'} there (permission denied); choose another place with --results FILE.`,
+      );
+    case 'ENAMETOOLONG':
+      return new UsageError(`The name of the results file ${shown} is too long; choose a shorter one with --results FILE or --batch NAME.`);
+    default:
+      return new CliError(`Cannot ${verb} the results file ${shown}: ${(error as Error).message}`);
   }
 }

@@ -2,6 +2,7 @@ import { stat, unlink } from 'node:fs/promises';
 import { createNewFile, FileTooLargeError, MAX_PID_FILE_BYTES, readIfExists } from '../../../safe-file.js';
 import type { ProcessInfo } from '../../context.js';
 import { CliError } from '../../errors.js';
+import { resultsFileError } from './batch-ledger.js';
 
 /*
  * One batch run per ledger at a time: `LEDGER.lock` holds its owner's pid. A lock whose owner is gone (SIGKILL, a
@@ -17,7 +18,8 @@ async function createExclusive(path: string, pid: number): Promise<boolean> {
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
+    // The lock sits beside the results file: its folder's trouble is the results file's.
+    throw resultsFileError(path.replace(/\.lock(\.takeover)?$/, ''), error, 'write');
   }
 }
 
