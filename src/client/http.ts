@@ -68,7 +68,7 @@ export async function sendAttempt(
     ...attempt.headers,
   };
   // Outside the try: an error of the caller's own hook is theirs, not a transport failure.
-  callHook('onRequest', options.onRequest, describeRequest(attempt.method, url, headers, options.token));
+  callHook('onRequest', options.onRequest, describeRequest(attempt.method, url, headers, options.token), [options.token]);
 
   const body = attempt.text ?? (attempt.json === undefined ? undefined : JSON.stringify(attempt.json));
   try {
@@ -82,7 +82,8 @@ export async function sendAttempt(
         signal: attempt.signal,
         redirects: { allowInsecureHttp: options.allowInsecureHttp },
         // --debug shows where each redirect went, as it showed the first request.
-        onRedirect: (hop) => callHook('onRequest', options.onRequest, describeRequest(hop.method, hop.url, hop.headers, options.token)),
+        onRedirect: (hop) =>
+          callHook('onRequest', options.onRequest, describeRequest(hop.method, hop.url, hop.headers, options.token), [options.token]),
       },
     );
   } catch (error) {

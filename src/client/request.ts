@@ -1,4 +1,3 @@
-import { callHook } from './hook-call.js';
 import type { z } from 'zod';
 import type { EndpointId, endpointById } from '../contract/endpoints.js';
 import { RATE_LIMIT_HEADERS } from '../contract/rate-limits.js';
@@ -10,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { sendAttempt, type Answer } from './http.js';
 import { LONG_WAIT_MS } from './clock.js';
 import type { ClientWait, ResolvedOptions } from './options.js';
+import { callHook } from './hook-call.js';
 import { Pacer, type RateLimitReport } from './pacing.js';
 import { parseRetryAfter, withRetries } from './retry.js';
 
@@ -221,7 +221,7 @@ function outgoingHeaders(route: Route, call: SendCall, token: string | undefined
 /** Every wait goes to onWait; without one, a long wait is told about once per kind. */
 function waitReporter(sender: Sender, request: string): (reason: ClientWait['reason'], ms: number) => void {
   return (reason, ms) => {
-    if (sender.options.onWait !== undefined) callHook('onWait', sender.options.onWait, { reason, ms, request });
+    if (sender.options.onWait !== undefined) callHook('onWait', sender.options.onWait, { reason, ms, request }, sender.secrets);
     else if (ms > LONG_WAIT_MS && !sender.warnedOf.has(reason)) {
       sender.warnedOf.add(reason);
       longWaitWarning({ reason, ms, request });
@@ -235,12 +235,12 @@ async function sendOnce(sender: Sender, route: Route, attempt: Parameters<typeof
   const { clock } = options;
   const sentAt = clock.now();
   const { answer, body } = await sendAttempt(attempt, options);
-  callHook('onResponse', options.onResponse, {
-    method: route.method,
-    url: `${options.baseUrl}${attempt.path}`,
-    status: answer.status,
-    durationMs: clock.now() - sentAt,
-  });
+  callHook(
+    'onResponse',
+    options.onResponse,
+    { method: route.method, url: `${options.baseUrl}${attempt.path}`, status: answer.status, durationMs: clock.now() - sentAt },
+    sender.secrets,
+  );
   const parsed = parseBody(body);
   const retryAfter = parseRetryAfter(answer.headers.get(RATE_LIMIT_HEADERS.retryAfter), clock.now());
   if (route.rateClass !== undefined) pacer?.observe(route.rateClass, rateLimitReport(answer, retryAfter));

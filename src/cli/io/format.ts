@@ -1,6 +1,7 @@
 import { formatMoney, groupDigits } from '../../contract/money.js';
 import { localClock } from './time-text.js';
-import { oneLine, renderFields, valueText } from './table.js';
+import { oneLine } from './sanitize.js';
+import { renderFields, valueText } from './table.js';
 import type { Style } from './style.js';
 import type { View } from './view.js';
 
@@ -110,7 +111,8 @@ export function renderRecord(fields: readonly RecordField[], options: View & { t
   const body = renderFields(
     // Always text: a number that a plain style's bold passed through would break the measure of its width (and a
     // terminal's measure would never end).
-    fields.map((f) => [f.label, orDash(f.plain) === '-' ? '-' : oneLine(f.pretty === undefined ? orDash(f.plain) : String(f.pretty))]),
+    // renderFields keeps each value on its line (oneLine).
+    fields.map((f) => [f.label, orDash(f.plain) === '-' ? '-' : f.pretty === undefined ? orDash(f.plain) : String(f.pretty)]),
     options,
   );
   return options.title === undefined ? body : `${options.style.bold(options.title)}\n${body}`;

@@ -22,6 +22,16 @@ export function sanitizeText(text: string, options: { multiline?: boolean } = {}
   return text.replace(options.multiline === false ? UNSAFE_ONE_LINE : UNSAFE, escapeOf);
 }
 
+/**
+ * Text for one cell or one `key: value` line: a tab or line break in it (a server's text keeps them, sanitizeDeep) is
+ * shown as its escape, `\x09`, `\x0a` or `\x0d`, as sanitizeText shows other control characters, so that it can
+ * neither split a piped row into columns a script cuts nor start a line that looks like another row. Everything else
+ * stays as it is, our own colour codes included.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\t\n\r]/g, escapeOf);
+}
+
 /** A quoted value in a message past this many characters is shortened: the sentence around it is what explains. */
 const MAX_QUOTED_CHARS = 200;
 /** A value in single quotes, as messages quote one: not an apostrophe (`the server's`), which follows a letter. */

@@ -1,4 +1,5 @@
 import type { Style } from './style.js';
+import { oneLine } from './sanitize.js';
 import { simpleMeasure, type TextMeasure } from './text-measure.js';
 
 export interface Column<T> {
@@ -44,15 +45,6 @@ export function valueText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value) ?? '-';
-}
-
-/**
- * Text for one cell or one `key: value` line: a tab or line break in it (a server's text keeps them, sanitizeDeep) is
- * shown as its escape, `\x09`, `\x0a` or `\x0d`, as other control characters are (io/sanitize.ts), so that it can neither split
- * a piped row into columns a script cuts nor start a line that looks like another row. Our own colour codes stay.
- */
-export function oneLine(text: string): string {
-  return text.replace(/[\t\n\r]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** A cell: the value as it is, on one line (oneLine). */

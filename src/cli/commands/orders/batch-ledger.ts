@@ -239,10 +239,11 @@ async function cutTornTail(path: string): Promise<void> {
 }
 
 /**
- * Why the results file (or its lock) could not be opened, in one sentence: the folder missing, not writable, the name
- * too long, with what to do; any other refusal (a link, a folder at its name) in its own words. Nothing was sent yet.
+ * Why the results file (or its lock beside it) could not be opened, when its folder is the reason, in one sentence with
+ * what to do: missing, not writable, or the name too long. Undefined for any other refusal (a link, a folder at its
+ * name), which speaks for itself. Nothing was sent yet.
  */
-export function resultsFileError(path: string, error: unknown, verb: 'read' | 'write'): Error {
+export function resultsFolderError(path: string, error: unknown, verb: 'read' | 'write'): UsageError | undefined {
   const shown = sanitizeText(path, { multiline: false });
   switch ((error as NodeJS.ErrnoException).code) {
     case 'ENOENT':
@@ -259,6 +260,11 @@ export function resultsFileError(path: string, error: unknown, verb: 'read' | 'w
     case 'ENAMETOOLONG':
       return new UsageError(`The name of the results file ${shown} is too long; choose a shorter one with --results FILE or --batch NAME.`);
     default:
-      return new CliError(`Cannot ${verb} the results file ${shown}: ${(error as Error).message}`);
+      return undefined;
   }
+}
+
+/** The results file could not be opened to `verb`: its folder's trouble (resultsFolderError), or the refusal as said. */
+function resultsFileError(path: string, error: unknown, verb: 'read' | 'write'): Error {
+  return resultsFolderError(path, error, verb) ?? new CliError(`Cannot ${verb} the results file ${path}: ${(error as Error).message}`);
 }

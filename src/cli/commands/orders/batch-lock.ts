@@ -2,7 +2,7 @@ import { stat, unlink } from 'node:fs/promises';
 import { createNewFile, FileTooLargeError, MAX_PID_FILE_BYTES, readIfExists } from '../../../safe-file.js';
 import type { ProcessInfo } from '../../context.js';
 import { CliError } from '../../errors.js';
-import { resultsFileError } from './batch-ledger.js';
+import { resultsFolderError } from './batch-ledger.js';
 
 /*
  * One batch run per ledger at a time: `LEDGER.lock` holds its owner's pid. A lock whose owner is gone (SIGKILL, a
@@ -12,14 +12,14 @@ import { resultsFileError } from './batch-ledger.js';
 
 const TAKEOVER_STALE_MS = 10_000;
 
-async function createExclusive(path: string, pid: number): Promise<boolean> {
+/** `ledgerPath`: the results file the lock at `path` sits beside, whose folder's trouble it shares. */
+async function createExclusive(path: string, pid: number, ledgerPath: string): Promise<boolean> {
   try {
     await createNewFile(path, String(pid), { durable: false });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    // The lock sits beside the results file: its folder's trouble is the results file's.
-    throw resultsFileError(path.replace(/\.lock(\.takeover)?$/, ''), error, 'write');
+    throw resultsFolderError(ledgerPath, error, 'write') ?? error;
   }
 }
 
@@ -39,7 +39,7 @@ async function ownerOf(path: string): Promise<number | undefined> {
 export async function lockLedger(ledgerPath: string, processes: ProcessInfo): Promise<() => Promise<void>> {
   const lockPath = `${ledgerPath}.lock`;
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (await createExclusive(lockPath, processes.pid)) {
+    if (await createExclusive(lockPath, processes.pid, ledgerPath)) {
       let released = false;
       return async () => {
         if (released) return;
@@ -55,7 +55,7 @@ export async function lockLedger(ledgerPath: string, processes: ProcessInfo): Pr
       );
     }
     const takeover = `${lockPath}.takeover`;
-    if (await createExclusive(takeover, processes.pid)) {
+    if (await createExclusive(takeover, processes.pid, ledgerPath)) {
       try {
         if ((await ownerOf(lockPath)) === owner) await unlink(lockPath).catch(() => undefined);
       } finally {

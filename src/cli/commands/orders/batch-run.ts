@@ -366,8 +366,9 @@ function orderedElsewhereWarning(rows: number, batch: string): string {
 async function stop(ctx: CliContext, stopped: BatchStop, left: number): Promise<never> {
   const resume = resumeCommand(ctx.argv);
   if (stopped.reason === 'interrupted') {
-    const why = (ctx.signal?.reason as { signal?: string } | undefined)?.signal === 'SIGPIPE' ? 'Its output was closed: s' : 'S';
-    ctx.io.warn(`${why}topped after the row in flight; ${left} row${left === 1 ? '' : 's'} not sent. Resume with:\n  ${resume}`);
+    const rest = `after the row in flight; ${left} row${left === 1 ? '' : 's'} not sent. Resume with:\n  ${resume}`;
+    const outputClosed = (ctx.signal?.reason as { signal?: string } | undefined)?.signal === 'SIGPIPE';
+    ctx.io.warn(outputClosed ? `Its output was closed: stopped ${rest}` : `Stopped ${rest}`);
     throw ctx.signal?.reason ?? new CliError('Interrupted.');
   }
   // Every row this command sends carries its key: a stop for want of one would be a defect here, shown as it is.
