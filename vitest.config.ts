@@ -21,7 +21,7 @@ export default defineConfig({
     // `?raw`, which returns the file's text as the build (scripts/raw-imports.ts) does.
     css: { include: [/\.css\?raw$/] },
     projects: [
-      { extends: true, test: { name: 'full', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'full', include: ['test/**/*.test.ts'], setupFiles: ['test/support/preload-lazy-sandbox-parts.ts'] } },
       // The whole client and CLI suites a second time, every sandbox answering only what the document guarantees;
       // a test whose expected output differs says both (LEAN in test/support/cli-assertions.ts).
       {
@@ -29,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'lean',
           include: ['test/cli/**/*.test.ts', 'test/client/**/*.test.ts'],
-          setupFiles: ['test/support/lean-setup.ts'],
+          setupFiles: ['test/support/preload-lazy-sandbox-parts.ts', 'test/support/lean-setup.ts'],
           env: { TOPUP_TEST_LEAN: '1' },
         },
       },

@@ -1,21 +1,20 @@
-import { endpoints, rateClasses, type Endpoint, type EndpointId } from '../../src/contract/index.js';
+import type { EndpointId } from '../../src/contract/endpoints.js';
+import { rateClasses } from '../../src/contract/rate-limits.js';
+import { endpointRoutes, type EndpointRoute } from '../../src/contract/routes.js';
 import type { RequestUrl } from './request-url.js';
 import {
   ApiError,
   errorReply,
   SerializedData,
   successReply,
-  type QueryView,
   type SandboxReply,
   type SandboxRequest,
   type SandboxResponse,
 } from '../core/exchange.js';
-import { leanData } from '../routes/lean.js';
 import type { FaultDecision, FaultInjector } from '../core/faults.js';
 import type { RequestNotes } from '../inspect/request-journal.js';
 import { nearestRoute } from '../inspect/near-miss.js';
 import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from '../rules/auth.js';
-import { validationError } from '../rules/order-request.js';
 import { type InFlightLimiter, type RateLimiter } from '../rules/rate-limit.js';
 import { Router } from '../core/router.js';
 import { routeHandlers } from '../routes/index.js';
@@ -40,8 +39,27 @@ export interface PipelineEnv {
 
 const DROP = { drop: true } as const;
 
+/** An endpoint as the pipeline routes it: plain data (src/contract/routes.ts), no schema. */
+type Endpoint = EndpointRoute & { readonly id: EndpointId };
+
 export const apiRouter = new Router<Endpoint>();
-for (const endpoint of endpoints) apiRouter.add(endpoint.method, endpoint.path, endpoint);
+for (const [id, route] of Object.entries(endpointRoutes)) apiRouter.add(route.method, route.path, { id: id as EndpointId, ...route });
+
+/**
+ * The endpoints' zod schemas (endpoint-schemas.ts), loaded the first time a request needs them: a query to parse, or
+ * an answer to cut for the lean sandbox. Until then none is built: an offline command that reads the catalog, a
+ * profile or an order builds no zod schema at all. Once loaded, every request is served at once as before.
+ */
+let schemas: typeof import('./endpoint-schemas.js') | undefined;
+let schemasLoading: Promise<unknown> | undefined;
+
+function schemasNeeded(env: PipelineEnv, endpoint: Endpoint): boolean {
+  return schemas === undefined && (env.lean || endpoint.queried === true);
+}
+
+function loadSchemas(): Promise<unknown> {
+  return (schemasLoading ??= import('./endpoint-schemas.js').then((loaded) => (schemas = loaded)));
+}
 
 /**
  * Serves one /api/v1 request. The layers wrap each other as in the real service:
@@ -118,6 +136,7 @@ function serveEndpoint(
   now: number,
   notes: RequestNotes,
 ): SandboxReply | Promise<SandboxReply> {
+  if (schemasNeeded(env, endpoint)) return loadSchemas().then(() => serveEndpoint(env, endpoint, params, request, url, now, notes));
   let rateHeaders: Record<string, string> = {};
   let leave: (() => void) | undefined;
   /** Set when the route answers later: the in-flight place is then left once it has. */
@@ -158,12 +177,12 @@ function serveEndpoint(
       base: env.publicOrigin ?? url.origin,
       principal,
       params,
-      query: parseQuery(endpoint, url.searchParams),
+      query: endpoint.queried === true ? schemas!.parseQuery(endpoint.id, url.searchParams) : {},
       request,
       writeLock: env.writeLock,
       commit: env.commit,
     };
-    const handled = routeHandlers[endpoint.id as EndpointId](ctx);
+    const handled = routeHandlers[endpoint.id](ctx);
     if (!(handled instanceof Promise)) return routeReply(env, endpoint, handled, notes, rateHeaders);
     // Most routes answer at once; the others are waited for, and answered the same way.
     waiting = true;
@@ -188,26 +207,14 @@ function routeReply(
 ): SandboxReply {
   Object.assign(notes, result.notes);
   const data = env.lean
-    ? leanData(endpoint.data, result.data instanceof SerializedData ? JSON.parse(result.data.json) : result.data)
+    ? schemas!.leanAnswer(endpoint.id, result.data instanceof SerializedData ? JSON.parse(result.data.json) : result.data)
     : result.data;
-  return successReply(result.status ?? endpoint.success[0]!, result.message, data, rateHeaders);
+  // 200 is every endpoint's usual success (endpoints.ts); the one with another (createOrder: 201) always says its own.
+  return successReply(result.status ?? 200, result.message, data, rateHeaders);
 }
 
 /** An ApiError as its envelope (with the rate-limit headers as they stood); anything else goes on up. */
 function refusal(error: unknown, rateHeaders: Record<string, string>): SandboxReply {
   if (error instanceof ApiError) return errorReply(error, rateHeaders);
   throw error;
-}
-
-function parseQuery(endpoint: Endpoint, params: QueryView): Record<string, unknown> {
-  if (endpoint.query === undefined) return {};
-  const raw: Record<string, string> = {};
-  for (const name of Object.keys(endpoint.query.shape)) {
-    const values = params.getAll(name);
-    if (values.length > 1) throw new ApiError(422, `Query parameter ${name} was given more than once.`, 'VALIDATION_FAILED', [name]);
-    if (values.length === 1) raw[name] = values[0]!;
-  }
-  const result = endpoint.query.safeParse(raw);
-  if (!result.success) throw validationError(result.error, raw);
-  return result.data;
 }

@@ -1,4 +1,6 @@
-import { formatMoney, formatTimestamp, pollIntervals, type OrderStatus } from '../../src/contract/index.js';
+import { formatMoney, formatTimestamp } from '../../src/contract/money.js';
+import { pollIntervals } from '../../src/contract/timing.js';
+import type { OrderStatus } from '../../src/contract/values.js';
 import * as present from './present.js';
 import { CURRENCY } from '../rules/pricing.js';
 import { principalOf, type RouteHandler } from './context.js';

@@ -1,4 +1,4 @@
-import { formatMoney, formatTimestamp } from '../../src/contract/index.js';
+import { formatMoney, formatTimestamp } from '../../src/contract/money.js';
 import { ApiError, SerializedData } from '../core/exchange.js';
 import type { AccountRecord } from '../store/records.js';
 import * as present from './present.js';

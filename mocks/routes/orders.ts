@@ -1,11 +1,11 @@
-import { formatMoney, formatTimestamp, type CreateOrderResult } from '../../src/contract/index.js';
+import type { CreateOrderResult } from '../../src/contract/index.js';
+import { formatMoney, formatTimestamp } from '../../src/contract/money.js';
 import { ApiError } from '../core/exchange.js';
 import * as present from './present.js';
 import type { InvoiceRecord, OrderRecord, PaymentMethodRecord } from '../store/records.js';
 import { assertSameRequest, findIdempotencyRecord, fingerprintOf, IDEMPOTENCY_TTL_MS, readIdempotencyKey } from '../rules/idempotency.js';
 import { parseJsonObject } from '../rules/json-body.js';
 import { postTransaction } from '../rules/ledger.js';
-import { parseOrderInput } from '../rules/order-request.js';
 import { checkAmountRange, checkBalance, requireChatLink, resolvePaymentMethod } from '../rules/payment.js';
 import { magicOutcomeOf } from '../store/magic-values.js';
 import { checkAgainstPlatform } from '../rules/platform.js';
@@ -17,10 +17,19 @@ import { principalOf, type RouteContext, type RouteHandler, type RouteResult } f
 import { pageNewestFirst } from './paging.js';
 import { SANDBOX_PATHS } from './paths.js';
 
+/**
+ * The order body's parser (mocks/rules/order-request.ts), with the contract's zod schema of an order request: loaded
+ * by the first order, so that a sandbox that only reads (an offline command's) builds no zod schema.
+ */
+let orderRequest: typeof import('../rules/order-request.js') | undefined;
+let orderRequestLoading: Promise<typeof import('../rules/order-request.js')> | undefined;
+
 export const createOrder: RouteHandler = async (ctx) => {
   const principal = principalOf(ctx);
   const { headers } = ctx.request;
-  const input = parseOrderInput(parseJsonObject(ctx.request.body, headers['content-type']));
+  const body = parseJsonObject(ctx.request.body, headers['content-type']);
+  orderRequest ??= await (orderRequestLoading ??= import('../rules/order-request.js'));
+  const input = orderRequest.parseOrderInput(body);
   const chatUserId = headers['x-chat-user-id'];
   const key = readIdempotencyKey(headers['idempotency-key']);
   // Only a keyed request is compared with an earlier one.

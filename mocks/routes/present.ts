@@ -1,18 +1,17 @@
-import {
-  formatMoney as money,
-  formatTimestamp as ts,
-  isFinalPaymentStatus,
-  pollIntervals,
-  type ArticleDetail,
-  type ArticleSummary,
-  type BalanceTransaction,
-  type CreditPackage,
-  type Deposit,
-  type Invoice,
-  type InvoiceStatus,
-  type Order,
-  type OrderSummary,
-  type PaymentMethod,
+import { formatMoney as money, formatTimestamp as ts } from '../../src/contract/money.js';
+import { pollIntervals } from '../../src/contract/timing.js';
+import { isFinalPaymentStatus } from '../../src/contract/values.js';
+import type {
+  ArticleDetail,
+  ArticleSummary,
+  BalanceTransaction,
+  CreditPackage,
+  Deposit,
+  Invoice,
+  InvoiceStatus,
+  Order,
+  OrderSummary,
+  PaymentMethod,
 } from '../../src/contract/index.js';
 import type * as R from '../store/records.js';
 import { SANDBOX_PATHS } from './paths.js';

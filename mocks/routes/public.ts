@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../src/contract/index.js';
+import { formatTimestamp } from '../../src/contract/money.js';
 import { INTERFACE_VERSION } from '../../src/contract/version.js';
 import { ApiError, SerializedData } from '../core/exchange.js';
 import * as present from './present.js';

@@ -1,4 +1,4 @@
-import { orderTransitions, paymentTransitions, type OrderStatus, type PaymentStatus } from '../../src/contract/index.js';
+import { orderTransitions, paymentTransitions, type OrderStatus, type PaymentStatus } from '../../src/contract/values.js';
 import { ApiError } from '../core/exchange.js';
 import type { InvoiceRecord, OrderRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';

@@ -1,4 +1,4 @@
-import { formatMoney } from '../../src/contract/index.js';
+import { formatMoney } from '../../src/contract/money.js';
 import { ApiError } from '../core/exchange.js';
 import type { Db } from '../store/db.js';
 import type { PaymentMethodRecord } from '../store/records.js';

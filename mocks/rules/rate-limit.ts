@@ -1,4 +1,4 @@
-import { MAX_IN_FLIGHT_SERVER, rateClasses, type RateClass } from '../../src/contract/index.js';
+import { MAX_IN_FLIGHT_SERVER, rateClasses, type RateClass } from '../../src/contract/rate-limits.js';
 import { ApiError } from '../core/exchange.js';
 
 interface Window {

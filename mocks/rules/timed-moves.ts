@@ -1,4 +1,4 @@
-import { INVOICE_TTL_SECONDS } from '../../src/contract/index.js';
+import { INVOICE_TTL_SECONDS } from '../../src/contract/timing.js';
 import type { InvoiceRecord, OrderRecord } from '../store/records.js';
 import type { InvoiceDelays, Store } from '../store/store.js';
 import { closeUnpaidInvoice, completeOrder, failOrder, payInvoice } from './lifecycle.js';

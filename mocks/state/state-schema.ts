@@ -1,15 +1,12 @@
-import { z } from 'zod';
-// A type only: zod's core namespace used in code would make the CLI bundle's zod subset (scripts/cli-bundle.ts) load all of it.
-import type { $ZodRawIssue } from 'zod/v4/core';
 import * as R from '../store/records.js';
 import type { TableName } from '../store/db.js';
+import { list, literal, optional, record, text, whole, type AnyRecordRule, type Problem, type RecordOf } from '../store/record-rules.js';
 import { tableKeys } from '../store/table-keys.js';
-import { leanCheckOf, type LeanCheck } from './lean-check.js';
 import { CLOCK_MAX, COUNT_MAX, TIME_MIN } from '../store/time-range.js';
 
 export const SNAPSHOT_VERSION = 1;
 
-/** Each table's record schema: the ones the tables check every insert with (mocks/store/db.ts). */
+/** Each table's record rule: the ones the tables check every insert with (mocks/store/db.ts). */
 const recordSchemas = {
   accounts: R.AccountRecord,
   tokens: R.TokenRecord,
@@ -26,80 +23,51 @@ const recordSchemas = {
   platformPlaces: R.PlatformPlaceRecord,
   platformPasses: R.PlatformPassRecord,
   vipServers: R.VipServerRecord,
-} satisfies Record<TableName, z.ZodObject>;
+} satisfies Record<TableName, AnyRecordRule>;
 
 const TABLE_NAMES = Object.keys(recordSchemas) as TableName[];
 
-const COUNTER = `must be a non-negative whole number (at most ${COUNT_MAX})`;
-const Counter = z.number({ error: COUNTER }).int({ error: COUNTER }).min(0, { error: COUNTER }).max(COUNT_MAX, { error: COUNTER });
+const Counter = whole({ min: 0, max: COUNT_MAX, message: `must be a non-negative whole number (at most ${COUNT_MAX})` });
 const OFFSET = 'must be a whole number of milliseconds that keeps the sandbox clock between 1970 and 9999';
 const TABLE = 'must be a list of records';
-
-const stateFields = {
-  version: z.literal(SNAPSHOT_VERSION, { error: `must be ${SNAPSHOT_VERSION}, the only version of a sandbox state` }),
-  clock_offset_ms: z.number({ error: OFFSET }).int({ error: OFFSET }),
-  counters: z.object({ invoice: Counter, transaction: Counter }, { error: 'must be an object of invoice and transaction counts' }),
-};
-const TABLES = 'must be an object of every table of the sandbox';
+/** Any item: a table's records are checked one by one (checkTable), each by its table's rule. */
+const Item = { optional: false, check: () => true, problem: () => undefined } as const;
 
 /**
  * A sandbox state: what `GET /__sandbox/state` answers and a state file holds, and the one shape every way in is
- * checked against (a state file at start-up, `PUT /__sandbox/state`, `topup mock state load`, `--seed`).
- * Every table is present, and every record is its table's own schema (mocks/store/records.ts).
- * Built on first use: a check runs StateEnvelope and the record schemas (checkState), so a command that opens a state
- * file need not build this whole-state schema (about 20 zod schemas) as the module loads.
+ * checked against (a state file at start-up, `PUT /__sandbox/state`, `topup mock state load`, `--seed`): the
+ * envelope below, every table present, and every record its table's own rule (mocks/store/records.ts).
  */
-export function sandboxStateSchema() {
-  return (sandboxStateSchemaBuilt ??= buildSandboxStateSchema());
-}
-let sandboxStateSchemaBuilt: ReturnType<typeof buildSandboxStateSchema> | undefined;
-
-function buildSandboxStateSchema() {
-  return z.object({
-    ...stateFields,
-    tables: z.object(
-      Object.fromEntries(TABLE_NAMES.map((name) => [name, z.array(recordSchemas[name], { error: TABLE })])) as {
-        [K in TableName]: z.ZodArray<(typeof recordSchemas)[K]>;
-      },
-      { error: TABLES },
-    ),
-    journal_id: z.string().optional(),
-  });
-}
-
-export type SandboxState = z.output<ReturnType<typeof sandboxStateSchema>>;
-
-/**
- * The same shape with each table taken as a list only: its records are checked one by one (checkTable), by a
- * lean check read off their zod schema, as a whole-state parse of 100k orders would copy every record.
- */
-const StateEnvelope = z.object({
-  ...stateFields,
-  tables: z.object(
-    Object.fromEntries(TABLE_NAMES.map((name) => [name, z.custom<unknown[]>((v) => Array.isArray(v), { error: TABLE })])) as {
-      [K in TableName]: z.ZodCustom<unknown[]>;
-    },
-    { error: TABLES },
+const StateEnvelope = record({
+  version: literal(SNAPSHOT_VERSION, `must be ${SNAPSHOT_VERSION}, the only version of a sandbox state`),
+  clock_offset_ms: whole({ message: OFFSET }),
+  counters: record({ invoice: Counter, transaction: Counter }, 'must be an object of invoice and transaction counts'),
+  tables: record(
+    Object.fromEntries(TABLE_NAMES.map((name) => [name, list(Item, TABLE)])) as Record<TableName, typeof Item>,
+    'must be an object of every table of the sandbox',
   ),
-  journal_id: z.string().optional(),
+  journal_id: optional(text()),
 });
 
-const leanChecks = Object.fromEntries(TABLE_NAMES.map((name) => [name, leanCheckOf(recordSchemas[name])])) as Record<
-  TableName,
-  LeanCheck | undefined
->;
+export interface SandboxState {
+  version: typeof SNAPSHOT_VERSION;
+  clock_offset_ms: number;
+  counters: { invoice: number; transaction: number };
+  tables: { [K in TableName]: RecordOf<(typeof recordSchemas)[K]>[] };
+  journal_id?: string;
+}
 
-/** Every record of a table against its schema; the first one at fault is refused with zod's own account of why. */
+/** Every record of a table against its rule; the first one at fault is refused with the field and why. */
 function checkTable(name: TableName, records: readonly unknown[]): void {
-  const schema = recordSchemas[name];
-  const lean = leanChecks[name];
-  records.forEach((record, index) => {
-    if (lean?.(record) === true) return;
-    const parsed = schema.safeParse(record, { error: plainMessage });
-    if (parsed.success) return;
-    const issue = parsed.error.issues[0]!;
-    throw new StateRefusal(fieldPath(['tables', name, index, ...issue.path]), issue.message);
-  });
+  const rule: AnyRecordRule = recordSchemas[name];
+  for (let index = 0; index < records.length; index++) {
+    if (rule.check(records[index])) continue;
+    throw refusal(['tables', name, index], rule.problem(records[index]) ?? { path: [], message: 'is not a valid record' });
+  }
+}
+
+function refusal(at: readonly (string | number)[], problem: Problem): StateRefusal {
+  return new StateRefusal(fieldPath([...at, ...problem.path]), problem.message);
 }
 
 /** A state refused, with the field at fault as a path (`counters.invoice`, `tables.orders[3].created_at`). */
@@ -114,7 +82,7 @@ export class StateRefusal extends Error {
 }
 
 /**
- * The state, checked whole: its shape (sandboxStateSchema), then what a shape cannot say: the clock it gives
+ * The state, checked whole: its shape (StateEnvelope and each table's rule), then what a shape cannot say: the clock it gives
  * (`clock` + clock_offset_ms) is within 1970 and 9999, keys are unique, every record names records that exist,
  * counters are past every code already used, and there is an account with a token to use it. Throws StateRefusal
  * for the first problem found.
@@ -128,40 +96,20 @@ export type StateKeys = { [K in TableName]: Map<string, SandboxState['tables'][K
 
 /** checkState, with each table's records by key (StateKeys). */
 export function checkStateKeyed(value: unknown, clock: number): { state: SandboxState; keys: StateKeys } {
-  // Parsed once per open: without zod's compiled fast path (`jitless`), which costs more to generate and compile
-  // (about 3 ms of a CLI command's) than it saves on one object.
-  const parsed = StateEnvelope.safeParse(value, { error: plainMessage, jitless: true });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new StateRefusal(fieldPath(issue.path), issue.message);
+  if (!StateEnvelope.check(value)) {
+    const problem = StateEnvelope.problem(value);
+    throw problem === undefined ? new StateRefusal('the state', 'must be an object') : refusal([], problem);
   }
-  for (const name of TABLE_NAMES) checkTable(name, parsed.data.tables[name]);
-  // Every record now passes its schema (the records are the input's own objects, which the tables copy on insert).
-  const state = parsed.data as unknown as SandboxState;
+  const { tables } = value as { tables: Record<TableName, readonly unknown[]> };
+  for (const name of TABLE_NAMES) checkTable(name, tables[name]);
+  // Every record now keeps its rule (the records are the input's own objects, which the tables copy on insert).
+  const state = value as SandboxState;
   const now = clock + state.clock_offset_ms;
   if (!(now >= TIME_MIN && now <= CLOCK_MAX)) throw new StateRefusal('clock_offset_ms', OFFSET);
   return { state, keys: checkRecords(state) };
 }
 
-/** The phrase for zod's own issues (a record field of the wrong type, an unknown status), after the field's path. */
-function plainMessage(issue: $ZodRawIssue): string | undefined {
-  switch (issue.code) {
-    case 'invalid_type':
-      return issue.input === undefined ? 'is missing' : `must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'invalid_format':
-      return 'is not in the expected format';
-    case 'too_small':
-      return `must be at least ${String(issue.minimum)}`;
-    case 'too_big':
-      return `must be at most ${String(issue.maximum)}`;
-    default:
-      return undefined;
-  }
-}
-
-function fieldPath(path: readonly PropertyKey[]): string {
+function fieldPath(path: readonly (string | number)[]): string {
   let text = '';
   for (const part of path) text += typeof part === 'number' ? `[${part}]` : `${text === '' ? '' : '.'}${String(part)}`;
   return text === '' ? 'the state' : text;
@@ -169,7 +117,7 @@ function fieldPath(path: readonly PropertyKey[]): string {
 
 /**
  * What every route relies on without checking again (`invoices.get(code)!`, the account of a token): one loop per
- * table, no zod, so a 100k-order state costs milliseconds here.
+ * table, so a 100k-order state costs milliseconds here.
  */
 function checkRecords(state: SandboxState): StateKeys {
   const { tables } = state;

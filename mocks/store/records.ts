@@ -1,24 +1,24 @@
-import { z } from 'zod';
-import { OrderStatus, OrderType, PaymentStatus, TokenMode } from '../../src/contract/index.js';
+import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_STATUSES, TOKEN_MODES } from '../../src/contract/values.js';
+import { bool, list, nullable, oneOf, optional, record, text, whole, type RecordOf } from './record-rules.js';
 import { COUNT_MAX, TIME_MAX, TIME_MIN } from './time-range.js';
 
 /**
  * Shapes of what the sandbox stores, checked on every insert and update and for every record of a state that is
  * loaded (mocks/state/state-schema.ts). Times are epoch milliseconds within mocks/store/time-range.ts; the routes
- * format them. Each constraint carries the phrase a refused state's error completes with its field's path.
+ * format them. Each constraint carries the phrase a refused state's error completes with its field's path. The
+ * rules are plain predicates (record-rules.ts), not zod: an offline command opens a state file at every start.
  */
 const TIME = 'must be a time from 1970 to 9999 in epoch milliseconds';
-const Millis = z.number({ error: TIME }).int({ error: TIME }).min(TIME_MIN, { error: TIME }).max(TIME_MAX, { error: TIME });
+const Millis = whole({ min: TIME_MIN, max: TIME_MAX, message: TIME });
 /** Money and balances: whole, not negative, and small enough that adding to them stays exact. */
-const AMOUNT = `must be a whole number from 0 to ${COUNT_MAX}`;
-const Amount = z.number({ error: AMOUNT }).int({ error: AMOUNT }).min(0, { error: AMOUNT }).max(COUNT_MAX, { error: AMOUNT });
+const Amount = whole({ min: 0, max: COUNT_MAX, message: `must be a whole number from 0 to ${COUNT_MAX}` });
 
-export const AccountRecord = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  username: z.string(),
-  display_name: z.string(),
-  email: z.string(),
+export const AccountRecord = record({
+  id: whole(),
+  name: text(),
+  username: text(),
+  display_name: text(),
+  email: text(),
   balance: Amount,
   balance_updated_at: Millis,
   created_at: Millis,
@@ -27,152 +27,152 @@ export const AccountRecord = z.object({
    * the sandbox key made (orders, invoices, deposits, balance, transactions, idempotency keys), apart from the live
    * data of the account with this id, as Stripe keeps test and live mode apart. Its profile is that account's.
    */
-  live_account_id: z.number().int().optional(),
+  live_account_id: optional(whole()),
 });
 
 /** Only a digest of each token is kept, as a real service would: no state file ever holds a token. */
-export const TokenRecord = z.object({
-  token_sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  account_id: z.number().int(),
-  mode: TokenMode,
-  name: z.string(),
-  revoked: z.boolean(),
-  last_used_at: Millis.nullable(),
+export const TokenRecord = record({
+  token_sha256: text(/^[0-9a-f]{64}$/),
+  account_id: whole(),
+  mode: oneOf(TOKEN_MODES),
+  name: text(),
+  revoked: bool(),
+  last_used_at: nullable(Millis),
 });
 
-export const ChatLinkRecord = z.object({
-  account_id: z.number().int(),
-  chat_user_id: z.string(),
+export const ChatLinkRecord = record({
+  account_id: whole(),
+  chat_user_id: text(),
   linked_at: Millis,
 });
 
-export const TransactionRecord = z.object({
-  id: z.string(),
-  account_id: z.number().int(),
-  type: z.enum(['credit', 'debit']),
+export const TransactionRecord = record({
+  id: text(),
+  account_id: whole(),
+  type: oneOf(['credit', 'debit']),
   amount: Amount,
   balance_after: Amount,
-  description: z.string(),
-  reference: z.string().nullable(),
+  description: text(),
+  reference: nullable(text()),
   created_at: Millis,
 });
 
-export const InvoiceRecord = z.object({
-  invoice_code: z.string(),
-  account_id: z.number().int(),
-  type: z.enum(['order', 'deposit']),
+export const InvoiceRecord = record({
+  invoice_code: text(),
+  account_id: whole(),
+  type: oneOf(['order', 'deposit']),
   amount: Amount,
-  currency: z.string(),
-  payment_method: z.string(),
-  payment_url: z.string(),
-  payment_status: PaymentStatus,
-  environment: TokenMode,
+  currency: text(),
+  payment_method: text(),
+  payment_url: text(),
+  payment_status: oneOf(PAYMENT_STATUSES),
+  environment: oneOf(TOKEN_MODES),
   created_at: Millis,
   expires_at: Millis,
-  paid_at: Millis.nullable(),
+  paid_at: nullable(Millis),
   updated_at: Millis,
 });
 
-export const OrderRecord = z.object({
-  invoice_code: z.string(),
-  account_id: z.number().int(),
-  status: OrderStatus,
-  order_type: OrderType,
-  platform_username: z.string(),
-  place_id: z.number().int(),
-  platform_pass_id: z.number().int(),
-  credit_amount: z.number().int(),
-  price: z.number().int(),
-  discount: z.number().int(),
-  total_amount: z.number().int(),
-  payment_method: z.string(),
-  client_reference: z.string().nullable(),
-  environment: TokenMode,
+export const OrderRecord = record({
+  invoice_code: text(),
+  account_id: whole(),
+  status: oneOf(ORDER_STATUSES),
+  order_type: oneOf(ORDER_TYPES),
+  platform_username: text(),
+  place_id: whole(),
+  platform_pass_id: whole(),
+  credit_amount: whole(),
+  price: whole(),
+  discount: whole(),
+  total_amount: whole(),
+  payment_method: text(),
+  client_reference: nullable(text()),
+  environment: oneOf(TOKEN_MODES),
   created_at: Millis,
   updated_at: Millis,
-  paid_at: Millis.nullable(),
-  completed_at: Millis.nullable(),
+  paid_at: nullable(Millis),
+  completed_at: nullable(Millis),
 });
 
-export const DepositRecord = z.object({
-  invoice_code: z.string(),
-  account_id: z.number().int(),
+export const DepositRecord = record({
+  invoice_code: text(),
+  account_id: whole(),
   created_at: Millis,
 });
 
-export const IdempotencyRecord = z.object({
-  account_id: z.number().int(),
-  key: z.string(),
-  fingerprint: z.string(),
-  invoice_code: z.string(),
+export const IdempotencyRecord = record({
+  account_id: whole(),
+  key: text(),
+  fingerprint: text(),
+  invoice_code: text(),
   created_at: Millis,
   expires_at: Millis,
 });
 
-export const CreditPackageRecord = z.object({
-  code: z.string(),
-  name: z.string(),
-  credit_amount: z.number().int(),
-  price: z.number().int(),
-  currency: z.string(),
-  description: z.string(),
-  sort_order: z.number().int(),
-  active: z.boolean(),
+export const CreditPackageRecord = record({
+  code: text(),
+  name: text(),
+  credit_amount: whole(),
+  price: whole(),
+  currency: text(),
+  description: text(),
+  sort_order: whole(),
+  active: bool(),
 });
 
-export const PaymentMethodRecord = z.object({
-  code: z.string(),
-  name: z.string(),
-  type: z.enum(['invoice', 'balance', 'gateway']),
-  description: z.string(),
-  min_amount: z.number().int(),
-  max_amount: z.number().int(),
-  sort_order: z.number().int(),
-  active: z.boolean(),
+export const PaymentMethodRecord = record({
+  code: text(),
+  name: text(),
+  type: oneOf(['invoice', 'balance', 'gateway']),
+  description: text(),
+  min_amount: whole(),
+  max_amount: whole(),
+  sort_order: whole(),
+  active: bool(),
 });
 
-export const ArticleRecord = z.object({
-  slug: z.string(),
-  title: z.string(),
-  category: z.string(),
-  excerpt: z.string(),
-  content: z.string(),
-  author: z.string(),
-  tags: z.array(z.string()),
-  status: z.enum(['published', 'draft']),
+export const ArticleRecord = record({
+  slug: text(),
+  title: text(),
+  category: text(),
+  excerpt: text(),
+  content: text(),
+  author: text(),
+  tags: list(text()),
+  status: oneOf(['published', 'draft']),
   published_at: Millis,
   updated_at: Millis,
 });
 
-export const PlatformUserRecord = z.object({ id: z.number().int(), username: z.string() });
-export const PlatformPlaceRecord = z.object({ id: z.number().int(), owner_id: z.number().int(), name: z.string() });
-export const PlatformPassRecord = z.object({
-  id: z.number().int(),
-  place_id: z.number().int(),
-  name: z.string(),
-  price: z.number().int(),
-  for_sale: z.boolean(),
+export const PlatformUserRecord = record({ id: whole(), username: text() });
+export const PlatformPlaceRecord = record({ id: whole(), owner_id: whole(), name: text() });
+export const PlatformPassRecord = record({
+  id: whole(),
+  place_id: whole(),
+  name: text(),
+  price: whole(),
+  for_sale: bool(),
 });
-export const VipServerRecord = z.object({
-  id: z.number().int(),
-  place_id: z.number().int(),
-  name: z.string(),
-  price: z.number().int(),
-  active: z.boolean(),
+export const VipServerRecord = record({
+  id: whole(),
+  place_id: whole(),
+  name: text(),
+  price: whole(),
+  active: bool(),
 });
 
-export type AccountRecord = Readonly<z.infer<typeof AccountRecord>>;
-export type TokenRecord = Readonly<z.infer<typeof TokenRecord>>;
-export type ChatLinkRecord = Readonly<z.infer<typeof ChatLinkRecord>>;
-export type TransactionRecord = Readonly<z.infer<typeof TransactionRecord>>;
-export type InvoiceRecord = Readonly<z.infer<typeof InvoiceRecord>>;
-export type OrderRecord = Readonly<z.infer<typeof OrderRecord>>;
-export type DepositRecord = Readonly<z.infer<typeof DepositRecord>>;
-export type IdempotencyRecord = Readonly<z.infer<typeof IdempotencyRecord>>;
-export type CreditPackageRecord = Readonly<z.infer<typeof CreditPackageRecord>>;
-export type PaymentMethodRecord = Readonly<z.infer<typeof PaymentMethodRecord>>;
-export type ArticleRecord = Readonly<z.infer<typeof ArticleRecord>>;
-export type PlatformUserRecord = Readonly<z.infer<typeof PlatformUserRecord>>;
-export type PlatformPlaceRecord = Readonly<z.infer<typeof PlatformPlaceRecord>>;
-export type PlatformPassRecord = Readonly<z.infer<typeof PlatformPassRecord>>;
-export type VipServerRecord = Readonly<z.infer<typeof VipServerRecord>>;
+export type AccountRecord = Readonly<RecordOf<typeof AccountRecord>>;
+export type TokenRecord = Readonly<RecordOf<typeof TokenRecord>>;
+export type ChatLinkRecord = Readonly<RecordOf<typeof ChatLinkRecord>>;
+export type TransactionRecord = Readonly<RecordOf<typeof TransactionRecord>>;
+export type InvoiceRecord = Readonly<RecordOf<typeof InvoiceRecord>>;
+export type OrderRecord = Readonly<RecordOf<typeof OrderRecord>>;
+export type DepositRecord = Readonly<RecordOf<typeof DepositRecord>>;
+export type IdempotencyRecord = Readonly<RecordOf<typeof IdempotencyRecord>>;
+export type CreditPackageRecord = Readonly<RecordOf<typeof CreditPackageRecord>>;
+export type PaymentMethodRecord = Readonly<RecordOf<typeof PaymentMethodRecord>>;
+export type ArticleRecord = Readonly<RecordOf<typeof ArticleRecord>>;
+export type PlatformUserRecord = Readonly<RecordOf<typeof PlatformUserRecord>>;
+export type PlatformPlaceRecord = Readonly<RecordOf<typeof PlatformPlaceRecord>>;
+export type PlatformPassRecord = Readonly<RecordOf<typeof PlatformPassRecord>>;
+export type VipServerRecord = Readonly<RecordOf<typeof VipServerRecord>>;

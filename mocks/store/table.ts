@@ -1,5 +1,5 @@
 import { Collection } from '@msw/data';
-import type { z } from 'zod';
+import type { AnyRecordRule, RecordOf } from './record-rules.js';
 
 /** What a table's records became since the last `takeChanges()`: the record, or null once it was removed. */
 export interface TableChanges<R> {
@@ -14,7 +14,7 @@ export interface TableChanges<R> {
 }
 
 /** What the sandbox lets others do with a table's @msw/data collection: read it. */
-export type ReadonlyCollection<S extends z.ZodObject> = Pick<Collection<S>, 'findFirst' | 'findMany' | 'count' | 'all'>;
+export type ReadonlyCollection<S extends AnyRecordRule> = Pick<Collection<S>, 'findFirst' | 'findMany' | 'count' | 'all'>;
 
 /**
  * An @msw/data collection plus the indexes that keep the sandbox fast at 100k records:
@@ -23,20 +23,20 @@ export type ReadonlyCollection<S extends z.ZodObject> = Pick<Collection<S>, 'fin
  * `update()`, in place (`Collection.update()` scans the whole collection twice per call, and nothing here relies
  * on its hooks), so that the table knows what changed: a state file appends only that (mocks/state/).
  */
-export class Table<S extends z.ZodObject> {
+export class Table<S extends AnyRecordRule> {
   #collection: Collection<S>;
   readonly schema: S;
   /** What the collection validates with: the table's schema, except for records this table copied (insertChecked). */
   readonly #collectionSchema: S;
   /** The schema's fields, in its order: all a checked record's copy keeps. */
   readonly #fields: readonly string[];
-  readonly #keyOf: (record: Readonly<z.output<S>>) => string;
-  readonly #ownerOf: ((record: Readonly<z.output<S>>) => number) | undefined;
-  #byKey = new Map<string, Readonly<z.output<S>>>();
-  readonly #byOwner = new Map<number, Readonly<z.output<S>>[]>();
+  readonly #keyOf: (record: Readonly<RecordOf<S>>) => string;
+  readonly #ownerOf: ((record: Readonly<RecordOf<S>>) => number) | undefined;
+  #byKey = new Map<string, Readonly<RecordOf<S>>>();
+  readonly #byOwner = new Map<number, Readonly<RecordOf<S>>[]>();
   #version = 0;
   /** Only while a state file wants changes (`trackChanges()`): otherwise nobody drains them. */
-  #changes: Map<string, Readonly<z.output<S>> | null> | undefined;
+  #changes: Map<string, Readonly<RecordOf<S>> | null> | undefined;
   #cleared = false;
   /** Keys removed and created again since the last `takeChanges()`: the new record goes last, as in the collection. */
   readonly #recreated = new Set<string>();
@@ -48,10 +48,10 @@ export class Table<S extends z.ZodObject> {
    */
   readonly collection: ReadonlyCollection<S>;
 
-  constructor(schema: S, keyOf: (record: Readonly<z.output<S>>) => string, ownerOf?: (record: Readonly<z.output<S>>) => number) {
+  constructor(schema: S, keyOf: (record: Readonly<RecordOf<S>>) => string, ownerOf?: (record: Readonly<RecordOf<S>>) => number) {
     this.schema = schema;
     this.#collectionSchema = checkedOrParsed(schema);
-    this.#fields = Object.keys(schema.shape);
+    this.#fields = schema.fields;
     this.#collection = new Collection({ schema: this.#collectionSchema });
     // Through #collection as it is at each call: clear() starts a new one.
     this.collection = Object.freeze({
@@ -65,16 +65,13 @@ export class Table<S extends z.ZodObject> {
   }
 
   /**
-   * Validates the values against the table's schema and stores a copy of zod's output, through `insertChecked()`.
-   * That parse is all @msw/data's create() would check; its sanitising walk of the values (for relations, which these
-   * tables have none of) and the hand-over to the collection's schema were most of the cost of a route's insert
-   * (`POST /me/orders` makes three or four records). A record that fails throws zod's error, before anything changes.
-   * `jitless` is zod's own per-parse option, for records parsed once per process (the seed): zod generates and
-   * compiles a fast path for a schema on its first parse, which costs more than it saves on a few records (about a
-   * third of a process's first `createSandbox()`); a route's later insert still gets it.
+   * Checks the values against the table's rule and stores a copy, through `insertChecked()`. That check is all
+   * @msw/data's create() would make; its sanitising walk of the values (for relations, which these tables have none
+   * of) and the hand-over to the collection's schema were most of the cost of a route's insert (`POST /me/orders`
+   * makes three or four records). A record that fails throws a RecordRefusal, before anything changes.
    */
-  async insert(values: z.input<S>, options: { jitless?: boolean } = {}): Promise<Readonly<z.output<S>>> {
-    return this.insertChecked(this.schema.parse(values, options));
+  async insert(values: RecordOf<S>): Promise<Readonly<RecordOf<S>>> {
+    return this.insertChecked(this.schema.parse(values) as RecordOf<S>);
   }
 
   /**
@@ -86,7 +83,7 @@ export class Table<S extends z.ZodObject> {
    * this @msw/data keeps records another way, or the collection has hooks on create, it goes through create(), which
    * then skips both of its copies of the values. Anything else goes through `insert()` or `insertBuilt()`.
    */
-  async insertChecked(values: Readonly<z.output<S>>): Promise<Readonly<z.output<S>>> {
+  async insertChecked(values: Readonly<RecordOf<S>>): Promise<Readonly<RecordOf<S>>> {
     const copy = this.#copyOf(values);
     const key = this.#keyOf(values);
     // Found once per process; later inserts do not wait for it.
@@ -94,7 +91,7 @@ export class Table<S extends z.ZodObject> {
     if (direct !== undefined) {
       direct.mark(copy, key);
       (this.#collection.all() as unknown[]).push(copy);
-      return this.#stored(copy as z.output<S>, key);
+      return this.#stored(copy as RecordOf<S>, key);
     }
     return this.#created(copy, key);
   }
@@ -105,7 +102,7 @@ export class Table<S extends z.ZodObject> {
    * times in a process's first 300 (each then about 0.8 ms instead of 0.1-0.3), which a bot's test files, each making
    * its sandboxes in a process of its own, would meet.
    */
-  async insertCheckedByCreate(values: Readonly<z.output<S>>): Promise<Readonly<z.output<S>>> {
+  async insertCheckedByCreate(values: Readonly<RecordOf<S>>): Promise<Readonly<RecordOf<S>>> {
     return this.#created(this.#copyOf(values), this.#keyOf(values));
   }
 
@@ -118,7 +115,7 @@ export class Table<S extends z.ZodObject> {
   }
 
   /** A copy of checked values stored through create(), which is handed the copy as its validated value. */
-  async #created(copy: Record<string, unknown>, key: string): Promise<Readonly<z.output<S>>> {
+  async #created(copy: Record<string, unknown>, key: string): Promise<Readonly<RecordOf<S>>> {
     // Looked up once per process; each later insert saves the wait for it (one insert is a few microseconds).
     const symbol = primaryKeySymbolFound === null ? await primaryKeySymbol() : primaryKeySymbolFound;
     // @msw/data's create() validates its input before it first waits: the copy is handed to that validation
@@ -131,7 +128,7 @@ export class Table<S extends z.ZodObject> {
     } finally {
       handedOver = undefined;
     }
-    return this.#stored((await creating) as z.output<S>, key);
+    return this.#stored((await creating) as RecordOf<S>, key);
   }
 
   /**
@@ -141,8 +138,8 @@ export class Table<S extends z.ZodObject> {
    * otherwise parsed as `insert()` parses, failing as it always did. test/sandbox/route-records.test.ts checks every
    * kind of record each route builds against the state schema.
    */
-  insertBuilt(values: z.output<S>, fits: boolean): Promise<Readonly<z.output<S>>> {
-    return fits ? this.insertChecked(values) : this.insert(values as z.input<S>);
+  insertBuilt(values: RecordOf<S>, fits: boolean): Promise<Readonly<RecordOf<S>>> {
+    return fits ? this.insertChecked(values) : this.insert(values);
   }
 
   /**
@@ -159,8 +156,8 @@ export class Table<S extends z.ZodObject> {
    * rather than being built a second time.
    */
   async insertCheckedAll(
-    records: readonly Readonly<z.output<S>>[],
-    options: { adopt?: boolean; byKey?: Map<string, Readonly<z.output<S>>> } = {},
+    records: readonly Readonly<RecordOf<S>>[],
+    options: { adopt?: boolean; byKey?: Map<string, Readonly<RecordOf<S>>> } = {},
   ): Promise<void> {
     const direct = this.#directInsert(await directInsert());
     if (direct === undefined) {
@@ -174,7 +171,7 @@ export class Table<S extends z.ZodObject> {
     const byKey = given ?? this.#byKey;
     for (const values of records) {
       const adopted = adopt && this.#holdsOnlyFields(values);
-      const record = adopted ? (values as z.output<S>) : (this.#copyOf(values) as z.output<S>);
+      const record = adopted ? (values as RecordOf<S>) : (this.#copyOf(values) as RecordOf<S>);
       const key = this.#keyOf(record);
       direct.mark(record, key);
       list.push(record);
@@ -191,7 +188,7 @@ export class Table<S extends z.ZodObject> {
   }
 
   /** A copy holding only the schema's fields (insertChecked). */
-  #copyOf(values: Readonly<z.output<S>>): Record<string, unknown> {
+  #copyOf(values: Readonly<RecordOf<S>>): Record<string, unknown> {
     const copy: Record<string, unknown> = {};
     const source = values as Record<string, unknown>;
     for (const field of this.#fields) {
@@ -206,19 +203,18 @@ export class Table<S extends z.ZodObject> {
    * Whether every own key of values that passed the schema is one of its fields (so a copy would keep them all): a
    * field the schema requires is there, so only the optional ones need counting.
    */
-  #holdsOnlyFields(values: Readonly<z.output<S>>): boolean {
+  #holdsOnlyFields(values: Readonly<RecordOf<S>>): boolean {
     const source = values as Record<string, unknown>;
-    this.#optionalFields ??= this.#fields.filter((field) => (this.schema.shape[field] as z.ZodType).safeParse(undefined).success);
-    let present = this.#fields.length - this.#optionalFields.length;
-    for (const field of this.#optionalFields) if (source[field] !== undefined) present += 1;
+    const optionalFields = this.schema.optionalFields;
+    let present = this.#fields.length - optionalFields.length;
+    for (const field of optionalFields) if (source[field] !== undefined) present += 1;
     let keys = 0;
     for (const key in source) if (Object.hasOwn(source, key)) keys += 1;
     return keys === present;
   }
-  #optionalFields: readonly string[] | undefined;
 
   /** Indexes a record the collection just created under its key, and notes it for the state file. */
-  #stored(record: z.output<S>, key: string): Readonly<z.output<S>> {
+  #stored(record: RecordOf<S>, key: string): Readonly<RecordOf<S>> {
     if (this.#byKey.has(key)) this.remove(key);
     this.#byKey.set(key, record);
     this.#index(record);
@@ -233,7 +229,7 @@ export class Table<S extends z.ZodObject> {
   }
 
   /** Lists a record under its owner. */
-  #index(record: z.output<S>): void {
+  #index(record: RecordOf<S>): void {
     if (this.#ownerOf === undefined) return;
     const owner = this.#ownerOf(record);
     const owned = this.#byOwner.get(owner);
@@ -245,10 +241,10 @@ export class Table<S extends z.ZodObject> {
    * Changes a stored record in place. The key and the owner never change (they index the record), so they may
    * not be in the patch; values are checked against the schema's field types first.
    */
-  update(record: Readonly<z.output<S>>, patch: Partial<z.output<S>>): void {
+  update(record: Readonly<RecordOf<S>>, patch: Partial<RecordOf<S>>): void {
     const key = this.#keyOf(record);
     if (this.#byKey.get(key) !== record) throw new Error(`update: the record ${key} is not in this table`);
-    const next = Object.assign({}, record, patch) as z.output<S>;
+    const next = Object.assign({}, record, patch) as RecordOf<S>;
     this.schema.parse(next);
     if (this.#keyOf(next) !== key || (this.#ownerOf && this.#ownerOf(next) !== this.#ownerOf(record)))
       throw new Error(`update: the key or owner of ${key} cannot change`);
@@ -264,18 +260,18 @@ export class Table<S extends z.ZodObject> {
     return this.#version;
   }
 
-  get(key: string): Readonly<z.output<S>> | undefined {
+  get(key: string): Readonly<RecordOf<S>> | undefined {
     return this.#byKey.get(key);
   }
 
   /** The owner's records, oldest first. */
-  ownedBy(ownerId: number): readonly Readonly<z.output<S>>[] {
+  ownedBy(ownerId: number): readonly Readonly<RecordOf<S>>[] {
     return this.#byOwner.get(ownerId) ?? [];
   }
 
   /** Every record, oldest first. */
-  all(): readonly Readonly<z.output<S>>[] {
-    return this.#collection.all() as z.output<S>[];
+  all(): readonly Readonly<RecordOf<S>>[] {
+    return this.#collection.all() as unknown as RecordOf<S>[];
   }
 
   get size(): number {
@@ -321,11 +317,11 @@ export class Table<S extends z.ZodObject> {
   }
 
   /** What changed since the last call (copies of the records, as they are now), and forgets it. */
-  takeChanges(): TableChanges<z.output<S>> {
-    const changes: TableChanges<z.output<S>> = { cleared: this.#cleared, put: [], remove: [] };
+  takeChanges(): TableChanges<RecordOf<S>> {
+    const changes: TableChanges<RecordOf<S>> = { cleared: this.#cleared, put: [], remove: [] };
     for (const [key, record] of this.#changes ?? []) {
       if (record === null || this.#recreated.has(key)) changes.remove.push(key);
-      if (record !== null) changes.put.push(Object.assign({}, record) as z.output<S>);
+      if (record !== null) changes.put.push(Object.assign({}, record) as RecordOf<S>);
     }
     this.#changes?.clear();
     this.#recreated.clear();
@@ -435,9 +431,9 @@ function directInsert(): Promise<DirectInsert | undefined> {
 
 /**
  * The table's schema as @msw/data sees it (a Standard Schema): the record insertChecked() hands over is the record as
- * it is; any other input is validated by the table's zod schema, as before.
+ * it is; any other input is checked by the table's rule (mocks/store/record-rules.ts).
  */
-function checkedOrParsed<S extends z.ZodObject>(schema: S): S {
+function checkedOrParsed<S extends AnyRecordRule>(schema: S): S {
   const standard = schema['~standard'];
   return {
     '~standard': {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 // A type only: naming it as a member of the zod namespace object would pull all of zod's core into the CLI bundle.
 import type { $loose } from 'zod/v4/core';
+import { TOKEN_MODES } from './values.js';
 
 /** Every shape that appears in the OpenAPI document is registered here under its component name. */
 export const components = z.registry<{ id: string; description?: string }>();
@@ -94,7 +95,7 @@ export const Currency = z
 /** Money is an integer in the smallest shown unit; every amount has a `formatted_*` companion. */
 export const Money = z.int().min(0);
 
-export const TokenMode = component('TokenMode', z.enum(['sandbox', 'production']));
+export const TokenMode = component('TokenMode', z.enum(TOKEN_MODES));
 export type TokenMode = z.infer<typeof TokenMode>;
 
 export const PaginationQuery = z.object({

@@ -14,8 +14,9 @@ import {
 } from './common.js';
 import { GUARANTEED } from './guaranteed.js';
 import { OrderStatus, PaymentStatus } from './lifecycle.js';
+import { ORDER_TYPES } from './values.js';
 
-export const OrderType = component('OrderType', z.enum(['gamepass', 'vip_server']));
+export const OrderType = component('OrderType', z.enum(ORDER_TYPES));
 export type OrderType = z.infer<typeof OrderType>;
 
 export const PlatformUsername = z

@@ -6,6 +6,8 @@ export interface EndpointRoute {
   readonly path: string;
   readonly auth: boolean;
   readonly rateClass: RateClass;
+  /** Takes query parameters (their schema is the endpoint's `query` in endpoints.ts). */
+  readonly queried?: true;
 }
 
 /**
@@ -16,17 +18,17 @@ export const endpointRoutes = {
   getHealth: { method: 'GET', path: '/api/v1/health', auth: false, rateClass: 'public-read' },
   listCreditPackages: { method: 'GET', path: '/api/v1/catalog/credit-packages', auth: false, rateClass: 'public-read' },
   listPaymentMethods: { method: 'GET', path: '/api/v1/catalog/payment-methods', auth: false, rateClass: 'public-read' },
-  listArticles: { method: 'GET', path: '/api/v1/articles', auth: false, rateClass: 'public-read' },
+  listArticles: { method: 'GET', path: '/api/v1/articles', auth: false, rateClass: 'public-read', queried: true },
   getArticle: { method: 'GET', path: '/api/v1/articles/{slug}', auth: false, rateClass: 'public-read' },
   validateToken: { method: 'POST', path: '/api/v1/auth/token/validate', auth: true, rateClass: 'token-validate' },
   getProfile: { method: 'GET', path: '/api/v1/me', auth: true, rateClass: 'user-read' },
   getDashboardSummary: { method: 'GET', path: '/api/v1/me/dashboard-summary', auth: true, rateClass: 'user-read' },
   getBalance: { method: 'GET', path: '/api/v1/me/balance', auth: true, rateClass: 'user-read' },
-  listBalanceTransactions: { method: 'GET', path: '/api/v1/me/balance/transactions', auth: true, rateClass: 'user-read' },
-  listDeposits: { method: 'GET', path: '/api/v1/me/deposits', auth: true, rateClass: 'user-read' },
+  listBalanceTransactions: { method: 'GET', path: '/api/v1/me/balance/transactions', auth: true, rateClass: 'user-read', queried: true },
+  listDeposits: { method: 'GET', path: '/api/v1/me/deposits', auth: true, rateClass: 'user-read', queried: true },
   getDeposit: { method: 'GET', path: '/api/v1/me/deposits/{invoice}', auth: true, rateClass: 'user-read' },
   createOrder: { method: 'POST', path: '/api/v1/me/orders', auth: true, rateClass: 'create-order' },
-  listOrders: { method: 'GET', path: '/api/v1/me/orders', auth: true, rateClass: 'user-read' },
+  listOrders: { method: 'GET', path: '/api/v1/me/orders', auth: true, rateClass: 'user-read', queried: true },
   getOrder: { method: 'GET', path: '/api/v1/me/orders/{invoice}', auth: true, rateClass: 'user-read' },
   getInvoice: { method: 'GET', path: '/api/v1/me/invoices/{invoice}', auth: true, rateClass: 'user-read' },
   getInvoiceStatus: { method: 'GET', path: '/api/v1/me/invoices/{invoice}/status', auth: true, rateClass: 'user-read' },

@@ -23,10 +23,15 @@ describe('what importing the built topup/mocks loads', () => {
   });
   afterAll(() => work?.cleanup());
 
-  /** A sandbox from the entry, its catalog through its fetch, and a query through @msw/data's own API. */
+  /**
+   * A sandbox from the entry, its catalog through its fetch, a list with a query (its schema, zod's, loads on this
+   * first query), and a query through @msw/data's own API.
+   */
   const USE = `
     const sandbox = await createSandbox();
     const response = await sandbox.fetch(sandbox.baseUrl + '/api/v1/catalog/credit-packages');
+    const articles = await sandbox.fetch(sandbox.baseUrl + '/api/v1/articles?per_page=1');
+    if (articles.status !== 200) throw new Error('articles: ' + articles.status);
     const active = sandbox.store.db.creditPackages.collection.findMany((q) => q.where({ active: true }));
     console.log(JSON.stringify({ status: response.status, listed: (await response.json()).data.packages.length, active: active.length }));
   `;

@@ -36,15 +36,19 @@ describe.skipIf(BINARY !== undefined)('what a command of the built CLI loads', (
   });
 
   /** Runs topup with `args` (the sandbox it may ask answers in this process: never a blocking spawn) and returns what it loaded. */
-  async function loadsOf(args: string[]): Promise<{ builtins: string[]; files: string[] }> {
+  async function loadsOf(
+    args: string[],
+    printed: (stdout: string) => void = (stdout) =>
+      expect((JSON.parse(stdout) as { packages: unknown[] }).packages.length).toBeGreaterThan(0),
+  ): Promise<{ builtins: string[]; files: string[] }> {
     const file = join(config.dir, `loads-${args.length}-${Date.now()}.json`);
     const run = await promisify(execFile)(process.execPath, ['-r', preload, join(ROOT, 'bin', 'topup.js'), ...args], {
       env: { ...baseEnv(config.dir), LOADS_FILE: file },
       encoding: 'utf8',
       timeout: 30_000,
     });
-    // It printed the catalog.
-    expect((JSON.parse(run.stdout) as { packages: unknown[] }).packages.length).toBeGreaterThan(0);
+    // It printed what it was asked for (the catalog, unless told otherwise).
+    printed(run.stdout);
     return JSON.parse(readFileSync(file, 'utf8')) as { builtins: string[]; files: string[] };
   }
 
@@ -65,5 +69,21 @@ describe.skipIf(BINARY !== undefined)('what a command of the built CLI loads', (
     const { builtins, files } = await loadsOf(['--mock', 'packages', '--json']);
     expect(files.some((file) => file.includes(`${sep}dist${sep}cli${sep}lazy${sep}mocks${sep}`))).toBe(true);
     expect(builtins).not.toContain(UNDICI);
+  });
+
+  /** The bundle's files that hold zod (esbuild names each module it bundles in a comment). */
+  const withZod = (files: string[]) =>
+    files.filter((file) => file.includes(`${sep}dist${sep}cli${sep}`) && readFileSync(file, 'utf8').includes('// node_modules/zod/'));
+
+  it('an offline read without a query builds no zod schema: zod is not even loaded', async () => {
+    const { files } = await loadsOf(['--mock', 'packages', '--json']);
+    expect(withZod(files)).toEqual([]);
+  });
+
+  it('an offline list with a query loads zod, for its query parameters (the check above sees it)', async () => {
+    const { files } = await loadsOf(['--mock', 'orders', 'list', '--json'], (stdout) =>
+      expect(JSON.parse(stdout)).toHaveProperty('orders'),
+    );
+    expect(withZod(files).length).toBeGreaterThan(0);
   });
 });

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
-import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpSandbox, type HttpSandbox } from '../../mocks/adapters/http.js';
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
-import { leanCheckOf } from '../../mocks/state/lean-check.js';
+import type { AnyRecordRule } from '../../mocks/store/record-rules.js';
 import * as Records from '../../mocks/store/records.js';
 import { CONTROL_HEADER } from '../../src/contract/sandbox-control.js';
 import { SIMPLE_ORDER } from '../support/sandbox-harness.js';
@@ -190,26 +189,43 @@ describe('PUT /__sandbox/state, fuzzed', () => {
   });
 });
 
-describe('the lean record check agrees with zod', () => {
-  // The state check trusts the lean check where it says yes: were it laxer than the table's schema, an insert
-  // could fail halfway through replacing the state.
-  const schemas = Object.entries(Records as Record<string, unknown>).filter(
-    (entry): entry is [string, z.ZodObject] => entry[1] instanceof z.ZodObject,
+describe("a record rule's check and its account of a problem agree", () => {
+  // The state check trusts `check` where it says yes, and names the field `problem` finds where it says no: were they
+  // to disagree, a bad record would be let in, or refused without a field to name.
+  const rules = Object.entries(Records as Record<string, unknown>).filter(
+    (entry): entry is [string, AnyRecordRule] => typeof (entry[1] as { check?: unknown }).check === 'function',
   );
 
-  it.each(schemas)('%s', (_name, schema) => {
-    const lean = leanCheckOf(schema);
-    expect(lean).toBeDefined();
-    const sample = (valid.tables as Record<string, Json[]>)[tableOf(schema)]!.filter((r) => schema.safeParse(r).success);
+  it('covers every table', () => {
+    expect(rules.map(([name]) => name).sort()).toHaveLength(15);
+  });
+
+  it.each(rules)('%s', (_name, rule) => {
+    const sample = (valid.tables as Record<string, Json[]>)[tableOf(rule)]!;
+    expect(sample.length).toBeGreaterThan(0);
+    for (const record of sample) expect(rule.problem(record)).toBeUndefined();
+    let refused = 0;
     fc.assert(
       fc.property(fc.constantFrom(...sample), fc.array(fc.tuple(fc.nat(), hostile), { maxLength: 3 }), (record, changes) => {
         const changed = structuredClone(record) as Record<string, Json>;
         const keys = Object.keys(changed);
-        for (const [at, value] of changes) changed[keys[at % keys.length]!] = value;
-        expect(lean!(changed)).toBe(schema.safeParse(changed).success);
+        const touched = new Set<string>();
+        for (const [at, value] of changes) {
+          const key = keys[at % keys.length]!;
+          changed[key] = value;
+          touched.add(key);
+        }
+        const problem = rule.problem(changed);
+        expect(rule.check(changed)).toBe(problem === undefined);
+        if (problem !== undefined) {
+          refused += 1;
+          expect(touched.has(String(problem.path[0]))).toBe(true);
+          expect(problem.message).toMatch(/^(is |must )/);
+        }
       }),
       { ...options, numRuns: RUNS * 10 },
     );
+    expect(refused).toBeGreaterThan(0);
   });
 });
 
