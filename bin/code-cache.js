@@ -132,7 +132,7 @@ const CHECKSUMS_ASKED = process.execArgv.some((option) => /^--verify[-_]snapshot
 function requireFor(module, folder, prefix) {
   const require = (id) => {
     if (isBundleRelative(id)) {
-      const filename = resolve(folder, id);
+      const filename = bundleRelativePath(folder, id);
       if (filename.startsWith(prefix)) return requireBundled(module, filename, id);
     }
     return module.require(id);
@@ -143,6 +143,23 @@ function requireFor(module, folder, prefix) {
   require.extensions = Module._extensions;
   require.cache = Module._cache;
   return require;
+}
+
+/**
+ * `resolve(folder, id)` for such a path, without node:path's general walk (its first calls were about a millisecond of
+ * every command): `../` steps up, then the rest joined on. A rest with `.` or `..` inside, which esbuild never writes,
+ * goes to resolve().
+ */
+function bundleRelativePath(folder, id) {
+  let dir = folder;
+  let rest = id;
+  while (rest.startsWith('../')) {
+    dir = dirname(dir);
+    rest = rest.slice(3);
+  }
+  if (rest.startsWith('./')) rest = rest.slice(2);
+  if (rest.split('/').some((part) => part === '' || part === '.' || part === '..')) return resolve(folder, id);
+  return `${dir}${sep}${sep === '/' ? rest : rest.split('/').join(sep)}`;
 }
 
 /** A relative path to one of the bundle's CommonJS files, as esbuild writes them. */

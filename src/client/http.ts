@@ -67,8 +67,10 @@ export async function sendAttempt(
     ...(attempt.json === undefined && attempt.text === undefined ? {} : { 'content-type': 'application/json' }),
     ...attempt.headers,
   };
-  // Outside the try: an error of the caller's own hook is theirs, not a transport failure.
-  callHook('onRequest', options.onRequest, describeRequest(attempt.method, url, headers, options.token), [options.token]);
+  // Outside the try: an error of the caller's own hook is theirs, not a transport failure. Described (its secrets cut)
+  // only for a hook: the cut's patterns were a millisecond of every command without --debug.
+  if (options.onRequest !== undefined)
+    callHook('onRequest', options.onRequest, describeRequest(attempt.method, url, headers, options.token), [options.token]);
 
   const body = attempt.text ?? (attempt.json === undefined ? undefined : JSON.stringify(attempt.json));
   try {
@@ -82,8 +84,10 @@ export async function sendAttempt(
         signal: attempt.signal,
         redirects: { allowInsecureHttp: options.allowInsecureHttp },
         // --debug shows where each redirect went, as it showed the first request.
-        onRedirect: (hop) =>
-          callHook('onRequest', options.onRequest, describeRequest(hop.method, hop.url, hop.headers, options.token), [options.token]),
+        onRedirect: (hop) => {
+          if (options.onRequest !== undefined)
+            callHook('onRequest', options.onRequest, describeRequest(hop.method, hop.url, hop.headers, options.token), [options.token]);
+        },
       },
     );
   } catch (error) {

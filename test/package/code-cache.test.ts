@@ -307,8 +307,10 @@ describe("the launcher's require for the bundle's own modules", () => {
           const shared = require('./shared.cjs');
           const nested = require('./lazy/nested.cjs');
           const outside = require('../outside.cjs');
+          // Dots inside the path (esbuild writes none) name the same file: the same module, loaded once.
+          const viaDots = require('./lazy/../shared.cjs');
           const children = module.children.map((child) => require('node:path').basename(child.filename));
-          module.exports = { same: nested.shared === shared, count: shared.count(), outside, children,
+          module.exports = { same: nested.shared === shared && viaDots === shared, count: shared.count(), outside, children,
             cached: Object.keys(require.cache).filter((name) => name.endsWith('shared.cjs')).length };`,
         'shared.cjs': 'let loads = (globalThis.loads ?? 0) + 1; globalThis.loads = loads; module.exports = { count: () => loads };',
         'lazy/nested.cjs': "module.exports = { shared: require('../shared.cjs') };",
