@@ -209,7 +209,7 @@ async function restoreRows({ orders, rounds, log }) {
         baselineDisplay: seconds(parse),
         ratio: snapshot / parse,
         budget,
-        note: "Every record is checked against its schema once (a plain predicate read off the zod schema, mocks/state/lean-check.ts), then a copy of its fields goes straight into its @msw/data collection in one pass (mocks/store/table.ts insertCheckedAll): made as create() makes a record (its primary key and relation map, under @msw/data's symbols), without create()'s per-record walk, loggers and awaits; one shared empty relation map for all, and the key index the state check built becomes the table's.",
+        note: "Every record is checked against its table's rule once (a plain predicate, mocks/store/record-rules.ts), then a copy of its fields goes straight into its @msw/data collection in one pass (mocks/store/table.ts insertCheckedAll): made as create() makes a record (its primary key and relation map, under @msw/data's symbols), without create()'s per-record walk, loggers and awaits; one shared empty relation map for all, and the key index the state check built becomes the table's.",
       },
       await compactPrototypeRow({ file, orders, rounds, log }),
       {
