@@ -1,3 +1,5 @@
+import { messageText } from './io/sanitize.js';
+
 /**
  * What a user can do about an error a server reported by its code, in the CLI's own words: the server's message speaks
  * of headers (X-Chat-User-ID), the user needs the flag or the config key that sends it. Printed after the error line;
@@ -10,4 +12,43 @@ const hintsByCode: Readonly<Record<string, string>> = {
 
 export function errorHint(code: unknown): string | undefined {
   return typeof code === 'string' && Object.hasOwn(hintsByCode, code) ? hintsByCode[code] : undefined;
+}
+
+/** What an error carries besides its sentence: the envelope's code and fields, and the server's Retry-After. */
+export interface ErrorDetails {
+  code?: unknown;
+  fields?: unknown;
+  retryAfter?: unknown;
+}
+
+/** At most this many fields are named; a server may send any number. */
+const MAX_FIELDS_NAMED = 10;
+/** A field name longer than this is cut: it is a stranger's text. */
+const MAX_FIELD_CHARS = 64;
+
+/**
+ * The lines printed after the error's sentence: the hint for its code, the fields at fault that the sentence does not
+ * name (a server's message need not name them: the envelope's `error.fields` does), and how long the server asked to
+ * wait (Retry-After), which the CLI's retries gave up on. Each is text from the server made safe for a terminal.
+ */
+export function errorDetailLines(details: ErrorDetails, sentence: string): string[] {
+  const lines: string[] = [];
+  const hint = errorHint(details.code);
+  if (hint !== undefined) lines.push(hint);
+  const fields = Array.isArray(details.fields) ? details.fields.filter((field): field is string => typeof field === 'string') : [];
+  const unnamed = [...new Set(fields)].filter((field) => field !== '' && !sentence.includes(field));
+  if (unnamed.length > 0) {
+    const named = unnamed.slice(0, MAX_FIELDS_NAMED).map((field) => {
+      const safe = messageText(field, { multiline: false });
+      return safe.length > MAX_FIELD_CHARS ? `${safe.slice(0, MAX_FIELD_CHARS)}…` : safe;
+    });
+    const more = unnamed.length - named.length;
+    lines.push(`${unnamed.length === 1 ? 'Field' : 'Fields'} at fault: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}.`);
+  }
+  const wait = details.retryAfter;
+  if (typeof wait === 'number' && Number.isFinite(wait) && wait >= 0) {
+    const seconds = Math.ceil(wait);
+    lines.push(`The server asked to wait ${seconds} ${seconds === 1 ? 'second' : 'seconds'} before the next request (Retry-After).`);
+  }
+  return lines;
 }

@@ -4,7 +4,7 @@ import { runComplete } from './completion/run.js';
 import { CliContext, type ContextDeps } from './context.js';
 import { InterruptedError } from './errors.js';
 import { errorKind } from '../errors.js';
-import { errorHint } from './error-hints.js';
+import { errorDetailLines } from './error-hints.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { asksForJson, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
@@ -54,7 +54,13 @@ export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps
 /** `target`: where the failed run's requests went, for the --json envelope (a script checks it); undefined before that was known. */
 function reportError(ctx: CliContext, error: unknown, target: TargetSummary | undefined): void {
   const err = error instanceof Error ? error : new Error(String(error));
-  const details = err as Error & { status?: number; code?: string; fields?: readonly string[]; idempotencyKey?: string };
+  const details = err as Error & {
+    status?: number;
+    code?: string;
+    fields?: readonly string[];
+    retryAfter?: number;
+    idempotencyKey?: string;
+  };
   // A 401 to a request that carried no token is explained by why it carried none; not the control API's refusal, which
   // asks for the control secret (a control call needs no token), and which says so itself.
   const controlRefusal = typeof details.code === 'string' && details.code.startsWith('CONTROL_SECRET_');
@@ -69,13 +75,13 @@ function reportError(ctx: CliContext, error: unknown, target: TargetSummary | un
     const ownCode = typeof details.code === 'string' ? details.code : undefined;
     // A server's answer keeps its own code, or none; an error of the CLI's own always has one.
     const code = typeof details.status === 'number' ? ownCode : (ownCode ?? kind.toUpperCase());
-    ctx.io.stderr.write(errorEnvelope({ message, code, kind, fields: details.fields, idempotencyKey: details.idempotencyKey, target }));
+    const { fields, retryAfter, idempotencyKey } = details;
+    ctx.io.stderr.write(errorEnvelope({ message, code, kind, fields, retryAfter, idempotencyKey, target }));
   } else {
     // Quoted values first: a line break typed into one (a profile name) is escaped there, not taken for the sentence's end.
     const message = messageText(oneSentence(messageText(said)), { multiline: false });
     ctx.io.stderr.write(`${ctx.io.errStyle.red('Error:')} ${message}\n`);
-    const hint = errorHint(details.code);
-    if (hint !== undefined) ctx.io.stderr.write(`${hint}\n`);
+    for (const line of errorDetailLines(details, message)) ctx.io.stderr.write(`${line}\n`);
     // Only when the order may exist after all; repeating a refused request would be refused again.
     if (details.idempotencyKey && maybeCommitted(err))
       ctx.io.stderr.write(`Retry safely with: --idempotency-key ${details.idempotencyKey}\n`);

@@ -36,11 +36,21 @@ describe('waits the client makes are never silent', () => {
     expect(new Set(notices)).toEqual(new Set([`Rate limited; retrying in ${RETRY_AFTER} s, as the server asked.`]));
   });
 
-  it("piped, stderr has only the error: a script's log is not filled with progress", async () => {
+  it("piped, stderr has only the error and the wait it asked for: a script's log is not filled with progress", async () => {
     const result = await rateLimitedBalance(['balance'], false);
     expect(result.code).toBe(6);
     expect(result.err).not.toContain('Rate limited; retrying');
-    expect(result.err.trim().split('\n')).toHaveLength(1);
+    expect(result.err.trim().split('\n')).toEqual([
+      expect.stringMatching(/^Error: /),
+      `The server asked to wait ${RETRY_AFTER} seconds before the next request (Retry-After).`,
+    ]);
+  });
+
+  it('with --json, the error envelope says the wait in seconds', async () => {
+    const result = await rateLimitedBalance(['balance', '--json'], false);
+    expect(result.code).toBe(6);
+    const envelope = JSON.parse(result.err.trim().split('\n').at(-1)!) as { error: Record<string, unknown> };
+    expect(envelope.error).toMatchObject({ kind: 'rate_limited', retry_after: RETRY_AFTER });
   });
 
   it("--debug shows each request, each answer's status and time, and each wait", async () => {

@@ -774,7 +774,8 @@ describe('topup mock deposit --mode, for the account with both keys', () => {
     ]);
     const refused = await topup(['mock', 'deposit', '20000', '--account', 'demo', '--mode', 'production']);
     expect(refused.code).toBe(5);
-    expect(refused.err).toMatch(/Error: The account 'demo' has no production key, so no production data\.\n$/);
+    // The control API names the field at fault (`mode`, the flag's), which the sentence does not.
+    expect(refused.err).toMatch(/Error: The account 'demo' has no production key, so no production data\.\nField at fault: mode\.\n$/);
     expect((await topup(['mock', 'deposit', '20000', '--mode', 'test'])).code).toBe(2);
   });
 });

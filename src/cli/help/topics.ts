@@ -29,7 +29,9 @@ ${exitCodes()}
   8    \`invoices status --wait\` when --timeout passed first: the invoice may still be paid later.
   130  Ctrl-C. With an order in flight, run the command again with the --idempotency-key it printed.
 
-With --json every error is one JSON error envelope on stderr: {"success": false, "message": ..., "error": {...}}.
+With --json every error is one JSON error envelope on stderr: {"success": false, "message": ..., "error": {...}};
+"error" holds "kind", and the server's "code", "fields" and "retry_after" (seconds) when it sent them. Without
+--json, the fields at fault that the message does not name, and a Retry-After the retries gave up on, follow it.
 
 Examples:
   $ topup health; echo "exit $?"

@@ -14,17 +14,24 @@ export interface ErrorEnvelopeParts {
   code?: string | undefined;
   kind: string;
   fields?: readonly string[] | undefined;
+  /** The seconds the server asked to wait (Retry-After), when it said so. */
+  retryAfter?: number | undefined;
   idempotencyKey?: string | undefined;
   /** Where the run's requests went, once that was known (never the token): a script can tell which server refused. */
   target?: TargetSummary | undefined;
 }
 
 export function errorEnvelope(parts: ErrorEnvelopeParts): string {
-  const { message, code, kind, fields, idempotencyKey, target } = parts;
+  const { message, code, kind, fields, retryAfter, idempotencyKey, target } = parts;
   const envelope = {
     success: false,
     message,
-    error: { ...(code ? { code } : {}), kind, ...(fields ? { fields: [...fields] } : {}) },
+    error: {
+      ...(code ? { code } : {}),
+      kind,
+      ...(fields ? { fields: [...fields] } : {}),
+      ...(typeof retryAfter === 'number' && Number.isFinite(retryAfter) ? { retry_after: retryAfter } : {}),
+    },
     ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
     ...(target ? { target } : {}),
   };
