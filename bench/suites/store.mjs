@@ -65,12 +65,12 @@ export async function store({ quick, log }) {
       id: 'store.first-sandbox',
       measure: "A bot's test file: a process that imports topup/mocks (its ES build) and makes its first `createSandbox()`",
       ms: firstSandbox.ms,
-      baseline: 'a process that imports zod alone, the one package topup/mocks loads (for a query or an order)',
+      baseline: 'a process that imports zod alone, the one package topup/mocks loads',
       baselineMs: firstSandbox.zodMs,
       // 2.50× before @msw/data was bundled (2026-11-26, the same procedure on the tree before); 1.25-1.34× in six runs
       // since: a margin over them.
       limit: 1.5,
-      note: "Wall time of whole processes, each in turn with the baseline. Test runners give every test file a process (or a fresh module graph) of its own, so each file pays this. @msw/data imported as a package brought es-toolkit's and es-toolkit/compat's indexes, some 550 ES modules: about 350 ms of every such process here. The library build bundles @msw/data (tsup.config.ts BUNDLED_DEPENDENCIES) and keeps only the few functions it uses (test/package/library-loads.test.ts); zod stays the user's own. Since 2026-11-27 a sandbox and a catalog read load no zod at all (the records are checked by plain rules, mocks/store/record-rules.ts; the contract's schemas load with a first query or order): 184 ms and 0.79× in the run that made the change, against 1.25-1.34× before. What remains: the sandbox's modules, and the first sandbox building and checking the seed, which later ones copy.",
+      note: "Wall time of whole processes, each in turn with the baseline. Test runners give every test file a process (or a fresh module graph) of its own, so each file pays this. @msw/data imported as a package brought es-toolkit's and es-toolkit/compat's indexes, some 550 ES modules: about 350 ms of every such process here. The library build bundles @msw/data (tsup.config.ts BUNDLED_DEPENDENCIES) and keeps only the few functions it uses (test/package/library-loads.test.ts); zod stays the user's own. What remains beyond zod: the sandbox's modules, the contract's schemas that createSandbox() loads before its first answer (a query's, an order body's), and the first sandbox building and checking the seed, which later ones copy. For a few hours on 2026-11-27 createSandbox() loaded those schemas on first need, like the offline CLI's embedded sandbox still does: 184 ms and 0.79× in that full run, but a test's first request then waited for them, and its answers could come in another order than later ones'.",
     }),
     testFileRow({
       id: 'store.first-sandbox-msw',

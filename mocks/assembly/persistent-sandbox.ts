@@ -1,4 +1,4 @@
-import { clearRateLimits, createSandbox, type Sandbox, type SandboxOptions } from './sandbox.js';
+import { clearRateLimits, createSandbox, createSandboxOnDemand, type Sandbox, type SandboxOptions } from './sandbox.js';
 import { openStateFile, type OpenStateFileOptions, type StateFile, type SuspendedStateFile } from '../state/file.js';
 
 /** A sandbox whose state lives in a state file, which it holds locked until `close()`. */
@@ -18,7 +18,7 @@ export type PersistentSandboxOptions = Omit<SandboxOptions, 'snapshot' | 'stateW
  * one whose journal outgrew its snapshot, gets a whole snapshot now rather than at the first change.
  */
 export async function openPersistentSandbox(file: string, options: PersistentSandboxOptions = {}): Promise<PersistentSandbox> {
-  const { sandbox, stateFile, notices } = await openHeld(file, options);
+  const { sandbox, stateFile, notices } = await openHeld(file, options, createSandbox);
   return { sandbox, notices, close: () => stateFile.close() };
 }
 
@@ -56,7 +56,8 @@ export function persistentSandboxSession(file: string, options: PersistentSandbo
           held = { sandbox: resumable.sandbox, stateFile, notices: [] };
         }
       }
-      held ??= await openHeld(file, { ...rest, ...(waitMs === undefined ? {} : { waitMs }), fresh, repair });
+      // One operation at a time, most of them reads: the contract's schemas load with the first request that needs them.
+      held ??= await openHeld(file, { ...rest, ...(waitMs === undefined ? {} : { waitMs }), fresh, repair }, createSandboxOnDemand);
       let finished = false;
       try {
         const result = await work({ sandbox: held.sandbox, notices: held.notices });
@@ -72,7 +73,7 @@ export function persistentSandboxSession(file: string, options: PersistentSandbo
   };
 }
 
-async function openHeld(file: string, options: PersistentSandboxOptions) {
+async function openHeld(file: string, options: PersistentSandboxOptions, create: (options: SandboxOptions) => Promise<Sandbox>) {
   const { waitMs, fresh, repair, minJournalBytes, ...sandboxOptions } = options;
   const stateFile = await openStateFile(file, {
     ...(waitMs === undefined ? {} : { waitMs }),
@@ -82,7 +83,7 @@ async function openHeld(file: string, options: PersistentSandboxOptions) {
   });
   try {
     const snapshot = stateFile.takeSnapshot();
-    const sandbox = await createSandbox({
+    const sandbox = await create({
       ...sandboxOptions,
       ...(snapshot === undefined ? {} : { snapshot }),
       stateWriter: stateFile.writer,

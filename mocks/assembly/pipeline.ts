@@ -18,6 +18,7 @@ import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from '../ru
 import { type InFlightLimiter, type RateLimiter } from '../rules/rate-limit.js';
 import { Router } from '../core/router.js';
 import { routeHandlers } from '../routes/index.js';
+import { loadOrderRequest } from '../routes/orders.js';
 import type { RouteContext, RouteResult } from '../routes/context.js';
 import type { Store } from '../store/store.js';
 import type { WriteLock } from '../core/write-lock.js';
@@ -46,19 +47,32 @@ export const apiRouter = new Router<Endpoint>();
 for (const [id, route] of Object.entries(endpointRoutes)) apiRouter.add(route.method, route.path, { id: id as EndpointId, ...route });
 
 /**
- * The endpoints' zod schemas (endpoint-schemas.ts), loaded the first time a request needs them: a query to parse, or
- * an answer to cut for the lean sandbox. Until then none is built: an offline command that reads the catalog, a
- * profile or an order builds no zod schema at all. Once loaded, every request is served at once as before.
+ * The endpoints' zod schemas (endpoint-schemas.ts): a query to parse, an answer to cut for the lean sandbox. A sandbox
+ * made by `createSandbox()` has them before its first request (loadContractParts). The offline CLI's embedded sandbox
+ * loads them the first time a request needs them, so that a command that reads the catalog, a profile or an order
+ * builds no zod schema at all; such a request is admitted and counted on arrival, then waits for them.
  */
 let schemas: typeof import('./endpoint-schemas.js') | undefined;
 let schemasLoading: Promise<unknown> | undefined;
+
+/** What the contract's zod schemas serve (the endpoints' queries, the lean cut, an order's body), loaded once. */
+export function loadContractParts(): Promise<unknown> {
+  return Promise.all([loadSchemas(), loadOrderRequest()]);
+}
 
 function schemasNeeded(env: PipelineEnv, endpoint: Endpoint): boolean {
   return schemas === undefined && (env.lean || endpoint.queried === true);
 }
 
 function loadSchemas(): Promise<unknown> {
-  return (schemasLoading ??= import('./endpoint-schemas.js').then((loaded) => (schemas = loaded)));
+  return (schemasLoading ??= import('./endpoint-schemas.js').then(
+    (loaded) => (schemas = loaded),
+    (error: unknown) => {
+      // A load that failed is tried again by the next request that needs it, not refused for good.
+      schemasLoading = undefined;
+      throw error;
+    },
+  ));
 }
 
 /**
@@ -136,7 +150,6 @@ function serveEndpoint(
   now: number,
   notes: RequestNotes,
 ): SandboxReply | Promise<SandboxReply> {
-  if (schemasNeeded(env, endpoint)) return loadSchemas().then(() => serveEndpoint(env, endpoint, params, request, url, now, notes));
   let rateHeaders: Record<string, string> = {};
   let leave: (() => void) | undefined;
   /** Set when the route answers later: the in-flight place is then left once it has. */
@@ -171,31 +184,44 @@ function serveEndpoint(
       }
     }
     if (endpoint.auth && principal === null) throw unauthorized();
-    const ctx: RouteContext = {
-      store: env.store,
-      now,
-      base: env.publicOrigin ?? url.origin,
-      principal,
-      params,
-      query: endpoint.queried === true ? schemas!.parseQuery(endpoint.id, url.searchParams) : {},
-      request,
-      writeLock: env.writeLock,
-      commit: env.commit,
-    };
-    const handled = routeHandlers[endpoint.id](ctx);
-    if (!(handled instanceof Promise)) return routeReply(env, endpoint, handled, notes, rateHeaders);
+    // Admitted and counted on arrival, in the order requests came; the schemas it needs may load before it is served.
+    const headers = rateHeaders;
+    const route = () => routeAnswer(env, endpoint, { principal, params, request, url, now }, notes, headers);
+    const answered = schemasNeeded(env, endpoint) ? loadSchemas().then(route) : route();
+    if (!(answered instanceof Promise)) return answered;
     // Most routes answer at once; the others are waited for, and answered the same way.
     waiting = true;
-    const headers = rateHeaders;
-    return handled
-      .then((result) => routeReply(env, endpoint, result, notes, headers))
-      .catch((error: unknown) => refusal(error, headers))
-      .finally(() => leave?.());
+    return answered.catch((error: unknown) => refusal(error, headers)).finally(() => leave?.());
   } catch (error) {
     return refusal(error, rateHeaders);
   } finally {
     if (!waiting) leave?.();
   }
+}
+
+/** The route's answer to an admitted request: its context, its handler, and the reply (now, or once it answers). */
+function routeAnswer(
+  env: PipelineEnv,
+  endpoint: Endpoint,
+  admitted: Pick<RouteContext, 'principal' | 'params' | 'request' | 'now'> & { url: RequestUrl },
+  notes: RequestNotes,
+  rateHeaders: Record<string, string>,
+): SandboxReply | Promise<SandboxReply> {
+  const { url } = admitted;
+  const ctx: RouteContext = {
+    store: env.store,
+    now: admitted.now,
+    base: env.publicOrigin ?? url.origin,
+    principal: admitted.principal,
+    params: admitted.params,
+    query: endpoint.queried === true ? schemas!.parseQuery(endpoint.id, url.searchParams) : {},
+    request: admitted.request,
+    writeLock: env.writeLock,
+    commit: env.commit,
+  };
+  const handled = routeHandlers[endpoint.id](ctx);
+  if (!(handled instanceof Promise)) return routeReply(env, endpoint, handled, notes, rateHeaders);
+  return handled.then((result) => routeReply(env, endpoint, result, notes, rateHeaders));
 }
 
 function routeReply(

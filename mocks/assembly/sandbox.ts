@@ -4,7 +4,7 @@ import type { SandboxRequest, SandboxResponse } from '../core/exchange.js';
 import { createControl, type ResetOptions, type SandboxControl } from '../routes/control-moves.js';
 import type { ResetPart } from '../../src/contract/sandbox-control.js';
 import { buildFixtures, fixtureAccount, type FixtureAccount, type FixtureAccountName, type Fixtures } from '../store/fixtures.js';
-import type { PipelineEnv } from './pipeline.js';
+import { loadContractParts, type PipelineEnv } from './pipeline.js';
 import { DEFAULT_JOURNAL_SIZE, RequestJournal, type RequestNotes } from '../inspect/request-journal.js';
 import { CONTROL_HEADER, isControlPath } from '../routes/control.js';
 import { invoiceDelays } from '../rules/timed-moves.js';
@@ -122,9 +122,27 @@ export { OPENAPI_PATH } from './dispatch.js';
 /**
  * A sandbox, assembled in steps: its time, its store (seeded or restored), how changes are committed, the API
  * pipeline's environment, the control moves, the request journal; then one handler that answers (dispatch.ts) and
- * records (record.ts) each request.
+ * records (record.ts) each request. The contract's schemas that requests use (queries, an order's body) are loaded
+ * before it answers anything, so that its first answers come in the order and at the pace of any later ones.
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const contract = loadContractParts();
+  const sandbox = await assembleSandbox(options);
+  await contract;
+  return sandbox;
+}
+
+/**
+ * createSandbox() without loading the contract's schemas first: each loads with the first request that needs it (a
+ * query, an order, the lean cut). For the offline CLI's embedded sandbox (mocks/assembly/persistent-sandbox.ts), which
+ * answers one request a process, most of them reads that need none: building them was about a third of such a
+ * command's start-up. A request that waits for them is admitted and counted on arrival (mocks/assembly/pipeline.ts).
+ */
+export function createSandboxOnDemand(options: SandboxOptions = {}): Promise<Sandbox> {
+  return assembleSandbox(options);
+}
+
+async function assembleSandbox(options: SandboxOptions): Promise<Sandbox> {
   const time = sandboxTime(options.now === undefined ? Date.now : wholeMilliseconds(options.now));
   const store = await openStore(options, time);
   // What reset goes back to. The closures below keep `options`; a state file's snapshot must not stay alive with them

@@ -18,18 +18,30 @@ import { pageNewestFirst } from './paging.js';
 import { SANDBOX_PATHS } from './paths.js';
 
 /**
- * The order body's parser (mocks/rules/order-request.ts), with the contract's zod schema of an order request: loaded
- * by the first order, so that a sandbox that only reads (an offline command's) builds no zod schema.
+ * The order body's parser (mocks/rules/order-request.ts), with the contract's zod schema of an order request: a
+ * sandbox made by `createSandbox()` has it before its first request (mocks/assembly/sandbox.ts); the offline CLI's
+ * embedded sandbox, which may only read, loads it with its first order.
  */
 let orderRequest: typeof import('../rules/order-request.js') | undefined;
 let orderRequestLoading: Promise<typeof import('../rules/order-request.js')> | undefined;
+
+export function loadOrderRequest(): Promise<typeof import('../rules/order-request.js')> {
+  return (orderRequestLoading ??= import('../rules/order-request.js').then(
+    (loaded) => (orderRequest = loaded),
+    (error: unknown) => {
+      // A load that failed is tried again by the next order, not refused for good.
+      orderRequestLoading = undefined;
+      throw error;
+    },
+  ));
+}
 
 export const createOrder: RouteHandler = async (ctx) => {
   const principal = principalOf(ctx);
   const { headers } = ctx.request;
   const body = parseJsonObject(ctx.request.body, headers['content-type']);
-  orderRequest ??= await (orderRequestLoading ??= import('../rules/order-request.js'));
-  const input = orderRequest.parseOrderInput(body);
+  const parser = orderRequest ?? (await loadOrderRequest());
+  const input = parser.parseOrderInput(body);
   const chatUserId = headers['x-chat-user-id'];
   const key = readIdempotencyKey(headers['idempotency-key']);
   // Only a keyed request is compared with an earlier one.

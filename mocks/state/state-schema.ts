@@ -57,6 +57,30 @@ export interface SandboxState {
   journal_id?: string;
 }
 
+/**
+ * The state's own fields, each read once into a plain object of these alone: what is checked is what is kept. A
+ * state is a stranger's object: keys it adds (in `counters`, at the top, an unknown table) are not carried into the
+ * sandbox and from there into every snapshot and journal line, and a value it inherits or computes (a getter, through
+ * the library's `createSandbox({ snapshot })`) is not read again after it passed. zod's parse made such a copy.
+ */
+function envelopeOf(value: unknown): unknown {
+  if (!isPlainObject(value)) return value;
+  const { counters, tables } = value;
+  const copy: Record<string, unknown> = {
+    version: value.version,
+    clock_offset_ms: value.clock_offset_ms,
+    counters: isPlainObject(counters) ? { invoice: counters.invoice, transaction: counters.transaction } : counters,
+    tables: isPlainObject(tables) ? Object.fromEntries(TABLE_NAMES.map((name) => [name, tables[name]])) : tables,
+  };
+  const journalId = value.journal_id;
+  if (journalId !== undefined) copy.journal_id = journalId;
+  return copy;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /** Every record of a table against its rule; the first one at fault is refused with the field and why. */
 function checkTable(name: TableName, records: readonly unknown[]): void {
   const rule: AnyRecordRule = recordSchemas[name];
@@ -96,14 +120,14 @@ export type StateKeys = { [K in TableName]: Map<string, SandboxState['tables'][K
 
 /** checkState, with each table's records by key (StateKeys). */
 export function checkStateKeyed(value: unknown, clock: number): { state: SandboxState; keys: StateKeys } {
-  if (!StateEnvelope.check(value)) {
-    const problem = StateEnvelope.problem(value);
+  const envelope = envelopeOf(value);
+  if (!StateEnvelope.check(envelope)) {
+    const problem = StateEnvelope.problem(envelope);
     throw problem === undefined ? new StateRefusal('the state', 'must be an object') : refusal([], problem);
   }
-  const { tables } = value as { tables: Record<TableName, readonly unknown[]> };
-  for (const name of TABLE_NAMES) checkTable(name, tables[name]);
+  const state = envelope as SandboxState;
+  for (const name of TABLE_NAMES) checkTable(name, state.tables[name]);
   // Every record now keeps its rule (the records are the input's own objects, which the tables copy on insert).
-  const state = value as SandboxState;
   const now = clock + state.clock_offset_ms;
   if (!(now >= TIME_MIN && now <= CLOCK_MAX)) throw new StateRefusal('clock_offset_ms', OFFSET);
   return { state, keys: checkRecords(state) };

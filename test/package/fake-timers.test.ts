@@ -9,9 +9,10 @@ import { tempConfigDir } from '../support/fake-io.js';
 import { SIMPLE_ORDER } from '../support/sandbox-harness.js';
 
 /*
- * The sandbox loads its zod-backed parts on first need (a query's schema, an order body's), with import(). A bot's
- * tests often fake timers before their first request (vi.useFakeTimers, @sinonjs/fake-timers): were that load to wait
- * on a timer, the first list or order would never be answered. Each run is a process of its own, so the built
+ * The sandbox's zod-backed parts (a query's schema, an order body's) are modules of their own, loaded with import():
+ * by createSandbox() before its first answer, and by the offline CLI's embedded sandbox on first need. A bot's tests
+ * often fake timers before their first request (vi.useFakeTimers, @sinonjs/fake-timers): were any of that to wait on
+ * a timer, the first list or order would never be answered. Each run is a process of its own, so the built
  * topup/mocks is loaded fresh, with setTimeout and setImmediate frozen (they never fire) before the first request.
  */
 describe('the built topup/mocks, with timers that never fire', () => {

@@ -24,8 +24,8 @@ describe('what importing the built topup/mocks loads', () => {
   afterAll(() => work?.cleanup());
 
   /**
-   * A sandbox from the entry, its catalog through its fetch, a list with a query (its schema, zod's, loads on this
-   * first query), and a query through @msw/data's own API.
+   * A sandbox from the entry (it loads the contract's zod schemas before its first answer), its catalog through its
+   * fetch, a list with a query, and a query through @msw/data's own API.
    */
   const USE = `
     const sandbox = await createSandbox();

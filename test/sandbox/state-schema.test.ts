@@ -37,6 +37,41 @@ describe('the sandbox state check', () => {
     expect(() => checkState(state, Date.now())).toThrow(`tables.${table}[0].${field} ${message}.`);
   });
 
+  it("keeps the state's own fields only: keys a state adds are not carried into the sandbox or its next snapshot", async () => {
+    const state = await stateOf();
+    const counters = state.counters as Record<string, unknown>;
+    Object.assign(counters, { note: 'x'.repeat(1000) });
+    Object.defineProperty(counters, '__proto__', { value: { polluted: true }, enumerable: true });
+    Object.assign(state, { extra: 1 });
+    (state.tables as Record<string, unknown>).unknownTable = [];
+    const checked = checkState(state, Date.now());
+    expect(Object.keys(checked.counters)).toEqual(['invoice', 'transaction']);
+    expect(Object.keys(checked).sort()).toEqual(['clock_offset_ms', 'counters', 'tables', 'version']);
+    expect(Object.keys(checked.tables)).not.toContain('unknownTable');
+    const sandbox = await createSandbox({ snapshot: state });
+    expect(Object.keys(sandbox.snapshot().counters)).toEqual(['invoice', 'transaction']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('reads each field once: a value inherited or computed is checked and kept as it was read', async () => {
+    const state = await stateOf();
+    const { invoice, transaction } = state.counters as { invoice: number; transaction: number };
+    let reads = 0;
+    const counters = Object.create({ invoice }) as Record<string, unknown>;
+    Object.defineProperty(counters, 'transaction', { enumerable: true, get: () => (reads++ === 0 ? transaction : 'oops') });
+    state.counters = counters;
+    const sandbox = await createSandbox({ snapshot: state });
+    expect(sandbox.snapshot().counters).toEqual({ invoice, transaction });
+    const token = sandbox.account('demo').token;
+    const answer = await sandbox.fetch(`${sandbox.baseUrl}/api/v1/me/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ order_type: 'gamepass', platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 }),
+    });
+    expect(answer.status).toBe(201);
+    expect(((await answer.json()) as { data: { invoice: { invoice_code: string } } }).data.invoice.invoice_code).toMatch(/^INV\d+$/);
+  });
+
   it('names an item of a list by its place', async () => {
     const state = await stateOf();
     state.tables.articles![0]!.tags = ['a', 7];

@@ -9,5 +9,8 @@ vi.mock('../../mocks/assembly/sandbox.js', async (importOriginal) => {
   return {
     ...original,
     createSandbox: (options: Parameters<typeof original.createSandbox>[0] = {}) => original.createSandbox({ lean: true, ...options }),
+    // The offline CLI's embedded sandbox is made this way (mocks/assembly/persistent-sandbox.ts).
+    createSandboxOnDemand: (options: Parameters<typeof original.createSandboxOnDemand>[0] = {}) =>
+      original.createSandboxOnDemand({ lean: true, ...options }),
   };
 });
