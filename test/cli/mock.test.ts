@@ -419,8 +419,9 @@ describe('topup mock serve', () => {
   }
 });
 
+/** Up to about 10 s: an 81 MiB seed (below) is read, parsed and checked first, on a machine the other workers share. */
 async function waitForJsonLine(read: () => string) {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 1000; i++) {
     const line = read().split('\n')[0];
     if (line) return JSON.parse(line);
     await new Promise((r) => setTimeout(r, 10));

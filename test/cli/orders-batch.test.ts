@@ -355,6 +355,26 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect(orderPosts()).toHaveLength(1);
   });
 
+  it('a run killed while it took over a lock left its takeover file: the next run takes both over at once', async () => {
+    const input = file('takeover.csv', 'username,place,pass\nBuilderBob,5001,9001\n');
+    // Both left by processes that no longer run (ids above the kernel's pid_max), the takeover just now.
+    writeFileSync(`${input}.results.jsonl.lock`, '4194399');
+    writeFileSync(`${input}.results.jsonl.lock.takeover`, '4194398');
+    const result = await asRich(['orders', 'batch', input]);
+    expect(result.code, result.err).toBe(0);
+    expect(orderPosts()).toHaveLength(1);
+    expect(existsSync(`${input}.results.jsonl.lock.takeover`)).toBe(false);
+    // A takeover by a process that runs is waited for, never removed: the run gives up, nothing sent.
+    const other = file('takeover-live.csv', 'username,place,pass\nBuilderBob,5001,9002\n');
+    writeFileSync(`${other}.results.jsonl.lock`, '4194399');
+    writeFileSync(`${other}.results.jsonl.lock.takeover`, String(process.pid));
+    const refused = await asRich(['orders', 'batch', other]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('other runs keep taking it');
+    expect(readFileSync(`${other}.results.jsonl.lock.takeover`, 'utf8')).toBe(String(process.pid));
+    expect(orderPosts()).toHaveLength(1);
+  });
+
   it('a lock of 600 MiB names no process: taken over as a damaged one is, never read whole', async () => {
     const input = file('huge-lock.csv', 'username,place,pass\nBuilderBob,5001,9001\n');
     writeFileSync(`${input}.results.jsonl.lock`, String(process.pid));

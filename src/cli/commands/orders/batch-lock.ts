@@ -62,12 +62,17 @@ export async function lockLedger(ledgerPath: string, processes: ProcessInfo): Pr
         await unlink(takeover).catch(() => undefined);
       }
     } else {
+      // Another run is taking the lock over, or was killed while it did (the crash a resume follows): a takeover whose
+      // process no longer runs is removed at once; one whose owner is unknown, once it is stale.
+      const taker = await ownerOf(takeover);
       const since = await stat(takeover).then(
         (s) => s.mtimeMs,
         () => undefined,
       );
-      if (since !== undefined && Date.now() - since > TAKEOVER_STALE_MS) await unlink(takeover).catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      const abandoned = taker !== undefined && taker !== 0 && taker !== processes.pid && !processes.isRunning(taker);
+      if (abandoned || (since !== undefined && Date.now() - since > TAKEOVER_STALE_MS)) {
+        if ((await ownerOf(takeover)) === taker) await unlink(takeover).catch(() => undefined);
+      } else await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
   throw new CliError(`Could not take the lock ${lockPath}: other runs keep taking it; try again.`);
