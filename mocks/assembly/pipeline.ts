@@ -18,7 +18,8 @@ import { authenticate, bearerToken, refuseTokenInUrl, unauthorized } from '../ru
 import { type InFlightLimiter, type RateLimiter } from '../rules/rate-limit.js';
 import { Router } from '../core/router.js';
 import { routeHandlers } from '../routes/index.js';
-import { loadOrderRequest } from '../routes/orders.js';
+import { orderRequest } from '../routes/orders.js';
+import { onDemand } from '../core/on-demand.js';
 import type { RouteContext, RouteResult } from '../routes/context.js';
 import type { Store } from '../store/store.js';
 import type { WriteLock } from '../core/write-lock.js';
@@ -52,27 +53,15 @@ for (const [id, route] of Object.entries(endpointRoutes)) apiRouter.add(route.me
  * loads them the first time a request needs them, so that a command that reads the catalog, a profile or an order
  * builds no zod schema at all; such a request is admitted and counted on arrival, then waits for them.
  */
-let schemas: typeof import('./endpoint-schemas.js') | undefined;
-let schemasLoading: Promise<unknown> | undefined;
+const schemas = onDemand(() => import('./endpoint-schemas.js'));
 
 /** What the contract's zod schemas serve (the endpoints' queries, the lean cut, an order's body), loaded once. */
 export function loadContractParts(): Promise<unknown> {
-  return Promise.all([loadSchemas(), loadOrderRequest()]);
+  return Promise.all([schemas.load(), orderRequest.load()]);
 }
 
 function schemasNeeded(env: PipelineEnv, endpoint: Endpoint): boolean {
-  return schemas === undefined && (env.lean || endpoint.queried === true);
-}
-
-function loadSchemas(): Promise<unknown> {
-  return (schemasLoading ??= import('./endpoint-schemas.js').then(
-    (loaded) => (schemas = loaded),
-    (error: unknown) => {
-      // A load that failed is tried again by the next request that needs it, not refused for good.
-      schemasLoading = undefined;
-      throw error;
-    },
-  ));
+  return schemas.current === undefined && (env.lean || endpoint.queried === true);
 }
 
 /**
@@ -187,7 +176,7 @@ function serveEndpoint(
     // Admitted and counted on arrival, in the order requests came; the schemas it needs may load before it is served.
     const headers = rateHeaders;
     const route = () => routeAnswer(env, endpoint, { principal, params, request, url, now }, notes, headers);
-    const answered = schemasNeeded(env, endpoint) ? loadSchemas().then(route) : route();
+    const answered = schemasNeeded(env, endpoint) ? schemas.load().then(route) : route();
     if (!(answered instanceof Promise)) return answered;
     // Most routes answer at once; the others are waited for, and answered the same way.
     waiting = true;
@@ -214,7 +203,7 @@ function routeAnswer(
     base: env.publicOrigin ?? url.origin,
     principal: admitted.principal,
     params: admitted.params,
-    query: endpoint.queried === true ? schemas!.parseQuery(endpoint.id, url.searchParams) : {},
+    query: endpoint.queried === true ? schemas.current!.parseQuery(endpoint.id, url.searchParams) : {},
     request: admitted.request,
     writeLock: env.writeLock,
     commit: env.commit,
@@ -233,7 +222,7 @@ function routeReply(
 ): SandboxReply {
   Object.assign(notes, result.notes);
   const data = env.lean
-    ? schemas!.leanAnswer(endpoint.id, result.data instanceof SerializedData ? JSON.parse(result.data.json) : result.data)
+    ? schemas.current!.leanAnswer(endpoint.id, result.data instanceof SerializedData ? JSON.parse(result.data.json) : result.data)
     : result.data;
   // 200 is every endpoint's usual success (endpoints.ts); the one with another (createOrder: 201) always says its own.
   return successReply(result.status ?? 200, result.message, data, rateHeaders);

@@ -1,6 +1,7 @@
 import type { CreateOrderResult } from '../../src/contract/index.js';
 import { formatMoney, formatTimestamp } from '../../src/contract/money.js';
 import { ApiError } from '../core/exchange.js';
+import { onDemand } from '../core/on-demand.js';
 import * as present from './present.js';
 import type { InvoiceRecord, OrderRecord, PaymentMethodRecord } from '../store/records.js';
 import { assertSameRequest, findIdempotencyRecord, fingerprintOf, IDEMPOTENCY_TTL_MS, readIdempotencyKey } from '../rules/idempotency.js';
@@ -22,25 +23,13 @@ import { SANDBOX_PATHS } from './paths.js';
  * sandbox made by `createSandbox()` has it before its first request (mocks/assembly/sandbox.ts); the offline CLI's
  * embedded sandbox, which may only read, loads it with its first order.
  */
-let orderRequest: typeof import('../rules/order-request.js') | undefined;
-let orderRequestLoading: Promise<typeof import('../rules/order-request.js')> | undefined;
-
-export function loadOrderRequest(): Promise<typeof import('../rules/order-request.js')> {
-  return (orderRequestLoading ??= import('../rules/order-request.js').then(
-    (loaded) => (orderRequest = loaded),
-    (error: unknown) => {
-      // A load that failed is tried again by the next order, not refused for good.
-      orderRequestLoading = undefined;
-      throw error;
-    },
-  ));
-}
+export const orderRequest = onDemand(() => import('../rules/order-request.js'));
 
 export const createOrder: RouteHandler = async (ctx) => {
   const principal = principalOf(ctx);
   const { headers } = ctx.request;
   const body = parseJsonObject(ctx.request.body, headers['content-type']);
-  const parser = orderRequest ?? (await loadOrderRequest());
+  const parser = orderRequest.current ?? (await orderRequest.load());
   const input = parser.parseOrderInput(body);
   const chatUserId = headers['x-chat-user-id'];
   const key = readIdempotencyKey(headers['idempotency-key']);

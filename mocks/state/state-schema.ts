@@ -1,6 +1,18 @@
 import * as R from '../store/records.js';
 import type { TableName } from '../store/db.js';
-import { list, literal, optional, record, text, whole, type AnyRecordRule, type Problem, type RecordOf } from '../store/record-rules.js';
+import {
+  isObject,
+  list,
+  literal,
+  optional,
+  pathText,
+  record,
+  text,
+  whole,
+  type AnyRecordRule,
+  type Problem,
+  type RecordOf,
+} from '../store/record-rules.js';
 import { tableKeys } from '../store/table-keys.js';
 import { CLOCK_MAX, COUNT_MAX, TIME_MIN } from '../store/time-range.js';
 
@@ -64,21 +76,17 @@ export interface SandboxState {
  * the library's `createSandbox({ snapshot })`) is not read again after it passed. zod's parse made such a copy.
  */
 function envelopeOf(value: unknown): unknown {
-  if (!isPlainObject(value)) return value;
+  if (!isObject(value)) return value;
   const { counters, tables } = value;
   const copy: Record<string, unknown> = {
     version: value.version,
     clock_offset_ms: value.clock_offset_ms,
-    counters: isPlainObject(counters) ? { invoice: counters.invoice, transaction: counters.transaction } : counters,
-    tables: isPlainObject(tables) ? Object.fromEntries(TABLE_NAMES.map((name) => [name, tables[name]])) : tables,
+    counters: isObject(counters) ? { invoice: counters.invoice, transaction: counters.transaction } : counters,
+    tables: isObject(tables) ? Object.fromEntries(TABLE_NAMES.map((name) => [name, tables[name]])) : tables,
   };
   const journalId = value.journal_id;
   if (journalId !== undefined) copy.journal_id = journalId;
   return copy;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Every record of a table against its rule; the first one at fault is refused with the field and why. */
@@ -91,7 +99,7 @@ function checkTable(name: TableName, records: readonly unknown[]): void {
 }
 
 function refusal(at: readonly (string | number)[], problem: Problem): StateRefusal {
-  return new StateRefusal(fieldPath([...at, ...problem.path]), problem.message);
+  return new StateRefusal(pathText([...at, ...problem.path], 'the state'), problem.message);
 }
 
 /** A state refused, with the field at fault as a path (`counters.invoice`, `tables.orders[3].created_at`). */
@@ -131,12 +139,6 @@ export function checkStateKeyed(value: unknown, clock: number): { state: Sandbox
   const now = clock + state.clock_offset_ms;
   if (!(now >= TIME_MIN && now <= CLOCK_MAX)) throw new StateRefusal('clock_offset_ms', OFFSET);
   return { state, keys: checkRecords(state) };
-}
-
-function fieldPath(path: readonly (string | number)[]): string {
-  let text = '';
-  for (const part of path) text += typeof part === 'number' ? `[${part}]` : `${text === '' ? '' : '.'}${String(part)}`;
-  return text === '' ? 'the state' : text;
 }
 
 /**
