@@ -5,7 +5,9 @@
 // from source when one does not fit. A missing, refused or unreadable cache costs a normal compile, never an error.
 'use strict';
 const { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } = require('node:fs');
-const Module = require('node:module');
+// The CommonJS loader's Module class, which is what node:module exports, without loading node:module: that module
+// also sets up the ES module loader and source maps, about 1.4 ms of every command that needs neither.
+const Module = module.constructor;
 const { basename, dirname, join, resolve, sep } = require('node:path');
 const vm = require('node:vm');
 

@@ -223,9 +223,12 @@ export function readIfExistsSync(path: string, options: ReadOptions): Buffer | u
   }
 }
 
-/** Opens (creating it 0600 if needed) a file of ours that grows by appends: a journal, a log. */
-export function openToAppend(path: string): Promise<FileHandle> {
-  return openChecked(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, true);
+/**
+ * Opens (creating it 0600 if needed) a file of ours that grows by appends: a journal, a log. With `read`, the same
+ * handle also reads it (at given positions; every write still goes to the end).
+ */
+export function openToAppend(path: string, options: { read?: boolean } = {}): Promise<FileHandle> {
+  return openChecked(path, (options.read === true ? constants.O_RDWR : constants.O_WRONLY) | constants.O_APPEND | constants.O_CREAT, true);
 }
 
 /** Opens an existing file of ours to change it in place (truncate, read back); undefined when it does not exist. */

@@ -54,21 +54,25 @@ describe.skipIf(BINARY !== undefined)('what a command of the built CLI loads', (
 
   const UNDICI = 'NativeModule internal/deps/undici/undici';
   const FS_PROMISES = 'NativeModule internal/fs/promises';
+  /** node:os (the config folder's name needs it only without HOME) and node:module with the ES module loader it starts. */
+  const NOT_NEEDED = ['NativeModule os', 'NativeModule module', 'NativeModule internal/modules/esm/loader'];
 
-  it('a command against a server loads neither undici, nor node:fs/promises, nor the sandbox', async () => {
+  it('a command against a server loads neither undici, nor node:fs/promises, nor the sandbox, nor node:os or node:module', async () => {
     const { builtins, files } = await loadsOf(['--base-url', served.url, 'packages', '--json']);
     // The recorder sees what it should: node's HTTP client did load.
     expect(builtins).toContain('NativeModule _http_client');
     expect(builtins).not.toContain(UNDICI);
     expect(builtins).not.toContain(FS_PROMISES);
+    expect(builtins.filter((name) => NOT_NEEDED.includes(name))).toEqual([]);
     const sandboxEntries = files.filter((file) => file.includes(`${sep}dist${sep}cli${sep}lazy${sep}mocks${sep}`));
     expect(sandboxEntries).toEqual([]);
   });
 
-  it('an offline command loads the embedded sandbox, and no undici', async () => {
+  it('an offline command loads the embedded sandbox, and no undici, node:os or node:module', async () => {
     const { builtins, files } = await loadsOf(['--mock', 'packages', '--json']);
     expect(files.some((file) => file.includes(`${sep}dist${sep}cli${sep}lazy${sep}mocks${sep}`))).toBe(true);
     expect(builtins).not.toContain(UNDICI);
+    expect(builtins.filter((name) => NOT_NEEDED.includes(name))).toEqual([]);
   });
 
   /** The bundle's files that hold zod (esbuild names each module it bundles in a comment). */
