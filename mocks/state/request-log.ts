@@ -52,8 +52,8 @@ export function requestLogFile(stateFile: string, size: number = DEFAULT_JOURNAL
         let nextId = (last?.id ?? 0) + 1;
         const numbered = entries.map((entry) => Object.assign({}, entry, { id: nextId++ }));
         if (first !== undefined && last !== undefined && last.id - first.id + 1 >= size) {
-          await rename(current, previous);
           await handle.close();
+          await rename(current, previous);
           handle = await openToAppend(current, { read: true });
           bytes = (await handle.stat()).size;
         }
