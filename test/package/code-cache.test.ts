@@ -361,6 +361,22 @@ describe("the launcher's require for the bundle's own modules", () => {
     expect(readByNode.sort()).toEqual(['linked.cjs', 'main.cjs', 'shebang.cjs']);
   });
 
+  it('a module larger than the first read (1 MiB) is still read whole by the launcher, then the next one from the start', () => {
+    // Its export comes last: a read that lost or repeated a piece would fail to parse or export the wrong text.
+    const padding = `/*${'x'.repeat(2.5 * 1024 * 1024)}*/\n`;
+    const { out, readByNode } = runInBundle(
+      {
+        'main.cjs': "module.exports = { big: require('./big.cjs'), small: require('./small.cjs') };",
+        'big.cjs': `${padding}module.exports = 'big:' + ${JSON.stringify('y'.repeat(1000))}.length;`,
+        'small.cjs': "module.exports = 'small';",
+      },
+      'main.cjs',
+    );
+    expect(out).toEqual({ big: 'big:1000', small: 'small' });
+    // main.cjs is this script's own require, through node; the other two are the launcher's reads.
+    expect(readByNode).toEqual(['main.cjs']);
+  });
+
   it('a module past its bound (64 MiB, none the build writes) is left to node’s loader, not read into the kept bytes', () => {
     const { out, readByNode } = runInBundle(
       {
