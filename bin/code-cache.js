@@ -91,7 +91,7 @@ function useCodeCache(bundleFolder, options = {}) {
   globalThis[FLAGS] = (flag) => {
     const name = KNOWN_FLAGS.get(flag);
     if (name === undefined) throw new Error(`code cache: no folder for the V8 flag ${flag}`);
-    require('node:v8').setFlagsFromString(flag);
+    (nodeV8 ??= require('node:v8')).setFlagsFromString(flag);
     if (!flags.split('+').includes(name)) flags = flags === '' ? name : `${flags}+${name}`;
   };
   // A cache made now carries the flags as they are now: only the modules compiled under them can be recorded.
@@ -122,7 +122,7 @@ function checksummed(work) {
   }
 }
 
-/** node:v8, once it is first needed. */
+/** node:v8, required once, on first need (for each module's compile). */
 let nodeV8;
 
 /** node --verify-snapshot-checksum: the user's own choice for the whole run, left as it is (NODE_OPTIONS refuses it). */
@@ -238,34 +238,15 @@ function keptBytes(length) {
   return kept;
 }
 
-/** Room for a file's first read: more than any of the bundle's modules or caches holds, so that one read takes it. */
-const FIRST_READ_BYTES = 1024 * 1024;
-
-/**
- * Reads `fd` to its end into the kept bytes, from `offset` on, leaving `tailRoom` bytes after it; the kept bytes and
- * how many were read, or undefined for a file that is not a regular one or is past `maxBytes`. The size is asked
- * (fstat) only of a file that fills the first read: its Stats object and four dates, for each of a command's 25 to 40
- * modules and their caches, cost more than the reads. A smaller one that is not a regular file fails here as it did
- * there: a folder cannot be read, and a FIFO opened without blocking has nothing to read yet.
- */
-function readToEnd(fd, offset, tailRoom, maxBytes) {
-  let buffer = keptBytes(offset + FIRST_READ_BYTES + tailRoom);
-  let length = 0;
-  for (;;) {
-    const room = buffer.length - tailRoom - offset - length;
-    if (room === 0) {
-      // A large file, or one that grew: read to its size as fstat gives it, plus a byte to see it grow past that.
-      const stats = fstatSync(fd);
-      if (!stats.isFile() || stats.size > maxBytes || length > maxBytes) return undefined;
-      const grown = Buffer.allocUnsafeSlow(offset + Math.max(stats.size, length) + 1 + tailRoom);
-      buffer.copy(grown, 0, 0, offset + length);
-      kept = buffer = grown;
-      continue;
-    }
-    const read = readSync(fd, buffer, offset + length, room, null);
-    if (read === 0) return length > maxBytes ? undefined : { buffer, length };
-    length += read;
+/** Reads up to `length` bytes of `fd` into `buffer` at `offset`; how many it read (fewer if the file ended). */
+function readInto(fd, buffer, offset, length) {
+  let done = 0;
+  while (done < length) {
+    const read = readSync(fd, buffer, offset + done, length - done, null);
+    if (read === 0) break;
+    done += read;
   }
+  return done;
 }
 
 /**
@@ -281,13 +262,14 @@ function readWrappedSource(filename) {
     return undefined;
   }
   try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > MAX_SOURCE_BYTES) return undefined;
     const [head, tail] = Module.wrapper;
     const headBytes = Buffer.byteLength(head);
-    const read = readToEnd(fd, headBytes, Buffer.byteLength(tail), MAX_SOURCE_BYTES);
-    if (read === undefined) return undefined;
-    const { buffer, length: textBytes } = read;
-    if (textBytes >= 2 && buffer[headBytes] === 0x23 && buffer[headBytes + 1] === 0x21) return undefined;
+    const buffer = keptBytes(headBytes + stats.size + Buffer.byteLength(tail));
     buffer.write(head, 0);
+    const textBytes = readInto(fd, buffer, headBytes, stats.size);
+    if (textBytes >= 2 && buffer[headBytes] === 0x23 && buffer[headBytes + 1] === 0x21) return undefined;
     const end = headBytes + textBytes;
     return buffer.toString('utf8', 0, end + buffer.write(tail, end));
   } catch {
@@ -314,13 +296,17 @@ function isFolder(path) {
 function readCache(path) {
   let fd;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    // Without blocking, as a module's source is opened: a FIFO at a cache's place is refused as no regular file,
+    // where opening it to read would wait for a writer, and the command with it.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch {
     return undefined;
   }
   try {
-    const read = readToEnd(fd, 0, 0, MAX_CACHE_BYTES);
-    return read === undefined || read.length === 0 ? undefined : read.buffer.subarray(0, read.length);
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size === 0 || stats.size > MAX_CACHE_BYTES) return undefined;
+    const buffer = keptBytes(stats.size);
+    return buffer.subarray(0, readInto(fd, buffer, 0, stats.size));
   } catch {
     return undefined;
   } finally {

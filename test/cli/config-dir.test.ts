@@ -11,7 +11,7 @@ describe('the config folder', () => {
     expect(configDir({ HOME: '/home/a' }, 'linux')).toBe(join('/home/a', '.config', 'topup'));
   });
 
-  it("without HOME (or with it empty), the user's home folder as the system knows it", () => {
+  it('without HOME in the environment it is given (or with it empty), the folder node:os gives as home', () => {
     expect(configDir({}, 'linux')).toBe(join(homedir(), '.config', 'topup'));
     expect(configDir({ HOME: '' }, 'linux')).toBe(join(homedir(), '.config', 'topup'));
   });
