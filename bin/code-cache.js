@@ -91,7 +91,7 @@ function useCodeCache(bundleFolder, options = {}) {
   globalThis[FLAGS] = (flag) => {
     const name = KNOWN_FLAGS.get(flag);
     if (name === undefined) throw new Error(`code cache: no folder for the V8 flag ${flag}`);
-    (nodeV8 ??= require('node:v8')).setFlagsFromString(flag);
+    nodeV8().setFlagsFromString(flag);
     if (!flags.split('+').includes(name)) flags = flags === '' ? name : `${flags}+${name}`;
   };
   // A cache made now carries the flags as they are now: only the modules compiled under them can be recorded.
@@ -113,7 +113,7 @@ const FLAGS = Symbol.for('topup.codeCache.useV8Flags');
  * The flag is part of what a cache must match, so the build records with it on too.
  */
 function checksummed(work) {
-  const v8 = (nodeV8 ??= require('node:v8'));
+  const v8 = nodeV8();
   v8.setFlagsFromString('--verify-snapshot-checksum');
   try {
     return work();
@@ -122,8 +122,11 @@ function checksummed(work) {
   }
 }
 
-/** node:v8, required once, on first need (for each module's compile). */
-let nodeV8;
+/** node:v8, required on first need (each module's compile asks for it) and kept. */
+let v8Module;
+function nodeV8() {
+  return (v8Module ??= require('node:v8'));
+}
 
 /** node --verify-snapshot-checksum: the user's own choice for the whole run, left as it is (NODE_OPTIONS refuses it). */
 const CHECKSUMS_ASKED = process.execArgv.some((option) => /^--verify[-_]snapshot[-_]checksum$/.test(option));

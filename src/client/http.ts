@@ -67,10 +67,13 @@ export async function sendAttempt(
     ...(attempt.json === undefined && attempt.text === undefined ? {} : { 'content-type': 'application/json' }),
     ...attempt.headers,
   };
-  // Outside the try: an error of the caller's own hook is theirs, not a transport failure. Described (its secrets cut)
-  // only for a hook: the cut's patterns were a millisecond of every command without --debug.
-  if (options.onRequest !== undefined)
-    callHook('onRequest', options.onRequest, describeRequest(attempt.method, url, headers, options.token), [options.token]);
+  // Described (its secrets cut) only for a hook: the cut's patterns were a millisecond of every command without --debug.
+  const announce = (method: string, to: string, sent: Record<string, string>) => {
+    if (options.onRequest !== undefined)
+      callHook('onRequest', options.onRequest, describeRequest(method, to, sent, options.token), [options.token]);
+  };
+  // Outside the try: an error of the caller's own hook is theirs, not a transport failure.
+  announce(attempt.method, url, headers);
 
   const body = attempt.text ?? (attempt.json === undefined ? undefined : JSON.stringify(attempt.json));
   try {
@@ -84,10 +87,7 @@ export async function sendAttempt(
         signal: attempt.signal,
         redirects: { allowInsecureHttp: options.allowInsecureHttp },
         // --debug shows where each redirect went, as it showed the first request.
-        onRedirect: (hop) => {
-          if (options.onRequest !== undefined)
-            callHook('onRequest', options.onRequest, describeRequest(hop.method, hop.url, hop.headers, options.token), [options.token]);
-        },
+        onRedirect: (hop) => announce(hop.method, hop.url, hop.headers),
       },
     );
   } catch (error) {
