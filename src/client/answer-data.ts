@@ -80,7 +80,7 @@ export const UNREADABLE_ANSWER = 'UNREADABLE_ANSWER';
  * is never too deep.
  */
 export function nestsDeeperThan(text: string, max: number): boolean {
-  if (!/^\s*[[{]/.test(text)) return false;
+  if (!/^\s*[[{]/.test(text) || !opensMoreThan(text, max)) return false;
   let depth = 0;
   for (let at = 0; at < text.length; at++) {
     const char = text.charCodeAt(at);
@@ -98,6 +98,18 @@ const OPEN_LIST = 0x5b;
 const CLOSE_LIST = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
+
+/**
+ * Whether the text holds more than `max` opening brackets anywhere, strings included: no fewer can nest deeper. Two
+ * searches that skip from bracket to bracket, where the exact count walks every character: almost every answer has
+ * far fewer (a page of orders some hundreds), and is passed at this.
+ */
+function opensMoreThan(text: string, max: number): boolean {
+  let count = 0;
+  for (let at = text.indexOf('{'); at !== -1 && count <= max; at = text.indexOf('{', at + 1)) count++;
+  for (let at = text.indexOf('['); at !== -1 && count <= max; at = text.indexOf('[', at + 1)) count++;
+  return count > max;
+}
 
 /** Where the string opened at `start` ends: its closing quote, the first not escaped by an odd run of backslashes. */
 function endOfString(text: string, start: number): number {

@@ -1,4 +1,4 @@
-import { raceAbort, whenAborted } from '../abort.js';
+import { abortableWaits, whenAborted } from '../abort.js';
 import { answerBegunStatus } from './answer-begun.js';
 import { callHook } from './hook-call.js';
 import { finalFetchError, isFinalFetchError } from './final-fetch-error.js';
@@ -141,7 +141,7 @@ export async function exchange(
   signal?.throwIfAborted();
   // One signal for the caller's abort and the timeout; listeners rather than AbortSignal.any, which keeps
   // a reference on a long-lived caller's signal for every attempt.
-  const controller = new AbortController();
+  const controller = abortableWaits();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -167,12 +167,12 @@ export async function exchange(
         [MAX_RESPONSE_BYTES]: limits.maxResponseBytes,
       };
       at = hop.url;
-      const answer: Answer = await raceAbort(fetch(hop.url, init), controller.signal);
+      const answer: Answer = await controller.race(fetch(hop.url, init));
       const next = nextHop(hop, answer, hops, limits.redirects);
       if (next === undefined) {
         during = 'body';
         status = answer.status;
-        const body = await raceAbort(readBodyWithin(answer, hop.url, limits.maxResponseBytes), controller.signal);
+        const body = await controller.race(readBodyWithin(answer, hop.url, limits.maxResponseBytes));
         if (nestsDeeperThan(body, MAX_ANSWER_DEPTH)) throw finalFetchError(unreadableAnswer(hop.url, TOO_DEEP, answer.status));
         return { answer, body };
       }

@@ -72,12 +72,16 @@ export function nextHop<Body>(
   hops: number,
   policy: RedirectPolicy = {},
 ): Hop<Body> | undefined {
-  const from = shownOrigin(previous.url);
   if (answer.type === 'opaqueredirect')
-    throw new RedirectRefusedError(`${from} answered with a redirect that this fetch hides (an opaque redirect), so it was not followed.`);
+    throw new RedirectRefusedError(
+      `${shownOrigin(previous.url)} answered with a redirect that this fetch hides (an opaque redirect), so it was not followed.`,
+    );
+  // Most answers are no redirect: nothing more is made of them.
+  if (!REDIRECT_STATUSES.has(answer.status)) return undefined;
   const location = answer.headers.get('location');
-  if (!REDIRECT_STATUSES.has(answer.status) || location === null) return undefined;
+  if (location === null) return undefined;
   const status = answer.status;
+  const from = shownOrigin(previous.url);
   const refuse = (why: string) => new RedirectRefusedError(`${from} answered ${status} with a redirect ${why}`, { status });
   if (hops >= MAX_REDIRECTS) throw new RedirectRefusedError(`${from} redirected more than ${MAX_REDIRECTS} times; stopped.`, { status });
   let url: URL;

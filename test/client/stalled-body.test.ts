@@ -273,3 +273,38 @@ describe('the per-attempt timer', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 });
+
+describe('a fetch that never answers and ignores its signal', () => {
+  /** Never settles; keeps the signal it was given, to show that the client aborted it. */
+  function silent(): { fetch: FetchFunction; given: () => AbortSignal | undefined } {
+    let given: AbortSignal | undefined;
+    const fetch: FetchFunction = (_input, init) => {
+      given = init?.signal ?? undefined;
+      return new Promise<never>(() => undefined);
+    };
+    return { fetch, given: () => given };
+  }
+
+  it('ends at the per-attempt timeout with TimeoutError, its signal aborted', GUARD, async () => {
+    const { fetch, given } = silent();
+    const client = createClient({ baseUrl: 'http://127.0.0.1:1', fetch, pacing: false, timeout: 100, maxRetries: 0 });
+    const error: unknown = await client.health().then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(given()?.aborted).toBe(true);
+  });
+
+  it("ends at the caller's abort with its reason, however long the timeout", GUARD, async () => {
+    const { fetch, given } = silent();
+    const client = createClient({ baseUrl: 'http://127.0.0.1:1', fetch, pacing: false });
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    const pending = client.health({ signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    expect(given()?.reason).toBe(reason);
+  });
+});

@@ -55,6 +55,18 @@ describe.each(fetches)('through %s', (_name, fetch) => {
     expect(JSON.stringify(data.x)).toBe(nestedList(510));
   });
 
+  it('an answer with more brackets than the limit, but shallow, reads as ever: in its strings and side by side', async () => {
+    const note = '[{'.repeat(600);
+    const packages = Array.from({ length: 600 }, (_, i) => ({ code: `P${i}`, tags: [[], {}] }));
+    server.answer = { status: 200, body: JSON.stringify({ success: true, message: 'ok', data: { packages, note } }) };
+    const data = (await clientFor(fetch).catalog.creditPackages()) as { packages: unknown[]; note?: unknown };
+    expect({ packages: data.packages.length, last: data.packages.at(-1), note: data.note }).toEqual({
+      packages: 600,
+      last: { code: 'P599', tags: [[], {}] },
+      note,
+    });
+  });
+
   const body = JSON.stringify({ success: true, message: 'ok', data: { packages: [] } });
 
   it.each([
