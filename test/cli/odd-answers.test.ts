@@ -125,6 +125,43 @@ describe('dashboard: recent_orders that is not a list', () => {
   });
 });
 
+describe('dashboard: order counts that are not what our sandbox sends', () => {
+  const base = { balance: 50000, formatted_balance: 'Rp 50.000', currency: 'IDR', pending_invoices: 0, recent_orders: [] };
+
+  it('a status this version does not know, and a count that is not a number: each shown under its own name', async () => {
+    const orders = { total: 6, pending: 'several', completed: 2, failed: 0, refunded: 1, on_hold: { since: 'May' } };
+    const piped = await run({ ...base, orders }, ['dashboard']);
+    expectShown(piped);
+    expect(fieldsOf(piped.out)).toMatchObject({
+      orders_total: '6',
+      orders_pending: 'several',
+      orders_processing: '-',
+      orders_completed: '2',
+      orders_failed: '0',
+      orders_cancelled: '-',
+      orders_refunded: '1',
+      orders_on_hold: '{"since":"May"}',
+    });
+    const terminal = await run({ ...base, orders }, ['dashboard'], true);
+    expectShown(terminal);
+    expect(terminal.out).toMatch(/^orders +6 \(several pending, 2 completed, 1 refunded, \{"since":"May"\} on_hold\)$/m);
+  });
+
+  it.each([
+    ['a text', 'see the website', 'see the website'],
+    ['a list', [3, 1], '[3,1]'],
+    ['a number', 4, '4'],
+  ])('counts that are %s: shown as they are, as orders', async (_kind, orders, shown) => {
+    const piped = await run({ ...base, orders }, ['dashboard']);
+    expectShown(piped);
+    expect(fieldsOf(piped.out)).toMatchObject({ orders: shown, orders_total: '-', orders_pending: '-' });
+    const terminal = await run({ ...base, orders }, ['dashboard'], true);
+    expectShown(terminal);
+    const line = terminal.out.split('\n').find((each) => each.startsWith('orders '));
+    expect(line?.replace(/^orders +/, '')).toBe(shown);
+  });
+});
+
 /** Every command that shows a time, with that time sent as a number. */
 const timed: [string, string[], unknown][] = [
   ['health', ['health'], { status: 'ok', time: 1767225600 }],

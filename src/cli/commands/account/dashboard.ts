@@ -2,11 +2,31 @@ import type { Command } from 'commander';
 import type { DashboardSummary } from '../../../contract/index.js';
 import type { CliContext } from '../../context.js';
 import { amountText, orDash, renderRecord, valueText, type RecordField } from '../../io/format.js';
+import { oneLine } from '../../io/sanitize.js';
 import { renderTable, type TableView } from '../../io/table.js';
 import type { View } from '../../io/view.js';
 import { refreshIntervals } from '../shared/choices.js';
 import { orderSummaryColumns } from '../orders/list.js';
 import { parseWatchSeconds, runWatch, watchInterval } from '../shared/watch.js';
+
+/** The statuses the sandbox counts, in the order a reader expects them. */
+const KNOWN_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
+
+/**
+ * The counts by status: the known ones in their order (each present, a dash when missing), then any other the
+ * server counts, under its own name and with its value as it is. A status this version does not know is still an
+ * order of the account's.
+ */
+function statusCounts(counts: Record<string, unknown>): [status: string, count: unknown][] {
+  const known: readonly string[] = KNOWN_STATUSES;
+  const others = Object.keys(counts).filter((name) => name !== 'total' && !known.includes(name));
+  return [...known, ...others].map((name) => [name, counts[name]]);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A count worth naming in the terminal's breakdown: anything but zero or nothing. */
+const isShownCount = (count: unknown): boolean => count !== 0 && valueText(count) !== '-';
 
 /**
  * The dashboard as one record. Piped: `key: value` lines, then one `recent_order:` line per recent order
@@ -14,7 +34,11 @@ import { parseWatchSeconds, runWatch, watchInterval } from '../shared/watch.js';
  */
 export function renderDashboard(summary: DashboardSummary, view: View & TableView): string {
   // Every part of the dashboard is our design, not the document's: each may be missing and shows as a dash.
-  const counts: Partial<Record<string, unknown>> & NonNullable<DashboardSummary['orders']> = summary.orders ?? {};
+  // Counts by status as an object; anything else the server put there is shown as it is, as `orders`.
+  const orders: unknown = summary.orders;
+  const counts: Record<string, unknown> = isRecord(orders) ? orders : {};
+  const ordersOther = isRecord(orders) || orders === null || orders === undefined ? undefined : valueText(orders);
+  const byStatus = statusCounts(counts);
   // A list of orders is a table; anything else the server put there (a text, an object) is shown as it is, beside the
   // rest of the dashboard, and null or nothing as a dash.
   const recent: unknown = summary.recent_orders;
@@ -26,10 +50,11 @@ export function renderDashboard(summary: DashboardSummary, view: View & TableVie
       { key: 'currency', label: '', plain: summary.currency },
       { key: 'total_spent', label: '', plain: summary.total_spent },
       { key: 'pending_invoices', label: '', plain: summary.pending_invoices },
-      ...(['total', 'pending', 'processing', 'completed', 'failed', 'cancelled'] as const).map((k) => ({
-        key: `orders_${k}`,
+      ...(ordersOther === undefined ? [] : [{ key: 'orders', label: '', plain: ordersOther }]),
+      ...[['total', counts.total] as const, ...byStatus].map(([status, count]) => ({
+        key: `orders_${oneLine(status)}`,
         label: '',
-        plain: counts[k],
+        plain: count,
       })),
     ];
     const columns = orderSummaryColumns(view);
@@ -38,9 +63,7 @@ export function renderDashboard(summary: DashboardSummary, view: View & TableVie
     return renderRecord([...fields, ...other], view) + rows.join('');
   }
   const style = view.style;
-  const breakdown = (['pending', 'processing', 'completed', 'failed', 'cancelled'] as const)
-    .filter((k) => (counts[k] ?? 0) > 0)
-    .map((k) => `${valueText(counts[k])} ${k}`);
+  const breakdown = byStatus.filter(([, count]) => isShownCount(count)).map(([status, count]) => `${valueText(count)} ${status}`);
   const pending = summary.pending_invoices;
   const summaryText = renderRecord(
     [
@@ -65,7 +88,10 @@ export function renderDashboard(summary: DashboardSummary, view: View & TableVie
         key: 'orders',
         label: 'orders',
         plain:
-          counts.total === undefined ? undefined : `${valueText(counts.total)}${breakdown.length > 0 ? ` (${breakdown.join(', ')})` : ''}`,
+          ordersOther ??
+          (counts.total === undefined && breakdown.length === 0
+            ? undefined
+            : `${valueText(counts.total)}${breakdown.length > 0 ? ` (${breakdown.join(', ')})` : ''}`),
       },
     ],
     { ...view, title: 'Dashboard' },
