@@ -85,7 +85,7 @@ describe('topup doctor', () => {
     expect(sandbox.snapshot().tables.orders.length).toBe(before);
   });
 
-  it('--contract lists each difference from the contract: a missing guaranteed field, a wrong type, an unknown enum value (exit 1)', async () => {
+  it('--contract lists each difference from the contract: a missing guaranteed field, a wrong type (exit 1); an unknown enum value is a note', async () => {
     await seedOrderAndDeposit();
     const fetch = rewritten((path, body) => {
       if (path === '/api/v1/catalog/credit-packages') {
@@ -97,13 +97,33 @@ describe('topup doctor', () => {
     });
     const result = await doctor(['--contract'], { fetch });
     expect(result.code).toBe(1);
-    const findings = result.out.split('\n').filter((l) => l.startsWith('- '));
-    expect(findings).toContain('- GET /api/v1/catalog/credit-packages: data.packages[0].price: a guaranteed field is missing.');
-    expect(findings).toContain('- GET /api/v1/catalog/credit-packages: data.packages[1].credit_amount: expected number, got a string.');
-    expect(
-      findings.some((f) => f.startsWith('- GET /api/v1/me/invoices/{invoice}/status: data.payment_status: unknown value "on_hold"')),
-    ).toBe(true);
-    expect(result.err).toBe('Error: topup doctor found 3 problems.\n');
+    const [findings, notes] = result.out
+      .split(/\n\d+ notes?, no problem \(shown as they are\):\n/)
+      .map((part) => part.split('\n').filter((l) => l.startsWith('- ')));
+    expect(findings).toEqual([
+      '- GET /api/v1/catalog/credit-packages: data.packages[0].price: a guaranteed field is missing.',
+      '- GET /api/v1/catalog/credit-packages: data.packages[1].credit_amount: expected number, got a string.',
+    ]);
+    expect(notes).toHaveLength(1);
+    expect(notes![0]).toMatch(
+      /^- GET \/api\/v1\/me\/invoices\/\{invoice\}\/status: data\.payment_status: unknown value "on_hold" \(the contract knows "pending", /,
+    );
+    expect(result.err).toBe('Error: topup doctor found 2 problems.\n');
+  });
+
+  it('a value this version does not know, in a record the document does not show, is a note and no problem (exit 0)', async () => {
+    // The health record is our design ("not shown" in the document): another server may well say "up".
+    const fetch = rewritten((path, body) => (path === '/api/v1/health' ? { ...body, data: { ...body.data, status: 'up' } } : body));
+    const result = await doctor([], { fetch });
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(
+      /\n1 note, no problem \(shown as they are\):\n- GET \/api\/v1\/health: data\.status: unknown value "up" \(the contract knows "ok"/,
+    );
+    const json = await doctor(['--json'], { fetch });
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.out) as { findings: unknown[]; notes: { where: string; note: string }[] };
+    expect(report.findings).toEqual([]);
+    expect(report.notes).toEqual([{ where: 'GET /api/v1/health', note: expect.stringMatching(/^data\.status: unknown value "up"/) }]);
   });
 
   it('a refused token is a finding (exit 1)', async () => {

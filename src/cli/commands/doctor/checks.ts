@@ -2,6 +2,12 @@ import type { z } from 'zod';
 import { schemaDef, type SchemaDef } from '../../../contract/schema-def.js';
 
 /** Something that is not as the interface document says, or that will make commands fail. */
+/** Something worth knowing that is no problem: `note` in words. */
+export interface Note {
+  where: string;
+  note: string;
+}
+
 export interface Finding {
   /** What was checked, e.g. `GET /api/v1/me/balance` or `token`. */
   where: string;
@@ -66,9 +72,9 @@ function openEnumValues(def: SchemaDef): string[] | undefined {
 
 /**
  * Values of open enums (a status, a mode) that the contract does not know: a tolerant reader accepts and shows them,
- * so the schema check passes; doctor still reports them, since a new value may need new handling.
+ * so they are no problem; doctor still notes them, since a newer server's value may deserve handling of its own.
  */
-export function unknownEnumFindings(where: string, schema: z.ZodType, value: unknown, path: PropertyKey[] = []): Finding[] {
+export function unknownEnumNotes(where: string, schema: z.ZodType, value: unknown, path: PropertyKey[] = []): Note[] {
   const def = schemaDef(schema);
   const values = openEnumValues(def);
   if (values !== undefined) {
@@ -76,33 +82,32 @@ export function unknownEnumFindings(where: string, schema: z.ZodType, value: unk
       ? [
           {
             where,
-            problem: `${pathText(path)}: unknown value ${JSON.stringify(value)} (the contract knows ${values.map((v) => JSON.stringify(v)).join(', ')}).`,
+            note: `${pathText(path)}: unknown value ${JSON.stringify(value)} (the contract knows ${values.map((v) => JSON.stringify(v)).join(', ')}).`,
           },
         ]
       : [];
   }
-  if ((def.type === 'optional' || def.type === 'nullable') && def.innerType) return unknownEnumFindings(where, def.innerType, value, path);
+  if ((def.type === 'optional' || def.type === 'nullable') && def.innerType) return unknownEnumNotes(where, def.innerType, value, path);
   if (def.type === 'array' && def.element && Array.isArray(value))
-    return value.flatMap((item, i) => unknownEnumFindings(where, def.element!, item, [...path, i]));
+    return value.flatMap((item, i) => unknownEnumNotes(where, def.element!, item, [...path, i]));
   if (def.type === 'object' && def.shape && value !== null && typeof value === 'object') {
     return Object.entries(def.shape).flatMap(([key, field]) =>
-      unknownEnumFindings(where, field, (value as Record<string, unknown>)[key], [...path, key]),
+      unknownEnumNotes(where, field, (value as Record<string, unknown>)[key], [...path, key]),
     );
   }
   return [];
 }
 
 /**
- * What differs between an answer and the contract's reading of it, one finding per difference, in words: a missing
- * guaranteed field, a value of an unexpected type, an unknown enum value. The schema is the contract's tolerant
- * reader, so fields the document does not guarantee may be absent, and unknown fields are fine.
+ * What the contract's reading of an answer cannot take, one finding per difference, in words: a missing guaranteed
+ * field, a value of an unexpected type. The schema is the contract's tolerant reader, so fields the document does not
+ * guarantee may be absent, unknown fields are fine, and so are values of open enums it does not know (those are
+ * unknownEnumNotes: notes, not problems).
  */
 export function contractFindings(where: string, schema: z.ZodType, body: unknown): Finding[] {
   const parsed = schema.safeParse(body);
-  const unknownValues = unknownEnumFindings(where, schema, body);
-  if (parsed.success) return unknownValues;
+  if (parsed.success) return [];
   return [
-    ...unknownValues,
     ...parsed.error.issues.map((issue) => {
       const at = pathText(issue.path);
       const value = valueAt(body, issue.path);

@@ -3,7 +3,15 @@ import type { EndpointId } from '../../../contract/endpoints.js';
 import { endpointRoutes } from '../../../contract/routes.js';
 import { INSTANCE_HEADER } from '../../../contract/sandbox-control.js';
 import type { CliContext } from '../../context.js';
-import { clockSkewSeconds, contractFindings, rateLimitHeadersOf, SKEW_LIMIT_SECONDS, type Finding } from './checks.js';
+import {
+  clockSkewSeconds,
+  contractFindings,
+  rateLimitHeadersOf,
+  SKEW_LIMIT_SECONDS,
+  unknownEnumNotes,
+  type Finding,
+  type Note,
+} from './checks.js';
 import { UsageError } from '../../errors.js';
 import { renderFields } from '../../io/table.js';
 import { describeTarget, type TargetSpec } from '../../target.js';
@@ -27,7 +35,10 @@ export interface DoctorReport {
   /** Where requests go; `origin`, `profile` and `mode` as in every --json `target` (src/cli/where.ts). */
   target: ({ description: string; kind: 'embedded' | 'remote'; base_url: string | null; source: string } & TargetSummary) | null;
   checks: Check[];
+  /** Problems: each makes the exit status 1. */
   findings: Finding[];
+  /** Worth knowing, not wrong: values this version does not know, which every command shows as they are. */
+  notes: Note[];
 }
 
 /** A fetch that keeps every answer it passes on, tagged with the probe that asked. */
@@ -42,11 +53,15 @@ function recordingFetch(fetch: typeof globalThis.fetch, seen: Recorded[], curren
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
 
-/** The report as the checks fill it in: a check is a line of the table, a finding a problem to fix (exit 1). */
+/**
+ * The report as the checks fill it in: a check is a line of the table, a finding a problem to fix (exit 1), a note
+ * something a reader may want to know that is no problem.
+ */
 class Report implements DoctorReport {
   target: DoctorReport['target'] = null;
   checks: Check[] = [];
   findings: Finding[] = [];
+  notes: Note[] = [];
 
   check(name: string, ok: boolean, detail: string): void {
     this.checks.push({ name, ok, detail });
@@ -58,7 +73,7 @@ class Report implements DoctorReport {
 
   /** Plain data, keys in the order --json has always printed them. */
   toJSON(): DoctorReport {
-    return { target: this.target, checks: this.checks, findings: this.findings };
+    return { target: this.target, checks: this.checks, findings: this.findings, notes: this.notes };
   }
 }
 
@@ -265,7 +280,9 @@ async function checkAnswers(report: Report, seen: readonly Recorded[]): Promise<
       continue;
     }
     const { endpointById, successEnvelope } = await import('../../../contract/endpoints.js');
-    report.findings.push(...contractFindings(endpointName(answer.probe), successEnvelope(endpointById[answer.probe].data), body));
+    const schema = successEnvelope(endpointById[answer.probe].data);
+    report.findings.push(...contractFindings(endpointName(answer.probe), schema, body));
+    report.notes.push(...unknownEnumNotes(endpointName(answer.probe), schema, body));
   }
 }
 
@@ -318,7 +335,12 @@ async function finish(ctx: CliContext, report: Report): Promise<void> {
     if (report.findings.length > 0) {
       ctx.io.out(`\n${report.findings.length} ${report.findings.length === 1 ? 'finding' : 'findings'}:\n`);
       for (const f of report.findings) ctx.io.out(`- ${f.where}: ${f.problem}\n`);
-    } else ctx.io.success('No problems found.');
+    }
+    if (report.notes.length > 0) {
+      ctx.io.out(`\n${report.notes.length} ${report.notes.length === 1 ? 'note' : 'notes'}, no problem (shown as they are):\n`);
+      for (const n of report.notes) ctx.io.out(`- ${n.where}: ${n.note}\n`);
+    }
+    if (report.findings.length === 0) ctx.io.success('No problems found.');
   }
   if (report.findings.length > 0) throw new DoctorFindings(report.findings.length);
 }
