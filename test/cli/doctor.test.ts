@@ -116,6 +116,7 @@ describe('topup doctor', () => {
     const fetch = rewritten((path, body) => (path === '/api/v1/health' ? { ...body, data: { ...body.data, status: 'up' } } : body));
     const result = await doctor([], { fetch });
     expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(/^server: ✓ GET \/api\/v1\/health answered 200 in \d+ ms, saying its status is "up"$/m);
     expect(result.out).toMatch(
       /\n1 note, no problem \(shown as they are\):\n- GET \/api\/v1\/health: data\.status: unknown value "up" \(the contract knows "ok"/,
     );

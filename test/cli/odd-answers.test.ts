@@ -147,6 +147,25 @@ describe('dashboard: order counts that are not what our sandbox sends', () => {
     expect(terminal.out).toMatch(/^orders +6 \(several pending, 2 completed, 1 refunded, \{"since":"May"\} on_hold\)$/m);
   });
 
+  it("piped, a status name is one word of its key, never another line's key: each count once, under a key of its own", async () => {
+    const orders = { total: 9, pending: 1, 'on hold': 2, 'on-hold': 3, 'total: 999 #': 4, 'pending\tx': 5 };
+    const piped = await run({ ...base, orders }, ['dashboard']);
+    expectShown(piped);
+    const lines = piped.out.split('\n').filter((line) => line.startsWith('orders'));
+    expect(lines).toEqual([
+      'orders_total: 9',
+      'orders_pending: 1',
+      'orders_processing: -',
+      'orders_completed: -',
+      'orders_failed: -',
+      'orders_cancelled: -',
+      'orders_on_hold: 2',
+      'orders_on_hold_2: 3',
+      'orders_total__999__: 4',
+      'orders_pending_x09x: 5',
+    ]);
+  });
+
   it.each([
     ['a text', 'see the website', 'see the website'],
     ['a list', [3, 1], '[3,1]'],

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { DashboardSummary } from '../../../contract/index.js';
 import type { CliContext } from '../../context.js';
 import { amountText, orDash, renderRecord, valueText, type RecordField } from '../../io/format.js';
-import { oneLine } from '../../io/sanitize.js';
 import { renderTable, type TableView } from '../../io/table.js';
 import type { View } from '../../io/view.js';
 import { refreshIntervals } from '../shared/choices.js';
@@ -21,6 +20,22 @@ function statusCounts(counts: Record<string, unknown>): [status: string, count: 
   const known: readonly string[] = KNOWN_STATUSES;
   const others = Object.keys(counts).filter((name) => name !== 'total' && !known.includes(name));
   return [...known, ...others].map((name) => [name, counts[name]]);
+}
+
+/**
+ * `orders_<status>` for each name, one word each, so that a piped line is still one `key: value` a script can cut:
+ * a server's name has every character but letters, digits and _ made _ (`on hold` → `orders_on_hold`), and one that
+ * would repeat a key already given gets _2, _3… (`total: 9` is `orders_total_2`, not a second `orders_total`).
+ */
+function pipedKeys(statuses: readonly string[]): string[] {
+  const given = new Set<string>();
+  return statuses.map((status) => {
+    const base = `orders_${status.replace(/[^A-Za-z0-9_]/g, '_')}`;
+    let key = base;
+    for (let n = 2; given.has(key); n++) key = `${base}_${n}`;
+    given.add(key);
+    return key;
+  });
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -51,10 +66,10 @@ export function renderDashboard(summary: DashboardSummary, view: View & TableVie
       { key: 'total_spent', label: '', plain: summary.total_spent },
       { key: 'pending_invoices', label: '', plain: summary.pending_invoices },
       ...(ordersOther === undefined ? [] : [{ key: 'orders', label: '', plain: ordersOther }]),
-      ...[['total', counts.total] as const, ...byStatus].map(([status, count]) => ({
-        key: `orders_${oneLine(status)}`,
+      ...pipedKeys(['total', ...byStatus.map(([status]) => status)]).map((key, i) => ({
+        key,
         label: '',
-        plain: count,
+        plain: i === 0 ? counts.total : byStatus[i - 1]![1],
       })),
     ];
     const columns = orderSummaryColumns(view);

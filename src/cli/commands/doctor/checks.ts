@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import { schemaDef, type SchemaDef } from '../../../contract/schema-def.js';
 
-/** Something that is not as the interface document says, or that will make commands fail. */
 /** Something worth knowing that is no problem: `note` in words. */
 export interface Note {
   where: string;
   note: string;
 }
 
+/** Something that is not as the interface document says, or that will make commands fail. */
 export interface Finding {
   /** What was checked, e.g. `GET /api/v1/me/balance` or `token`. */
   where: string;
