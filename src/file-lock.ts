@@ -1,4 +1,4 @@
-import { link, stat, unlink } from 'node:fs/promises';
+import { link, stat, unlink } from './open-file.js';
 import { abortableSleep } from './abort.js';
 import { createNewFile, FileTooLargeError, MAX_PID_FILE_BYTES, readIfExists } from './safe-file.js';
 

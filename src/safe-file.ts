@@ -1,18 +1,14 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, promises as fs, readSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import * as fs from './open-file.js';
+import type { OpenFile } from './open-file.js';
 
 /*
  * The one way topup opens a file it keeps (state snapshot, its journal and lock, the request log, credentials and
  * config). A file of ours is never a symbolic link and never has a second name: a link planted at one of our names
  * would make us read, append to or replace someone else's file. Links in the folders above are fine (a linked
- * ~/.config is common); only the last part of the path is checked. A leaf: imports nothing of ours.
- */
-
-/*
- * The promise API is reached through node:fs's `promises`, which node loads on first use: node:fs/promises brings
- * streams and readline with it (some 2 ms), and a command that opens none of our files (one against a server, with
- * its token in the environment) never needs it.
+ * ~/.config is common); only the last part of the path is checked. Imports nothing of ours but open-file.ts, through
+ * which its promise calls go (node:fs/promises costs an offline command's start-up a few ms to load).
  */
 
 /** Where the platform has it (not Windows), the kernel itself refuses to follow a link at the last part. */
@@ -69,11 +65,11 @@ async function refuseLinkBeforeOpen(path: string): Promise<void> {
   if (stats?.isSymbolicLink()) throw new UnsafeFileError(path, 'it is a symbolic link');
 }
 
-async function openChecked(path: string, flags: number, soleName: boolean, mode = PRIVATE_FILE_MODE): Promise<FileHandle> {
+async function openChecked(path: string, flags: number, soleName: boolean, mode = PRIVATE_FILE_MODE): Promise<OpenFile> {
   await refuseLinkBeforeOpen(path);
-  let handle: FileHandle;
+  let handle: OpenFile;
   try {
-    handle = await fs.open(path, flags | NO_FOLLOW | NO_BLOCK, mode);
+    handle = await fs.openFile(path, flags | NO_FOLLOW | NO_BLOCK, mode);
   } catch (error) {
     throw refusal(path, error);
   }
@@ -157,7 +153,7 @@ function boundedReader(path: string, size: number, maxBytes: number) {
 }
 
 /** What an opened file of ours holds, at most `maxBytes` (see ReadOptions.maxBytes). */
-export async function readOpened(handle: FileHandle, path: string, maxBytes: number): Promise<Buffer> {
+export async function readOpened(handle: OpenFile, path: string, maxBytes: number): Promise<Buffer> {
   const reader = boundedReader(path, (await handle.stat()).size, maxBytes);
   for (;;) {
     const room = reader.room();
@@ -174,7 +170,7 @@ function readOpenedSync(fd: number, path: string, size: number, maxBytes: number
 }
 
 /** Opens a file of ours to read; undefined when it does not exist. */
-export async function openToRead(path: string, options: OpenOptions = {}): Promise<FileHandle | undefined> {
+export async function openToRead(path: string, options: OpenOptions = {}): Promise<OpenFile | undefined> {
   try {
     return await openChecked(path, constants.O_RDONLY, options.soleName === true);
   } catch (error) {
@@ -196,7 +192,7 @@ export async function readIfExists(path: string, options: ReadOptions): Promise<
 
 /**
  * As readIfExists, in one read: for the CLI's settings at start-up, which must stay synchronous, and for a state
- * file's snapshot (megabytes, which the promise API reads in pieces).
+ * file's snapshot (megabytes, which a read at a time would take in pieces).
  */
 export function readIfExistsSync(path: string, options: ReadOptions): Buffer | undefined {
   if (NO_FOLLOW === 0) {
@@ -227,12 +223,12 @@ export function readIfExistsSync(path: string, options: ReadOptions): Buffer | u
  * Opens (creating it 0600 if needed) a file of ours that grows by appends: a journal, a log. With `read`, the same
  * handle also reads it (at given positions; every write still goes to the end).
  */
-export function openToAppend(path: string, options: { read?: boolean } = {}): Promise<FileHandle> {
+export function openToAppend(path: string, options: { read?: boolean } = {}): Promise<OpenFile> {
   return openChecked(path, (options.read === true ? constants.O_RDWR : constants.O_WRONLY) | constants.O_APPEND | constants.O_CREAT, true);
 }
 
 /** Opens an existing file of ours to change it in place (truncate, read back); undefined when it does not exist. */
-export async function openToUpdate(path: string): Promise<FileHandle | undefined> {
+export async function openToUpdate(path: string): Promise<OpenFile | undefined> {
   try {
     return await openChecked(path, constants.O_RDWR, true);
   } catch (error) {
@@ -247,7 +243,7 @@ export async function openToUpdate(path: string): Promise<FileHandle | undefined
  * follows a link.
  */
 export async function createNewFile(path: string, data: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
-  const handle = await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, PRIVATE_FILE_MODE);
+  const handle = await fs.openFile(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(data);
     if (options.durable !== false) await handle.sync();
@@ -289,7 +285,7 @@ async function nodeCrypto(): Promise<typeof import('node:crypto')> {
 /** Makes a file's creation or rename durable. */
 export async function syncDirectory(dir: string): Promise<void> {
   try {
-    const handle = await fs.open(dir, 'r');
+    const handle = await fs.openFile(dir, 'r');
     try {
       await handle.sync();
     } finally {

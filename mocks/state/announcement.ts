@@ -1,4 +1,4 @@
-import { unlink } from 'node:fs/promises';
+import { unlink } from '../../src/open-file.js';
 import { FileTooLargeError, openToRead, readOpened, replaceFile, UnsafeFileError } from '../../src/safe-file.js';
 import { isRunning } from './lock.js';
 

@@ -1,4 +1,4 @@
-import { lstat, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, lstatExact, unlink, type OpenFile } from '../../src/open-file.js';
 import { dirname } from 'node:path';
 import {
   createNewFile,
@@ -267,7 +267,7 @@ async function resumeStateFile(
  */
 async function filesFingerprint(file: string): Promise<string> {
   const describe = async (path: string) => {
-    const stats = await lstat(path, { bigint: true }).catch((error: NodeJS.ErrnoException) => {
+    const stats = await lstatExact(path).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
@@ -324,7 +324,7 @@ class StateFileWriter implements StateWriter {
   #journalBytes: number;
   #snapshotBytes: number | undefined;
   readonly #minJournalBytes: number;
-  #handle: FileHandle | undefined;
+  #handle: OpenFile | undefined;
   #preserveJournalAs: string | undefined;
   #failed = false;
 
@@ -420,7 +420,7 @@ class StateFileWriter implements StateWriter {
     this.#journalBytes = bytes;
   }
 
-  async #journal(): Promise<FileHandle> {
+  async #journal(): Promise<OpenFile> {
     if (this.#handle === undefined) {
       try {
         this.#handle = await openToAppend(this.journalPath);

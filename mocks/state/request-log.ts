@@ -1,4 +1,4 @@
-import { lstat, rename, type FileHandle } from 'node:fs/promises';
+import { lstat, rename, type OpenFile } from '../../src/open-file.js';
 import { openToAppend, openToRead, replaceFile, UnsafeFileError } from '../../src/safe-file.js';
 import { DEFAULT_JOURNAL_SIZE, type JournalEntry } from '../inspect/request-journal.js';
 
@@ -111,7 +111,7 @@ function parseEntry(line: string): JournalEntry | undefined {
   }
 }
 
-async function endsWithNewline(handle: FileHandle, size: number): Promise<boolean> {
+async function endsWithNewline(handle: OpenFile, size: number): Promise<boolean> {
   if (size === 0) return true;
   const byte = Buffer.alloc(1);
   await handle.read(byte, 0, 1, size - 1);
@@ -146,7 +146,7 @@ async function edgeEntry(path: string, edge: 'first' | 'last'): Promise<JournalE
 }
 
 /** edgeEntry, on an open generation of `size` bytes. */
-async function edgeEntryOf(handle: FileHandle, size: number, edge: 'first' | 'last'): Promise<JournalEntry | undefined> {
+async function edgeEntryOf(handle: OpenFile, size: number, edge: 'first' | 'last'): Promise<JournalEntry | undefined> {
   // Grows the window from the chosen end until it holds a whole readable line (or the whole file, or the most).
   for (let window = CHUNK; window <= MAX_EDGE_WINDOW_BYTES; window *= 4) {
     const length = Math.min(window, size);
@@ -165,7 +165,7 @@ async function edgeEntryOf(handle: FileHandle, size: number, edge: 'first' | 'la
 }
 
 /** A generation to read from; undefined when it does not exist or cannot be read (a link there is refused). */
-function openLog(path: string): Promise<FileHandle | undefined> {
+function openLog(path: string): Promise<OpenFile | undefined> {
   return openToRead(path).catch((error: unknown) => {
     if (error instanceof UnsafeFileError) throw error;
     return undefined;

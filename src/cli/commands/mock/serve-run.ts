@@ -1,5 +1,5 @@
 // `topup mock serve`'s run, loaded only when the command runs (the flags and help in ./serve.ts stay on the eager path).
-import { unlink } from 'node:fs/promises';
+import { unlink } from '../../../open-file.js';
 import { dirname } from 'node:path';
 import { ensurePrivateDir, replaceFile } from '../../../safe-file.js';
 import type { Sandbox } from '../../../../mocks/facade/serve.js';

@@ -1,6 +1,6 @@
 // A batch's results ledger: one JSON line per event, appended and flushed to disk before the next row is sent.
 import { dirname } from 'node:path';
-import type { FileHandle } from 'node:fs/promises';
+import type { OpenFile } from '../../../open-file.js';
 import { openToAppend, openToRead, openToUpdate, syncDirectory } from '../../../safe-file.js';
 import { CliError, UsageError } from '../../errors.js';
 import { sanitizeText } from '../../io/sanitize.js';
@@ -120,7 +120,7 @@ export async function readLedger(
   path: string,
   { maxRows = MAX_LEDGER_ROWS, signal }: { maxRows?: number; signal?: AbortSignal | undefined } = {},
 ): Promise<LedgerIndex | undefined> {
-  let handle: FileHandle | undefined;
+  let handle: OpenFile | undefined;
   try {
     handle = await openToRead(path, { soleName: true });
   } catch (error) {
@@ -186,13 +186,13 @@ export function serverText<T extends string | undefined>(text: T): T {
 /** Appends records, each flushed to disk before append() resolves. */
 export class LedgerWriter {
   private constructor(
-    private readonly handle: FileHandle,
+    private readonly handle: OpenFile,
     readonly path: string,
   ) {}
 
   /** Opens (creating it 0600) the ledger; a new one starts with its batch line, and a torn last line is ended first. */
   static async open(path: string, batch: string, existing: LedgerIndex | undefined, now: () => number): Promise<LedgerWriter> {
-    let handle: FileHandle;
+    let handle: OpenFile;
     try {
       handle = await openToAppend(path);
     } catch (error) {

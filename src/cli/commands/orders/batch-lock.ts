@@ -1,4 +1,4 @@
-import { stat, unlink } from 'node:fs/promises';
+import { stat, unlink } from '../../../open-file.js';
 import { createNewFile, FileTooLargeError, MAX_PID_FILE_BYTES, readIfExists } from '../../../safe-file.js';
 import type { ProcessInfo } from '../../context.js';
 import { CliError } from '../../errors.js';
