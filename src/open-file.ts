@@ -54,21 +54,40 @@ export async function openFile(path: string, flags: number | string, mode?: numb
 /**
  * An open file, as much of node:fs/promises' FileHandle as topup uses, with the same meanings: `read` at a position
  * (null: the current one), `write` once at the current position (the end, under O_APPEND), `writeFile` until all is
- * written. Unlike a FileHandle it is not closed when collected: every opener closes it in a `finally`.
+ * written. As a FileHandle, it refuses every call once closed (EBADF) rather than reach a file that has since been
+ * given the same number, and `close` waits for its streams. Unlike one, it is not closed when collected: every opener
+ * closes it in a `finally`.
  */
 export class OpenFile {
   #closed = false;
+  /** Streams reading it that have not closed yet. */
+  readonly #streams = new Set<ReadStream>();
 
   constructor(readonly fd: number) {}
 
-  read(buffer: Uint8Array, offset: number, length: number, position: number | null): Promise<{ bytesRead: number; buffer: Uint8Array }> {
-    return settled<number>((done) => read(this.fd, buffer, offset, length, position, done)).then((bytesRead) => ({ bytesRead, buffer }));
+  /** The descriptor, while the file is open. */
+  #open(): number {
+    if (this.#closed) throw Object.assign(new Error('EBADF: the file was closed'), { code: 'EBADF' });
+    return this.fd;
   }
 
-  write(data: string | Uint8Array): Promise<{ bytesWritten: number }> {
-    const written = (done: Callback<number>) =>
-      typeof data === 'string' ? write(this.fd, data, null, 'utf8', done) : write(this.fd, data, 0, data.byteLength, null, done);
-    return settled<number>(written).then((bytesWritten) => ({ bytesWritten }));
+  async read(
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number | null,
+  ): Promise<{ bytesRead: number; buffer: Uint8Array }> {
+    const fd = this.#open();
+    const bytesRead = await settled<number>((done) => read(fd, buffer, offset, length, position, done));
+    return { bytesRead, buffer };
+  }
+
+  async write(data: string | Uint8Array): Promise<{ bytesWritten: number }> {
+    const fd = this.#open();
+    const bytesWritten = await settled<number>((done) =>
+      typeof data === 'string' ? write(fd, data, null, 'utf8', done) : write(fd, data, 0, data.byteLength, null, done),
+    );
+    return { bytesWritten };
   }
 
   /** All of `data`, in as many writes as the system takes. */
@@ -76,35 +95,57 @@ export class OpenFile {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     for (let at = 0; at < bytes.byteLength;) {
       const rest = bytes.subarray(at);
-      at += await settled<number>((done) => write(this.fd, rest, 0, rest.byteLength, null, done));
+      const fd = this.#open();
+      at += await settled<number>((done) => write(fd, rest, 0, rest.byteLength, null, done));
     }
   }
 
-  stat(): Promise<Stats> {
-    return settled((done) => fstat(this.fd, done));
+  async stat(): Promise<Stats> {
+    const fd = this.#open();
+    return settled((done) => fstat(fd, done));
   }
 
-  sync(): Promise<void> {
-    return settled((done) => fsync(this.fd, (error) => done(error, undefined)));
+  async sync(): Promise<void> {
+    const fd = this.#open();
+    return settled((done) => fsync(fd, (error) => done(error, undefined)));
   }
 
-  datasync(): Promise<void> {
-    return settled((done) => fdatasync(this.fd, (error) => done(error, undefined)));
+  async datasync(): Promise<void> {
+    const fd = this.#open();
+    return settled((done) => fdatasync(fd, (error) => done(error, undefined)));
   }
 
-  truncate(length: number): Promise<void> {
-    return settled((done) => ftruncate(this.fd, length, (error) => done(error, undefined)));
+  async truncate(length: number): Promise<void> {
+    const fd = this.#open();
+    return settled((done) => ftruncate(fd, length, (error) => done(error, undefined)));
   }
 
-  /** The file from its current position, as a stream that leaves the file open when it ends. */
+  /**
+   * The file from its current position, as a stream that never closes it: node's stream closes its descriptor when it
+   * is destroyed (a loop over it that stops early), whatever `autoClose` says, and that number may be another file's
+   * by then. The file is closed by `close`, which first waits for the stream's read in progress.
+   */
   createReadStream(options: { encoding?: BufferEncoding; autoClose?: false }): ReadStream {
-    return createReadStream('', { ...options, fd: this.fd, autoClose: false });
+    const keepOpen = { read, close: (_fd: number, done: (error: null) => void) => done(null) };
+    const stream = createReadStream('', { ...options, fd: this.#open(), autoClose: false, fs: keepOpen });
+    this.#streams.add(stream);
+    stream.once('close', () => this.#streams.delete(stream));
+    return stream;
   }
 
-  /** Closes the file; a second call does nothing, as a FileHandle's does. */
-  close(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
+  /** Closes the file once its streams are done; a second call does nothing, as a FileHandle's does. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
+    await Promise.all(
+      [...this.#streams].map(
+        (stream) =>
+          new Promise<void>((resolve) => {
+            stream.once('close', resolve);
+            stream.destroy();
+          }),
+      ),
+    );
     return settled((done) => close(this.fd, (error) => done(error, undefined)));
   }
 }

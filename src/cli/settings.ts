@@ -172,7 +172,7 @@ export class Settings {
   private async changing<T>(change: () => Promise<T>): Promise<T> {
     const release = await guarded(this.dir, async () => {
       await ensurePrivateDir(this.dir);
-      // Loaded here: the lock needs node:fs/promises, which a command that only reads its settings never loads.
+      // Loaded here: a command that only reads its settings never takes the lock.
       const { lockFile } = await import('../file-lock.js');
       return lockFile(join(this.dir, SETTINGS_LOCK_FILE), {
         waitMs: SETTINGS_LOCK_WAIT_MS,

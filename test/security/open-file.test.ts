@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +71,37 @@ describe('OpenFile', () => {
     } finally {
       await file.close();
     }
+  });
+
+  it('a stream left early never closes the descriptor: closing waits for it, and a file opened after keeps its own', async () => {
+    const path = join(dir, 'long.txt');
+    await writeFile(path, 'x'.repeat(4 * 1024 * 1024));
+    for (let run = 0; run < 20; run++) {
+      const file = await openFile(path, constants.O_RDONLY);
+      for await (const chunk of file.createReadStream({ encoding: 'utf8' })) if (String(chunk).length > 0) break;
+      await file.close();
+      // Most often the number just freed: a late close of the stream's would take this file from under us.
+      const other = openSync(path, 'r');
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(fstatSync(other).size).toBe(4 * 1024 * 1024);
+      } finally {
+        closeSync(other);
+      }
+    }
+  });
+
+  it('refuses every call once closed, with EBADF, as a FileHandle does', async () => {
+    const path = join(dir, 'closed.txt');
+    await writeFile(path, 'abc');
+    const file = await openFile(path, constants.O_RDWR);
+    await file.close();
+    await expect(file.read(Buffer.alloc(1), 0, 1, 0)).rejects.toMatchObject({ code: 'EBADF' });
+    await expect(file.write('d')).rejects.toMatchObject({ code: 'EBADF' });
+    await expect(file.stat()).rejects.toMatchObject({ code: 'EBADF' });
+    await expect(file.truncate(0)).rejects.toMatchObject({ code: 'EBADF' });
+    expect(() => file.createReadStream({})).toThrow(expect.objectContaining({ code: 'EBADF' }));
+    expect(await readFile(path, 'utf8')).toBe('abc');
   });
 
   it('failures reject with the system error and its code', async () => {

@@ -199,10 +199,15 @@ export class LedgerWriter {
       throw resultsFileError(path, error, 'write');
     }
     const writer = new LedgerWriter(handle, path);
-    if (existing?.tornTail === true) await cutTornTail(path);
-    if (existing?.batch === undefined) {
-      await writer.append({ t: 'batch', v: LEDGER_VERSION, batch, at: new Date(now()).toISOString() });
-      await syncDirectory(dirname(path));
+    try {
+      if (existing?.tornTail === true) await cutTornTail(path);
+      if (existing?.batch === undefined) {
+        await writer.append({ t: 'batch', v: LEDGER_VERSION, batch, at: new Date(now()).toISOString() });
+        await syncDirectory(dirname(path));
+      }
+    } catch (error) {
+      await handle.close();
+      throw error;
     }
     return writer;
   }
