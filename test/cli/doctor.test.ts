@@ -127,6 +127,17 @@ describe('topup doctor', () => {
     expect(report.notes).toEqual([{ where: 'GET /api/v1/health', note: expect.stringMatching(/^data\.status: unknown value "up"/) }]);
   });
 
+  it('a huge value from the server is quoted by its first 100 characters, in the server check and in the note', async () => {
+    const status = `up${'x'.repeat(100_000)}`;
+    const fetch = rewritten((path, body) => (path === '/api/v1/health' ? { ...body, data: { ...body.data, status } } : body));
+    for (const args of [[], ['--json']]) {
+      const result = await doctor(args, { fetch });
+      expect(result.code, result.err).toBe(0);
+      expect(result.out.length).toBeLessThan(3_000);
+      expect(result.out).toContain(`${JSON.stringify(status).slice(0, 100)}…`);
+    }
+  });
+
   it('a refused token is a finding (exit 1)', async () => {
     const result = await doctor([], { env: { TOPUP_TOKEN: 'topup_test_not_a_real_token_000000' } });
     expect(result.code).toBe(1);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { isRecord } from '../../../client/answer-data.js';
 import type { DashboardSummary } from '../../../contract/index.js';
 import type { CliContext } from '../../context.js';
 import { amountText, orDash, renderRecord, valueText, type RecordField } from '../../io/format.js';
@@ -23,22 +24,20 @@ function statusCounts(counts: Record<string, unknown>): [status: string, count: 
 }
 
 /**
- * `orders_<status>` for each name, one word each, so that a piped line is still one `key: value` a script can cut:
- * a server's name has every character but letters, digits and _ made _ (`on hold` → `orders_on_hold`), and one that
- * would repeat a key already given gets _2, _3… (`total: 9` is `orders_total_2`, not a second `orders_total`).
+ * The piped `orders_<status>: count` fields, each key one word, so that a line is still one `key: value` a script can
+ * cut: a server's name has every character but letters, digits and _ made _ (`on hold` → `orders_on_hold`), and one
+ * that would repeat a key already given gets _2, _3… (`total: 9` is `orders_total_2`, not a second `orders_total`).
  */
-function pipedKeys(statuses: readonly string[]): string[] {
+function countFields(counts: readonly [status: string, count: unknown][]): RecordField[] {
   const given = new Set<string>();
-  return statuses.map((status) => {
+  return counts.map(([status, count]) => {
     const base = `orders_${status.replace(/[^A-Za-z0-9_]/g, '_')}`;
     let key = base;
     for (let n = 2; given.has(key); n++) key = `${base}_${n}`;
     given.add(key);
-    return key;
+    return { key, label: '', plain: count };
   });
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A count worth naming in the terminal's breakdown: anything but zero or nothing. */
 const isShownCount = (count: unknown): boolean => count !== 0 && valueText(count) !== '-';
@@ -66,11 +65,7 @@ export function renderDashboard(summary: DashboardSummary, view: View & TableVie
       { key: 'total_spent', label: '', plain: summary.total_spent },
       { key: 'pending_invoices', label: '', plain: summary.pending_invoices },
       ...(ordersOther === undefined ? [] : [{ key: 'orders', label: '', plain: ordersOther }]),
-      ...pipedKeys(['total', ...byStatus.map(([status]) => status)]).map((key, i) => ({
-        key,
-        label: '',
-        plain: i === 0 ? counts.total : byStatus[i - 1]![1],
-      })),
+      ...countFields([['total', counts.total], ...byStatus]),
     ];
     const columns = orderSummaryColumns(view);
     const rows = recentOrders.map((o) => `recent_order: ${columns.map((c) => c.value(o)).join('\t')}\n`);

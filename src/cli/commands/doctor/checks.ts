@@ -63,6 +63,20 @@ function typeName(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** The most characters of a server's value that a finding or note quotes: each is one line, whatever was sent. */
+const MAX_SHOWN_VALUE_CHARS = 100;
+
+/** A server's value as JSON text, cut after MAX_SHOWN_VALUE_CHARS characters. */
+export function shownValue(value: unknown): string {
+  const chars = Array.from(JSON.stringify(value) ?? String(value));
+  return chars.length > MAX_SHOWN_VALUE_CHARS ? `${chars.slice(0, MAX_SHOWN_VALUE_CHARS).join('')}…` : chars.join('');
+}
+
+/** `data.status: unknown value "up" (the contract knows "ok", "degraded").` */
+function unknownValueText(at: string, value: unknown, known: readonly unknown[]): string {
+  return `${at}: unknown value ${shownValue(value)} (the contract knows ${known.map((v) => JSON.stringify(v)).join(', ')}).`;
+}
+
 /** The known values of an open enum (the contract's `openEnum`: a union of an enum and any string), else undefined. */
 function openEnumValues(def: SchemaDef): string[] | undefined {
   if (def.type !== 'union' || def.options?.length !== 2) return undefined;
@@ -82,7 +96,7 @@ export function unknownEnumNotes(where: string, schema: z.ZodType, value: unknow
       ? [
           {
             where,
-            note: `${pathText(path)}: unknown value ${JSON.stringify(value)} (the contract knows ${values.map((v) => JSON.stringify(v)).join(', ')}).`,
+            note: unknownValueText(pathText(path), value, values),
           },
         ]
       : [];
@@ -112,10 +126,7 @@ export function contractFindings(where: string, schema: z.ZodType, body: unknown
       const at = pathText(issue.path);
       const value = valueAt(body, issue.path);
       if (issue.code === 'invalid_value' && 'values' in issue) {
-        return {
-          where,
-          problem: `${at}: unknown value ${JSON.stringify(value)} (the contract knows ${issue.values.map((v) => JSON.stringify(v)).join(', ')}).`,
-        };
+        return { where, problem: unknownValueText(at, value, issue.values) };
       }
       if (issue.code === 'invalid_type' && value === undefined) return { where, problem: `${at}: a guaranteed field is missing.` };
       if (issue.code === 'invalid_type') return { where, problem: `${at}: expected ${issue.expected}, got ${typeName(value)}.` };

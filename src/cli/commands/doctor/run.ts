@@ -7,6 +7,7 @@ import {
   clockSkewSeconds,
   contractFindings,
   rateLimitHeadersOf,
+  shownValue,
   SKEW_LIMIT_SECONDS,
   unknownEnumNotes,
   type Finding,
@@ -50,9 +51,6 @@ function recordingFetch(fetch: typeof globalThis.fetch, seen: Recorded[], curren
     return { status: answer.status, ok: answer.ok, headers: answer.headers, text: async () => body };
   }) as typeof globalThis.fetch;
 }
-
-/** A server's short text in quotes, cut at 100 characters. */
-const quoted = (text: string) => JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
 
@@ -187,7 +185,7 @@ async function checkServer(ctx: CliContext, report: Report, client: TopupClient,
   const health = probes.seen.at(-1)!;
   // The health record is our design (the document shows none of it): a status other than the sandbox's "ok" may mean
   // "down" or only "up". Said as sent, for the reader to judge; the answer itself is what this check is about.
-  const said = typeof data.status === 'string' && data.status !== 'ok' ? `, saying its status is ${quoted(data.status)}` : '';
+  const said = typeof data.status === 'string' && data.status !== 'ok' ? `, saying its status is ${shownValue(data.status)}` : '';
   report.check('server', true, `GET /api/v1/health answered ${health.status} in ${ctx.clock.now() - sentAt} ms${said}`);
   return health;
 }
