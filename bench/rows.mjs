@@ -33,6 +33,7 @@ export const EXPECTED_ROWS = [
   'store.first-sandbox-msw',
   'store.create',
   'store.embedded.10000',
+  'store.embedded.10000.history',
   'store.embedded.10000.served',
   'client.overhead',
   'pacing.time',

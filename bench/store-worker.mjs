@@ -6,12 +6,14 @@
 // Both also time JSON.parse of the file's text (read before, not timed) in the same process just before: the
 // restore rows' baseline, taken beside each figure so that the machine's drift hits both alike.
 //   fresh     `count` fresh createSandbox() one after another: each one's time
-//   session   the offline CLI's embedded sandbox on the state file: the first command's load, then `count` more
+//   session   the offline CLI's embedded sandbox on the state file: the first command's load, then `count` more; each
+//             one request as a command sends it: `request` 'catalog' (reads no history) or 'orders' (reads it)
+//   rewrite   the state file written again as the sandbox writes one (history last, with its layout beside it)
 import { readFileSync } from 'node:fs';
 import { createSandbox, openPersistentSandbox, persistentSandboxSession } from '../dist/cli/lazy/mocks/facade/serve.cjs';
 
-/** @type {{ mode: string, file?: string, count?: number }} */
-const { mode, file = '', count = 1 } = JSON.parse(process.argv[2] ?? '{}');
+/** @type {{ mode: string, file?: string, count?: number, request?: 'catalog' | 'orders' }} */
+const { mode, file = '', count = 1, request = 'catalog' } = JSON.parse(process.argv[2] ?? '{}');
 
 /** @param {() => unknown} work */
 async function timed(work) {
@@ -39,11 +41,32 @@ if (mode === 'snapshot') {
   for (let i = 0; i < count; i++) times.push(await timed(() => createSandbox()));
   result = { times };
 } else if (mode === 'session') {
+  // As src/cli/sandbox/embedded.ts sends one request: the history read first when every answer needs it.
   const session = persistentSandboxSession(file);
-  const first = await timed(() => session.use(async () => undefined));
+  const path = request === 'orders' ? '/api/v1/me/orders' : '/api/v1/catalog/credit-packages';
+  const command = () =>
+    session.use(
+      async (/** @type {{ sandbox: import('../mocks/assembly/sandbox.js').Sandbox }} */ { sandbox }) => {
+        const answer = await sandbox.handle({
+          method: 'GET',
+          url: `${sandbox.baseUrl}${path}`,
+          headers: { authorization: `Bearer ${sandbox.account('demo').token}` },
+          body: null,
+        });
+        if (!('status' in answer) || answer.status !== 200)
+          throw new Error(`store-worker: ${path} answered ${JSON.stringify(answer).slice(0, 200)}`);
+      },
+      { reads: request === 'orders' ? 'all' : 'head' },
+    );
+  const first = await timed(command);
   /** @type {number[]} */
   const times = [];
-  for (let i = 0; i < count; i++) times.push(await timed(() => session.use(async () => undefined)));
+  for (let i = 0; i < count; i++) times.push(await timed(command));
   result = { first, times };
+} else if (mode === 'rewrite') {
+  const opened = await openPersistentSandbox(file, { rateLimit: false });
+  await opened.sandbox.control.loadState(opened.sandbox.snapshot());
+  await opened.close();
+  result = { ok: true };
 } else throw new Error(`store-worker: no mode '${mode}'`);
 process.stdout.write(JSON.stringify(result));

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as fs from './open-file.js';
 import type { OpenFile } from './open-file.js';
@@ -195,6 +195,68 @@ export async function readIfExists(path: string, options: ReadOptions): Promise<
  * file's snapshot (megabytes, which a read at a time would take in pieces).
  */
 export function readIfExistsSync(path: string, options: ReadOptions): Buffer | undefined {
+  return readSomeIfExistsSync(path, options, () => undefined)?.bytes;
+}
+
+/** The part of a file `readSomeIfExistsSync` read: `bytes` from `start` on. */
+export interface FilePart {
+  start: number;
+  length: number;
+}
+
+/**
+ * As readIfExistsSync, except that `choose`, shown the opened file's exact stats (its identity: device, inode, size,
+ * times), may name one part of it to read instead of the whole (a state file's head: mocks/state/state-layout.ts).
+ * `part` is that part, or undefined when the whole file was read.
+ */
+export function readSomeIfExistsSync(
+  path: string,
+  options: ReadOptions,
+  choose: (stats: BigIntStats) => FilePart | undefined,
+): { bytes: Buffer; stats: BigIntStats; part: FilePart | undefined } | undefined {
+  const fd = openToReadSync(path);
+  if (fd === undefined) return undefined;
+  try {
+    const stats = fstatSync(fd, { bigint: true });
+    checkOpened(path, { isFile: () => stats.isFile(), nlink: Number(stats.nlink) }, options.soleName === true);
+    const part = choose(stats);
+    if (part === undefined) return { bytes: readOpenedSync(fd, path, Number(stats.size), options.maxBytes), stats, part };
+    return { bytes: readOpenedPartSync(fd, path, part, options.maxBytes), stats, part };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * One part of a file, read only when the file is still the one `expected` approves of by its exact stats (the
+ * state file a head was read from): else PartChangedError, and nothing is read.
+ */
+export function readFilePartSync(
+  path: string,
+  options: ReadOptions & { expected: (stats: BigIntStats) => boolean },
+  part: FilePart,
+): Buffer {
+  const fd = openToReadSync(path);
+  if (fd === undefined) throw new PartChangedError(path);
+  try {
+    const stats = fstatSync(fd, { bigint: true });
+    checkOpened(path, { isFile: () => stats.isFile(), nlink: Number(stats.nlink) }, options.soleName === true);
+    if (!options.expected(stats)) throw new PartChangedError(path);
+    return readOpenedPartSync(fd, path, part, options.maxBytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The file is no longer the one a part of it was to be read from. */
+export class PartChangedError extends Error {
+  override name = 'PartChangedError';
+  constructor(readonly path: string) {
+    super(`${path} changed since it was opened.`);
+  }
+}
+
+function openToReadSync(path: string): number | undefined {
   if (NO_FOLLOW === 0) {
     try {
       if (lstatSync(path).isSymbolicLink()) throw new UnsafeFileError(path, 'it is a symbolic link');
@@ -203,20 +265,25 @@ export function readIfExistsSync(path: string, options: ReadOptions): Buffer | u
       throw error;
     }
   }
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | NO_FOLLOW | NO_BLOCK);
+    return openSync(path, constants.O_RDONLY | NO_FOLLOW | NO_BLOCK);
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw refusal(path, error);
   }
-  try {
-    const stats = fstatSync(fd);
-    checkOpened(path, stats, options.soleName === true);
-    return readOpenedSync(fd, path, stats.size, options.maxBytes);
-  } finally {
-    closeSync(fd);
+}
+
+/** Exactly `part` of an opened file; a file that ends before it is refused as changed. */
+function readOpenedPartSync(fd: number, path: string, part: FilePart, maxBytes: number): Buffer {
+  checkSize(path, part.length, maxBytes);
+  const buffer = Buffer.allocUnsafe(part.length);
+  let length = 0;
+  while (length < part.length) {
+    const read = readSync(fd, buffer, length, part.length - length, part.start + length);
+    if (read === 0) throw new PartChangedError(path);
+    length += read;
   }
+  return buffer;
 }
 
 /**

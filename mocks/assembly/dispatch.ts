@@ -1,7 +1,7 @@
 import { isTopupError } from '../../src/errors.js';
 import { ApiError, errorReply, jsonReply, type SandboxErrorCode, type SandboxRequest, type SandboxResponse } from '../core/exchange.js';
 import type { WriteLock } from '../core/write-lock.js';
-import type { RequestUrl } from './request-url.js';
+import { requestUrl, type RequestUrl } from './request-url.js';
 import { apiRouter, handleApiRequest, notFoundMessage, type PipelineEnv } from './pipeline.js';
 import type { RequestNotes } from '../inspect/request-journal.js';
 import { nearestRoute } from '../inspect/near-miss.js';
@@ -54,7 +54,7 @@ function failed(parts: DispatchParts, error: unknown): SandboxResponse {
   return errorReply(new ApiError(500, 'The sandbox failed unexpectedly.', 'INTERNAL_ERROR'));
 }
 
-/** What came due first (when something may have), then the request. */
+/** What came due first (when something may have), then the request; a history still to be read before both. */
 function dispatch(
   parts: DispatchParts,
   request: SandboxRequest,
@@ -62,8 +62,72 @@ function dispatch(
   at: number,
   notes: RequestNotes,
 ): SandboxResponse | Promise<SandboxResponse> {
+  if (parts.store.loadPending && historyWantedAt(parts.store, request.method, url.pathname, at))
+    return parts.store.loadDeferred().then(() => dispatch(parts, request, url, at, notes));
   if (mayBeDue(parts.store, at)) return settle(parts, at).then(() => route(parts, request, url, at, notes));
   return route(parts, request, url, at, notes);
+}
+
+/**
+ * The endpoints that read nothing of an account's history (HISTORY_TABLES: orders, invoices, deposits, transactions,
+ * idempotency keys) and nothing a move the sandbox makes by itself changes (those may wait for a later request, each
+ * stamped with when it was due): the catalog, articles, a token check, a profile.
+ */
+const HEAD_ONLY_ENDPOINTS: ReadonlySet<string> = new Set([
+  'getHealth',
+  'listCreditPackages',
+  'listPaymentMethods',
+  'listArticles',
+  'getArticle',
+  'validateToken',
+  'getProfile',
+]);
+
+/** Reads no history, but a move the sandbox makes by itself (a refund, a deposit paid) changes its answer. */
+const MOVED_BY_HISTORY: ReadonlySet<string> = new Set(['getBalance']);
+
+type HistoryNeed = 'never' | 'when-moving' | 'always';
+
+function historyNeedAt(method: string, pathname: string): HistoryNeed {
+  const space = spaceOf(pathname);
+  if (space === 'openApi' || space === undefined) return 'never';
+  if (space !== 'api') return 'always';
+  const lookup = apiRouter.lookup(method === 'HEAD' ? 'GET' : method, pathname);
+  // Refused without a route (404, 405): nothing read.
+  if (lookup === null || !('found' in lookup)) return 'never';
+  const id = lookup.found.handler.id;
+  return HEAD_ONLY_ENDPOINTS.has(id) ? 'never' : MOVED_BY_HISTORY.has(id) ? 'when-moving' : 'always';
+}
+
+function historyWantedAt(store: Store, method: string, pathname: string, at: number): boolean {
+  const need = historyNeedAt(method, pathname);
+  return need === 'always' || (need === 'when-moving' && store.deferredMayMoveBy(at));
+}
+
+/** The request's path, or undefined when its URL does not parse (it is refused later, reading nothing). */
+function pathOf(request: Pick<SandboxRequest, 'url'>): string | undefined {
+  try {
+    return requestUrl(request.url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether every answer to this request needs the state's history (Store.deferLoad): the offline CLI reads a state
+ * file's history before such a request (mocks/assembly/persistent-sandbox.ts `reads`), and leaves it unread for the
+ * others until `historyWanted` says one needs it.
+ */
+export function needsHistory(request: Pick<SandboxRequest, 'method' | 'url'>): boolean {
+  const path = pathOf(request);
+  return path === undefined || historyNeedAt(request.method, path) === 'always';
+}
+
+/** Whether this request, answered now, needs the history the store has yet to read (the balance, when a move may be due). */
+export function historyWanted(store: Store, request: Pick<SandboxRequest, 'method' | 'url'>, now: number): boolean {
+  if (!store.loadPending) return false;
+  const path = pathOf(request);
+  return path === undefined || historyWantedAt(store, request.method, path, now);
 }
 
 type Serve = (

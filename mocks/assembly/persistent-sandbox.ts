@@ -28,7 +28,17 @@ export interface PersistentSandboxSession {
    * `work` on the sandbox as the file holds it now, under the file's lock; what it changes is on disk before the lock
    * goes. `fresh` starts from the seed, `repair` goes on past a damaged journal (see OpenStateFileOptions).
    */
-  use<T>(work: (opened: Omit<PersistentSandbox, 'close'>) => Promise<T>, options?: { fresh?: boolean; repair?: boolean }): Promise<T>;
+  use<T>(work: (opened: Omit<PersistentSandbox, 'close'>) => Promise<T>, options?: SessionUseOptions): Promise<T>;
+}
+
+export interface SessionUseOptions {
+  fresh?: boolean;
+  repair?: boolean;
+  /**
+   * `head`: `work` is one request that needs no history (`needsHistory` in mocks/assembly/dispatch.ts says which):
+   * the file's history is read only if a request comes to need it. Default `all`: the whole state, read before `work`.
+   */
+  reads?: 'head' | 'all';
 }
 
 /**
@@ -41,13 +51,14 @@ export interface PersistentSandboxSession {
  */
 export function persistentSandboxSession(file: string, options: PersistentSandboxOptions = {}): PersistentSandboxSession {
   let kept: { sandbox: Sandbox; suspended: SuspendedStateFile } | undefined;
-  const { waitMs, fresh: _fresh, repair: _repair, ...rest } = options;
+  const { waitMs, fresh: _fresh, repair: _repair, history: _history, ...rest } = options;
   return {
     async use(work, useOptions = {}) {
       const fresh = useOptions.fresh ?? options.fresh ?? false;
       const repair = useOptions.repair ?? options.repair ?? false;
       const resumable = kept;
       kept = undefined;
+      const reads = useOptions.reads ?? 'all';
       let held: { sandbox: Sandbox; stateFile: StateFile; notices: readonly string[] } | undefined;
       if (resumable !== undefined && !fresh && !repair) {
         const stateFile = await resumable.suspended.resume(waitMs === undefined ? {} : { waitMs });
@@ -57,9 +68,15 @@ export function persistentSandboxSession(file: string, options: PersistentSandbo
         }
       }
       // One operation at a time, most of them reads: the contract's schemas load with the first request that needs them.
-      held ??= await openHeld(file, { ...rest, ...(waitMs === undefined ? {} : { waitMs }), fresh, repair }, createSandboxOnDemand);
+      held ??= await openHeld(
+        file,
+        { ...rest, ...(waitMs === undefined ? {} : { waitMs }), fresh, repair, history: reads === 'head' ? 'later' : 'now' },
+        createSandboxOnDemand,
+      );
       let finished = false;
       try {
+        // Read before the work, so that a history that cannot be read is the state's error, as at any open.
+        if (reads === 'all') await held.sandbox.store.loadDeferred();
         const result = await work({ sandbox: held.sandbox, notices: held.notices });
         finished = true;
         return result;
@@ -74,9 +91,10 @@ export function persistentSandboxSession(file: string, options: PersistentSandbo
 }
 
 async function openHeld(file: string, options: PersistentSandboxOptions, create: (options: SandboxOptions) => Promise<Sandbox>) {
-  const { waitMs, fresh, repair, minJournalBytes, ...sandboxOptions } = options;
+  const { waitMs, fresh, repair, minJournalBytes, history, ...sandboxOptions } = options;
   const stateFile = await openStateFile(file, {
     ...(waitMs === undefined ? {} : { waitMs }),
+    ...(history === undefined ? {} : { history }),
     ...(fresh === undefined ? {} : { fresh }),
     ...(repair === undefined ? {} : { repair }),
     ...(minJournalBytes === undefined ? {} : { minJournalBytes }),
@@ -88,7 +106,10 @@ async function openHeld(file: string, options: PersistentSandboxOptions, create:
       ...(snapshot === undefined ? {} : { snapshot }),
       stateWriter: stateFile.writer,
     });
-    if (stateFile.writer.wantsSnapshot) await stateFile.writer.write({ snapshot: sandbox.snapshot() });
+    if (stateFile.writer.wantsSnapshot) {
+      await sandbox.store.loadDeferred();
+      await stateFile.writer.write({ snapshot: sandbox.snapshot() });
+    }
     return { sandbox, stateFile, notices: stateFile.notices };
   } catch (error) {
     await stateFile.close();

@@ -4,8 +4,10 @@ import {
   createNewFile,
   FileTooLargeError,
   openToAppend,
+  PartChangedError,
+  readFilePartSync,
   readIfExists,
-  readIfExistsSync,
+  readSomeIfExistsSync,
   replaceFile,
   syncDirectory,
   UnsafeFileError,
@@ -15,8 +17,22 @@ import { MAX_STATE_FILE_BYTES, MAX_STATE_JOURNAL_BYTES, refusedBySize } from './
 import { lockStateFile } from './lock.js';
 import { nodeCrypto } from '../core/builtins.js';
 import { removeAnnouncement } from './announcement.js';
+import { HISTORY_TABLES } from '../store/db.js';
+import {
+  foldHistoryMoves,
+  headPart,
+  historyPart,
+  layoutText,
+  parseHead,
+  parseHistory,
+  readLayout,
+  sameFile,
+  writeLayout,
+  type StateLayout,
+} from './state-layout.js';
 import {
   applyChanges,
+  deferHistory,
   handOver,
   isSnapshot,
   SnapshotError,
@@ -41,27 +57,76 @@ export async function writeStateFile(file: string, snapshot: SandboxSnapshot): P
 
 /** The parsed snapshot, or undefined when the file does not exist yet. */
 export async function readStateFile(file: string): Promise<unknown> {
-  return (await readSnapshotText(file))?.value;
+  return readSnapshotText(file, undefined)?.value;
 }
 
-async function readSnapshotText(file: string): Promise<{ value: unknown; bytes: number } | undefined> {
-  let buffer: Buffer | undefined;
+interface SnapshotRead {
+  value: unknown;
+  /** The file's size. */
+  bytes: number;
+  /** Set when only the head was read (state-layout.ts): the layout it was read by, for the history later. */
+  headOnly: StateLayout | undefined;
+}
+
+/**
+ * The state file parsed: whole, or only its head when `layout` describes this very file (and the head parses as a
+ * snapshot's); a head that does not is read again, whole.
+ */
+function readSnapshotText(file: string, layout: StateLayout | undefined): SnapshotRead | undefined {
+  let read;
   try {
     // Its only name: a hard link could be a second sandbox's state file under another name (and lock). Read in one
     // call: the promise API reads a file in 512 KiB pieces, each a trip through libuv's thread pool (about 5 ms more
     // at 10k orders, 25 ms at 100k).
-    buffer = readIfExistsSync(file, { soleName: true, maxBytes: MAX_STATE_FILE_BYTES });
+    read = readSomeIfExistsSync(file, { soleName: true, maxBytes: MAX_STATE_FILE_BYTES }, (stats) => headPart(layout, stats));
   } catch (error) {
     if (error instanceof UnsafeFileError) throw SnapshotError.ofUnsafeFile(error);
     if (error instanceof FileTooLargeError) throw refusedBySize('state file', error, 'that node can parse as one text');
     throw new SnapshotError(`Cannot read the state file ${file}: ${(error as Error).message}`);
   }
-  if (buffer === undefined) return undefined;
+  if (read === undefined) return undefined;
+  const bytes = Number(read.stats.size);
+  if (read.part !== undefined) {
+    const head = parseHead(read.bytes);
+    if (isSnapshot(head)) {
+      for (const name of HISTORY_TABLES) head.tables[name] = [];
+      return { value: head, bytes, headOnly: layout };
+    }
+    return readSnapshotText(file, undefined);
+  }
   try {
-    return { value: JSON.parse(buffer.toString('utf8')), bytes: buffer.length };
+    return { value: JSON.parse(read.bytes.toString('utf8')), bytes, headOnly: undefined };
   } catch {
     throw new SnapshotError(`The state file ${file} is not valid JSON.`);
   }
+}
+
+/**
+ * Reads the history a head-only open left out (see readSnapshotText), with the journal's changes to it applied: from
+ * the file as it was opened, or a SnapshotError when it is another file now (something that does not take the lock
+ * replaced or changed it).
+ */
+function historyReader(file: string, layout: StateLayout, base: SandboxSnapshot, entries: readonly SandboxChanges[]) {
+  return (): SandboxSnapshot['tables'] => {
+    let bytes;
+    try {
+      bytes = readFilePartSync(
+        file,
+        { soleName: true, maxBytes: MAX_STATE_FILE_BYTES, expected: (stats) => sameFile(layout, stats) },
+        historyPart(layout),
+      );
+    } catch (error) {
+      if (error instanceof UnsafeFileError) throw SnapshotError.ofUnsafeFile(error);
+      if (error instanceof PartChangedError)
+        throw new SnapshotError(`The state file ${file} was changed by something other than topup while it was in use.`);
+      throw new SnapshotError(`Cannot read the state file ${file}: ${(error as Error).message}`);
+    }
+    const history = parseHistory(bytes);
+    if (history === undefined) throw new SnapshotError(`The state file ${file} is not valid JSON.`);
+    const tables = { ...base.tables };
+    for (const name of HISTORY_TABLES) tables[name] = history[name] as unknown[];
+    return applyChanges({ ...base, tables }, entries).tables;
+  };
 }
 
 /**
@@ -107,6 +172,12 @@ export interface OpenStateFileOptions {
    * journal is kept as FILE.journal.bad-TIME, and the state goes on from a new snapshot. Without it, both refuse.
    */
   repair?: boolean;
+  /**
+   * `later`: read only the snapshot's head when the file's layout allows it (mocks/state/state-layout.ts), and its
+   * history when the sandbox first needs it (the offline CLI's embedded sandbox, for a request that needs none).
+   * Default `now`: the whole file.
+   */
+  history?: 'now' | 'later';
   /** The journal may grow to the snapshot's size or this many bytes, whichever is more. Default 64 KiB: the offline CLI reads the whole journal at every start. */
   minJournalBytes?: number;
 }
@@ -154,7 +225,9 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
     const journalPath = `${file}.journal`;
     const repair = options.repair === true;
     const notices: string[] = [];
-    const read = options.fresh ? undefined : await readSnapshotText(file);
+    // A head-only read when asked for and the file's layout describes it (state-layout.ts): never to repair it.
+    const layout = options.history === 'later' && !options.fresh && !repair ? readLayout(file) : undefined;
+    const read = options.fresh ? undefined : readSnapshotText(file, layout);
     if (read !== undefined && !isSnapshot(read.value)) throw new SnapshotError(`Not a sandbox state file of version 1: ${file}.`);
     const base = read?.value as SandboxSnapshot | undefined;
     let preserveJournal = false;
@@ -191,7 +264,13 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
     if (preserveJournal) notices.push(`The damaged journal is kept as ${writer.preservedJournalPath}.`);
     // A torn last line was never acknowledged (a line counts once it is on disk); cut it before appending more.
     else if (journal.validBytes < journal.fileBytes) await writer.truncateJournal(journal.validBytes);
-    let snapshot = base === undefined ? undefined : applyChanges(base, journal.entries);
+    let snapshot: SandboxSnapshot | undefined;
+    if (base !== undefined && read?.headOnly !== undefined) {
+      // The journal's changes to the history wait for it: checked for their tables now, applied when it is read.
+      const { head, history } = splitChanges(journal.entries);
+      const moves = history.reduce((folded, entry) => foldHistoryMoves(folded, putsOf(entry)), read.headOnly.moves);
+      snapshot = deferHistory(applyChanges(base, head), historyReader(file, read.headOnly, base, history), moves);
+    } else if (base !== undefined) snapshot = applyChanges(base, journal.entries);
     if (snapshot !== undefined && journal.dropped.length > 0) snapshot = skipDroppedCodes(snapshot, journal.dropped);
     // Parsed here and forgotten once taken: the sandbox may keep its records rather than copies.
     return heldStateFile(file, writer, release, notices, snapshot === undefined ? undefined : handOver(snapshot));
@@ -310,6 +389,26 @@ function badCopyName(journalPath: string): string {
   return `${journalPath}.bad-${new Date().toISOString().replace(/[:.]/g, '-')}`;
 }
 
+/** The records a commit put into the history's invoices and orders. */
+function putsOf(entry: SandboxChanges): { invoices?: unknown; orders?: unknown } {
+  return { invoices: entry.tables.invoices?.put, orders: entry.tables.orders?.put };
+}
+
+/** Each commit's changes split in two: to the history (state-layout.ts), and to the rest. */
+function splitChanges(entries: readonly SandboxChanges[]): { head: SandboxChanges[]; history: SandboxChanges[] } {
+  const head: SandboxChanges[] = [];
+  const history: SandboxChanges[] = [];
+  for (const entry of entries) {
+    const headTables: SandboxChanges['tables'] = {};
+    const historyTables: SandboxChanges['tables'] = {};
+    for (const [name, change] of Object.entries(entry.tables))
+      ((HISTORY_TABLES as readonly string[]).includes(name) ? historyTables : headTables)[name as keyof SandboxChanges['tables']] = change;
+    head.push({ ...entry, tables: headTables });
+    history.push({ ...entry, tables: historyTables });
+  }
+  return { head, history };
+}
+
 /** Counters moved past every code the dropped lines may have acknowledged (see MIN_BYTES_PER_NEW_RECORD). */
 function skipDroppedCodes(snapshot: SandboxSnapshot, dropped: readonly DroppedLine[]): SandboxSnapshot {
   const ahead = dropped.reduce((sum, d) => sum + Math.ceil(d.bytes / MIN_BYTES_PER_NEW_RECORD), 0);
@@ -390,7 +489,14 @@ class StateFileWriter implements StateWriter {
 
   async #writeSnapshot(snapshot: SandboxSnapshot): Promise<void> {
     const journalId = nodeCrypto().randomUUID();
-    this.#snapshotBytes = await writeStateFile(this.file, { ...snapshot, journal_id: journalId });
+    // Serialised before the first await, as writeStateFile does; history last, with a layout that says where.
+    const { text, headBytes, moves } = layoutText({ ...snapshot, journal_id: journalId });
+    await replaceFile(this.file, text);
+    this.#snapshotBytes = Buffer.byteLength(text);
+    // Its stats after the rename; a layout that cannot be written leaves an older one, which describes no file here.
+    await lstatExact(this.file)
+      .then((stats) => writeLayout(this.file, stats, headBytes, moves))
+      .catch(() => undefined);
     // From here the old journal's lines are another id's: emptying it only saves space and reading time.
     this.#journalId = journalId;
     this.#seq = 0;

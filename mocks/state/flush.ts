@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 export function writerFlush(store: Store, writer: StateWriter, clockOffsetMs: () => number): () => Promise<void> {
   store.trackChanges();
   let wholeStateDue = false;
-  return () => {
+  const flush = () => {
     const changes = store.takeChanges();
     const whole = wholeStateDue || changes.reset || writer.wantsSnapshot;
     wholeStateDue = false;
@@ -21,6 +21,8 @@ export function writerFlush(store: Store, writer: StateWriter, clockOffsetMs: ()
       throw error;
     });
   };
+  // The whole state includes the history a head-only open left to read (Store.deferLoad): read first.
+  return () => (store.loadPending && (wholeStateDue || writer.wantsSnapshot) ? store.loadDeferred().then(flush) : flush());
 }
 
 /** A state writer handed the whole state after every commit: the simple way to keep a sandbox's state yourself. */

@@ -1,8 +1,9 @@
-import type { Db, TableName } from '../store/db.js';
+import { HISTORY_TABLES, type Db, type TableName } from '../store/db.js';
 import type { Counters, Store, TableChangeSet } from '../store/store.js';
 import { tableKeys } from '../store/table-keys.js';
 import { rebuildSchedule } from '../rules/timed-moves.js';
-import { checkStateKeyed, SNAPSHOT_VERSION, StateRefusal } from './state-schema.js';
+import type { HistoryMoves } from './state-layout.js';
+import { checkStateKeyed, SNAPSHOT_VERSION, StateRefusal, type SandboxState } from './state-schema.js';
 
 export { SNAPSHOT_VERSION };
 
@@ -81,17 +82,66 @@ export async function restoreSnapshot(store: Store, snapshot: unknown, clock: nu
   }
   // Taken whether or not the state passes: a snapshot is handed over once.
   const adopt = handedOver.delete(snapshot as object);
+  const history = deferredHistory.get(snapshot as object);
+  deferredHistory.delete(snapshot as object);
   store.clear();
-  for (const name of Object.keys(store.db) as TableName[]) {
-    const table = store.db[name] as unknown as {
-      insertCheckedAll(values: readonly unknown[], options: { adopt: boolean; byKey: Map<string, unknown> }): Promise<void>;
-    };
-    // checkState has checked every record against its table's schema: the tables keep them without checking again.
-    await table.insertCheckedAll(state.tables[name], { adopt, byKey: keys[name] });
-  }
+  for (const name of Object.keys(store.db) as TableName[])
+    await insertChecked(store, name, state.tables[name], { adopt, byKey: keys[name] });
   store.counters = { ...state.counters };
   rebuildSchedule(store);
+  if (history !== undefined) store.deferLoad(HISTORY_TABLES, () => restoreHistory(store, state, clock, history.read), history.moves);
   return state.clock_offset_ms;
+}
+
+/** Checked records into a table (see Table.insertCheckedAll). */
+function insertChecked(
+  store: Store,
+  name: TableName,
+  records: readonly unknown[],
+  options: { adopt: boolean; byKey: Map<string, unknown>; loaded?: boolean },
+): Promise<void> {
+  const table = store.db[name] as unknown as {
+    insertCheckedAll(values: readonly unknown[], options: { adopt: boolean; byKey: Map<string, unknown>; loaded?: boolean }): Promise<void>;
+  };
+  // checkState has checked every record against its table's schema: the tables keep them without checking again.
+  return table.insertCheckedAll(records, options);
+}
+
+/** Reads a head-only snapshot's history (state-layout.ts): its tables, with the journal's changes to them applied. */
+export type HistoryReader = () => SandboxSnapshot['tables'];
+
+/** Head-only snapshots (mocks/state/file.ts), with how to read the rest. */
+const deferredHistory = new WeakMap<object, { read: HistoryReader; moves: HistoryMoves }>();
+
+/**
+ * Marks a snapshot read without its history (HISTORY_TABLES, empty in it): restoring it leaves those tables closed
+ * (Store.deferLoad) until a request needs them, and `read` then fetches them to be checked and restored. `moves`:
+ * what in the history may move by itself, and from when (state-layout.ts).
+ */
+export function deferHistory<T extends SandboxSnapshot>(snapshot: T, read: HistoryReader, moves: HistoryMoves): T {
+  deferredHistory.set(snapshot, { read, moves });
+  return snapshot;
+}
+
+/**
+ * The history, restored into a store that holds the rest: the state as it now stands checked whole (the records
+ * in the store and the history read), as any state is at its open, then the history's tables filled as a restore
+ * fills them, without counting as changes (the files hold them already). A bad one throws SnapshotError.
+ */
+async function restoreHistory(store: Store, opened: SandboxState, clock: number, read: HistoryReader): Promise<void> {
+  const tables = { ...read() };
+  for (const name of Object.keys(store.db) as TableName[])
+    if (!(HISTORY_TABLES as readonly string[]).includes(name)) tables[name] = store.db[name].all() as unknown[];
+  let state, keys;
+  try {
+    ({ state, keys } = checkStateKeyed({ ...opened, counters: store.counters, tables }, clock));
+  } catch (error) {
+    if (error instanceof StateRefusal) throw new SnapshotError(`${REFUSED}${error.message}`, error.field);
+    throw error;
+  }
+  store.openDeferred();
+  for (const name of HISTORY_TABLES) await insertChecked(store, name, state.tables[name], { adopt: true, byKey: keys[name], loaded: true });
+  rebuildSchedule(store);
 }
 
 const REFUSED = 'The state cannot be loaded: ';

@@ -27,3 +27,9 @@ export function createDb() {
 
 export type Db = ReturnType<typeof createDb>;
 export type TableName = keyof Db;
+
+/**
+ * The tables that grow with every order and deposit, an account's history: a state file keeps them last, and the
+ * offline CLI reads them only for a request that needs them (mocks/state/state-layout.ts).
+ */
+export const HISTORY_TABLES = ['transactions', 'invoices', 'orders', 'deposits', 'idempotency'] as const satisfies readonly TableName[];

@@ -57,7 +57,65 @@ export class Store {
     return `TRX${String(this.counters.transaction).padStart(8, '0')}`;
   }
 
+  /** Tables whose records are still to be read (deferLoad), and how. */
+  #deferred:
+    { tables: readonly TableName[]; load: () => Promise<void>; moves: DeferredMoves; loading?: Promise<void> | undefined } | undefined;
+
+  /**
+   * Closes `tables` until `load` fills them (a state file's history read later: mocks/state/snapshot.ts
+   * deferHistory): using one before then throws (Table.close), so that nothing reads them empty or writes them so.
+   */
+  deferLoad(tables: readonly TableName[], load: () => Promise<void>, moves: DeferredMoves): void {
+    for (const name of tables) this.db[name].close(name);
+    this.#deferred = { tables, load, moves };
+  }
+
+  /**
+   * Whether a move the sandbox makes by itself (an expiry, an auto-payment, a magic order's ending) may be due by
+   * `now` in the records still to be read (deferLoad): a request whose answer such a move changes (the balance)
+   * then reads them first.
+   */
+  deferredMayMoveBy(now: number): boolean {
+    const moves = this.#deferred?.moves;
+    if (moves === undefined) return false;
+    if (moves.watched || (moves.expiresFrom !== null && moves.expiresFrom <= now)) return true;
+    return this.delays.autoPayMs !== null && moves.pendingFrom !== null && moves.pendingFrom + this.delays.autoPayMs <= now;
+  }
+
+  /** Whether some tables wait for their records (deferLoad). */
+  get loadPending(): boolean {
+    return this.#deferred !== undefined;
+  }
+
+  /**
+   * Fills the tables that wait for their records (deferLoad), once; a load that fails leaves them closed (and empty,
+   * as no change), and the next call tries again.
+   */
+  loadDeferred(): Promise<void> {
+    const deferred = this.#deferred;
+    if (deferred === undefined) return Promise.resolve();
+    deferred.loading ??= deferred.load().then(
+      () => {
+        if (this.#deferred === deferred) this.#deferred = undefined;
+      },
+      (error: unknown) => {
+        deferred.loading = undefined;
+        if (this.#deferred === deferred) for (const name of deferred.tables) this.db[name].close(name);
+        throw error;
+      },
+    );
+    return deferred.loading;
+  }
+
+  /** For the deferred load itself: opens the waiting tables to be filled. */
+  openDeferred(): void {
+    for (const name of this.#deferred?.tables ?? []) this.db[name].open();
+  }
+
   clear(): void {
+    // Whatever waited to be read is replaced.
+    for (const name of this.#deferred?.tables ?? []) this.db[name].open();
+    this.#deferred = undefined;
     for (const table of Object.values(this.db)) table.clear();
     this.counters = { invoice: 0, transaction: 0 };
     this.expiryQueue.reset();
@@ -89,6 +147,13 @@ export class Store {
     }
     return { reset, tables };
   }
+}
+
+/** What in records still to be read may move by itself: pending invoices' earliest expiry and creation, magic orders. */
+export interface DeferredMoves {
+  expiresFrom: number | null;
+  pendingFrom: number | null;
+  watched: boolean;
 }
 
 /** Per table: the records as they are now, and the keys of removed ones. */

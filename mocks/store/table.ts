@@ -48,6 +48,9 @@ export class Table<S extends AnyRecordRule> {
    */
   readonly collection: ReadonlyCollection<S>;
 
+  /** Set while the table waits for its records (close()): its name, for the error any use of it throws. */
+  #closedAs: string | undefined;
+
   constructor(schema: S, keyOf: (record: Readonly<RecordOf<S>>) => string, ownerOf?: (record: Readonly<RecordOf<S>>) => number) {
     this.schema = schema;
     this.#collectionSchema = checkedOrParsed(schema);
@@ -55,10 +58,10 @@ export class Table<S extends AnyRecordRule> {
     this.#collection = new Collection({ schema: this.#collectionSchema });
     // Through #collection as it is at each call: clear() starts a new one.
     this.collection = Object.freeze({
-      findFirst: ((...args: Parameters<Collection<S>['findFirst']>) => this.#collection.findFirst(...args)) as Collection<S>['findFirst'],
-      findMany: ((...args: Parameters<Collection<S>['findMany']>) => this.#collection.findMany(...args)) as Collection<S>['findMany'],
-      count: (...args: Parameters<Collection<S>['count']>) => this.#collection.count(...args),
-      all: () => this.#collection.all(),
+      findFirst: ((...args: Parameters<Collection<S>['findFirst']>) => this.#open().findFirst(...args)) as Collection<S>['findFirst'],
+      findMany: ((...args: Parameters<Collection<S>['findMany']>) => this.#open().findMany(...args)) as Collection<S>['findMany'],
+      count: (...args: Parameters<Collection<S>['count']>) => this.#open().count(...args),
+      all: () => this.#open().all(),
     });
     this.#keyOf = keyOf;
     this.#ownerOf = ownerOf;
@@ -71,6 +74,7 @@ export class Table<S extends AnyRecordRule> {
    * makes three or four records). A record that fails throws a RecordRefusal, before anything changes.
    */
   async insert(values: RecordOf<S>): Promise<Readonly<RecordOf<S>>> {
+    this.#open();
     return this.insertChecked(this.schema.parse(values) as RecordOf<S>);
   }
 
@@ -84,6 +88,7 @@ export class Table<S extends AnyRecordRule> {
    * then skips both of its copies of the values. Anything else goes through `insert()` or `insertBuilt()`.
    */
   async insertChecked(values: Readonly<RecordOf<S>>): Promise<Readonly<RecordOf<S>>> {
+    this.#open();
     const copy = this.#copyOf(values);
     const key = this.#keyOf(values);
     // Found once per process; later inserts do not wait for it.
@@ -103,6 +108,7 @@ export class Table<S extends AnyRecordRule> {
    * its sandboxes in a process of its own, would meet.
    */
   async insertCheckedByCreate(values: Readonly<RecordOf<S>>): Promise<Readonly<RecordOf<S>>> {
+    this.#open();
     return this.#created(this.#copyOf(values), this.#keyOf(values));
   }
 
@@ -157,8 +163,9 @@ export class Table<S extends AnyRecordRule> {
    */
   async insertCheckedAll(
     records: readonly Readonly<RecordOf<S>>[],
-    options: { adopt?: boolean; byKey?: Map<string, Readonly<RecordOf<S>>> } = {},
+    options: { adopt?: boolean; byKey?: Map<string, Readonly<RecordOf<S>>>; loaded?: boolean } = {},
   ): Promise<void> {
+    this.#open();
     const direct = this.#directInsert(await directInsert());
     if (direct === undefined) {
       for (const values of records) await this.insertCheckedByCreate(values);
@@ -166,8 +173,9 @@ export class Table<S extends AnyRecordRule> {
     }
     const list = this.#collection.all() as unknown[];
     const adopt = options.adopt === true;
-    // The plain way (#stored) unless the table is empty and nobody follows its changes.
-    const given = this.#byKey.size === 0 && this.#changes === undefined ? options.byKey : undefined;
+    // The plain way (#stored) unless the table is empty and nobody follows its changes, or these are no changes: the
+    // records a state file already holds, read after the rest (`loaded`, Store.deferLoad).
+    const given = this.#byKey.size === 0 && (this.#changes === undefined || options.loaded === true) ? options.byKey : undefined;
     const byKey = given ?? this.#byKey;
     for (const values of records) {
       const adopted = adopt && this.#holdsOnlyFields(values);
@@ -242,6 +250,7 @@ export class Table<S extends AnyRecordRule> {
    * not be in the patch; values are checked against the schema's field types first.
    */
   update(record: Readonly<RecordOf<S>>, patch: Partial<RecordOf<S>>): void {
+    this.#open();
     const key = this.#keyOf(record);
     if (this.#byKey.get(key) !== record) throw new Error(`update: the record ${key} is not in this table`);
     const next = Object.assign({}, record, patch) as RecordOf<S>;
@@ -257,28 +266,32 @@ export class Table<S extends AnyRecordRule> {
    * place, so only what is derived from tables whose records never change (the catalog) may be cached by it.
    */
   get version(): number {
+    this.#open();
     return this.#version;
   }
 
   get(key: string): Readonly<RecordOf<S>> | undefined {
+    this.#open();
     return this.#byKey.get(key);
   }
 
   /** The owner's records, oldest first. */
   ownedBy(ownerId: number): readonly Readonly<RecordOf<S>>[] {
+    this.#open();
     return this.#byOwner.get(ownerId) ?? [];
   }
 
   /** Every record, oldest first. */
   all(): readonly Readonly<RecordOf<S>>[] {
-    return this.#collection.all() as unknown as RecordOf<S>[];
+    return this.#open().all() as unknown as RecordOf<S>[];
   }
 
   get size(): number {
-    return this.#collection.count();
+    return this.#open().count();
   }
 
   remove(key: string): void {
+    this.#open();
     const record = this.#byKey.get(key);
     if (record === undefined) return;
     this.#collection.delete(record as never);
@@ -302,6 +315,33 @@ export class Table<S extends AnyRecordRule> {
     this.#changes?.clear();
     this.#recreated.clear();
     this.#cleared = true;
+  }
+
+  /**
+   * Empties the table and closes it until open(): its records are still to be read (Store.deferLoad). Any use of it
+   * until then throws, so that no request reads it empty and no snapshot writes it so. Emptied as no change: the
+   * records are where they were read from.
+   */
+  close(name: string): void {
+    this.#collection = new Collection({ schema: this.#collectionSchema });
+    this.#byKey = new Map();
+    this.#byOwner.clear();
+    this.#version += 1;
+    this.#changes?.clear();
+    this.#recreated.clear();
+    this.#closedAs = name;
+  }
+
+  /** Opens a closed table to be filled (Store.deferLoad). */
+  open(): void {
+    this.#closedAs = undefined;
+  }
+
+  /** The collection, when the table is open. */
+  #open(): Collection<S> {
+    if (this.#closedAs !== undefined)
+      throw new Error(`sandbox store: the ${this.#closedAs} table was used before its records were read from the state file`);
+    return this.#collection;
   }
 
   /** From now on, remembers what changes, for `takeChanges()`. */

@@ -54,6 +54,7 @@ describe('secret hygiene', () => {
         'credentials.json',
         'sandbox-state.json',
         'sandbox-state.json.journal',
+        'sandbox-state.json.layout',
       ]);
       for (const file of files) {
         expect(file.mode, file.path).toBe(0o600);

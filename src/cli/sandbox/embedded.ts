@@ -3,7 +3,9 @@ import { ensurePrivateDir } from '../../safe-file.js';
 import type { SandboxRequest, SandboxResponse } from '../../../mocks/facade/exchange.js';
 import {
   DEFAULT_SANDBOX_URL,
+  historyWanted,
   JournalDamagedError,
+  needsHistory,
   OrphanJournalError,
   persistentSandboxSession,
   requestLogFile,
@@ -33,9 +35,14 @@ export interface EmbeddedSandbox {
   handle(request: SandboxRequest): Promise<SandboxResponse>;
   /** The log of the requests it answered, command after command (mocks/state/request-log.ts). */
   readonly requestLog: RequestLogFile;
-  /** `work` on the sandbox as it is on disk now, under the lock; what it changes is on disk before the lock goes. `fresh` starts from the seed. */
-  use<T>(work: (sandbox: Sandbox) => Promise<T>, options?: { fresh?: boolean; repair?: boolean }): Promise<T>;
+  /**
+   * `work` on the sandbox as it is on disk now, under the lock; what it changes is on disk before the lock goes.
+   * `fresh` starts from the seed; `reads: 'head'` leaves the state's history unread until a request needs it.
+   */
+  use<T>(work: (sandbox: Sandbox) => Promise<T>, options?: UseOptions): Promise<T>;
 }
+
+type UseOptions = { fresh?: boolean; repair?: boolean; reads?: 'head' | 'all' };
 
 export interface EmbeddedSandboxOptions {
   /** Told what opening the state left out or set aside (a torn last line, what a repair dropped), a sentence each. */
@@ -46,7 +53,7 @@ export function embeddedSandbox(file: string, options: EmbeddedSandboxOptions = 
   const log = requestLogFile(file);
   // Keeps the sandbox between this process's operations while no other process changes the file (mocks/state/).
   const session = persistentSandboxSession(file);
-  const use = async <T>(work: (sandbox: Sandbox) => Promise<T>, useOptions: { fresh?: boolean; repair?: boolean } = {}): Promise<T> => {
+  const use = async <T>(work: (sandbox: Sandbox) => Promise<T>, useOptions: UseOptions = {}): Promise<T> => {
     await ensurePrivateDir(dirname(file)).catch((error: unknown) => {
       throw finalFetchError(new CliError((error as Error).message));
     });
@@ -72,6 +79,7 @@ export function embeddedSandbox(file: string, options: EmbeddedSandboxOptions = 
       return await session.use(({ sandbox, notices }) => onOpened(sandbox, notices), {
         fresh: useOptions.fresh ?? false,
         repair: useOptions.repair ?? false,
+        reads: useOptions.reads ?? 'all',
       });
     } catch (error) {
       if (opened) throw error;
@@ -89,7 +97,16 @@ export function embeddedSandbox(file: string, options: EmbeddedSandboxOptions = 
     baseUrl: DEFAULT_SANDBOX_URL,
     demoToken: seedAccount('demo').token.token,
     requestLog: log,
-    handle: (request) => use((sandbox) => sandbox.handle(request)),
+    // A request that reads no history (the catalog, a profile) leaves it unread: at 10k orders, most of the state file.
+    handle: (request) =>
+      use(
+        async (sandbox) => {
+          // Read here rather than by the request itself, so that a history that cannot be read is said as the state's.
+          if (historyWanted(sandbox.store, request, sandbox.now())) await sandbox.store.loadDeferred();
+          return sandbox.handle(request);
+        },
+        { reads: needsHistory(request) ? 'all' : 'head' },
+      ),
     use,
   };
 }
