@@ -219,6 +219,8 @@ export function readSomeIfExistsSync(
   try {
     const stats = fstatSync(fd, { bigint: true });
     checkOpened(path, { isFile: () => stats.isFile(), nlink: Number(stats.nlink) }, options.soleName === true);
+    // A file past the limit is refused whole, whatever part of it would do.
+    checkSize(path, Number(stats.size), options.maxBytes);
     const part = choose(stats);
     if (part === undefined) return { bytes: readOpenedSync(fd, path, Number(stats.size), options.maxBytes), stats, part };
     return { bytes: readOpenedPartSync(fd, path, part, options.maxBytes), stats, part };

@@ -9,6 +9,7 @@ import { controlRefusal, hostRefusal } from '../rules/control-guard.js';
 import { CONTROL_PREFIX, controlRouter, type ControlDeps } from '../routes/control.js';
 import { SANDBOX_PATHS, spaceOf, type SandboxSpace } from '../routes/paths.js';
 import { mayBeDue, nextDueMove, settleDue } from '../rules/timed-moves.js';
+import { SnapshotError } from '../state/snapshot.js';
 import type { Store } from '../store/store.js';
 
 export const OPENAPI_PATH = SANDBOX_PATHS.openApi;
@@ -47,6 +48,11 @@ export function answer(
 
 function failed(parts: DispatchParts, error: unknown): SandboxResponse {
   if (error instanceof ApiError) return errorReply(error);
+  // The history a head-only open left to read (Store.deferLoad) could not be read: said as what it is.
+  if (error instanceof SnapshotError) {
+    parts.onError?.(error);
+    return errorReply(new ApiError(500, `The sandbox cannot read its state: ${error.message}`, 'INTERNAL_ERROR'));
+  }
   // A control move refused: sandbox.control rejects with the client's error classes (control-moves.ts).
   if (isTopupError(error) && error.status !== undefined)
     return errorReply(new ApiError(error.status, error.message, error.code as SandboxErrorCode | undefined, error.fields));

@@ -1,5 +1,14 @@
 import { clearRateLimits, createSandbox, createSandboxOnDemand, type Sandbox, type SandboxOptions } from './sandbox.js';
-import { openStateFile, type OpenStateFileOptions, type StateFile, type SuspendedStateFile } from '../state/file.js';
+import {
+  openStateFileHeadFirst,
+  StateChangedError,
+  type HeadFirstOptions,
+  type OpenStateFileOptions,
+  type StateFile,
+  type SuspendedStateFile,
+} from '../state/file.js';
+import { historyWanted, needsHistory } from './dispatch.js';
+import type { SandboxRequest } from '../core/exchange.js';
 
 /** A sandbox whose state lives in a state file, which it holds locked until `close()`. */
 export interface PersistentSandbox {
@@ -35,11 +44,18 @@ export interface SessionUseOptions {
   fresh?: boolean;
   repair?: boolean;
   /**
-   * `head`: `work` is one request that needs no history (`needsHistory` in mocks/assembly/dispatch.ts says which):
-   * the file's history is read only if a request comes to need it. Default `all`: the whole state, read before `work`.
+   * The one request `work` sends, when that is all it does (the CLI's `handle`): the state file's history (orders,
+   * invoices, …: mocks/state/state-layout.ts) is then read only if that request needs it (`historyWanted`). Without
+   * it, the whole state is read before `work`.
    */
-  reads?: 'head' | 'all';
+  request?: Pick<SandboxRequest, 'method' | 'url'>;
 }
+
+/**
+ * The journal a session lets grow, against its snapshot: every open reads it whole, and a command that reads only the
+ * snapshot's head should not then read megabytes of journal (at 10k orders, an eighth is some 900 KB).
+ */
+const SESSION_JOURNAL_SHARE = 1 / 8;
 
 /**
  * Opens the state file for each `use` and lets go after it, like `openPersistentSandbox` and `close()` in turn, but
@@ -51,15 +67,15 @@ export interface SessionUseOptions {
  */
 export function persistentSandboxSession(file: string, options: PersistentSandboxOptions = {}): PersistentSandboxSession {
   let kept: { sandbox: Sandbox; suspended: SuspendedStateFile } | undefined;
-  const { waitMs, fresh: _fresh, repair: _repair, history: _history, ...rest } = options;
+  const { waitMs, fresh: _fresh, repair: _repair, ...rest } = options;
   return {
     async use(work, useOptions = {}) {
       const fresh = useOptions.fresh ?? options.fresh ?? false;
       const repair = useOptions.repair ?? options.repair ?? false;
       const resumable = kept;
       kept = undefined;
-      const reads = useOptions.reads ?? 'all';
-      let held: { sandbox: Sandbox; stateFile: StateFile; notices: readonly string[] } | undefined;
+      const { request } = useOptions;
+      let held: Held | undefined;
       if (resumable !== undefined && !fresh && !repair) {
         const stateFile = await resumable.suspended.resume(waitMs === undefined ? {} : { waitMs });
         if (stateFile !== undefined) {
@@ -67,16 +83,23 @@ export function persistentSandboxSession(file: string, options: PersistentSandbo
           held = { sandbox: resumable.sandbox, stateFile, notices: [] };
         }
       }
+      const opening = { ...rest, ...(waitMs === undefined ? {} : { waitMs }), fresh, repair };
+      const headFirst = request !== undefined && !needsHistory(request);
       // One operation at a time, most of them reads: the contract's schemas load with the first request that needs them.
-      held ??= await openHeld(
-        file,
-        { ...rest, ...(waitMs === undefined ? {} : { waitMs }), fresh, repair, history: reads === 'head' ? 'later' : 'now' },
-        createSandboxOnDemand,
-      );
+      held ??= await openHeld(file, opening, createSandboxOnDemand, {
+        history: headFirst ? 'later' : 'now',
+        journalShare: SESSION_JOURNAL_SHARE,
+      });
       let finished = false;
       try {
         // Read before the work, so that a history that cannot be read is the state's error, as at any open.
-        if (reads === 'all') await held.sandbox.store.loadDeferred();
+        const { store } = held.sandbox;
+        if (request === undefined ? store.loadPending : historyWanted(store, request, held.sandbox.now())) {
+          const reopened = await withHistory(held, () =>
+            openHeld(file, opening, createSandboxOnDemand, { history: 'now', journalShare: SESSION_JOURNAL_SHARE }),
+          );
+          held = reopened;
+        }
         const result = await work({ sandbox: held.sandbox, notices: held.notices });
         finished = true;
         return result;
@@ -90,11 +113,38 @@ export function persistentSandboxSession(file: string, options: PersistentSandbo
   };
 }
 
-async function openHeld(file: string, options: PersistentSandboxOptions, create: (options: SandboxOptions) => Promise<Sandbox>) {
-  const { waitMs, fresh, repair, minJournalBytes, history, ...sandboxOptions } = options;
-  const stateFile = await openStateFile(file, {
+interface Held {
+  sandbox: Sandbox;
+  stateFile: StateFile;
+  notices: readonly string[];
+}
+
+/**
+ * The held sandbox with its history read; when the file changed behind the lock since its head was read (something
+ * that takes no lock wrote it, or only touched it), the file is let go and opened anew, whole (`reopen`).
+ */
+async function withHistory(held: Held, reopen: () => Promise<Held>): Promise<Held> {
+  try {
+    await held.sandbox.store.loadDeferred();
+    return held;
+  } catch (error) {
+    if (!(error instanceof StateChangedError)) throw error;
+  }
+  await held.stateFile.close();
+  // Closed twice is harmless (the lock is let go once: mocks/state/lock.ts), should opening anew fail.
+  return reopen();
+}
+
+async function openHeld(
+  file: string,
+  options: PersistentSandboxOptions,
+  create: (options: SandboxOptions) => Promise<Sandbox>,
+  headFirst: HeadFirstOptions = {},
+): Promise<Held> {
+  const { waitMs, fresh, repair, minJournalBytes, ...sandboxOptions } = options;
+  const stateFile = await openStateFileHeadFirst(file, {
+    ...headFirst,
     ...(waitMs === undefined ? {} : { waitMs }),
-    ...(history === undefined ? {} : { history }),
     ...(fresh === undefined ? {} : { fresh }),
     ...(repair === undefined ? {} : { repair }),
     ...(minJournalBytes === undefined ? {} : { minJournalBytes }),

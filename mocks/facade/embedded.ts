@@ -1,7 +1,5 @@
 /** The embedded sandbox behind offline commands: opened on a state file, with the request log beside it. */
 export { DEFAULT_SANDBOX_URL, type Sandbox } from '../assembly/sandbox.js';
-// Which requests need the state's history, read only for them (mocks/state/state-layout.ts).
-export { historyWanted, needsHistory } from '../assembly/dispatch.js';
 // The persistent sandbox (opened once, or per operation as a session) and the four ways opening its state can fail.
 export * from '../assembly/persistent-sandbox.js';
 export { seedAccount } from '../store/seed.js';

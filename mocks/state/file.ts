@@ -80,6 +80,8 @@ function readSnapshotText(file: string, layout: StateLayout | undefined): Snapsh
     // at 10k orders, 25 ms at 100k).
     read = readSomeIfExistsSync(file, { soleName: true, maxBytes: MAX_STATE_FILE_BYTES }, (stats) => headPart(layout, stats));
   } catch (error) {
+    // A layout whose head runs past the file's end is no layout of this file.
+    if (error instanceof PartChangedError && layout !== undefined) return readSnapshotText(file, undefined);
     if (error instanceof UnsafeFileError) throw SnapshotError.ofUnsafeFile(error);
     if (error instanceof FileTooLargeError) throw refusedBySize('state file', error, 'that node can parse as one text');
     throw new SnapshotError(`Cannot read the state file ${file}: ${(error as Error).message}`);
@@ -102,9 +104,17 @@ function readSnapshotText(file: string, layout: StateLayout | undefined): Snapsh
 }
 
 /**
+ * The state file is no longer the one a head-only open read (something that takes no lock replaced or changed it, or
+ * only its times): its history cannot be read to go with that head. Nothing is wrong with the file; opening it anew
+ * reads it whole (mocks/assembly/persistent-sandbox.ts does).
+ */
+export class StateChangedError extends SnapshotError {
+  override name = 'StateChangedError';
+}
+
+/**
  * Reads the history a head-only open left out (see readSnapshotText), with the journal's changes to it applied: from
- * the file as it was opened, or a SnapshotError when it is another file now (something that does not take the lock
- * replaced or changed it).
+ * the file as it was opened, or StateChangedError when it is another file now.
  */
 function historyReader(file: string, layout: StateLayout, base: SandboxSnapshot, entries: readonly SandboxChanges[]) {
   return (): SandboxSnapshot['tables'] => {
@@ -118,7 +128,7 @@ function historyReader(file: string, layout: StateLayout, base: SandboxSnapshot,
     } catch (error) {
       if (error instanceof UnsafeFileError) throw SnapshotError.ofUnsafeFile(error);
       if (error instanceof PartChangedError)
-        throw new SnapshotError(`The state file ${file} was changed by something other than topup while it was in use.`);
+        throw new StateChangedError(`The state file ${file} was changed by something other than topup while it was in use.`);
       throw new SnapshotError(`Cannot read the state file ${file}: ${(error as Error).message}`);
     }
     const history = parseHistory(bytes);
@@ -172,14 +182,23 @@ export interface OpenStateFileOptions {
    * journal is kept as FILE.journal.bad-TIME, and the state goes on from a new snapshot. Without it, both refuse.
    */
   repair?: boolean;
-  /**
-   * `later`: read only the snapshot's head when the file's layout allows it (mocks/state/state-layout.ts), and its
-   * history when the sandbox first needs it (the offline CLI's embedded sandbox, for a request that needs none).
-   * Default `now`: the whole file.
-   */
-  history?: 'now' | 'later';
   /** The journal may grow to the snapshot's size or this many bytes, whichever is more. Default 64 KiB: the offline CLI reads the whole journal at every start. */
   minJournalBytes?: number;
+}
+
+/** What only the offline CLI's embedded sandbox asks of opening (mocks/assembly/persistent-sandbox.ts). */
+export interface HeadFirstOptions {
+  /**
+   * `later`: read only the snapshot's head when the file's layout allows it (mocks/state/state-layout.ts), and its
+   * history when the sandbox first needs it. Default `now`: the whole file.
+   */
+  history?: 'now' | 'later';
+  /**
+   * How large the journal may grow against the snapshot (with `minJournalBytes` as the floor) before the next commit
+   * folds it into a new one. Default 1: its size. Every open reads the journal whole, so a head-only read keeps it
+   * smaller (an eighth: at 10k orders some 900 KB, about ten milliseconds to read and parse).
+   */
+  journalShare?: number;
 }
 
 /** A journal whose snapshot is missing: its lines cannot be replayed, and emptying it would lose them. */
@@ -214,7 +233,12 @@ function lockRefusal(file: string, error: unknown): unknown {
  */
 const MIN_BYTES_PER_NEW_RECORD = 16;
 
-export async function openStateFile(file: string, options: OpenStateFileOptions = {}): Promise<StateFile> {
+export function openStateFile(file: string, options: OpenStateFileOptions = {}): Promise<StateFile> {
+  return openStateFileHeadFirst(file, options);
+}
+
+/** openStateFile, with what the offline CLI's embedded sandbox asks of it (HeadFirstOptions). */
+export async function openStateFileHeadFirst(file: string, options: OpenStateFileOptions & HeadFirstOptions): Promise<StateFile> {
   const release = await lockStateFile(file, options.waitMs === undefined ? {} : { waitMs: options.waitMs }).catch((error: unknown) => {
     throw lockRefusal(file, error);
   });
@@ -259,6 +283,7 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
       journalBytes: journal.validBytes,
       snapshotBytes: read?.bytes,
       minJournalBytes: options.minJournalBytes ?? 64 * 1024,
+      journalShare: options.journalShare ?? 1,
       preserveJournalAs: preserveJournal ? badCopyName(journalPath) : undefined,
     });
     if (preserveJournal) notices.push(`The damaged journal is kept as ${writer.preservedJournalPath}.`);
@@ -266,7 +291,8 @@ export async function openStateFile(file: string, options: OpenStateFileOptions 
     else if (journal.validBytes < journal.fileBytes) await writer.truncateJournal(journal.validBytes);
     let snapshot: SandboxSnapshot | undefined;
     if (base !== undefined && read?.headOnly !== undefined) {
-      // The journal's changes to the history wait for it: checked for their tables now, applied when it is read.
+      // The journal's changes to the history wait for it (their shape was checked as the journal was read): applied,
+      // and the records checked with the rest of the state, when it is read.
       const { head, history } = splitChanges(journal.entries);
       const moves = history.reduce((folded, entry) => foldHistoryMoves(folded, putsOf(entry)), read.headOnly.moves);
       snapshot = deferHistory(applyChanges(base, head), historyReader(file, read.headOnly, base, history), moves);
@@ -423,6 +449,7 @@ class StateFileWriter implements StateWriter {
   #journalBytes: number;
   #snapshotBytes: number | undefined;
   readonly #minJournalBytes: number;
+  readonly #journalShare: number;
   #handle: OpenFile | undefined;
   #preserveJournalAs: string | undefined;
   #failed = false;
@@ -436,6 +463,7 @@ class StateFileWriter implements StateWriter {
       journalBytes: number;
       snapshotBytes: number | undefined;
       minJournalBytes: number;
+      journalShare: number;
       preserveJournalAs: string | undefined;
     },
   ) {
@@ -444,6 +472,7 @@ class StateFileWriter implements StateWriter {
     this.#journalBytes = state.journalBytes;
     this.#snapshotBytes = state.snapshotBytes;
     this.#minJournalBytes = state.minJournalBytes;
+    this.#journalShare = state.journalShare;
     this.#preserveJournalAs = state.preserveJournalAs;
   }
 
@@ -453,7 +482,7 @@ class StateFileWriter implements StateWriter {
 
   get wantsSnapshot(): boolean {
     if (this.#journalId === undefined || this.#snapshotBytes === undefined) return true;
-    return this.#journalBytes > Math.max(this.#snapshotBytes, this.#minJournalBytes);
+    return this.#journalBytes > Math.max(this.#snapshotBytes * this.#journalShare, this.#minJournalBytes);
   }
 
   /** A write failed: what the sandbox holds may be ahead of the files. */

@@ -139,8 +139,13 @@ async function restoreHistory(store: Store, opened: SandboxState, clock: number,
     if (error instanceof StateRefusal) throw new SnapshotError(`${REFUSED}${error.message}`, error.field);
     throw error;
   }
+  const generation = store.generation;
   store.openDeferred();
-  for (const name of HISTORY_TABLES) await insertChecked(store, name, state.tables[name], { adopt: true, byKey: keys[name], loaded: true });
+  for (const name of HISTORY_TABLES) {
+    // Replaced while this waited (a reset, a state loaded): what was read belongs to the state before.
+    if (store.generation !== generation) return;
+    await insertChecked(store, name, state.tables[name], { adopt: true, byKey: keys[name], loaded: true });
+  }
   rebuildSchedule(store);
 }
 

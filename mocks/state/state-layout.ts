@@ -188,8 +188,8 @@ export function readLayout(file: string): StateLayout | undefined {
     headBytes: headBytes as number,
     moves: movesOf((value as Record<string, unknown>).moves),
   };
-  // The head, a comma and the history's closing braces at least.
-  if (historyPart(layout).length < 2) return undefined;
+  // The head, then at least the history's first table's name and the closing braces.
+  if (historyPart(layout).length < HISTORY_BOUNDARY.length + 2) return undefined;
   return layout;
 }
 
@@ -203,8 +203,8 @@ function movesOf(value: unknown): HistoryMoves {
 
 /**
  * Writes FILE.layout for the state file just written (its stats taken after its rename): replaced whole, like the
- * state file. Not flushed with it: a layout lost in a crash, or left from the file before, describes no file there
- * is, and the state file is then read whole.
+ * state file. A layout lost in a crash, or left from the file before, describes no file there is, and the state
+ * file is then read whole.
  */
 export async function writeLayout(file: string, stats: BigIntStats, headBytes: number, moves: HistoryMoves): Promise<void> {
   const layout = {

@@ -112,10 +112,18 @@ export class Store {
     for (const name of this.#deferred?.tables ?? []) this.db[name].open();
   }
 
+  /** Counts clear()s: a deferred load that finds it moved on stops, its records belonging to a state replaced since. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  #generation = 0;
+
   clear(): void {
     // Whatever waited to be read is replaced.
     for (const name of this.#deferred?.tables ?? []) this.db[name].open();
     this.#deferred = undefined;
+    this.#generation += 1;
     for (const table of Object.values(this.db)) table.clear();
     this.counters = { invoice: 0, transaction: 0 };
     this.expiryQueue.reset();

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../mocks/assembly/sandbox.js';
+import { DEFAULT_SANDBOX_URL, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { needsHistory } from '../../mocks/assembly/dispatch.js';
 import { openPersistentSandbox, persistentSandboxSession } from '../../mocks/assembly/persistent-sandbox.js';
 import { SnapshotError } from '../../mocks/state/snapshot.js';
@@ -46,23 +46,23 @@ async function stateWithOrders(orders: number): Promise<void> {
   await opened.close();
 }
 
+/** A use for one request that reads no history: the session reads the file's head alone. */
+const HEAD_ONLY = { request: { method: 'GET', url: `${DEFAULT_SANDBOX_URL}/api/v1/catalog/credit-packages` } };
+
 const ordersListed = async (sandbox: Sandbox) => (await call(sandbox, 'GET', '/api/v1/me/orders')).body.data.orders as unknown[];
 
 describe('a state file read without its history', () => {
   it('answers the catalog from the head alone, and reads the history for the first request that needs it', async () => {
     await stateWithOrders(3);
     const session = persistentSandboxSession(file);
-    await session.use(
-      async ({ sandbox }) => {
-        expect((await call(sandbox, 'GET', '/api/v1/catalog/credit-packages')).status).toBe(200);
-        expect(sandbox.store.loadPending).toBe(true);
-        // Closed, not empty: nothing reads the orders as none.
-        expect(() => sandbox.store.db.orders.size).toThrow(/orders table was used before its records were read/);
-        expect(await ordersListed(sandbox)).toHaveLength(3);
-        expect(sandbox.store.loadPending).toBe(false);
-      },
-      { reads: 'head' },
-    );
+    await session.use(async ({ sandbox }) => {
+      expect((await call(sandbox, 'GET', '/api/v1/catalog/credit-packages')).status).toBe(200);
+      expect(sandbox.store.loadPending).toBe(true);
+      // Closed, not empty: nothing reads the orders as none.
+      expect(() => sandbox.store.db.orders.size).toThrow(/orders table was used before its records were read/);
+      expect(await ordersListed(sandbox)).toHaveLength(3);
+      expect(sandbox.store.loadPending).toBe(false);
+    }, HEAD_ONLY);
   });
 
   it('applies the journal to the history when it reads it: orders made after the snapshot are there', async () => {
@@ -72,28 +72,22 @@ describe('a state file read without its history', () => {
       expect((await call(sandbox, 'POST', '/api/v1/me/orders', ORDER)).status).toBe(201);
     });
     const reader = persistentSandboxSession(file);
-    const orders = await reader.use(
-      async ({ sandbox }) => {
-        expect((await call(sandbox, 'POST', '/api/v1/auth/token/validate')).status).toBe(200);
-        expect(sandbox.store.loadPending).toBe(true);
-        return ordersListed(sandbox);
-      },
-      { reads: 'head' },
-    );
+    const orders = await reader.use(async ({ sandbox }) => {
+      expect((await call(sandbox, 'POST', '/api/v1/auth/token/validate')).status).toBe(200);
+      expect(sandbox.store.loadPending).toBe(true);
+      return ordersListed(sandbox);
+    }, HEAD_ONLY);
     expect(orders).toHaveLength(3);
   });
 
   it('gives a later use that reads everything the history, in the sandbox the session kept', async () => {
     await stateWithOrders(2);
     const session = persistentSandboxSession(file);
-    const used = await session.use(
-      async ({ sandbox }) => {
-        await call(sandbox, 'GET', '/api/v1/catalog/payment-methods');
-        expect(sandbox.store.loadPending).toBe(true);
-        return sandbox;
-      },
-      { reads: 'head' },
-    );
+    const used = await session.use(async ({ sandbox }) => {
+      await call(sandbox, 'GET', '/api/v1/catalog/payment-methods');
+      expect(sandbox.store.loadPending).toBe(true);
+      return sandbox;
+    }, HEAD_ONLY);
     const again = await session.use(async ({ sandbox }) => {
       expect(sandbox.store.loadPending).toBe(false);
       expect(sandbox.store.db.orders.size).toBe(2);
@@ -113,7 +107,7 @@ describe('a state file read without its history', () => {
     expect((await stat(`${file}.journal`)).size).toBeGreaterThan((await stat(file)).size);
     await persistentSandboxSession(file, { minJournalBytes: 0 }).use(
       async ({ sandbox }) => void (await call(sandbox, 'GET', '/api/v1/catalog/credit-packages')),
-      { reads: 'head' },
+      HEAD_ONLY,
     );
     expect((await stat(file)).ino).not.toBe(before);
     expect((await stat(`${file}.journal`)).size).toBe(0);
@@ -125,9 +119,17 @@ describe('a state file read without its history', () => {
 
   it('reads the whole file when the layout does not describe it (touched, or no layout of ours)', async () => {
     const variants: [string, (layout: string) => Promise<void>][] = [
+      ['as written (the head alone is read)', async () => undefined],
       ['touched', () => utimes(file, new Date(), new Date(Date.now() - 60_000))],
       ['not JSON', () => writeFile(layoutPath(file), 'not json')],
       ['a head past the file', (layout) => writeFile(layoutPath(file), layout.replace(/"head_bytes":\d+/, '"head_bytes":99999999'))],
+      [
+        'a head that ends a few bytes before the file does',
+        async (layout) => {
+          const size = (await stat(file)).size;
+          await writeFile(layoutPath(file), layout.replace(/"head_bytes":\d+/, `"head_bytes":${size - 5}`));
+        },
+      ],
       [
         'a head that cuts a record',
         (layout) =>
@@ -141,39 +143,36 @@ describe('a state file read without its history', () => {
       for (const name of [file, `${file}.journal`, layoutPath(file)]) await rm(name, { force: true });
       await stateWithOrders(1);
       await spoil(await readFile(layoutPath(file), 'utf8'));
-      const read = await persistentSandboxSession(file).use(
-        async ({ sandbox }) => {
-          expect((await call(sandbox, 'GET', '/api/v1/catalog/credit-packages')).status).toBe(200);
-          return { pending: sandbox.store.loadPending, orders: sandbox.store.db.orders.size };
-        },
-        { reads: 'head' },
-      );
-      expect({ what, ...read }).toEqual({ what, pending: false, orders: 1 });
+      const read = await persistentSandboxSession(file).use(async ({ sandbox }) => {
+        expect((await call(sandbox, 'GET', '/api/v1/catalog/credit-packages')).status).toBe(200);
+        const pending = sandbox.store.loadPending;
+        return { pending, orders: pending ? -1 : sandbox.store.db.orders.size };
+      }, HEAD_ONLY);
+      const asWritten = what.startsWith('as written');
+      expect({ what, ...read }).toEqual({ what, pending: asWritten, orders: asWritten ? expect.any(Number) : 1 });
     }
   });
 
   it('does not read a layout through a link', async () => {
     await stateWithOrders(1);
+    expect(await persistentSandboxSession(file).use(async ({ sandbox }) => sandbox.store.loadPending, HEAD_ONLY)).toBe(true);
     const layout = await readFile(layoutPath(file), 'utf8');
     await rm(layoutPath(file));
     await writeFile(join(dir, 'elsewhere'), layout);
     await symlink(join(dir, 'elsewhere'), layoutPath(file));
-    const pending = await persistentSandboxSession(file).use(async ({ sandbox }) => sandbox.store.loadPending, { reads: 'head' });
+    const pending = await persistentSandboxSession(file).use(async ({ sandbox }) => sandbox.store.loadPending, HEAD_ONLY);
     expect(pending).toBe(false);
   });
 
   it('refuses a history from a file changed behind the lock, and leaves the tables closed', async () => {
     await stateWithOrders(1);
-    await persistentSandboxSession(file).use(
-      async ({ sandbox }) => {
-        // An editor saving over it, which takes no lock.
-        await writeFile(file, await readFile(file));
-        await expect(sandbox.store.loadDeferred()).rejects.toThrow(SnapshotError);
-        await expect(sandbox.store.loadDeferred()).rejects.toThrow(/changed by something other than topup/);
-        expect(() => sandbox.store.db.invoices.all()).toThrow(/before its records were read/);
-      },
-      { reads: 'head' },
-    );
+    await persistentSandboxSession(file).use(async ({ sandbox }) => {
+      // An editor saving over it, which takes no lock.
+      await writeFile(file, await readFile(file));
+      await expect(sandbox.store.loadDeferred()).rejects.toThrow(SnapshotError);
+      await expect(sandbox.store.loadDeferred()).rejects.toThrow(/changed by something other than topup/);
+      expect(() => sandbox.store.db.invoices.all()).toThrow(/before its records were read/);
+    }, HEAD_ONLY);
   });
 
   it('checks the history with the rest when it reads it: a record that names no account is refused then', async () => {
@@ -188,13 +187,10 @@ describe('a state file read without its history', () => {
     // A layout that describes the spoiled file, as if the sandbox had written it so.
     await writeLayout(file, await stat(file, { bigint: true }), layout.head_bytes, moves);
     const session = persistentSandboxSession(file);
-    await session.use(
-      async ({ sandbox }) => {
-        expect((await call(sandbox, 'GET', '/api/v1/catalog/credit-packages')).status).toBe(200);
-        await expect(sandbox.store.loadDeferred()).rejects.toThrow(/tables\.orders\[0\]\.account_id must name an account/);
-      },
-      { reads: 'head' },
-    );
+    await session.use(async ({ sandbox }) => {
+      expect((await call(sandbox, 'GET', '/api/v1/catalog/credit-packages')).status).toBe(200);
+      await expect(sandbox.store.loadDeferred()).rejects.toThrow(/tables\.orders\[0\]\.account_id must name an account/);
+    }, HEAD_ONLY);
     await expect(session.use(async () => undefined)).rejects.toThrow(SnapshotError);
   });
 });
@@ -208,43 +204,83 @@ describe('the balance without the history', () => {
     platform_pass_id: 9903,
   });
 
-  /** A session whose clock the test moves, and the balance it answers with the history read or not. */
+  /** The balance as the CLI asks for it (the request named to the session), on a clock the test sets. */
   async function balanceAt(at: number) {
+    const request = { method: 'GET', url: `${DEFAULT_SANDBOX_URL}/api/v1/me/balance` };
     return persistentSandboxSession(file, { now: () => at }).use(
       async ({ sandbox }) => {
-        const { historyWanted } = await import('../../mocks/assembly/dispatch.js');
-        const request = { method: 'GET', url: `${sandbox.baseUrl}/api/v1/me/balance` };
-        const wanted = historyWanted(sandbox.store, request, sandbox.now());
+        // Whether the session read the history before the request was sent.
+        const read = !sandbox.store.loadPending;
         const answer = await call(sandbox, 'GET', '/api/v1/me/balance');
-        return { wanted, read: !sandbox.store.loadPending, balance: answer.body.data.balance };
+        return { read, balance: answer.body.data.balance };
       },
-      { reads: 'head' },
+      { request },
     );
   }
 
   it('leaves the history unread while no move can be due, and reads it once one may be (an expiry)', async () => {
     await stateWithOrders(1);
     const now = Date.now();
-    expect(await balanceAt(now)).toEqual({ wanted: false, read: false, balance: 0 });
+    expect(await balanceAt(now)).toEqual({ read: false, balance: 0 });
     // Past the invoice's expiry (an hour): the expiry is made before the answer, so the history is read.
-    expect(await balanceAt(now + 2 * HOUR)).toEqual({ wanted: true, read: true, balance: 0 });
+    expect(await balanceAt(now + 2 * HOUR)).toEqual({ read: true, balance: 0 });
     const reopened = await openPersistentSandbox(file, { now: () => now + 2 * HOUR });
     expect(reopened.sandbox.store.db.invoices.all().map((invoice) => invoice.payment_status)).toEqual(['expired']);
     await reopened.close();
   });
 
-  it('reads the history while a magic order has a move to make, from the snapshot or the journal', async () => {
+  it('shows a refund that came due while the history was unread (a magic order, from the snapshot or the journal)', async () => {
     const opened = await openPersistentSandbox(file);
-    expect((await call(opened.sandbox, 'POST', '/api/v1/me/orders', MAGIC_REFUND)).status).toBe(201);
+    const made = await call(opened.sandbox, 'POST', '/api/v1/me/orders', MAGIC_REFUND);
+    expect(made.status).toBe(201);
+    const { invoice_code: code, amount: total } = made.body.data.invoice as { invoice_code: string; amount: number };
+    // Paid: its refund is due from then, and made by the next request, whichever it is.
+    await opened.sandbox.control.pay(code);
     await opened.close();
-    // In the journal only.
-    expect((await balanceAt(Date.now())).wanted).toBe(true);
-    const again = await openPersistentSandbox(file);
-    await again.sandbox.control.loadState(again.sandbox.snapshot());
-    await again.close();
-    // In the snapshot, as its layout says.
+    const later = Date.now() + 1000;
+    // In the journal only: the balance reads the history, and the refund is in it.
+    expect(await balanceAt(later)).toEqual({ read: true, balance: total });
+
+    const second = await openPersistentSandbox(file, { now: () => later });
+    expect((await call(second.sandbox, 'POST', '/api/v1/me/orders', MAGIC_REFUND)).status).toBe(201);
+    const again = (await call(second.sandbox, 'GET', '/api/v1/me/orders')).body.data.orders as { invoice_code: string; status: string }[];
+    const pending = again.find((order) => order.status === 'pending')!;
+    await second.sandbox.control.pay(pending.invoice_code);
+    // Written whole: the magic order with a move left is in the snapshot, and its layout says so.
+    await second.sandbox.control.loadState(second.sandbox.snapshot());
+    await second.close();
     expect(JSON.parse(await readFile(layoutPath(file), 'utf8')).moves.watched).toBe(true);
-    expect((await balanceAt(Date.now())).wanted).toBe(true);
+    expect(await balanceAt(later + 1000)).toEqual({ read: true, balance: 2 * total });
+  });
+});
+
+describe("the CLI's embedded sandbox", () => {
+  it('answers a catalog command from the head, and an orders command with the history', async () => {
+    await stateWithOrders(2);
+    const { embeddedSandbox } = await import('../../src/cli/sandbox/embedded.js');
+    const embedded = embeddedSandbox(file);
+    const request = (path: string) => ({
+      method: 'GET',
+      url: `${embedded.baseUrl}${path}`,
+      headers: { authorization: `Bearer ${embedded.demoToken}` },
+      body: null,
+    });
+    const catalog = await embedded.handle(request('/api/v1/catalog/credit-packages'));
+    expect('status' in catalog && catalog.status).toBe(200);
+    // The session kept the sandbox it opened for that command: its history is still unread.
+    expect(await embedded.use(async (sandbox) => sandbox.store.loadPending, { request: request('/api/v1/articles') })).toBe(true);
+    const orders = await embedded.handle(request('/api/v1/me/orders'));
+    expect('status' in orders && JSON.parse(String(orders.body)).data.orders).toHaveLength(2);
+  });
+
+  it('answers a request that finds the file changed behind the lock with what is wrong, not as a failure of its own', async () => {
+    await stateWithOrders(1);
+    const answer = await persistentSandboxSession(file).use(async ({ sandbox }) => {
+      await writeFile(file, await readFile(file));
+      return call(sandbox, 'GET', '/api/v1/me/orders');
+    }, HEAD_ONLY);
+    expect(answer.status).toBe(500);
+    expect(JSON.stringify(answer.body)).toMatch(/cannot read its state: The state file .* was changed by something other than topup/);
   });
 });
 
@@ -263,6 +299,12 @@ describe('needsHistory', () => {
     ['GET', '/api/v1/me/dashboard-summary', true],
     ['GET', '/api/v1/me/balance/transactions', true],
     ['GET', '/__sandbox/state', true],
+    ['GET', '/__sandbox/clock', true],
+    ['HEAD', '/api/v1/catalog/credit-packages', false],
+    ['DELETE', '/api/v1/catalog/credit-packages', false],
+    ['GET', '/api/v1/me/orders/INV2026112700000001', true],
+    ['GET', '/user/invoice/INV2026112700000001', true],
+    ['GET', '/pay/INV2026112700000001', true],
   ])('%s %s: %s', (method, path, needed) => {
     expect(needsHistory({ method, url: `${base}${path}` })).toBe(needed);
   });

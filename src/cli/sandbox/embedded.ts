@@ -3,9 +3,7 @@ import { ensurePrivateDir } from '../../safe-file.js';
 import type { SandboxRequest, SandboxResponse } from '../../../mocks/facade/exchange.js';
 import {
   DEFAULT_SANDBOX_URL,
-  historyWanted,
   JournalDamagedError,
-  needsHistory,
   OrphanJournalError,
   persistentSandboxSession,
   requestLogFile,
@@ -37,12 +35,12 @@ export interface EmbeddedSandbox {
   readonly requestLog: RequestLogFile;
   /**
    * `work` on the sandbox as it is on disk now, under the lock; what it changes is on disk before the lock goes.
-   * `fresh` starts from the seed; `reads: 'head'` leaves the state's history unread until a request needs it.
+   * `fresh` starts from the seed; `request`, the one request `work` sends: the state's history is read only if it needs it.
    */
   use<T>(work: (sandbox: Sandbox) => Promise<T>, options?: UseOptions): Promise<T>;
 }
 
-type UseOptions = { fresh?: boolean; repair?: boolean; reads?: 'head' | 'all' };
+type UseOptions = { fresh?: boolean; repair?: boolean; request?: SandboxRequest };
 
 export interface EmbeddedSandboxOptions {
   /** Told what opening the state left out or set aside (a torn last line, what a repair dropped), a sentence each. */
@@ -79,7 +77,7 @@ export function embeddedSandbox(file: string, options: EmbeddedSandboxOptions = 
       return await session.use(({ sandbox, notices }) => onOpened(sandbox, notices), {
         fresh: useOptions.fresh ?? false,
         repair: useOptions.repair ?? false,
-        reads: useOptions.reads ?? 'all',
+        ...(useOptions.request === undefined ? {} : { request: useOptions.request }),
       });
     } catch (error) {
       if (opened) throw error;
@@ -98,15 +96,7 @@ export function embeddedSandbox(file: string, options: EmbeddedSandboxOptions = 
     demoToken: seedAccount('demo').token.token,
     requestLog: log,
     // A request that reads no history (the catalog, a profile) leaves it unread: at 10k orders, most of the state file.
-    handle: (request) =>
-      use(
-        async (sandbox) => {
-          // Read here rather than by the request itself, so that a history that cannot be read is said as the state's.
-          if (historyWanted(sandbox.store, request, sandbox.now())) await sandbox.store.loadDeferred();
-          return sandbox.handle(request);
-        },
-        { reads: needsHistory(request) ? 'all' : 'head' },
-      ),
+    handle: (request) => use((sandbox) => sandbox.handle(request), { request }),
     use,
   };
 }
