@@ -41,22 +41,25 @@ if (mode === 'snapshot') {
   for (let i = 0; i < count; i++) times.push(await timed(() => createSandbox()));
   result = { times };
 } else if (mode === 'session') {
-  // As src/cli/sandbox/embedded.ts sends one request: the history read first when every answer needs it.
+  // As src/cli/sandbox/embedded.ts sends one request.
   const session = persistentSandboxSession(file);
   const path = request === 'orders' ? '/api/v1/me/orders' : '/api/v1/catalog/credit-packages';
+  // The embedded sandbox's own origin (src/cli/sandbox/embedded.ts: DEFAULT_SANDBOX_URL).
+  const url = `http://sandbox.localhost${path}`;
   const command = () =>
     session.use(
       async (/** @type {{ sandbox: import('../mocks/assembly/sandbox.js').Sandbox }} */ { sandbox }) => {
         const answer = await sandbox.handle({
           method: 'GET',
-          url: `${sandbox.baseUrl}${path}`,
+          url,
           headers: { authorization: `Bearer ${sandbox.account('demo').token}` },
           body: null,
         });
         if (!('status' in answer) || answer.status !== 200)
           throw new Error(`store-worker: ${path} answered ${JSON.stringify(answer).slice(0, 200)}`);
       },
-      { reads: request === 'orders' ? 'all' : 'head' },
+      // The one request, named as the CLI names it (src/cli/sandbox/embedded.ts): the history is read if it needs it.
+      { request: { method: 'GET', url } },
     );
   const first = await timed(command);
   /** @type {number[]} */
