@@ -6,12 +6,15 @@ import { CURRENCY } from '../rules/pricing.js';
 import { principalOf, type RouteHandler } from './context.js';
 import { profileAccount } from '../rules/worlds.js';
 
-export const validateToken: RouteHandler = (ctx) => {
+export const validateToken: RouteHandler = async (ctx) => {
   const { account: world, token } = principalOf(ctx);
   // One account whatever the key's mode: a test world answers with its live account's id (rules/worlds.ts).
   const account = profileAccount(ctx.store, world);
   const lastUsed = token.last_used_at;
   ctx.store.db.tokens.update(token, { last_used_at: ctx.now });
+  // Kept like any change: a state file's sandbox (the offline CLI's) would otherwise forget it with the process, and
+  // the next check would say the token was never used.
+  await ctx.commit();
   return {
     message: 'Token is valid.',
     data: {

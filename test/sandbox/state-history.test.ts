@@ -254,6 +254,19 @@ describe('the balance without the history', () => {
   });
 });
 
+describe('a token check on a state file', () => {
+  it("keeps the token's last use: the next process's check says when it was", async () => {
+    await stateWithOrders(0);
+    const validate = () =>
+      persistentSandboxSession(file).use(
+        async ({ sandbox }) => (await call(sandbox, 'POST', '/api/v1/auth/token/validate')).body.data.last_used_at,
+        { request: { method: 'POST', url: `${DEFAULT_SANDBOX_URL}/api/v1/auth/token/validate` } },
+      );
+    expect(await validate()).toBeNull();
+    expect(await validate()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  });
+});
+
 describe("the CLI's embedded sandbox", () => {
   it('answers a catalog command from the head, and an orders command with the history', async () => {
     await stateWithOrders(2);
