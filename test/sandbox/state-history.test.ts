@@ -1,3 +1,4 @@
+import { utimesSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -251,6 +252,30 @@ describe('the balance without the history', () => {
     await second.close();
     expect(JSON.parse(await readFile(layoutPath(file), 'utf8')).moves.watched).toBe(true);
     expect(await balanceAt(later + 1000)).toEqual({ read: true, balance: 2 * total });
+  });
+});
+
+describe('a file changed between its head and its history', () => {
+  it('is let go and read anew, whole, before the request that needs its history', async () => {
+    await stateWithOrders(1);
+    const later = Date.now() + 2 * 60 * 60 * 1000;
+    let touch = true;
+    // The sandbox's clock is first read as it restores the head, after the head was read: the file is touched then, as
+    // a backup tool or an editor might, between the head and the history.
+    const clock = () => {
+      if (touch) {
+        touch = false;
+        utimesSync(file, new Date(), new Date(Date.now() - 60_000));
+      }
+      return later;
+    };
+    const request = { method: 'GET', url: `${DEFAULT_SANDBOX_URL}/api/v1/me/balance` };
+    const answered = await persistentSandboxSession(file, { now: clock }).use(
+      async ({ sandbox }) => ({ read: !sandbox.store.loadPending, status: (await call(sandbox, 'GET', '/api/v1/me/balance')).status }),
+      { request },
+    );
+    expect(touch).toBe(false);
+    expect(answered).toEqual({ read: true, status: 200 });
   });
 });
 
