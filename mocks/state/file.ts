@@ -17,7 +17,7 @@ import { MAX_STATE_FILE_BYTES, MAX_STATE_JOURNAL_BYTES, refusedBySize } from './
 import { lockStateFile } from './lock.js';
 import { nodeCrypto } from '../core/builtins.js';
 import { removeAnnouncement } from './announcement.js';
-import { HISTORY_TABLES } from '../store/db.js';
+import { HISTORY_TABLES, isHistoryTable } from '../store/db.js';
 import {
   foldHistoryMoves,
   headPart,
@@ -428,7 +428,7 @@ function splitChanges(entries: readonly SandboxChanges[]): { head: SandboxChange
     const headTables: SandboxChanges['tables'] = {};
     const historyTables: SandboxChanges['tables'] = {};
     for (const [name, change] of Object.entries(entry.tables))
-      ((HISTORY_TABLES as readonly string[]).includes(name) ? historyTables : headTables)[name as keyof SandboxChanges['tables']] = change;
+      (isHistoryTable(name) ? historyTables : headTables)[name as keyof SandboxChanges['tables']] = change;
     head.push({ ...entry, tables: headTables });
     history.push({ ...entry, tables: historyTables });
   }

@@ -1,4 +1,4 @@
-import { HISTORY_TABLES, type Db, type TableName } from '../store/db.js';
+import { HISTORY_TABLES, isHistoryTable, type Db, type TableName } from '../store/db.js';
 import type { Counters, Store, TableChangeSet } from '../store/store.js';
 import { tableKeys } from '../store/table-keys.js';
 import { rebuildSchedule } from '../rules/timed-moves.js';
@@ -73,13 +73,7 @@ export class SnapshotError extends Error {
 export async function restoreSnapshot(store: Store, snapshot: unknown, clock: number = Date.now()): Promise<number> {
   if (!isSnapshotOfThisVersion(snapshot))
     throw new SnapshotError(`${REFUSED}Not a sandbox state file of version ${SNAPSHOT_VERSION}.`, 'version');
-  let state, keys;
-  try {
-    ({ state, keys } = checkStateKeyed(snapshot, clock));
-  } catch (error) {
-    if (error instanceof StateRefusal) throw new SnapshotError(`${REFUSED}${error.message}`, error.field);
-    throw error;
-  }
+  const { state, keys } = checkedState(snapshot, clock);
   // Taken whether or not the state passes: a snapshot is handed over once.
   const adopt = handedOver.delete(snapshot as object);
   const history = deferredHistory.get(snapshot as object);
@@ -130,15 +124,8 @@ export function deferHistory<T extends SandboxSnapshot>(snapshot: T, read: Histo
  */
 async function restoreHistory(store: Store, opened: SandboxState, clock: number, read: HistoryReader): Promise<void> {
   const tables = { ...read() };
-  for (const name of Object.keys(store.db) as TableName[])
-    if (!(HISTORY_TABLES as readonly string[]).includes(name)) tables[name] = store.db[name].all() as unknown[];
-  let state, keys;
-  try {
-    ({ state, keys } = checkStateKeyed({ ...opened, counters: store.counters, tables }, clock));
-  } catch (error) {
-    if (error instanceof StateRefusal) throw new SnapshotError(`${REFUSED}${error.message}`, error.field);
-    throw error;
-  }
+  for (const name of Object.keys(store.db) as TableName[]) if (!isHistoryTable(name)) tables[name] = store.db[name].all() as unknown[];
+  const { state, keys } = checkedState({ ...opened, counters: store.counters, tables }, clock);
   const generation = store.generation;
   store.openDeferred();
   for (const name of HISTORY_TABLES) {
@@ -150,6 +137,16 @@ async function restoreHistory(store: Store, opened: SandboxState, clock: number,
 }
 
 const REFUSED = 'The state cannot be loaded: ';
+
+/** checkStateKeyed, a refusal said as a SnapshotError naming the field. */
+function checkedState(value: unknown, clock: number): ReturnType<typeof checkStateKeyed> {
+  try {
+    return checkStateKeyed(value, clock);
+  } catch (error) {
+    if (error instanceof StateRefusal) throw new SnapshotError(`${REFUSED}${error.message}`, error.field);
+    throw error;
+  }
+}
 
 /** Snapshots whose records nobody else holds (handOver): restoring one keeps its records rather than copies. */
 const handedOver = new WeakSet<object>();

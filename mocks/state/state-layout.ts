@@ -1,5 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import { HISTORY_TABLES } from '../store/db.js';
+import { HISTORY_TABLES, isHistoryTable } from '../store/db.js';
 import { readIfExistsSync, replaceFile, type FilePart } from '../../src/safe-file.js';
 import type { SandboxSnapshot } from './snapshot.js';
 import type { OrderType } from '../../src/contract/index.js';
@@ -15,8 +15,6 @@ import type { DeferredMoves } from '../store/store.js';
  * The layout is only ever a shortcut: a file it does not describe exactly (edited, copied, replaced by anything but
  * this writer) is read whole, as any state file is.
  */
-
-const isHistory = (name: string) => (HISTORY_TABLES as readonly string[]).includes(name);
 
 /** A layout file is a few hundred bytes; a larger one is no layout of ours, and is not read. */
 const MAX_LAYOUT_BYTES = 4096;
@@ -97,7 +95,7 @@ export function layoutText(snapshot: SandboxSnapshot): { text: string; headBytes
   const { tables, ...envelope } = snapshot;
   const head: Record<string, unknown> = {};
   const history: Record<string, unknown> = {};
-  for (const [name, records] of Object.entries(tables)) if (!isHistory(name)) head[name] = records;
+  for (const [name, records] of Object.entries(tables)) if (!isHistoryTable(name)) head[name] = records;
   // In this order: a head read checks that the first of them follows it (headPart).
   for (const name of HISTORY_TABLES) history[name] = tables[name];
   const opening = `${JSON.stringify(envelope).slice(0, -1)},"tables":`;

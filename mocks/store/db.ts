@@ -33,3 +33,8 @@ export type TableName = keyof Db;
  * offline CLI reads them only for a request that needs them (mocks/state/state-layout.ts).
  */
 export const HISTORY_TABLES = ['transactions', 'invoices', 'orders', 'deposits', 'idempotency'] as const satisfies readonly TableName[];
+
+/** Whether a table is one of the history's (HISTORY_TABLES). */
+export function isHistoryTable(name: string): boolean {
+  return (HISTORY_TABLES as readonly string[]).includes(name);
+}

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { utimesSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -123,6 +124,15 @@ describe('a state file read without its history', () => {
       ['as written (the head alone is read)', async () => undefined],
       ['touched', () => utimes(file, new Date(), new Date(Date.now() - 60_000))],
       ['not JSON', () => writeFile(layoutPath(file), 'not json')],
+      // A few KB at most: a larger one is not read at all, whatever it holds.
+      ['too large to be one', (layout) => writeFile(layoutPath(file), layout.replace('{', `{"padding":"${'x'.repeat(8192)}",`))],
+      [
+        'a FIFO at its name (no one writes to it: a read would wait for ever)',
+        async () => {
+          await rm(layoutPath(file));
+          execFileSync('mkfifo', [layoutPath(file)]);
+        },
+      ],
       ['a head past the file', (layout) => writeFile(layoutPath(file), layout.replace(/"head_bytes":\d+/, '"head_bytes":99999999'))],
       [
         'a head that ends a few bytes before the file does',
