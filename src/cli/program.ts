@@ -27,6 +27,7 @@ import { printsJson } from './json-output.js';
 import { VERSION } from './version.js';
 import { asksForJq, asksForJson, commanderSentence, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
+import { fitHelp, helpWidthOf } from './help/fit.js';
 
 const rootHelp = () => `
 Help topics (topup help TOPIC):
@@ -146,6 +147,7 @@ export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command
     .showSuggestionAfterError()
     .exitOverride()
     .configureOutput(outputFor(ctx))
+    .configureHelp(HELP_LAYOUT)
     .hook('preAction', async (_command, action) => {
       const globals = action.optsWithGlobals<GlobalOptions>();
       ctx.setGlobals(globals);
@@ -201,12 +203,16 @@ function commandPath(command: Command): string {
 function outputFor(ctx: CliContext) {
   const redact = (text: string) => redactSecrets(text);
   return {
-    writeOut: (text: string) => ctx.io.stdout.write(text),
+    // Help (and --version) is laid out to the terminal's width, or 80 columns piped (help/fit.ts): commander's own
+    // lists at the width it is given here, the texts the commands add after them by fitHelp.
+    getOutHelpWidth: () => helpWidthOf(ctx.io.columns),
+    getErrHelpWidth: () => helpWidthOf(ctx.io.columns),
+    writeOut: (text: string) => ctx.io.stdout.write(fitHelp(text, helpWidthOf(ctx.io.columns))),
     // Only help shown as an error comes here (a command group named without its subcommand): with --json, the one JSON
     // error shape instead, as every other usage error has.
     // Commander writes that help in pieces (the usage, then text added after it): one envelope, from the first.
     writeErr: (text: string) => {
-      if (!asksForJson(ctx.argv)) return ctx.io.stderr.write(redact(text));
+      if (!asksForJson(ctx.argv)) return ctx.io.stderr.write(fitHelp(redact(text), helpWidthOf(ctx.io.columns)));
       if (enveloped.has(ctx)) return;
       enveloped.add(ctx);
       ctx.io.stderr.write(errorEnvelope({ message: needsSubcommand(text), code: 'USAGE', kind: 'usage' }));
@@ -225,6 +231,27 @@ function outputFor(ctx: CliContext) {
     },
   };
 }
+
+/**
+ * A command in a list of commands is its name and arguments, as gh lists them: `[options]` said only that it has
+ * some (its own help lists them) and widened the names' column, which left the descriptions too little room to wrap.
+ */
+const HELP_LAYOUT = {
+  subcommandTerm: (command: Command) =>
+    [
+      command.name(),
+      ...command
+        .aliases()
+        .slice(0, 1)
+        .map((alias) => `|${alias}`),
+    ].join('') +
+    command.registeredArguments
+      .map(
+        (argument) =>
+          ` ${argument.required ? '<' : '['}${argument.name()}${argument.variadic ? '...' : ''}${argument.required ? '>' : ']'}`,
+      )
+      .join(''),
+};
 
 /** Runs whose help-as-error was already written as its one JSON envelope. */
 const enveloped = new WeakSet<CliContext>();
@@ -246,6 +273,6 @@ function knowStoredTokens(ctx: CliContext): void {
 
 /** Subcommands report through the same streams and never call process.exit. */
 function inheritSettings(command: Command, ctx: CliContext): void {
-  command.exitOverride().configureOutput(outputFor(ctx)).showSuggestionAfterError();
+  command.exitOverride().configureOutput(outputFor(ctx)).configureHelp(HELP_LAYOUT).showSuggestionAfterError();
   for (const sub of command.commands) inheritSettings(sub, ctx);
 }

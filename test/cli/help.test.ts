@@ -94,16 +94,22 @@ describe('topup help COMMAND [SUBCOMMAND…]', () => {
 });
 
 describe('help topics', () => {
-  it.each(helpTopicNames)('topup help %s: text on stdout, the same on a terminal and piped, nothing on stderr', async (topic) => {
-    const piped = await topup(['help', topic]);
-    expect(piped.code).toBe(0);
-    expect(piped.err).toBe('');
-    expect(piped.out).toMatch(/\nExamples:\n {2}\$ /);
-    expect(await topup(['help', topic], { tty: true })).toEqual(piped);
-  });
+  it.each(helpTopicNames)(
+    'topup help %s: text on stdout, the same on an 80-column terminal and piped, nothing on stderr',
+    async (topic) => {
+      const piped = await topup(['help', topic]);
+      expect(piped.code).toBe(0);
+      expect(piped.err).toBe('');
+      expect(piped.out).toMatch(/\nExamples:\n {2}\$ /);
+      expect(await topup(['help', topic], { tty: true, columns: 80 })).toEqual(piped);
+    },
+  );
+
+  // The tables below as written: on a terminal wide enough, nothing is wrapped (help/fit.ts; test/cli/help-fit.test.ts).
+  const wide = { tty: true, columns: 1000 } as const;
 
   it('environment: every variable of the one table, aligned', async () => {
-    const { out } = await topup(['help', 'environment']);
+    const { out } = await topup(['help', 'environment'], wide);
     const width = Math.max(...environmentVariables.map(([name]) => name.length)) + 2;
     for (const [name, meaning] of environmentVariables) expect(out).toContain(`\n  ${name.padEnd(width)}${meaning}\n`);
     expect(out).toContain('\n  FORCE_COLOR / CLICOLOR_FORCE  colour even when piped (FORCE_COLOR=0: none)\n');
@@ -118,7 +124,7 @@ describe('help topics', () => {
   });
 
   it('formatting names --json, --jq and what a pipe gets', async () => {
-    const { out } = await topup(['help', 'formatting']);
+    const { out } = await topup(['help', 'formatting'], wide);
     expect(out).toContain('--jq EXPR        filters the --json output through jq (built in) and implies --json: one result a line, a\n');
     expect(out).toContain('jq cannot compile is a usage error (exit 2), checked before anything is sent.\n');
     expect(out).toMatch(/Piped {12}stable plain text without colour/);

@@ -93,7 +93,7 @@ async function everyHelp(): Promise<HelpText[]> {
   return Promise.all(
     helps.map(async ({ name, args }) => {
       const text = await helpOutput(args);
-      return { name, examples: [...text.matchAll(/^ {2}\$ (.+)$/gm)].map((m) => m[1]!.trim()) };
+      return { name, examples: [...text.matchAll(/^ {2}\$ ((?:.* \\\n)*.+)$/gm)].map((m) => m[1]!.replace(/ \\\n\s*/g, ' ').trim()) };
     }),
   );
 }

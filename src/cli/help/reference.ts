@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { fitHelp, HELP_WIDTH } from './fit.js';
 import { helpTopicText } from './topics.js';
 import { helpTopics } from './topic-names.js';
 
@@ -9,7 +10,7 @@ import { helpTopics } from './topic-names.js';
  */
 
 /** Columns the help is laid out in: the width of a classic terminal and of a man page. */
-export const REFERENCE_WIDTH = 80;
+export const REFERENCE_WIDTH = HELP_WIDTH;
 
 /** One page of the reference: a command's help, or a help topic's text. */
 export interface ReferencePage {
@@ -38,7 +39,7 @@ function helpOf(command: Command): string {
   } finally {
     command.configureOutput(saved);
   }
-  return text.trimEnd();
+  return fitHelp(text, REFERENCE_WIDTH).trimEnd();
 }
 
 /** Every visible command, depth first in registration order, then every help topic. */
@@ -49,7 +50,8 @@ export function referencePages(program: Command): ReferencePage[] {
     for (const sub of command.commands) if (!isHidden(sub)) walk(sub);
   };
   walk(program);
-  for (const [topic] of helpTopics) pages.push({ title: `topup help ${topic}`, text: helpTopicText(topic).trimEnd() });
+  for (const [topic] of helpTopics)
+    pages.push({ title: `topup help ${topic}`, text: fitHelp(helpTopicText(topic), REFERENCE_WIDTH).trimEnd() });
   return pages;
 }
 

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { helpTopicNames, isHelpTopic } from '../../help/topic-names.js';
 import { printsNoJson } from '../../json-output.js';
 import { VERSION } from '../../version.js';
+import { fitHelp, helpWidthOf } from '../../help/fit.js';
 
 const topicList = () => `topics: ${helpTopicNames.join(', ')}`;
 const visible = (command: Command) => command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden);
@@ -42,7 +43,7 @@ export async function runHelp(ctx: CliContext, program: Command, words: readonly
   if (first !== undefined && isHelpTopic(first)) {
     if (words.length > 1) throw new UsageError(`The help topic '${first}' has no parts; run: topup help ${first}`);
     const { helpTopicText } = await import('../../help/topics.js');
-    return ctx.io.out(helpTopicText(first));
+    return ctx.io.out(fitHelp(helpTopicText(first), helpWidthOf(ctx.io.columns)));
   }
   commandAt(program, words).outputHelp();
 }

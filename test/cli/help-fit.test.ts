@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { fitHelp, helpWidthOf } from '../../src/cli/help/fit.js';
+import { tempConfigDir } from '../support/fake-io.js';
+import { runCli } from './run-cli.js';
+
+/** The words of a text, without the ` \` continuations fitting adds: what a reader must still find, in order. */
+const wordsOf = (text: string) => text.split(/\s+/).filter((word) => word !== '' && word !== '\\');
+
+/** A line may pass the width only when what passes it is one word that cannot be broken (a URL, a quoted value). */
+function overflows(line: string, width: number): boolean {
+  if ([...line].length <= width) return false;
+  const words = line.trim().replace(/ \\$/, '').split(' ');
+  return words.length > 1 && !/^-\S* /.test(line.trim().replace(/ \\$/, '')) ? !fitsBut(words) : false;
+}
+/** One piece of a command (an option and its value) or one word: nothing to break at. */
+function fitsBut(words: string[]): boolean {
+  return words.length === 2 && words[0]!.startsWith('-');
+}
+
+describe('fitHelp (help laid out to a width)', () => {
+  it('leaves text that fits exactly as it is', () => {
+    const text = 'Usage: topup x\n\nA line.\n  $ topup x --json\n';
+    expect(fitHelp(text, 80)).toBe(text);
+  });
+
+  it('wraps a hand-wrapped paragraph as one, at the width, keeping every word in order', () => {
+    const paragraph = `${'word '.repeat(25).trim()} end of the first line\nand a second line that was written for a wider screen, ${'more '.repeat(10).trim()}`;
+    const fitted = fitHelp(paragraph, 40);
+    for (const line of fitted.split('\n')) expect(line.length).toBeLessThanOrEqual(40);
+    expect(wordsOf(fitted)).toEqual(wordsOf(paragraph));
+    // One paragraph: no short line in the middle where the written one broke.
+    const lines = fitted.split('\n');
+    for (const line of lines.slice(0, -1)) expect(line.length).toBeGreaterThan(30);
+  });
+
+  it('wraps an item under its own description, its written continuation lines with it', () => {
+    const text = `Piped            stable plain text without colour, for scripts: a list is tab-separated rows,\n                 a record is key: value lines.\n--json           exactly the data`;
+    const fitted = fitHelp(text, 60).split('\n');
+    for (const line of fitted) expect(line.length).toBeLessThanOrEqual(60);
+    expect(fitted[0]).toMatch(/^Piped {12}stable plain text/);
+    for (const line of fitted.slice(1, -1)) expect(line).toMatch(/^ {17}\S/);
+    expect(fitted.at(-1)).toBe('--json           exactly the data');
+    expect(wordsOf(fitted.join('\n'))).toEqual(wordsOf(text));
+  });
+
+  it('puts a description under its term when the term leaves it too little room', () => {
+    const fitted = fitHelp(`  api [options] <method-or-path> [path]  Send an authenticated request under /api/v1 and print it`, 60).split(
+      '\n',
+    );
+    expect(fitted[0]).toBe('  api [options] <method-or-path> [path]');
+    expect(fitted.slice(1).every((line) => line.startsWith('      ') && line.length <= 60)).toBe(true);
+  });
+
+  it('continues an example with a backslash, never inside quotes, and never between an option and its value', () => {
+    const example = `  $ topup api me/orders -H 'Idempotency-Key: order 4711' -f platform_username=BuilderBob -F place_id=5001 --jq '.data | .a b'`;
+    const fitted = fitHelp(example, 50).split('\n');
+    expect(fitted.length).toBeGreaterThan(1);
+    for (const line of fitted.slice(0, -1)) expect(line).toMatch(/ \\$/);
+    for (const line of fitted.slice(1)) expect(line).toMatch(/^ {6}\S/);
+    // What a shell reads: the same words, the quoted ones whole.
+    const joined = fitted.map((line) => line.replace(/ \\$/, '').trim()).join(' ');
+    expect(joined).toBe(example.trim());
+    expect(fitted.some((line) => line.includes("'Idempotency-Key: order 4711'"))).toBe(true);
+    expect(fitted.some((line) => line.includes("--jq '.data | .a b'"))).toBe(true);
+    expect(fitted.some((line) => /-H \\$/.test(line) || /-f \\$/.test(line))).toBe(false);
+  });
+
+  it('never cuts a word longer than the width', () => {
+    const url = `https://shop.example/${'a'.repeat(90)}`;
+    const fitted = fitHelp(`Open ${url} to see it, and then come back here to read the rest of it.`, 40);
+    expect(fitted.split('\n')).toContain(url);
+  });
+
+  it('is done once: fitting fitted text changes nothing', () => {
+    const text = `Intro ${'text '.repeat(40)}\n\nExamples:\n  $ topup orders create --username BuilderBob --place 5001 --pass 9001 --reference chat-4411\n  --flag <value>   ${'says '.repeat(30)}`;
+    const once = fitHelp(text, 50);
+    expect(fitHelp(once, 50)).toBe(once);
+  });
+
+  it('lays help out at the terminal width, 80 when piped, and never under 40', () => {
+    expect(helpWidthOf(undefined)).toBe(80);
+    expect(helpWidthOf(132)).toBe(132);
+    expect(helpWidthOf(20)).toBe(40);
+  });
+});
+
+describe('every --help and help topic fits its terminal', () => {
+  const commands = [
+    [],
+    ['orders', 'create'],
+    ['orders', 'batch'],
+    ['orders', 'list'],
+    ['api'],
+    ['mock', 'serve'],
+    ['auth', 'login'],
+    ['doctor'],
+    ['config', 'set'],
+  ];
+  const topics = ['environment', 'exit-codes', 'formatting', 'sandbox'];
+  const runs = [...commands.map((words) => [...words, '--help']), ...topics.map((topic) => ['help', topic])];
+
+  it.each([60, 80, 120])('at %i columns on a terminal, and with every word of the wide help', async (columns) => {
+    const config = tempConfigDir();
+    for (const args of runs) {
+      const wide = await runCli(config.dir, args, { tty: true, columns: 1000, color: false });
+      const fitted = await runCli(config.dir, args, { tty: true, columns, color: false });
+      expect(fitted.code, args.join(' ')).toBe(0);
+      const long = fitted.out.split('\n').filter((line) => overflows(line, columns));
+      expect(long, `${args.join(' ')} at ${columns}`).toEqual([]);
+      expect(wordsOf(fitted.out), args.join(' ')).toEqual(wordsOf(wide.out));
+    }
+  });
+
+  it('piped, at 80 columns', async () => {
+    const config = tempConfigDir();
+    for (const args of runs) {
+      const piped = await runCli(config.dir, args, { color: false });
+      expect(
+        piped.out.split('\n').filter((line) => overflows(line, 80)),
+        args.join(' '),
+      ).toEqual([]);
+    }
+  });
+});
