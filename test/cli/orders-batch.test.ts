@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import {
+  createWriteStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -14,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { MAX_LEDGER_ROWS, readLedger } from '../../src/cli/commands/orders/batch-ledger.js';
+import { defaultLedgerPath } from '../../src/cli/commands/orders/batch-run.js';
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { useServedCli, type RunOptions, type ServedSandbox } from './run-cli.js';
 
@@ -510,6 +513,50 @@ describe('orders batch: input checked before anything is sent', () => {
         .split('\n')
         .map((line) => line.split('\t').slice(0, 3)),
     ).toEqual(rows.map((row) => [row[0], 'created', row[2]]));
+  });
+
+  it('a named pipe (a FIFO, `<(make-rows)`) is read once and spooled: every row checked and sent, none lost', async () => {
+    // More than one read's worth (64 KiB), so that a second read of the pipe would have found nothing at all, and a
+    // first read that only looked would have eaten the first rows.
+    const rows = Array.from({ length: 1_200 }, (_, i) => `{"username":"BuilderBob","place":5001,"pass":9001,"reference":"fifo-${i}"}`);
+    const fifo = join(dir, 'rows.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const noName = await asRich(['orders', 'batch', fifo, '--format', 'jsonl']);
+    expect(noName.code).toBe(2);
+    expect(noName.err).toMatch(/rows\.fifo can be read only once \(it is no regular file\): name the batch with --batch NAME/);
+    // The writer opens when the batch does (a FIFO's open waits for the other end), and ends after the last row.
+    const writer = createWriteStream(fifo);
+    writer.end(`${rows.join('\n')}\n`);
+    const dry = await asRich([
+      'orders',
+      'batch',
+      fifo,
+      '--format',
+      'jsonl',
+      '--batch',
+      'piped',
+      '--results',
+      join(dir, 'r.jsonl'),
+      '--dry-run',
+    ]);
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.err).toContain(`Dry run of ${rows.length} valid rows: would send ${rows.length}, 0 answered before. Nothing was sent.`);
+    const lines = dry.out.trim().split('\n');
+    expect(lines).toHaveLength(rows.length);
+    expect(lines.map((line) => line.split('\t')[0])).toEqual(rows.map((_, i) => String(i + 1)));
+    expect(orderPosts()).toHaveLength(0);
+    // Sent: every row once, in order.
+    const again = createWriteStream(fifo);
+    again.end(`${rows.slice(0, 30).join('\n')}\n`);
+    const sent = await asRich(['orders', 'batch', fifo, '--format', 'jsonl', '--batch', 'piped', '--results', join(dir, 'r.jsonl')]);
+    expect(sent.code, sent.err).toBe(0);
+    expect(orderPosts()).toHaveLength(30);
+    expect(orderPosts().map((entry) => (JSON.parse(entry.request_body ?? '{}') as { client_reference?: string }).client_reference)).toEqual(
+      rows.slice(0, 30).map((_, i) => `fifo-${i}`),
+    );
+    // Without --results, its ledger is the batch's, in the current folder, as for stdin: a pipe's folder is no place.
+    expect(defaultLedgerPath('/dev/fd/63', 'piped', true)).toBe('piped.results.jsonl');
+    expect(defaultLedgerPath(join(dir, 'rows.jsonl'), 'rows.jsonl')).toBe(join(dir, 'rows.jsonl.results.jsonl'));
   });
 
   it('more rows than one batch takes is one sentence, exit 2, nothing sent', async () => {

@@ -100,6 +100,7 @@ describe('msw is an optional peer dependency', () => {
 
   // The declarations import msw's types for createHandlers: without msw, and with skipLibCheck off, that import must
   // not fail the user's build (scripts/finish-declarations.mjs); createHandlers' handlers are then typed `any`.
+  // A whole tsc run over skipLibCheck-off declarations: about 10 s alone, and twice that with the suite beside it.
   it('topup/mocks type-checks without msw, with skipLibCheck off', () => {
     for (const types of ['@types/node', 'typescript']) {
       const link = join(project, 'node_modules', types);
@@ -134,7 +135,7 @@ console.log(balance, wrong, typeof createHandlers);
     const result = runNode([join('node_modules', 'typescript', 'bin', 'tsc'), '-p', '.']);
     expect(result.stdout + result.stderr).toBe('');
     expect(result.code).toBe(0);
-  });
+  }, 60_000);
 
   it('the CLI, embedded sandbox included, runs without msw', () => {
     const result = runNode([join('node_modules', 'topup', 'bin', 'topup.js'), 'packages', '--mock', '--json']);

@@ -13,7 +13,7 @@ import { lockLedger } from './batch-lock.js';
 import { checkedAs, keyedRows, planBatch, type BatchPlan, type KeyedOrder } from './batch-plan.js';
 import { startProgress, type ProgressMode } from './batch-progress.js';
 import type { BatchFormat } from './batch-records.js';
-import { formatOf, openBatchSource, type BatchSource } from './batch-source.js';
+import { formatOf, isStreamedInput, openBatchSource, type BatchSource } from './batch-source.js';
 import { waitForInvoices, type PendingInvoice } from './batch-wait.js';
 
 export interface BatchFlags {
@@ -30,9 +30,12 @@ export interface BatchFlags {
   progress?: ProgressMode | undefined;
 }
 
-/** The ledger's default name: beside the input file, or in the current folder for stdin. */
-export function defaultLedgerPath(file: string, batch: string): string {
-  if (file === '-') return `${batch.replace(/[^A-Za-z0-9._-]+/g, '_')}.results.jsonl`;
+/**
+ * The ledger's default name: beside the input file, or in the current folder for stdin and other streams (a pipe's
+ * name, /dev/fd/63, has no folder a ledger could stay in).
+ */
+export function defaultLedgerPath(file: string, batch: string, streamed: boolean = file === '-'): string {
+  if (streamed) return `${batch.replace(/[^A-Za-z0-9._-]+/g, '_')}.results.jsonl`;
   return join(dirname(file), `${basename(file)}.results.jsonl`);
 }
 
@@ -126,12 +129,17 @@ export function resumeCommand(argv: readonly string[]): string {
 }
 
 export async function runBatch(ctx: CliContext, file: string, flags: BatchFlags): Promise<void> {
-  if (file === '-' && flags.batch === undefined)
-    throw new UsageError('Reading stdin, name the batch with --batch NAME: the name keeps its keys the same on every run.');
+  const streamed = await isStreamedInput(file);
+  if (streamed && flags.batch === undefined)
+    throw new UsageError(
+      file === '-'
+        ? 'Reading stdin, name the batch with --batch NAME: the name keeps its keys the same on every run.'
+        : `${sanitizeText(file, { multiline: false })} can be read only once (it is no regular file): name the batch with --batch NAME, which keeps its keys the same on every run.`,
+    );
   const format = formatOf(file, flags.format);
   const batch = flags.batch ?? basename(file);
-  const ledgerPath = flags.results ?? defaultLedgerPath(file, batch);
-  const source = await openBatchSource(file, format, ctx.io.stdin);
+  const ledgerPath = flags.results ?? defaultLedgerPath(file, batch, streamed);
+  const source = await openBatchSource(file, format, ctx.io.stdin, streamed);
   try {
     if (flags.dryRun) return await dryRun(ctx, source, batch, ledgerPath, flags);
     const release = await lockLedger(ledgerPath, ctx.processes);

@@ -1,6 +1,7 @@
-// Where a batch's rows come from: a file read twice (once to check, once to send), or stdin spooled to a private file.
+// Where a batch's rows come from: a file read twice (once to check, once to send), or a stream (stdin, a pipe, a FIFO)
+// spooled to a private file.
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { openToAppend } from '../../../safe-file.js';
@@ -58,10 +59,10 @@ async function* fileChunks(path: string, name: string): AsyncGenerator<string> {
 }
 
 /**
- * Copies stdin to a new 0600 file in a new 0700 folder, chunk by chunk: the whole input is never in memory. At most
+ * Copies a stream (stdin, or a named pipe) to a new 0600 file in a new 0700 folder, chunk by chunk: the whole input is never in memory. At most
  * MAX_BATCH_INPUT_BYTES: past it the copy is removed and the batch refused.
  */
-async function spool(stdin: NodeJS.ReadableStream): Promise<{ path: string; cleanup: () => Promise<void> }> {
+async function spool(stdin: NodeJS.ReadableStream, name: string): Promise<{ path: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'topup-batch-'));
   const path = join(dir, 'stdin');
   const cleanup = () => rm(dir, { recursive: true, force: true });
@@ -73,7 +74,7 @@ async function spool(stdin: NodeJS.ReadableStream): Promise<{ path: string; clea
         const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
         bytes += buffer.length;
         // Leaving the loop closes stdin: nothing more is read or written.
-        if (bytes > MAX_BATCH_INPUT_BYTES) throw inputTooLarge('-');
+        if (bytes > MAX_BATCH_INPUT_BYTES) throw inputTooLarge(name);
         await handle.write(buffer);
       }
     } finally {
@@ -81,13 +82,38 @@ async function spool(stdin: NodeJS.ReadableStream): Promise<{ path: string; clea
     }
   } catch (error) {
     await cleanup();
-    throw error;
+    throw error instanceof UsageError || name === '-' ? error : unreadable(name, error);
   }
   return { path, cleanup };
 }
 
-export async function openBatchSource(name: string, format: BatchFormat, stdin: NodeJS.ReadableStream): Promise<BatchSource> {
-  const spooled = name === '-' ? await spool(stdin) : undefined;
+/** A named stream's bytes (a directory, or a path that went away, fails here and is reported as unreadable). */
+function streamOf(path: string): NodeJS.ReadableStream {
+  return createReadStream(path, { highWaterMark: 64 * 1024 });
+}
+
+/**
+ * Whether the input can be read only once: stdin (`-`), or a path that names no regular file: a pipe
+ * (`<(make-rows)`, /dev/stdin), a FIFO, a socket, a device. A batch reads its rows twice (to check every row before
+ * it sends one, then to send), and a second read of a pipe finds nothing; such an input is spooled, as stdin is.
+ * A path that cannot be looked at is for the read to report.
+ */
+export async function isStreamedInput(name: string): Promise<boolean> {
+  if (name === '-') return true;
+  try {
+    return !(await stat(name)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export async function openBatchSource(
+  name: string,
+  format: BatchFormat,
+  stdin: NodeJS.ReadableStream,
+  streamed: boolean = name === '-',
+): Promise<BatchSource> {
+  const spooled = streamed ? await spool(name === '-' ? stdin : streamOf(name), name) : undefined;
   const path = spooled?.path ?? name;
   // Checked now, so that a missing file is one sentence before anything else happens.
   const probe = fileChunks(path, name);

@@ -14,7 +14,7 @@ export function registerOrderBatchCommand(orders: Command, ctx: CliContext): Com
   return orders
     .command('batch')
     .description('Create many orders from a JSON Lines or CSV file, exactly once, paced, resumable')
-    .argument('<file>', 'the rows: a .jsonl or .csv file, or - for stdin (with --format and --batch)')
+    .argument('<file>', 'the rows: a .jsonl or .csv file, or - for stdin; stdin or a pipe (<(make-rows)) needs --format and --batch')
     .addOption(new Option('--format <format>', 'jsonl or csv (default: by the file name)').choices(['jsonl', 'csv']))
     .option('--batch <name>', "names the batch; part of every row's idempotency key (default: the file's name)")
     .option('--results <path>', 'the results ledger (default: FILE.results.jsonl beside the file)')
