@@ -559,6 +559,38 @@ describe('orders batch: input checked before anything is sent', () => {
     expect(defaultLedgerPath(join(dir, 'rows.jsonl'), 'rows.jsonl')).toBe(join(dir, 'rows.jsonl.results.jsonl'));
   });
 
+  it('a file that is not UTF-8 (a Latin-1 export) is refused at its line, nothing sent; UTF-8 split across reads is whole', async () => {
+    const latin1 = Buffer.concat([
+      Buffer.from('type,username,place,pass,payment_method,reference\ngamepass,BuilderBob,5001,9001,,plain-1\n'),
+      Buffer.from('gamepass,BuilderBob,5001,9001,,M\xfcller-2\n', 'latin1'),
+    ]);
+    const path = join(dir, 'export.csv');
+    writeFileSync(path, latin1);
+    for (const args of [[path], [path, '--dry-run']]) {
+      const result = await asRich(['orders', 'batch', ...args]);
+      expect(result).toMatchObject({ code: 2, out: '' });
+      expect(result.err).toMatch(/export\.csv is not UTF-8 text \(line 3 has bytes that are not\): save it as UTF-8/);
+    }
+    expect(orderPosts()).toHaveLength(0);
+    // UTF-16, as a spreadsheet's "Unicode text" writes it, is no UTF-8 either.
+    const utf16 = join(dir, 'unicode.csv');
+    writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('type,username\r\n', 'utf16le')]));
+    expect((await asRich(['orders', 'batch', utf16, '--dry-run'])).err).toMatch(/unicode\.csv is not UTF-8 text \(line 1/);
+
+    // A two-byte character whose bytes fall on both sides of a 64 KiB read.
+    const row = (reference: string, pad = '') => `{"username":"BuilderBob","place":5001,"pass":9001,"reference":"${reference}"${pad}}\n`;
+    let text = '';
+    for (let i = 0; Buffer.byteLength(text) < 60_000; i++) text += row(`r-${i}`);
+    const target = row('M\u00fcller-x');
+    const before = 65_535 - Buffer.byteLength(text) - Buffer.byteLength(row('pad')) - target.indexOf('\u00fc');
+    text += row('pad', ' '.repeat(before)) + target;
+    expect(Buffer.from(text).subarray(65_535, 65_537).toString()).toBe('\u00fc');
+    const dry = await asRich(['orders', 'batch', file('split.jsonl', text), '--dry-run']);
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.out).toContain('"client_reference":"M\u00fcller-x"');
+    expect(dry.out).not.toContain('\ufffd');
+  });
+
   it('more rows than one batch takes is one sentence, exit 2, nothing sent', async () => {
     const row = '{"username":"BuilderBob","place":5001,"pass":9001}\n';
     const input = file('huge.jsonl', row.repeat(100_001));

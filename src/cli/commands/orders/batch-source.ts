@@ -41,15 +41,26 @@ const inputTooLarge = (name: string) =>
     `${name === '-' ? 'stdin' : name} is more than ${MAX_BATCH_INPUT_BYTES / 2 ** 20} MiB, the most one batch takes; split it into batches of their own (each with its own --batch name).`,
   );
 
+/**
+ * The file's text, in chunks, as UTF-8. Bytes that are not UTF-8 (a spreadsheet's Latin-1 or UTF-16 export) are
+ * refused, naming their line, rather than read as U+FFFD: an order would otherwise go out with other text than the
+ * file holds (a reference `M\ufffdller-1` for `Müller-1`). A byte-order mark is kept for the splitter to take off.
+ */
 async function* fileChunks(path: string, name: string): AsyncGenerator<string> {
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let bytes = 0;
+  let line = 1;
   try {
     for await (const chunk of stream) {
-      bytes += Buffer.byteLength(chunk as string);
+      bytes += (chunk as Buffer).length;
       if (bytes > MAX_BATCH_INPUT_BYTES) throw inputTooLarge(name);
-      yield chunk as string;
+      const text = decodedOr(decoder, chunk as Buffer, () => notUtf8(name, line + linesBeforeBadByte(chunk as Buffer)));
+      line += countLines(text);
+      yield text;
     }
+    const rest = decodedOr(decoder, undefined, () => notUtf8(name, line));
+    if (rest !== '') yield rest;
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw unreadable(name, error);
@@ -57,6 +68,33 @@ async function* fileChunks(path: string, name: string): AsyncGenerator<string> {
     stream.destroy();
   }
 }
+
+/** The chunk decoded (the decoder's end, without one), or `refusal()` thrown when its bytes are not UTF-8. */
+function decodedOr(decoder: TextDecoder, chunk: Buffer | undefined, refusal: () => UsageError): string {
+  try {
+    return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+  } catch {
+    throw refusal();
+  }
+}
+
+function countLines(text: string): number {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines += 1;
+  return lines;
+}
+
+/** Line breaks in `chunk` before its first byte that is not UTF-8 (as a lenient decoder marks it). */
+function linesBeforeBadByte(chunk: Buffer): number {
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(chunk);
+  const bad = text.indexOf('\ufffd');
+  return countLines(bad === -1 ? text : text.slice(0, bad));
+}
+
+const notUtf8 = (name: string, line: number) =>
+  new UsageError(
+    `${name === '-' ? 'stdin' : name} is not UTF-8 text (line ${line} has bytes that are not): save it as UTF-8 ("CSV UTF-8" in a spreadsheet) and run the batch again.`,
+  );
 
 /**
  * Copies a stream (stdin, or a named pipe) to a new 0600 file in a new 0700 folder, chunk by chunk: the whole input is never in memory. At most
