@@ -206,13 +206,13 @@ function outputFor(ctx: CliContext) {
     // Help (and --version) is laid out to the terminal's width, or 80 columns piped (help/fit.ts): commander's own
     // lists at the width it is given here, the texts the commands add after them by fitHelp.
     getOutHelpWidth: () => helpWidthOf(ctx.io.columns),
-    getErrHelpWidth: () => helpWidthOf(ctx.io.columns),
+    getErrHelpWidth: () => helpWidthOf(ctx.io.stderrColumns),
     writeOut: (text: string) => ctx.io.stdout.write(fitHelp(text, helpWidthOf(ctx.io.columns))),
     // Only help shown as an error comes here (a command group named without its subcommand): with --json, the one JSON
     // error shape instead, as every other usage error has.
     // Commander writes that help in pieces (the usage, then text added after it): one envelope, from the first.
     writeErr: (text: string) => {
-      if (!asksForJson(ctx.argv)) return ctx.io.stderr.write(fitHelp(redact(text), helpWidthOf(ctx.io.columns)));
+      if (!asksForJson(ctx.argv)) return ctx.io.stderr.write(fitHelp(redact(text), helpWidthOf(ctx.io.stderrColumns)));
       if (enveloped.has(ctx)) return;
       enveloped.add(ctx);
       ctx.io.stderr.write(errorEnvelope({ message: needsSubcommand(text), code: 'USAGE', kind: 'usage' }));

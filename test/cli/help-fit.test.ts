@@ -4,7 +4,7 @@ import { tempConfigDir } from '../support/fake-io.js';
 import { runCli } from './run-cli.js';
 
 /** The words of a text, without the ` \` continuations fitting adds: what a reader must still find, in order. */
-const wordsOf = (text: string) => text.split(/\s+/).filter((word) => word !== '' && word !== '\\');
+const wordsOf = (text: string) => text.split(/\s+/).filter((word) => word !== '' && word !== '\\' && word !== '#');
 
 /** A line may pass the width only when what passes it is one word that cannot be broken (a URL, a quoted value). */
 function overflows(line: string, width: number): boolean {
@@ -65,6 +65,54 @@ describe('fitHelp (help laid out to a width)', () => {
     expect(fitted.some((line) => /-H \\$/.test(line) || /-f \\$/.test(line))).toBe(false);
   });
 
+  it('never continues a comment with a backslash: its words go on lines of their own that start with #', () => {
+    const example = `  $ topup mock pay "$inv"   # the sandbox pays it; a real invoice is paid at its payment_url`;
+    const fitted = fitHelp(example, 60).split('\n');
+    expect(fitted[0]).toMatch(/^ {2}\$ topup mock pay "\$inv" {3}# the sandbox pays it;/);
+    expect(fitted.some((line) => line.endsWith(' \\'))).toBe(false);
+    for (const line of fitted.slice(1)) expect(line).toMatch(/^ {6}# \S/);
+    for (const line of fitted) expect(line.length).toBeLessThanOrEqual(60);
+    // A command that itself needs continuing still ends its last line before the comment, without a backslash.
+    const long = fitHelp(`  $ topup orders create --username BuilderBob --place 5001 --pass 9001 --reference chat-4411   # one order`, 50);
+    const lines = long.split('\n');
+    const commentAt = lines.findIndex((line) => line.includes('#'));
+    expect(lines.slice(0, commentAt).every((line) => line.endsWith(' \\'))).toBe(true);
+    expect(lines.slice(commentAt).some((line) => line.endsWith(' \\'))).toBe(false);
+    expect(
+      lines
+        .map((line) => line.replace(/ \\$/, '').trim())
+        .join(' ')
+        .replace(/ +# /g, ' # '),
+    ).toContain('--reference chat-4411');
+  });
+
+  it('keeps each entry of a list its own, its lines under its text', () => {
+    const list = [
+      'Where requests go:',
+      '  1. --mock: the embedded sandbox, whatever else is set (TOPUP_TOKEN is then ignored, and the notice says so).',
+      '  2. A profile named by --profile must exist; an unknown name is exit 2.',
+      '  3. No server: the embedded sandbox only when nothing at all is configured. TOPUP_TOKEN without a server, or',
+      '     profiles of which none is current, are a usage error (exit 2), never fake data.',
+      '  - a dash entry that is long enough to be wrapped at this width, with more words after it',
+    ].join('\n');
+    const fitted = fitHelp(list, 60).split('\n');
+    for (const line of fitted) expect(line.length).toBeLessThanOrEqual(60);
+    expect(fitted.filter((line) => /^ {2}(\d\.|-) /.test(line))).toHaveLength(4);
+    expect(fitted.filter((line) => /^ {2}\d\. /.test(line)).map((line) => line.slice(2, 4))).toEqual(['1.', '2.', '3.']);
+    for (const line of fitted.slice(1)) expect(line).toMatch(/^ {2}(\d\. |- )\S|^ {4,5}\S/);
+    expect(wordsOf(fitted.join('\n'))).toEqual(wordsOf(list));
+  });
+
+  it('refits an example its author continued by hand, as one command', () => {
+    const example =
+      '  $ topup orders create --username BuilderBob --place 5001 \\\n      --pass 9001 --reference chat-4411 --payment-method balance --yes';
+    const fitted = fitHelp(example, 50).split('\n');
+    for (const line of fitted.slice(0, -1)) expect(line).toMatch(/ \\$/);
+    expect(fitted.map((line) => line.replace(/ \\$/, '').trim()).join(' ')).toBe(
+      '$ topup orders create --username BuilderBob --place 5001 --pass 9001 --reference chat-4411 --payment-method balance --yes',
+    );
+  });
+
   it('never cuts a word longer than the width', () => {
     const url = `https://shop.example/${'a'.repeat(90)}`;
     const fitted = fitHelp(`Open ${url} to see it, and then come back here to read the rest of it.`, 40);
@@ -81,6 +129,8 @@ describe('fitHelp (help laid out to a width)', () => {
     expect(helpWidthOf(undefined)).toBe(80);
     expect(helpWidthOf(132)).toBe(132);
     expect(helpWidthOf(20)).toBe(40);
+    // A pseudo-terminal nobody sized says 0 by 0.
+    expect(helpWidthOf(0)).toBe(80);
   });
 });
 

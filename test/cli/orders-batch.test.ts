@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { MAX_LEDGER_ROWS, readLedger } from '../../src/cli/commands/orders/batch-ledger.js';
 import { defaultLedgerPath } from '../../src/cli/commands/orders/batch-run.js';
+import { isStreamedInput } from '../../src/cli/commands/orders/batch-source.js';
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { useServedCli, type RunOptions, type ServedSandbox } from './run-cli.js';
 
@@ -589,6 +590,93 @@ describe('orders batch: input checked before anything is sent', () => {
     expect(dry.code, dry.err).toBe(0);
     expect(dry.out).toContain('"client_reference":"M\u00fcller-x"');
     expect(dry.out).not.toContain('\ufffd');
+  });
+
+  it('names the line of the first byte that is not UTF-8, wherever the 64 KiB reads fall', async () => {
+    const row = (reference: string, pad = '') => `{"username":"BuilderBob","place":5001,"pass":9001,"reference":"${reference}"${pad}}\n`;
+    /** Rows, then padding, so that `next` (bytes) starts at byte `at`; and the line `next` starts on. */
+    const upTo = (at: number): { text: Buffer; line: number } => {
+      let text = '';
+      for (let i = 0; Buffer.byteLength(text) < at - 2_000; i++) text += row(`r-${i}`);
+      text += row('pad', ' '.repeat(at - Buffer.byteLength(text) - Buffer.byteLength(row('pad'))));
+      return { text: Buffer.from(text), line: text.split('\n').length };
+    };
+    const cases = [
+      // A character split across the first read, then a Latin-1 byte three lines on.
+      (() => {
+        const { text, line } = upTo(65_535);
+        return {
+          bytes: Buffer.concat([text, Buffer.from(`${row('M\u00fcller')}${row('a')}${row('b')}`), Buffer.from('{"x":"\xe9"}\n', 'latin1')]),
+          line: line + 3,
+        };
+      })(),
+      // A lead byte that ends the first read, and a line break after it: the line of the lead byte.
+      (() => {
+        const { text, line } = upTo(65_535);
+        return { bytes: Buffer.concat([text, Buffer.from([0xc3, 0x0a]), Buffer.from(row('c'))]), line };
+      })(),
+      // A real U+FFFD on line 1 is text, not the bad byte on line 3.
+      { bytes: Buffer.concat([Buffer.from(`${row('\ufffd')}${row('b')}`), Buffer.from([0x22, 0xff, 0x0a])]), line: 3 },
+      // A character cut off at the very end.
+      { bytes: Buffer.concat([Buffer.from(`${row('a')}${row('b')}`), Buffer.from([0xe2, 0x82])]), line: 3 },
+    ];
+    for (const [i, { bytes, line }] of cases.entries()) {
+      const path = join(dir, `case-${i}.jsonl`);
+      writeFileSync(path, bytes);
+      const result = await asRich(['orders', 'batch', path, '--dry-run']);
+      expect(result.code, `case ${i}`).toBe(2);
+      expect(result.err, `case ${i}`).toContain(`case-${i}.jsonl is not UTF-8 text (line ${line} has bytes that are not)`);
+    }
+    expect(orderPosts()).toHaveLength(0);
+  });
+
+  it('which inputs are streams: /dev and /proc names, FIFOs; not a file, a link to one, or a folder', async () => {
+    const regular = file('rows.jsonl', '{}\n');
+    const link = join(dir, 'link.jsonl');
+    symlinkSync(regular, link);
+    const fifo = join(dir, 'rows.fifo');
+    execFileSync('mkfifo', [fifo]);
+    mkdirSync(join(dir, 'folder.jsonl'));
+    expect(await isStreamedInput('-')).toBe(true);
+    expect(await isStreamedInput('/dev/stdin')).toBe(true);
+    expect(await isStreamedInput('/proc/self/fd/0')).toBe(true);
+    expect(await isStreamedInput(fifo)).toBe(true);
+    expect(await isStreamedInput(regular)).toBe(false);
+    expect(await isStreamedInput(link)).toBe(false);
+    expect(await isStreamedInput(join(dir, 'folder.jsonl'))).toBe(false);
+    expect(await isStreamedInput(join(dir, 'missing.jsonl'))).toBe(false);
+    // /dev/stdin names no folder for a ledger, even when a file is behind it: it needs --batch, as stdin does.
+    const devStdin = await asRich(['orders', 'batch', '/dev/stdin', '--format', 'jsonl']);
+    expect(devStdin.code).toBe(2);
+    expect(devStdin.err).toContain('/dev/stdin can be read only once (it is no regular file): name the batch with --batch NAME');
+    const folder = await asRich(['orders', 'batch', join(dir, 'folder.jsonl')]);
+    expect(folder.code).toBe(2);
+    expect(folder.err).toMatch(/Cannot read .*folder\.jsonl: it is a folder\./);
+  });
+
+  it('Ctrl-C while a pipe is still being copied stops at once and leaves no copy behind', async () => {
+    const spoolDir = mkdtempSync(join(tmpdir(), 'topup-spools-'));
+    const tmpdirBefore = process.env.TMPDIR;
+    process.env.TMPDIR = spoolDir;
+    const fifo = join(dir, 'slow.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // A writer that sends one row and then nothing, without ending: a generator that is slow to make its rows.
+    const writer = createWriteStream(fifo);
+    writer.write('{"username":"BuilderBob","place":5001,"pass":9001}\n');
+    onTestFinished(() => {
+      writer.destroy();
+      if (tmpdirBefore === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdirBefore;
+      rmSync(spoolDir, { recursive: true, force: true });
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const result = await asRich(['orders', 'batch', fifo, '--format', 'jsonl', '--batch', 'slow', '--results', join(dir, 'r.jsonl')], {
+      signal: controller.signal,
+    });
+    expect(result.code).toBe(130);
+    expect(readdirSync(spoolDir)).toEqual([]);
+    expect(orderPosts()).toHaveLength(0);
   });
 
   it('more rows than one batch takes is one sentence, exit 2, nothing sent', async () => {

@@ -5,9 +5,11 @@
  * 80-column terminal. Here, a line that does not fit is wrapped at spaces; nothing is ever cut inside a word, so a
  * URL or a token longer than the width stays whole on a line of its own.
  *
- * Four kinds of line, told apart by their shape:
- * - an example (`  $ topup …`): continued on the next line with ` \`, as a shell reads it, and only at a space
- *   outside quotes, where a backslash and a line break mean nothing else;
+ * Five kinds of line, told apart by their shape:
+ * - an example (`  $ topup …`, with the lines its author continued it onto): continued on the next line with ` \`,
+ *   as a shell reads it, and only at a space outside quotes, where a backslash and a line break mean nothing else;
+ *   its comment (`# …`), where a backslash continues nothing, wraps onto lines of their own that start with `#`;
+ * - a list entry (`2. A profile…`, `- …`): its text wraps under itself, and is never joined to the next entry;
  * - an item (`  --json   print …`, `0  ok`: a term, two spaces or more, a description): the description wraps under
  *   itself, or under the term, indented, when the term leaves it too little room;
  * - prose: a run of lines at the same indent, wrapped as one paragraph when one of them does not fit, so that text
@@ -18,9 +20,12 @@
 /** The width help is laid out at when stdout is no terminal, and in the reference. */
 export const HELP_WIDTH = 80;
 
-/** The width to lay help out at: the terminal's columns (at least 40), or HELP_WIDTH when stdout is no terminal. */
+/**
+ * The width to lay help out at: the terminal's columns (at least 40), or HELP_WIDTH when it is no terminal or does
+ * not say (a pseudo-terminal nobody sized says 0).
+ */
 export function helpWidthOf(columns: number | undefined): number {
-  return columns === undefined ? HELP_WIDTH : Math.max(MIN_DESCRIPTION_WIDTH, columns);
+  return columns === undefined || !(columns > 0) ? HELP_WIDTH : Math.max(MIN_DESCRIPTION_WIDTH, columns);
 }
 
 /** Below this many columns for a description beside its term, it goes under the term instead (commander's 40). */
@@ -32,6 +37,8 @@ const EXAMPLE = /^( *)\$ /;
 const ITEM = /^( *)(\S+(?: \S+)*)( {2,})(\S.*)$/;
 /** A short title ending in a colon (`Examples:`, `Exit codes:`), which starts what follows: never joined to it. */
 const HEADING = /^ *\S[^.]{0,40}:$/;
+/** An entry of a list: `- …`, `* …`, `2. …`, `b) …`; group 1 is everything before its text. */
+const LIST_ENTRY = /^( *(?:[-*]|\d{1,2}[.)]|[a-z][)]) +)\S/;
 
 /** `text` with every line that is wider than `width` wrapped as its kind wants (see above). */
 export function fitHelp(text: string, width: number = HELP_WIDTH): string {
@@ -39,50 +46,63 @@ export function fitHelp(text: string, width: number = HELP_WIDTH): string {
   if (lines.every((line) => line.length <= width)) return text;
   const out: string[] = [];
   for (let at = 0; at < lines.length;) {
-    const line = lines[at]!;
-    if (isProse(line)) {
-      const indent = indentOf(line);
-      let end = at + 1;
-      while (end < lines.length && isProse(lines[end]!) && indentOf(lines[end]!) === indent) end += 1;
-      const block = lines.slice(at, end);
-      out.push(...(block.some((l) => l.length > width) ? wrapWords(block.join(' ').trim().split(/ +/), indent, indent, width) : block));
-      at = end;
-      continue;
-    }
-    const item = EXAMPLE.test(line) ? null : ITEM.exec(line);
-    if (item !== null) {
-      // The lines under its description, at its column, continue it: wrapped with it as one.
-      const column = line.length - item[4]!.length;
-      let end = at + 1;
-      while (end < lines.length && isProse(lines[end]!) && indentOf(lines[end]!) === column) end += 1;
-      const group = lines.slice(at, end);
-      out.push(...(group.some((l) => l.length > width) ? fitLine(group.map((l) => l.trim()).join(' '), width, item) : group));
-      at = end;
-      continue;
-    }
-    out.push(...(line.length <= width ? [line] : fitLine(line, width)));
-    at += 1;
+    const end = blockEnd(lines, at);
+    const block = lines.slice(at, end);
+    at = end;
+    out.push(...(block.some((l) => l.length > width) ? fitBlock(block, width) : block));
   }
   return out.join('\n');
 }
 
 /**
- * An example, or a line of another kind, that does not fit; or an item whose description (`text`: it and the lines
- * that continue it, joined) does not.
+ * Where the block that starts at `lines[at]` ends: an example with the lines it continues onto (` \`); an item or a
+ * list entry with the lines under its text, at its column; a run of prose at one indent; else the line alone.
  */
-function fitLine(text: string, width: number, item?: RegExpExecArray): string[] {
-  const example = EXAMPLE.exec(text);
-  if (example !== null) return continueCommand(text, example[1]!.length, width);
-  if (item === undefined) return wrapWords(text.trim().split(/ +/), indentOf(text), indentOf(text), width);
-  const [, indent, term, gap] = item as unknown as [string, string, string, string];
-  const column = indent.length + term.length + gap.length;
-  const words = text.trim().slice(term.length).trim().split(/ +/);
-  if (width - column >= MIN_DESCRIPTION_WIDTH) {
-    const [first = '', ...rest] = wrapWords(words, column, column, width);
-    return [`${indent}${term}${gap}${first.slice(column)}`, ...rest];
+function blockEnd(lines: readonly string[], at: number): number {
+  const line = lines[at]!;
+  let end = at + 1;
+  if (EXAMPLE.test(line)) {
+    while (end < lines.length && lines[end - 1]!.endsWith(' \\')) end += 1;
+    return end;
   }
-  const under = indent.length + STEP;
-  return [`${indent}${term}`, ...wrapWords(words, under, under, width)];
+  const column = textColumn(line);
+  if (column !== undefined) {
+    while (end < lines.length && isProse(lines[end]!) && indentOf(lines[end]!) === column) end += 1;
+    return end;
+  }
+  if (!isProse(line)) return end;
+  const indent = indentOf(line);
+  while (end < lines.length && isProse(lines[end]!) && indentOf(lines[end]!) === indent) end += 1;
+  return end;
+}
+
+/** Where the text of an item (`--json   print …`) or a list entry (`2. A profile…`) starts; undefined for others. */
+function textColumn(line: string): number | undefined {
+  if (EXAMPLE.test(line)) return undefined;
+  const entry = LIST_ENTRY.exec(line);
+  if (entry !== null) return entry[1]!.length;
+  const item = ITEM.exec(line);
+  return item === null ? undefined : line.length - item[4]!.length;
+}
+
+/** A block (see blockEnd) of which a line does not fit. */
+function fitBlock(block: readonly string[], width: number): string[] {
+  const [first, ...rest] = block as [string, ...string[]];
+  if (EXAMPLE.test(first)) {
+    const command = [first.replace(/ \\$/, ''), ...rest.map((line) => line.trim().replace(/ \\$/, ''))].join(' ');
+    return continueCommand(command, indentOf(first), width);
+  }
+  const column = textColumn(first);
+  const words = [first.slice(column ?? 0), ...rest].join(' ').trim().split(/ +/);
+  if (column === undefined) return wrapWords(words, indentOf(first), indentOf(first), width);
+  const head = first.slice(0, column);
+  if (width - column >= MIN_DESCRIPTION_WIDTH || LIST_ENTRY.test(first)) {
+    const [line = '', ...more] = wrapWords(words, column, column, width);
+    return [`${head}${line.slice(column)}`, ...more];
+  }
+  // An item whose term leaves its description too little room: the description goes under it.
+  const under = indentOf(first) + STEP;
+  return [head.trimEnd(), ...wrapWords(words, under, under, width)];
 }
 
 /**
@@ -109,15 +129,16 @@ function wrapWords(words: readonly string[], first: number, rest: number, width:
 
 /**
  * A shell command split at spaces outside quotes into lines of at most `width` columns, each but the last ending in
- * ` \` (a line continuation), the later ones indented past the `$`. A command with no such space that fits stays one
- * line, however long.
+ * ` \` (a line continuation), the later ones indented past the `$`. A comment (`# …`) ends the command: a backslash
+ * in it continues nothing, so its words wrap onto lines of their own that start with `#`, after the command's last
+ * line. What has no space to break at stays whole, however long.
  */
 function continueCommand(line: string, indent: number, width: number): string[] {
-  const pieces = withValues(shellPieces(line.slice(indent)));
+  const { pieces, gap, comment } = shellPieces(line.slice(indent));
   const lines: string[] = [];
   let current = ' '.repeat(indent);
   let empty = true;
-  for (const piece of pieces) {
+  for (const piece of withValues(pieces)) {
     // Room for the ` \` the line gets if another piece follows.
     if (!empty && current.length + 1 + piece.length + 2 > width) {
       lines.push(`${current} \\`);
@@ -127,17 +148,34 @@ function continueCommand(line: string, indent: number, width: number): string[] 
     current += empty ? piece : ` ${piece}`;
     empty = false;
   }
-  lines.push(current);
-  return lines;
+  if (comment === undefined) return [...lines, current];
+  const words = comment.slice(1).trim().split(/ +/);
+  const room = width - current.length - gap.length - 2;
+  const [firstWord = ''] = words;
+  if (firstWord.length > room) return [...lines, current, ...commentLines(words, indent + STEP, width)];
+  const [onLine = '', ...more] = wrapWords(words, current.length + gap.length + 2, indent + STEP + 2, width);
+  return [...lines, `${current}${gap}# ${onLine.trimStart()}`, ...more.map((rest) => `${' '.repeat(indent + STEP)}# ${rest.trimStart()}`)];
 }
 
-/** The text split at the spaces a shell splits words at: none inside '…' or "…", or after a backslash. */
-function shellPieces(text: string): string[] {
+/** A comment's words on lines of their own, each starting with `# `. */
+function commentLines(words: readonly string[], indent: number, width: number): string[] {
+  return wrapWords(words, indent + 2, indent + 2, width).map((line) => `${' '.repeat(indent)}# ${line.trimStart()}`);
+}
+
+/**
+ * The text split at the spaces a shell splits words at (none inside '…' or "…", or after a backslash), up to a
+ * comment: a word that starts with `#`, which runs to the end with the spaces before it (`gap`).
+ */
+function shellPieces(text: string): { pieces: string[]; gap: string; comment?: string } {
   const pieces: string[] = [];
   let piece = '';
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
+    if (quote === undefined && piece === '' && char === '#') {
+      const gap = /( *)$/.exec(text.slice(0, i))![1]!;
+      return { pieces, gap: gap === '' ? ' ' : gap, comment: text.slice(i) };
+    }
     if (quote === undefined && char === ' ') {
       if (piece !== '') pieces.push(piece);
       piece = '';
@@ -149,7 +187,7 @@ function shellPieces(text: string): string[] {
     else if (char === quote) quote = undefined;
   }
   if (piece !== '') pieces.push(piece);
-  return pieces;
+  return { pieces, gap: ' ' };
 }
 
 /** An option and the value after it (`-f status=pending`) as one piece, so that a break never parts them. */
@@ -167,7 +205,7 @@ function withValues(pieces: readonly string[]): string[] {
 }
 
 function isProse(line: string): boolean {
-  return line.trim() !== '' && !EXAMPLE.test(line) && !ITEM.test(line) && !HEADING.test(line);
+  return line.trim() !== '' && !EXAMPLE.test(line) && !LIST_ENTRY.test(line) && !ITEM.test(line) && !HEADING.test(line);
 }
 
 function indentOf(line: string): number {

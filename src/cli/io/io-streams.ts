@@ -172,6 +172,11 @@ export class IOStreams {
     return this.terminal ? sizeOr(this.streams.stdout.columns, this.streams.env.COLUMNS) : undefined;
   }
 
+  /** Columns of the terminal on stderr (help shown as an error goes there); undefined when it is not one. */
+  get stderrColumns(): number | undefined {
+    return this.stderrTerminal ? sizeOr(this.streams.stderr.columns, this.streams.env.COLUMNS) : undefined;
+  }
+
   /**
    * Rows of the terminal on stdout; undefined when it is not one, or does not say. A terminal that says 0 by 0 (a
    * pseudo-terminal nobody sized) is taken at LINES and COLUMNS, as less and curses take it.

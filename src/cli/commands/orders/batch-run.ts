@@ -139,7 +139,7 @@ export async function runBatch(ctx: CliContext, file: string, flags: BatchFlags)
   const format = formatOf(file, flags.format);
   const batch = flags.batch ?? basename(file);
   const ledgerPath = flags.results ?? defaultLedgerPath(file, batch, streamed);
-  const source = await openBatchSource(file, format, ctx.io.stdin, streamed);
+  const source = await openBatchSource(file, format, ctx.io.stdin, streamed, ctx.signal);
   try {
     if (flags.dryRun) return await dryRun(ctx, source, batch, ledgerPath, flags);
     const release = await lockLedger(ledgerPath, ctx.processes);

@@ -50,13 +50,18 @@ async function* fileChunks(path: string, name: string): AsyncGenerator<string> {
   const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let bytes = 0;
+  /** The line the next chunk starts on, counted in bytes (0x0A) as the file has them. */
   let line = 1;
+  /** The end of the last chunk that a character begun in it and not yet ended: it belongs to the next one. */
+  let carried: Buffer = Buffer.alloc(0);
   try {
-    for await (const chunk of stream) {
-      bytes += (chunk as Buffer).length;
+    for await (const read of stream) {
+      const chunk = read as Buffer;
+      bytes += chunk.length;
       if (bytes > MAX_BATCH_INPUT_BYTES) throw inputTooLarge(name);
-      const text = decodedOr(decoder, chunk as Buffer, () => notUtf8(name, line + linesBeforeBadByte(chunk as Buffer)));
-      line += countLines(text);
+      const text = decodedOr(decoder, chunk, () => notUtf8(name, line + lineBreaks(Buffer.concat([carried, chunk]), true)));
+      line += lineBreaks(chunk, false);
+      carried = unendedCharacter(chunk);
       yield text;
     }
     const rest = decodedOr(decoder, undefined, () => notUtf8(name, line));
@@ -78,17 +83,56 @@ function decodedOr(decoder: TextDecoder, chunk: Buffer | undefined, refusal: () 
   }
 }
 
-function countLines(text: string): number {
-  let lines = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines += 1;
-  return lines;
+/** Line breaks in `bytes`; with `toBadByte`, only those before its first byte that is not UTF-8. */
+function lineBreaks(bytes: Buffer, toBadByte: boolean): number {
+  const end = toBadByte ? firstBadByte(bytes) : bytes.length;
+  let breaks = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1 && at < end; at = bytes.indexOf(0x0a, at + 1)) breaks += 1;
+  return breaks;
 }
 
-/** Line breaks in `chunk` before its first byte that is not UTF-8 (as a lenient decoder marks it). */
-function linesBeforeBadByte(chunk: Buffer): number {
-  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(chunk);
-  const bad = text.indexOf('\ufffd');
-  return countLines(bad === -1 ? text : text.slice(0, bad));
+/** The bytes at the end of `chunk` that begin a character its end cuts off (none, or 1 to 3). */
+function unendedCharacter(chunk: Buffer): Buffer {
+  for (let back = 1; back <= Math.min(3, chunk.length); back++) {
+    const byte = chunk[chunk.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? chunk.subarray(chunk.length - back) : Buffer.alloc(0);
+  }
+  return Buffer.alloc(0);
+}
+
+/**
+ * Where the first byte that is not UTF-8 is, as RFC 3629 and a fatal TextDecoder have it (no overlong forms, no
+ * surrogates, nothing past U+10FFFF); the length when there is none (a character cut off at the end counts as none).
+ */
+function firstBadByte(bytes: Buffer): number {
+  for (let at = 0; at < bytes.length;) {
+    const byte = bytes[at]!;
+    if (byte < 0x80) {
+      at += 1;
+      continue;
+    }
+    const more = byte >= 0xc2 && byte <= 0xdf ? 1 : byte >= 0xe0 && byte <= 0xef ? 2 : byte >= 0xf0 && byte <= 0xf4 ? 3 : -1;
+    if (more === -1) return at;
+    const [low, high] =
+      byte === 0xe0
+        ? [0xa0, 0xbf]
+        : byte === 0xed
+          ? [0x80, 0x9f]
+          : byte === 0xf0
+            ? [0x90, 0xbf]
+            : byte === 0xf4
+              ? [0x80, 0x8f]
+              : [0x80, 0xbf];
+    for (let k = 1; k <= more; k++) {
+      if (at + k >= bytes.length) return bytes.length;
+      const next = bytes[at + k]!;
+      if (k === 1 ? next < low || next > high : (next & 0xc0) !== 0x80) return at;
+    }
+    at += more + 1;
+  }
+  return bytes.length;
 }
 
 const notUtf8 = (name: string, line: number) =>
@@ -100,29 +144,55 @@ const notUtf8 = (name: string, line: number) =>
  * Copies a stream (stdin, or a named pipe) to a new 0600 file in a new 0700 folder, chunk by chunk: the whole input is never in memory. At most
  * MAX_BATCH_INPUT_BYTES: past it the copy is removed and the batch refused.
  */
-async function spool(stdin: NodeJS.ReadableStream, name: string): Promise<{ path: string; cleanup: () => Promise<void> }> {
+async function spool(
+  input: NodeJS.ReadableStream,
+  name: string,
+  signal: AbortSignal | undefined,
+): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  signal?.throwIfAborted();
   const dir = await mkdtemp(join(tmpdir(), 'topup-batch-'));
   const path = join(dir, 'stdin');
   const cleanup = () => rm(dir, { recursive: true, force: true });
+  const copy = copyTo(input, path, name);
+  // Ctrl-C stops it at once, even while the other end writes nothing: a read of a pipe that waits for data cannot be
+  // cancelled (it ends only with the process, which a Ctrl-C ends), so the copy is not waited for.
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      (input as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  copy.catch(() => {});
+  aborted.catch(() => {});
   try {
-    const handle = await openToAppend(path);
-    try {
-      let bytes = 0;
-      for await (const chunk of stdin) {
-        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
-        bytes += buffer.length;
-        // Leaving the loop closes stdin: nothing more is read or written.
-        if (bytes > MAX_BATCH_INPUT_BYTES) throw inputTooLarge(name);
-        await handle.write(buffer);
-      }
-    } finally {
-      await handle.close();
-    }
+    await Promise.race([copy, aborted]);
   } catch (error) {
     await cleanup();
+    if (signal?.aborted === true) throw signal.reason;
     throw error instanceof UsageError || name === '-' ? error : unreadable(name, error);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
   return { path, cleanup };
+}
+
+/** The input's bytes into a new 0600 file at `path`, up to MAX_BATCH_INPUT_BYTES. */
+async function copyTo(input: NodeJS.ReadableStream, path: string, name: string): Promise<void> {
+  const handle = await openToAppend(path);
+  try {
+    let bytes = 0;
+    for await (const chunk of input) {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
+      bytes += buffer.length;
+      // Leaving the loop closes the input: nothing more is read or written.
+      if (bytes > MAX_BATCH_INPUT_BYTES) throw inputTooLarge(name);
+      await handle.write(buffer);
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A named stream's bytes (a directory, or a path that went away, fails here and is reported as unreadable). */
@@ -131,15 +201,21 @@ function streamOf(path: string): NodeJS.ReadableStream {
 }
 
 /**
- * Whether the input can be read only once: stdin (`-`), or a path that names no regular file: a pipe
+ * Whether the input can be read only once: stdin (`-`), a path under /dev or /proc, or a path that names no regular
+ * file (nor folder): a pipe
  * (`<(make-rows)`, /dev/stdin), a FIFO, a socket, a device. A batch reads its rows twice (to check every row before
  * it sends one, then to send), and a second read of a pipe finds nothing; such an input is spooled, as stdin is.
  * A path that cannot be looked at is for the read to report.
  */
 export async function isStreamedInput(name: string): Promise<boolean> {
   if (name === '-') return true;
+  // /dev/stdin, /dev/fd/N, /proc/self/fd/N: a stream's name even when a regular file is behind it, and no folder for
+  // a ledger to stay in.
+  if (/^\/(dev|proc)\//.test(name)) return true;
   try {
-    return !(await stat(name)).isFile();
+    const stats = await stat(name);
+    // A folder is for the read to report as one.
+    return !stats.isFile() && !stats.isDirectory();
   } catch {
     return false;
   }
@@ -150,8 +226,9 @@ export async function openBatchSource(
   format: BatchFormat,
   stdin: NodeJS.ReadableStream,
   streamed: boolean = name === '-',
+  signal?: AbortSignal,
 ): Promise<BatchSource> {
-  const spooled = streamed ? await spool(name === '-' ? stdin : streamOf(name), name) : undefined;
+  const spooled = streamed ? await spool(name === '-' ? stdin : streamOf(name), name, signal) : undefined;
   const path = spooled?.path ?? name;
   // Checked now, so that a missing file is one sentence before anything else happens.
   const probe = fileChunks(path, name);
