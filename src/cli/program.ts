@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { registerAccountCommands } from './commands/account/index.js';
 import { registerApiCommand } from './commands/api/index.js';
 import { registerArticleCommands } from './commands/articles/index.js';
@@ -236,21 +236,10 @@ function outputFor(ctx: CliContext) {
  * A command in a list of commands is its name and arguments, as gh lists them: `[options]` said only that it has
  * some (its own help lists them) and widened the names' column, which left the descriptions too little room to wrap.
  */
-const HELP_LAYOUT = {
-  subcommandTerm: (command: Command) =>
-    [
-      command.name(),
-      ...command
-        .aliases()
-        .slice(0, 1)
-        .map((alias) => `|${alias}`),
-    ].join('') +
-    command.registeredArguments
-      .map(
-        (argument) =>
-          ` ${argument.required ? '<' : '['}${argument.name()}${argument.variadic ? '...' : ''}${argument.required ? '>' : ']'}`,
-      )
-      .join(''),
+const HELP_LAYOUT: Partial<Help> = {
+  subcommandTerm(this: Help, command: Command) {
+    return Help.prototype.subcommandTerm.call(this, command).replace(/^(\S+) \[options\]/, '$1');
+  },
 };
 
 /** Runs whose help-as-error was already written as its one JSON envelope. */

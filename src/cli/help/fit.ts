@@ -17,6 +17,9 @@
  * - a heading (`Examples:`), a blank line, or any line that fits: as it is.
  */
 
+import { wrapWords } from '../io/table.js';
+import { simpleMeasure } from '../io/text-measure.js';
+
 /** The width help is laid out at when stdout is no terminal, and in the reference. */
 export const HELP_WIDTH = 80;
 
@@ -94,37 +97,23 @@ function fitBlock(block: readonly string[], width: number): string[] {
   }
   const column = textColumn(first);
   const words = [first.slice(column ?? 0), ...rest].join(' ').trim().split(/ +/);
-  if (column === undefined) return wrapWords(words, indentOf(first), indentOf(first), width);
+  if (column === undefined) return indented(words, indentOf(first), width);
   const head = first.slice(0, column);
   if (width - column >= MIN_DESCRIPTION_WIDTH || LIST_ENTRY.test(first)) {
-    const [line = '', ...more] = wrapWords(words, column, column, width);
+    const [line = '', ...more] = indented(words, column, width);
     return [`${head}${line.slice(column)}`, ...more];
   }
   // An item whose term leaves its description too little room: the description goes under it.
-  const under = indentOf(first) + STEP;
-  return [head.trimEnd(), ...wrapWords(words, under, under, width)];
+  return [head.trimEnd(), ...indented(words, indentOf(first) + STEP, width)];
 }
 
 /**
- * Words laid out in lines of at most `width` columns: the first line indented by `first`, the rest by `rest`. A word
- * wider than what is left of a line gets a line of its own, whole.
+ * Words in lines of at most `width` columns, each indented by `indent` (io/table.ts's wrapping: a word wider than the
+ * room is a line of its own, whole).
  */
-function wrapWords(words: readonly string[], first: number, rest: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = ' '.repeat(first);
-  let empty = true;
-  for (const word of words) {
-    if (word === '') continue;
-    if (!empty && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = ' '.repeat(rest);
-      empty = true;
-    }
-    line += empty ? word : ` ${word}`;
-    empty = false;
-  }
-  lines.push(line);
-  return lines;
+function indented(words: readonly string[], indent: number, width: number): string[] {
+  const pad = ' '.repeat(indent);
+  return wrapWords(words.join(' '), width - indent, simpleMeasure, words).map((line) => pad + line);
 }
 
 /**
@@ -149,17 +138,18 @@ function continueCommand(line: string, indent: number, width: number): string[] 
     empty = false;
   }
   if (comment === undefined) return [...lines, current];
+  // As much of the comment as fits after the command's last line, the rest on lines of their own.
   const words = comment.slice(1).trim().split(/ +/);
   const room = width - current.length - gap.length - 2;
-  const [firstWord = ''] = words;
-  if (firstWord.length > room) return [...lines, current, ...commentLines(words, indent + STEP, width)];
-  const [onLine = '', ...more] = wrapWords(words, current.length + gap.length + 2, indent + STEP + 2, width);
-  return [...lines, `${current}${gap}# ${onLine.trimStart()}`, ...more.map((rest) => `${' '.repeat(indent + STEP)}# ${rest.trimStart()}`)];
+  const [beside = ''] = wrapWords(words.join(' '), room, simpleMeasure, words);
+  if (simpleMeasure.width(beside) > room) return [...lines, current, ...commentLines(words, indent + STEP, width)];
+  const under = words.slice(beside.split(' ').length);
+  return [...lines, `${current}${gap}# ${beside}`, ...(under.length === 0 ? [] : commentLines(under, indent + STEP, width))];
 }
 
 /** A comment's words on lines of their own, each starting with `# `. */
 function commentLines(words: readonly string[], indent: number, width: number): string[] {
-  return wrapWords(words, indent + 2, indent + 2, width).map((line) => `${' '.repeat(indent)}# ${line.trimStart()}`);
+  return indented(words, indent + 2, width).map((line) => `${' '.repeat(indent)}# ${line.trimStart()}`);
 }
 
 /**

@@ -103,36 +103,29 @@ function unendedCharacter(chunk: Buffer): Buffer {
 }
 
 /**
- * Where the first byte that is not UTF-8 is, as RFC 3629 and a fatal TextDecoder have it (no overlong forms, no
- * surrogates, nothing past U+10FFFF); the length when there is none (a character cut off at the end counts as none).
+ * Where the first byte that is not UTF-8 is: the end of the longest start of `bytes` that a fatal decoder takes (a
+ * character cut off at that end waits for the rest), found by halving; the length when there is none. The decoder
+ * that refused the chunk decides, so the two cannot disagree.
  */
 function firstBadByte(bytes: Buffer): number {
-  for (let at = 0; at < bytes.length;) {
-    const byte = bytes[at]!;
-    if (byte < 0x80) {
-      at += 1;
-      continue;
+  const takes = (length: number) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes.subarray(0, length), { stream: true });
+      return true;
+    } catch {
+      return false;
     }
-    const more = byte >= 0xc2 && byte <= 0xdf ? 1 : byte >= 0xe0 && byte <= 0xef ? 2 : byte >= 0xf0 && byte <= 0xf4 ? 3 : -1;
-    if (more === -1) return at;
-    const [low, high] =
-      byte === 0xe0
-        ? [0xa0, 0xbf]
-        : byte === 0xed
-          ? [0x80, 0x9f]
-          : byte === 0xf0
-            ? [0x90, 0xbf]
-            : byte === 0xf4
-              ? [0x80, 0x8f]
-              : [0x80, 0xbf];
-    for (let k = 1; k <= more; k++) {
-      if (at + k >= bytes.length) return bytes.length;
-      const next = bytes[at + k]!;
-      if (k === 1 ? next < low || next > high : (next & 0xc0) !== 0x80) return at;
-    }
-    at += more + 1;
+  };
+  if (takes(bytes.length)) return bytes.length;
+  // takes(good), and not takes(bad): the byte at bad - 1 is the one that cannot be.
+  let good = 0;
+  let bad = bytes.length;
+  while (bad - good > 1) {
+    const middle = (good + bad) >>> 1;
+    if (takes(middle)) good = middle;
+    else bad = middle;
   }
-  return bytes.length;
+  return bad - 1;
 }
 
 const notUtf8 = (name: string, line: number) =>
@@ -141,8 +134,8 @@ const notUtf8 = (name: string, line: number) =>
   );
 
 /**
- * Copies a stream (stdin, or a named pipe) to a new 0600 file in a new 0700 folder, chunk by chunk: the whole input is never in memory. At most
- * MAX_BATCH_INPUT_BYTES: past it the copy is removed and the batch refused.
+ * Copies a stream (stdin, or a named pipe) to a new 0600 file in a new 0700 folder, chunk by chunk: the whole input
+ * is never in memory. At most MAX_BATCH_INPUT_BYTES: past it the copy is removed and the batch refused.
  */
 async function spool(
   input: NodeJS.ReadableStream,
@@ -202,10 +195,9 @@ function streamOf(path: string): NodeJS.ReadableStream {
 
 /**
  * Whether the input can be read only once: stdin (`-`), a path under /dev or /proc, or a path that names no regular
- * file (nor folder): a pipe
- * (`<(make-rows)`, /dev/stdin), a FIFO, a socket, a device. A batch reads its rows twice (to check every row before
- * it sends one, then to send), and a second read of a pipe finds nothing; such an input is spooled, as stdin is.
- * A path that cannot be looked at is for the read to report.
+ * file (nor folder): a pipe (`<(make-rows)`), a FIFO, a socket, a device. A batch reads its rows twice (to check
+ * every row before it sends one, then to send), and a second read of a pipe finds nothing; such an input is spooled,
+ * as stdin is. A path that cannot be looked at is for the read to report.
  */
 export async function isStreamedInput(name: string): Promise<boolean> {
   if (name === '-') return true;
