@@ -1,5 +1,6 @@
 import { link, stat, unlink } from './open-file.js';
 import { abortableSleep } from './abort.js';
+import { formatMark, markRunning, parseMark, sameMark, systemProbe, type ProcessMark } from './process-mark.js';
 import { createNewFile, FileTooLargeError, MAX_PID_FILE_BYTES, readIfExists } from './safe-file.js';
 
 /*
@@ -7,18 +8,23 @@ import { createNewFile, FileTooLargeError, MAX_PID_FILE_BYTES, readIfExists } fr
  * (an mtime it refreshes every few seconds), so a lock left by a killed process blocks every other process
  * until it ages out (10 s by default), and the refresh keeps a timer in every sandbox. The offline CLI takes
  * this lock for each command, and a crashed command is common (Ctrl-C, SIGKILL): here the lock file names its
- * owner's pid, so a lock whose owner is gone is taken over at once, and nothing runs while the lock is held.
+ * owner (src/process-mark.ts), so a lock whose owner is gone is taken over at once, and nothing runs while the lock
+ * is held.
  * test/reliability/state-lock.test.ts starts six processes at one instant on a lock left by a dead process.
  * Used for the sandbox's state files (mocks/state/lock.ts) and the CLI's settings (src/cli/settings.ts).
  */
 
 /**
  * Takes the lock `lockPath` for as long as this process reads and writes what it guards, so that two processes take
- * turns instead of overwriting each other's changes. The lock file holds the owner's pid: a lock whose owner is gone
- * (a crash, a SIGKILL) is taken over at once, which an age-based lock could only do later. Waits up to `waitMs` for
- * a live owner, then rejects with `busy()`. Resolves to the release function.
+ * turns instead of overwriting each other's changes. The lock file names its owner (its pid, and on Linux its start:
+ * src/process-mark.ts): a lock whose owner is gone (a crash, a SIGKILL, a reboot, its pid since given to another
+ * process) is taken over at once, which an age-based lock could only do later. Waits up to `waitMs` for a live owner,
+ * then rejects with `busy(owner)` (undefined when the lock names none). Resolves to the release function.
  */
-export async function lockFile(lockPath: string, options: { waitMs: number; busy: () => Error }): Promise<() => Promise<void>> {
+export async function lockFile(
+  lockPath: string,
+  options: { waitMs: number; busy: (owner: ProcessMark | undefined) => Error },
+): Promise<() => Promise<void>> {
   const { waitMs } = options;
   const started = Date.now();
   for (;;) {
@@ -31,15 +37,21 @@ export async function lockFile(lockPath: string, options: { waitMs: number; busy
       };
     }
     if (await removeIfAbandoned(lockPath)) continue;
-    if (Date.now() - started >= waitMs) throw options.busy();
+    if (Date.now() - started >= waitMs)
+      throw options.busy(
+        await ownerOf(lockPath).then(
+          (owner) => owner ?? undefined,
+          () => undefined,
+        ),
+      );
     await abortableSleep(15 + Math.random() * 35);
   }
 }
 
 /**
- * Creates `path` holding this process's pid, unless it exists. Written beside it and then hard-linked into place,
- * so that the file never exists without its pid (a crash between creating and writing would leave a lock that
- * no one could tell from one being written).
+ * Creates `path` naming this process, unless it exists. Written beside it and then hard-linked into place, so that
+ * the file never exists without its owner (a crash between creating and writing would leave a lock that no one could
+ * tell from one being written).
  */
 let tempNames = 0;
 
@@ -48,7 +60,7 @@ async function createWithPid(path: string): Promise<boolean> {
   // than being shared. So the name need only be unique, not unguessable (node's crypto, ~7 ms to load, is not needed
   // by a command that reads): the pid tells processes apart, the rest the attempts of one process.
   const temp = `${path}.${process.pid}.${(tempNames += 1)}.${Math.random().toString(36).slice(2, 10)}`;
-  await createNewFile(temp, String(process.pid), { durable: false });
+  await createNewFile(temp, formatMark(systemProbe().own), { durable: false });
   try {
     await link(temp, path);
     return true;
@@ -61,15 +73,15 @@ async function createWithPid(path: string): Promise<boolean> {
 }
 
 /**
- * The pid in a lock file (NaN when it holds anything else), or undefined when there is no lock file (it was released).
- * A link there is refused.
+ * The owner a lock file names (null when it holds anything else), or undefined when there is no lock file (it was
+ * released). A link there is refused.
  */
-async function ownerOf(lockPath: string): Promise<number | undefined> {
+async function ownerOf(lockPath: string): Promise<ProcessMark | null | undefined> {
   const text = await readIfExists(lockPath, { maxBytes: MAX_PID_FILE_BYTES }).then(
     (bytes) => bytes?.toString('utf8'),
     (error: unknown) => (error instanceof FileTooLargeError ? 'not a pid' : Promise.reject(error)),
   );
-  return text === undefined ? undefined : Number(text.trim());
+  return text === undefined ? undefined : (parseMark(text) ?? null);
 }
 
 /**
@@ -81,7 +93,8 @@ async function ownerOf(lockPath: string): Promise<number | undefined> {
 async function removeIfAbandoned(lockPath: string): Promise<boolean> {
   const owner = await ownerOf(lockPath);
   if (owner === undefined) return true; // released between our attempts: try again
-  if (!Number.isSafeInteger(owner) || owner <= 0 || owner === process.pid || isRunning(owner)) return false;
+  // A lock that names no process is left alone, as before: it is being written by hand, or is not this lock.
+  if (owner === null || markRunning(owner, systemProbe())) return false;
   const takeover = `${lockPath}.takeover`;
   if (!(await createWithPid(takeover))) {
     // Held for a moment only; one older than that belongs to a process that died holding it.
@@ -93,7 +106,7 @@ async function removeIfAbandoned(lockPath: string): Promise<boolean> {
     return false;
   }
   try {
-    if ((await ownerOf(lockPath)) === owner) await unlink(lockPath).catch(() => undefined);
+    if (sameMark(await ownerOf(lockPath), owner)) await unlink(lockPath).catch(() => undefined);
     return true;
   } finally {
     await unlink(takeover).catch(() => undefined);
@@ -104,10 +117,5 @@ const TAKEOVER_STALE_MS = 10_000;
 
 /** Whether a process with this pid runs (one of another user's counts: it cannot be signalled, but it is there). */
 export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return systemProbe().alive(pid);
 }

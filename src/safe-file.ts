@@ -22,7 +22,7 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 const NO_BLOCK = constants.O_NONBLOCK ?? 0;
 
 /** A lock file holds its owner's pid as text: one longer than this holds something else. */
-export const MAX_PID_FILE_BYTES = 64;
+export const MAX_PID_FILE_BYTES = 128;
 
 /** Files of ours are the owner's only. */
 export const PRIVATE_FILE_MODE = 0o600;

@@ -7,6 +7,18 @@ export const STATE_LOCK_WAIT_MS = 15_000;
 
 export class StateLockedError extends Error {
   override name = 'StateLockedError';
+  constructor(
+    message: string,
+    /** The pid the lock names, when it names one: for messages (`process 1234`), never for a decision. */
+    readonly holderPid?: number,
+  ) {
+    super(message);
+  }
+
+  /** ` (process 1234)`, or '' when the lock named no process: for the CLI's sentences. */
+  get byHolder(): string {
+    return this.holderPid === undefined ? '' : ` (process ${this.holderPid})`;
+  }
 }
 
 /**
@@ -17,6 +29,10 @@ export class StateLockedError extends Error {
 export function lockStateFile(file: string, options: { waitMs?: number } = {}): Promise<() => Promise<void>> {
   return lockFile(`${file}.lock`, {
     waitMs: options.waitMs ?? STATE_LOCK_WAIT_MS,
-    busy: () => new StateLockedError(`The state file ${file} is in use by another process.`),
+    busy: (owner) =>
+      new StateLockedError(
+        `The state file ${file} is in use by another process${owner === undefined ? '' : ` (${owner.pid})`}.`,
+        owner?.pid,
+      ),
   });
 }

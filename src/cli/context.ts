@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { ProcessProbe } from '../process-mark.js';
 import type { ClientOptions, ClientWait, TopupClient } from '../client/index.js';
 import type { EmbeddedSandbox } from './sandbox/embedded.js';
 import type { SandboxHome } from './sandbox/served.js';
@@ -83,13 +84,7 @@ export interface ContextDeps {
   prompter?: Prompter;
   clock?: CliClock;
   /** This process and a look at others (a batch's lock names its owner); main() passes the real ones. */
-  processes?: ProcessInfo;
-}
-
-/** What a lock file needs of processes: our own id, and whether the owner of a lock still runs. */
-export interface ProcessInfo {
-  pid: number;
-  isRunning(pid: number): boolean;
+  processes?: ProcessProbe;
 }
 
 /**
@@ -148,8 +143,8 @@ export class CliContext {
   }
 
   /** This process, for locks; without main()'s (a bare context in a test) a lock is only ever held by a live owner. */
-  get processes(): ProcessInfo {
-    return this.deps.processes ?? { pid: 0, isRunning: () => true };
+  get processes(): ProcessProbe {
+    return this.deps.processes ?? { own: { pid: 0 }, alive: () => true, startOf: () => undefined };
   }
 
   get signal(): AbortSignal | undefined {

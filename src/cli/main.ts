@@ -1,3 +1,4 @@
+import { systemProbe, type ProcessProbe } from '../process-mark.js';
 import { fstatSync, writeSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { runComplete } from './completion/run.js';
@@ -108,17 +109,13 @@ function oneSentence(message: string): string {
   return /[.!?]$/.test(line) ? line : `${line}.`;
 }
 
-/** This process and a look at others, for the locks commands take (a batch's ledger). */
-const thisProcess = {
-  pid: process.pid,
-  isRunning(pid: number): boolean {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'EPERM';
-    }
+/** This process and a look at others, for the locks commands take (a batch's ledger): /proc is read on first use. */
+const thisProcess: ProcessProbe = {
+  get own() {
+    return systemProbe().own;
   },
+  alive: (pid) => systemProbe().alive(pid),
+  startOf: (pid) => systemProbe().startOf(pid),
 };
 
 /** 128 + the signal's number, as shells report it: SIGTERM → 143, SIGINT (Ctrl-C) → 130. */

@@ -176,8 +176,10 @@ export class Settings {
       const { lockFile } = await import('../file-lock.js');
       return lockFile(join(this.dir, SETTINGS_LOCK_FILE), {
         waitMs: SETTINGS_LOCK_WAIT_MS,
-        busy: () =>
-          new CliError(`Another topup process kept the settings in ${this.dir} locked for ${SETTINGS_LOCK_WAIT_MS / 1000} s; try again.`),
+        busy: (owner) =>
+          new CliError(
+            `Another topup process${owner === undefined ? '' : ` (${owner.pid})`} kept the settings in ${this.dir} locked for ${SETTINGS_LOCK_WAIT_MS / 1000} s; try again.`,
+          ),
       });
     });
     try {

@@ -19,6 +19,7 @@ import { MAX_LEDGER_ROWS, readLedger } from '../../src/cli/commands/orders/batch
 import { defaultLedgerPath } from '../../src/cli/commands/orders/batch-run.js';
 import { isStreamedInput } from '../../src/cli/commands/orders/batch-source.js';
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
+import { formatMark, systemProbe } from '../../src/process-mark.js';
 import { useServedCli, type RunOptions, type ServedSandbox } from './run-cli.js';
 
 let served: ServedSandbox;
@@ -358,6 +359,29 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect((await asRich(['orders', 'batch', input])).code).toBe(0);
     expect(orderPosts()).toHaveLength(1);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'a lock naming a pid since given to another process (a reboot, a restarted container) is taken over',
+    async () => {
+      const earlier = (pid: number) => {
+        const [boot, namespace, ticks] = systemProbe().startOf(pid)!.split(':');
+        return `${pid} ${boot}:${namespace}:${Number(ticks) - 1}`;
+      };
+      // This very process (the CLI runs in it here) with another start: a predecessor that had its pid.
+      const own = file('lock-own.csv', 'username,place,pass\nBuilderBob,5001,9001\n');
+      writeFileSync(`${own}.results.jsonl.lock`, earlier(process.pid));
+      expect((await asRich(['orders', 'batch', own])).code).toBe(0);
+      expect(orderPosts()).toHaveLength(1);
+      expect(existsSync(`${own}.results.jsonl.lock`)).toBe(false);
+      // This process as it is: a live owner, refused as before.
+      const live = file('lock-live.csv', 'username,place,pass\nBuilderBob,5001,9002\n');
+      writeFileSync(`${live}.results.jsonl.lock`, formatMark(systemProbe().own));
+      const refused = await asRich(['orders', 'batch', live]);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toContain(`Another batch (process ${process.pid}) is using ${live}.results.jsonl`);
+      expect(orderPosts()).toHaveLength(1);
+    },
+  );
 
   it('a run killed while it took over a lock left its takeover file: the next run takes both over at once', async () => {
     const input = file('takeover.csv', 'username,place,pass\nBuilderBob,5001,9001\n');

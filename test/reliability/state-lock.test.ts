@@ -1,9 +1,12 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { lockStateFile } from '../../mocks/state/lock.js';
+import { formatMark, systemProbe } from '../../src/process-mark.js';
+import { baseEnv, ensureBuilt, topup } from '../e2e/built-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'topup-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -70,4 +73,63 @@ describe('the state file lock', () => {
       expect(events).toEqual(Array.from({ length: 2 * processes }, (_, i) => (i % 2 === 0 ? 'in' : 'out')));
     }
   }, 60_000);
+});
+
+describe.runIf(process.platform === 'linux')('a lock whose pid was given to another process', () => {
+  const sleepers: ChildProcess[] = [];
+  afterAll(() => {
+    for (const sleeper of sleepers) sleeper.kill();
+  });
+
+  /** A live process that holds no lock: what a crashed owner's pid may belong to after a reboot. */
+  async function liveStranger(): Promise<number> {
+    const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
+    sleepers.push(sleeper);
+    await new Promise((resolve) => sleeper.once('spawn', resolve));
+    return sleeper.pid!;
+  }
+
+  /** The mark a process with `pid` would have written had it started at another tick of this boot. */
+  function earlierIncarnation(pid: number): string {
+    const [boot, namespace, ticks] = systemProbe().startOf(pid)!.split(':');
+    return `${pid} ${boot}:${namespace}:${Number(ticks) - 1}`;
+  }
+
+  it('is taken over at once by the offline CLI, where it used to be waited on until the command gave up', async () => {
+    ensureBuilt();
+    const configDir = mkdtempSync(join(dir, 'config-'));
+    const env = baseEnv(configDir);
+    expect((await topup(['--mock', 'balance', '--json'], { env })).code).toBe(0);
+    const lock = join(configDir, 'sandbox-state.json.lock');
+    writeFileSync(lock, earlierIncarnation(await liveStranger()));
+    const run = await topup(['--mock', 'balance', '--json'], { env });
+    expect(run.stderr).not.toContain('busy');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toHaveProperty('balance');
+    expect(existsSync(lock)).toBe(false);
+  }, 60_000);
+
+  it("naming this very pid with another start (a restarted container's predecessor): taken over", async () => {
+    const file = join(dir, 'own-pid.json');
+    writeFileSync(`${file}.lock`, earlierIncarnation(process.pid));
+    const release = await lockStateFile(file, { waitMs: 0 });
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe(formatMark(systemProbe().own));
+    await release();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('a live owner is still waited on: its own mark, or a pid alone as older versions wrote it', async () => {
+    const stranger = await liveStranger();
+    for (const [name, text] of <[string, string][]>[
+      ['live-mark', formatMark({ pid: stranger, start: systemProbe().startOf(stranger)! })],
+      ['pid-only', String(stranger)],
+    ]) {
+      const file = join(dir, `${name}.json`);
+      writeFileSync(`${file}.lock`, text);
+      await expect(lockStateFile(file, { waitMs: 0 })).rejects.toThrow(
+        `The state file ${file} is in use by another process (${stranger}).`,
+      );
+      expect(readFileSync(`${file}.lock`, 'utf8')).toBe(text);
+    }
+  });
 });

@@ -85,7 +85,7 @@ export function embeddedSandbox(file: string, options: EmbeddedSandboxOptions = 
       if (error instanceof StateLockedError)
         throw finalFetchError(
           new CliError(
-            `The offline sandbox is busy: another topup command, or a \`topup mock serve\` that began serving it since this command started, has held it for over ${STATE_LOCK_WAIT_MS / 1000} seconds; run the command again.`,
+            `The offline sandbox is busy: another topup command, or a \`topup mock serve\` that began serving it since this command started, has held it for over ${STATE_LOCK_WAIT_MS / 1000} seconds${error.byHolder}; run the command again.`,
           ),
         );
       throw unreadable(error);

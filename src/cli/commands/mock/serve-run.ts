@@ -225,8 +225,8 @@ async function openSandbox(
     if (error instanceof facade.StateLockedError)
       throw new CliError(
         state.kind === 'file'
-          ? `${file} is already used by another running sandbox.`
-          : `The config folder's sandbox (${file}) is held by another process; stop it, or start this one with --fresh or --state FILE.`,
+          ? `${file} is already used by another running sandbox${error.byHolder}.`
+          : `The config folder's sandbox (${file}) is held by another process${error.byHolder}; stop it, or start this one with --fresh or --state FILE.`,
       );
     if (error instanceof facade.JournalDamagedError || error instanceof facade.OrphanJournalError)
       throw new CliError(

@@ -52,7 +52,7 @@ export async function runStateRepair(ctx: CliContext, file: string | undefined):
   try {
     opened = await openPersistentSandbox(path, { repair: true });
   } catch (error) {
-    if (error instanceof StateLockedError) throw new CliError(`${path} is in use by another process; stop it first.`);
+    if (error instanceof StateLockedError) throw new CliError(`${path} is in use by another process${error.byHolder}; stop it first.`);
     if (error instanceof SnapshotError) throw new CliError(error.message);
     throw error;
   }

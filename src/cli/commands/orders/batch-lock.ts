@@ -1,21 +1,22 @@
 import { stat, unlink } from '../../../open-file.js';
 import { createNewFile, FileTooLargeError, MAX_PID_FILE_BYTES, readIfExists } from '../../../safe-file.js';
-import type { ProcessInfo } from '../../context.js';
+import { formatMark, markRunning, parseMark, sameMark, type ProcessMark, type ProcessProbe } from '../../../process-mark.js';
 import { CliError } from '../../errors.js';
 import { resultsFolderError } from './batch-ledger.js';
 
 /*
- * One batch run per ledger at a time: `LEDGER.lock` holds its owner's pid. A lock whose owner is gone (SIGKILL, a
- * crash) is taken over at once, so a resume right after a crash just works; a live owner makes the second run refuse,
+ * One batch run per ledger at a time: `LEDGER.lock` names its owner (its pid, and on Linux its start:
+ * src/process-mark.ts). A lock whose owner is gone (SIGKILL, a crash, a reboot, its pid since given to another
+ * process) is taken over at once, so a resume right after a crash just works; a live owner makes the second run refuse,
  * never interleave. Takeovers are serialised by a second exclusive file, so two resumers never both get in.
  */
 
 const TAKEOVER_STALE_MS = 10_000;
 
 /** `ledgerPath`: the results file the lock at `path` sits beside, whose folder's trouble it shares. */
-async function createExclusive(path: string, pid: number, ledgerPath: string): Promise<boolean> {
+async function createExclusive(path: string, owner: ProcessMark, ledgerPath: string): Promise<boolean> {
   try {
-    await createNewFile(path, String(pid), { durable: false });
+    await createNewFile(path, formatMark(owner), { durable: false });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -23,23 +24,23 @@ async function createExclusive(path: string, pid: number, ledgerPath: string): P
   }
 }
 
-async function ownerOf(path: string): Promise<number | undefined> {
-  // A lock too long for a pid holds none, as one with other text does.
+/** The owner a lock names; null when it names none; undefined when there is no lock. */
+async function ownerOf(path: string): Promise<ProcessMark | null | undefined> {
+  // A lock too long for an owner names none, as one with other text does.
   const text = await readIfExists(path, { maxBytes: MAX_PID_FILE_BYTES }).then(
     (bytes) => bytes?.toString('utf8'),
     (error: unknown) => (error instanceof FileTooLargeError ? 'not a pid' : Promise.reject(error)),
   );
   if (text === undefined) return undefined;
-  const pid = Number(text.trim());
-  // A lock caught between creation and its pid (a crash there) has no owner to wait for.
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : 0;
+  // A lock caught between creation and its owner (a crash there) has no owner to wait for.
+  return parseMark(text) ?? null;
 }
 
 /** Takes the ledger's lock; resolves to its release. Refuses (exit 1) while another live batch holds it. */
-export async function lockLedger(ledgerPath: string, processes: ProcessInfo): Promise<() => Promise<void>> {
+export async function lockLedger(ledgerPath: string, processes: ProcessProbe): Promise<() => Promise<void>> {
   const lockPath = `${ledgerPath}.lock`;
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (await createExclusive(lockPath, processes.pid, ledgerPath)) {
+    if (await createExclusive(lockPath, processes.own, ledgerPath)) {
       let released = false;
       return async () => {
         if (released) return;
@@ -49,15 +50,15 @@ export async function lockLedger(ledgerPath: string, processes: ProcessInfo): Pr
     }
     const owner = await ownerOf(lockPath);
     if (owner === undefined) continue; // released meanwhile
-    if (owner !== 0 && (owner === processes.pid || processes.isRunning(owner))) {
+    if (owner !== null && markRunning(owner, processes)) {
       throw new CliError(
-        `Another batch (process ${owner}) is using ${ledgerPath}; wait for it to finish, or stop it first (a lock left by a process that no longer runs is taken over).`,
+        `Another batch (process ${owner.pid}) is using ${ledgerPath}; wait for it to finish, or stop it first (a lock left by a process that no longer runs is taken over).`,
       );
     }
     const takeover = `${lockPath}.takeover`;
-    if (await createExclusive(takeover, processes.pid, ledgerPath)) {
+    if (await createExclusive(takeover, processes.own, ledgerPath)) {
       try {
-        if ((await ownerOf(lockPath)) === owner) await unlink(lockPath).catch(() => undefined);
+        if (sameMark(await ownerOf(lockPath), owner)) await unlink(lockPath).catch(() => undefined);
       } finally {
         await unlink(takeover).catch(() => undefined);
       }
@@ -69,9 +70,9 @@ export async function lockLedger(ledgerPath: string, processes: ProcessInfo): Pr
         (s) => s.mtimeMs,
         () => undefined,
       );
-      const abandoned = taker !== undefined && taker !== 0 && taker !== processes.pid && !processes.isRunning(taker);
+      const abandoned = taker !== undefined && taker !== null && !markRunning(taker, processes);
       if (abandoned || (since !== undefined && Date.now() - since > TAKEOVER_STALE_MS)) {
-        if ((await ownerOf(takeover)) === taker) await unlink(takeover).catch(() => undefined);
+        if (taker !== undefined && sameMark(await ownerOf(takeover), taker)) await unlink(takeover).catch(() => undefined);
       } else await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
