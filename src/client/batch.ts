@@ -49,16 +49,35 @@ export interface CreateManyOptions {
   onOutcome?: ((outcome: BatchOutcome) => void | Promise<void>) | undefined;
   /** Told of each pause before a row to keep under the limit (ms); default: the client's onWait (or its long-wait warning). */
   onWait?: ((ms: number) => void) | undefined;
-  /** Stop sending once the created orders (with `totalBefore`) add up to this amount. */
+  /**
+   * Stop sending once the created orders (with `totalBefore`) add up to this amount. A cap is kept or the batch stops:
+   * an order whose answer has no amount it can count (not a whole number of at least 0), or another currency than the
+   * orders before it, stops the batch after that row (`uncounted`).
+   */
   maxTotal?: number | undefined;
   /** The amount of orders this batch created before (in earlier runs). Default 0. */
   totalBefore?: number | undefined;
+  /** The currency of `totalBefore`, when there was one: a later order in another currency stops a capped batch. */
+  currencyBefore?: string | undefined;
 }
 
 /** Why a batch ended before its last row. */
 export type BatchStop =
   | { reason: 'interrupted' }
   | { reason: 'max-total'; total: number }
+  /**
+   * `maxTotal` could not be kept: the order of `line` was made (and reported), but its answer's amount cannot be
+   * counted (`amount`, as it came), or it is in another currency than the orders before it (`currency`, `counted`).
+   */
+  | {
+      reason: 'uncounted';
+      key: string;
+      line: number | undefined;
+      amount: unknown;
+      currency: string | undefined;
+      /** The currency the total so far is in, when the order's differs. */
+      counted: string | undefined;
+    }
   /** Nothing more could succeed (a 401, a server that stopped answering, 429s past every retry); `key` is in doubt. */
   | { reason: 'error'; error: unknown; key: string; line: number | undefined }
   /**
@@ -109,6 +128,7 @@ export async function createMany(
   const keys = options.batch === undefined ? undefined : new BatchKeys(options.batch);
   const result: BatchResult = { outcomes: { created: 0, existed: 0, rejected: 0 }, total: 0, stopped: undefined };
   const totalBefore = options.totalBefore ?? 0;
+  let countedCurrency = options.currencyBefore;
 
   for await (const row of rows) {
     if (options.maxTotal !== undefined && totalBefore + result.total >= options.maxTotal) {
@@ -136,6 +156,7 @@ export async function createMany(
     const sentAt = clock.now();
     await options.onSending?.({ key, line: row.line }, sentAt);
     let outcome: BatchOutcome;
+    let uncounted: Extract<BatchStop, { reason: 'uncounted' }> | undefined;
     try {
       // No signal: Ctrl-C lets the row in flight finish, so that its answer reaches the ledger.
       const created = await deps.create(row.body, { idempotencyKey: key, chatUserId: options.chatUserId });
@@ -150,7 +171,24 @@ export async function createMany(
         currency: typeof invoice.currency === 'string' ? invoice.currency : undefined,
         paymentStatus: typeof invoice.payment_status === 'string' ? invoice.payment_status : undefined,
       };
-      result.total += outcome.amount ?? 0;
+      if (options.maxTotal === undefined) result.total += outcome.amount ?? 0;
+      else {
+        const { amount } = invoice as { amount: unknown };
+        const otherCurrency = countedCurrency !== undefined && outcome.currency !== countedCurrency;
+        if (!isCountable(amount) || otherCurrency)
+          uncounted = {
+            reason: 'uncounted',
+            key,
+            line: row.line,
+            amount,
+            currency: outcome.currency,
+            counted: otherCurrency ? countedCurrency : undefined,
+          };
+        else {
+          result.total += amount;
+          countedCurrency ??= outcome.currency;
+        }
+      }
     } catch (error) {
       if (!isRowRefusal(error)) {
         result.stopped = { reason: 'error', error, key, line: row.line };
@@ -172,8 +210,17 @@ export async function createMany(
     }
     result.outcomes[outcome.status] += 1;
     await options.onOutcome?.(outcome);
+    if (uncounted !== undefined) {
+      result.stopped = uncounted;
+      break;
+    }
   }
   return result;
+}
+
+/** An amount a cap can add up: a whole number, at least 0, that adds without rounding. */
+export function isCountable(amount: unknown): amount is number {
+  return typeof amount === 'number' && Number.isSafeInteger(amount) && amount >= 0;
 }
 
 const unkeyed = () => new UsageError('createMany needs either a key on every row or the batch option.');

@@ -331,6 +331,77 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect(orderPosts()).toHaveLength(2);
   });
 
+  describe('--max-total is kept, or the batch stops: answers a cap cannot add up', () => {
+    /**
+     * The served sandbox over HTTP, with the invoice of its `nth` order answer (1-based) changed by `change`: a server
+     * we did not write, that sends an amount or a currency the document does not promise.
+     */
+    function alteringOrder(nth: number, change: (invoice: Record<string, unknown>) => void): typeof globalThis.fetch {
+      let orders = 0;
+      return async (input, init) => {
+        const answer = await fetch(input, init);
+        const url = input instanceof Request ? input.url : String(input);
+        if (init?.method !== 'POST' || !url.endsWith('/api/v1/me/orders') || !answer.ok) return answer;
+        const body = (await answer.json()) as { data: { invoice: Record<string, unknown> } };
+        if (++orders === nth) change(body.data.invoice);
+        return new Response(JSON.stringify(body), { status: answer.status, headers: answer.headers });
+      };
+    }
+    const rows = (name: string) =>
+      file(`${name}.csv`, `username,place,pass,reference\n${[1, 2, 3, 4].map((i) => `BuilderBob,5001,9001,${name}-${i}`).join('\n')}\n`);
+
+    it.each([
+      ['no amount', (invoice: Record<string, unknown>) => delete invoice.amount, 'amount: missing'],
+      ['a negative amount', (invoice: Record<string, unknown>) => (invoice.amount = -5000), 'amount: -5000'],
+      ['an amount past 2^53', (invoice: Record<string, unknown>) => (invoice.amount = 2 ** 60), 'amount: 1152921504606847000'],
+      ['an amount as text', (invoice: Record<string, unknown>) => (invoice.amount = '6000'), 'amount: "6000"'],
+    ])('%s: the order is recorded, the batch stops after it, exit 5', async (name, change, shown) => {
+      const input = rows(name.replace(/\W+/g, '-'));
+      const result = await asRich(['orders', 'batch', input, '--max-total', '1000000'], { fetch: alteringOrder(2, change) });
+      expect(result.code, result.err).toBe(5);
+      expect(result.err).toContain(
+        `Line 3's order was made, but its answer gives no amount --max-total can count (${shown}); so the batch stopped, with 2 rows not sent.`,
+      );
+      expect(orderPosts()).toHaveLength(2);
+      // The order it could not count is in the ledger, as made: a resume never sends it again.
+      const results = ledgerLines(`${input}.results.jsonl`).filter((e) => e.t === 'result');
+      expect(results.map((e) => e.line)).toEqual([2, 3]);
+      expect(results.every((e) => e.status === 'created')).toBe(true);
+      // A resume with the cap is refused before anything is sent: the ledger cannot say what was spent.
+      const again = await asRich(['orders', 'batch', input, '--max-total', '1000000']);
+      expect(again.code).toBe(1);
+      expect(again.err).toContain(
+        `--max-total cannot be kept for this batch: an order it made before has no amount it can count in ${input}.results.jsonl. Run it without --max-total; nothing was sent.`,
+      );
+      expect(orderPosts()).toHaveLength(2);
+      // Without the cap the rest is sent.
+      expect((await asRich(['orders', 'batch', input])).code).toBe(0);
+      expect(orderPosts()).toHaveLength(4);
+    });
+
+    it('an order in another currency than the ones before it stops the batch; without a cap nothing stops', async () => {
+      const input = rows('currency');
+      const result = await asRich(['orders', 'batch', input, '--max-total', '1000000'], {
+        fetch: alteringOrder(3, (invoice) => (invoice.currency = 'USD')),
+      });
+      expect(result.code, result.err).toBe(5);
+      expect(result.err).toContain(
+        "Line 4's order was made, but it is in USD and the batch's orders before it in IDR, and --max-total adds up one currency; so the batch stopped, with 1 row not sent.",
+      );
+      expect(orderPosts()).toHaveLength(3);
+      const again = await asRich(['orders', 'batch', input, '--max-total', '1000000']);
+      expect(again.err).toContain(
+        '--max-total cannot be kept for this batch: the orders it made before are in more than one currency (IDR, USD).',
+      );
+      expect(orderPosts()).toHaveLength(3);
+
+      const uncapped = rows('uncapped');
+      const sent = await asRich(['orders', 'batch', uncapped], { fetch: alteringOrder(1, (invoice) => delete invoice.amount) });
+      expect(sent.code, sent.err).toBe(0);
+      expect(orderPosts()).toHaveLength(7);
+    });
+  });
+
   it('--wait polls every created invoice until final and records it in the ledger', async () => {
     const input = file(
       'wait.csv',

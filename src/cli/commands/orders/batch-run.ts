@@ -8,6 +8,7 @@ import { sanitizeText } from '../../io/sanitize.js';
 import { renderFields } from '../../io/table.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/choices.js';
 import { spendsRealBalance } from './create-run.js';
+import { isCountable } from '../../../client/batch.js';
 import { LedgerIndex, LedgerWriter, readLedger, serverText, type LedgerRecord, type LedgerRow } from './batch-ledger.js';
 import { lockLedger } from './batch-lock.js';
 import { checkedAs, keyedRows, planBatch, type BatchPlan, type KeyedOrder } from './batch-plan.js';
@@ -235,8 +236,10 @@ function progressMode(ctx: CliContext, flags: BatchFlags): ProgressMode {
 
 async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, ledgerPath: string, flags: BatchFlags): Promise<void> {
   const { plan, ledger: found } = await checkedPlan(ctx, source, batch, ledgerPath, flags);
-  await confirmLive(ctx, plan, flags);
   const ledger = found ?? new LedgerIndex();
+  // Refused before the prompt: a cap that cannot be kept is said before anyone confirms spending under it.
+  const { totalBefore, currencyBefore } = cappedBefore(ledger, ledgerPath, flags.maxTotal);
+  await confirmLive(ctx, plan, flags);
   // A reader of its output that goes away (`| head`) stops the batch after the row in flight, as Ctrl-C does.
   ctx.io.streams.interruptWhenStdoutCloses?.();
   const client = await ctx.client();
@@ -301,10 +304,6 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
   // the same batch name (by default the file's name) in another folder, or a results file moved away.
   const knownBefore = new Set(ledger.rows.keys());
   let orderedElsewhere = 0;
-  const totalBefore = [...ledger.rows.values()].reduce(
-    (sum, row) => sum + (row.state === 'created' || row.state === 'existed' ? (row.amount ?? 0) : 0),
-    0,
-  );
   try {
     let stopped: BatchStop | undefined;
     try {
@@ -314,6 +313,7 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
         sentBefore: ledger.sentTimes,
         maxTotal: flags.maxTotal,
         totalBefore,
+        currencyBefore,
         // The pause for the limit is said in the progress line, not as a line of its own across the bar.
         onWait: (ms) => {
           current = `waiting ${Math.ceil(ms / 1000)} s for the rate limit`;
@@ -357,6 +357,43 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
     throw new RejectedError(`${tally.rejected} of ${plan.rows} rows were rejected; their reasons are in ${ledgerPath}.`);
 }
 
+/**
+ * What the batch's earlier runs created, for --max-total: their amounts added up, and their currency. A cap is kept
+ * or refused before anything is sent: an earlier order the ledger holds no countable amount for, or orders in two
+ * currencies, could not be added up.
+ */
+function cappedBefore(
+  ledger: LedgerIndex,
+  ledgerPath: string,
+  maxTotal: number | undefined,
+): { totalBefore: number; currencyBefore: string | undefined } {
+  let totalBefore = 0;
+  const currencies = new Set<string | undefined>();
+  let uncounted = 0;
+  for (const row of ledger.rows.values()) {
+    if (row.state !== 'created' && row.state !== 'existed') continue;
+    if (isCountable(row.amount)) totalBefore += row.amount;
+    else uncounted += 1;
+    currencies.add(row.currency);
+  }
+  if (maxTotal !== undefined && (uncounted > 0 || currencies.size > 1)) {
+    const why =
+      uncounted > 0
+        ? `${uncounted === 1 ? 'an order' : `${uncounted} orders`} it made before ${uncounted === 1 ? 'has' : 'have'} no amount it can count in ${ledgerPath}`
+        : `the orders it made before are in more than one currency (${[...currencies].map((c) => sanitizeText(c ?? 'none', { multiline: false })).join(', ')})`;
+    throw new CliError(`--max-total cannot be kept for this batch: ${why}. Run it without --max-total; nothing was sent.`);
+  }
+  return { totalBefore, currencyBefore: currencies.size === 1 ? [...currencies][0] : undefined };
+}
+
+/** An amount as it came, for a sentence: a value that is not a number is shown as JSON, cut short. */
+function shownValue(value: unknown): string {
+  if (value === undefined) return 'missing';
+  // JSON.stringify gives undefined only for a function or a symbol, which parsed JSON never holds.
+  const text = JSON.stringify(value) ?? typeof value;
+  return sanitizeText(text.length > 40 ? `${text.slice(0, 39)}…` : text, { multiline: false });
+}
+
 /** The input changed between its check and its sending (`line`: the first row found changed; undefined: rows went missing). */
 function changedSince(name: string, line: number | undefined): CliError {
   const file = name === '-' ? 'stdin' : sanitizeText(name, { multiline: false });
@@ -381,6 +418,16 @@ async function stop(ctx: CliContext, stopped: BatchStop, left: number): Promise<
   }
   // Every row this command sends carries its key: a stop for want of one would be a defect here, shown as it is.
   if (stopped.reason === 'unkeyed') throw stopped.error;
+  if (stopped.reason === 'uncounted') {
+    const line = stopped.line === undefined ? 'A row' : `Line ${stopped.line}`;
+    const why =
+      stopped.counted === undefined
+        ? `its answer gives no amount --max-total can count (amount: ${shownValue(stopped.amount)})`
+        : `it is in ${stopped.currency === undefined ? 'no currency the answer names' : sanitizeText(stopped.currency, { multiline: false })} and the batch's orders before it in ${sanitizeText(stopped.counted, { multiline: false })}, and --max-total adds up one currency`;
+    throw new RejectedError(
+      `${line}'s order was made, but ${why}; so the batch stopped, with ${left} row${left === 1 ? '' : 's'} not sent. Check the orders in the results file, then run the same command without --max-total to send the rest.`,
+    );
+  }
   if (stopped.reason === 'max-total') {
     throw new RejectedError(
       `The batch's orders reached --max-total (a total of ${stopped.total}); ${left} row${left === 1 ? '' : 's'} not sent: raise --max-total and run the same command to send them.`,
