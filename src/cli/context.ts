@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { INSTANCE_HEADER } from '../contract/sandbox-control.js';
 import type { ProcessProbe } from '../process-mark.js';
 import type { ClientOptions, ClientWait, TopupClient } from '../client/index.js';
 import type { EmbeddedSandbox } from './sandbox/embedded.js';
@@ -292,7 +293,8 @@ export class CliContext {
   /** A client for another server and token: its token known as a secret at once, its answers made safe like the target's. */
   async #clientForServer({ baseUrl, token, ...options }: NonNullable<ClientChoice['server']>): Promise<TopupClient> {
     this.io.knowSecret(token);
-    const [{ createClient }, fetch] = await Promise.all([import('../client/index.js'), this.remoteFetch()]);
+    const [{ createClient }, remote] = await Promise.all([import('../client/index.js'), this.remoteFetch()]);
+    const fetch = this.#observingSandbox(remote);
     return createClient({
       baseUrl,
       token,
@@ -327,6 +329,18 @@ export class CliContext {
   }
 
   /**
+   * Notes an answer from topup's own sandbox (its instance header): its times without a zone are UTC. Any other
+   * server's are shown as sent (View.serverTimeZone), since the interface document names no zone for them.
+   */
+  #observingSandbox(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+    return async (input, init) => {
+      const answer = await fetch(input, init);
+      if (answer.headers.has(INSTANCE_HEADER)) this.io.answeredBySandbox = true;
+      return answer;
+    };
+  }
+
+  /**
    * On a terminal, the run says where its answers come from when that is not the current profile's server, and warns
    * when a token that may be a production one is answered by a test server (where.ts). Piped, nothing: a
    * script's stderr stays as it was, and it can read `target` from the --json output instead.
@@ -348,6 +362,7 @@ export class CliContext {
       this.#globals.json || options.exact === true ? wrapGiven : (fetch: typeof globalThis.fetch) => wrapGiven(sanitizingFetch(fetch));
     const hooks = withWatch(this.#clientHooks(), options.watch ?? {});
     if (target.kind === 'embedded') {
+      this.io.answeredBySandbox = true;
       // Pacing would only slow the user down on a sandbox of this machine. A served one still answers 429 past its
       // limits; the in-process one starts its rate-limit windows over with each request (docs/sandbox.md).
       const fetch = target.home.kind === 'served' ? await this.remoteFetch() : sandboxFetch(await this.offlineSandbox());
@@ -368,7 +383,7 @@ export class CliContext {
     return createClient({
       baseUrl: target.baseUrl,
       token: target.token,
-      fetch: wrap(await this.#tellingWhere(await this.remoteFetch(), target)),
+      fetch: wrap(await this.#tellingWhere(this.#observingSandbox(await this.remoteFetch()), target)),
       ...(unpaced ? { pacing: false } : {}),
       ...hooks,
       clock: this.deps.clock,

@@ -663,12 +663,16 @@ describe('gh api: output', () => {
     const result = await h.run(['api', 'me/orders', '--paginate', '--slurp'], { fetch: answering(200, page) });
     expect(result.out).toContain('"id": 12345678901234567890');
   });
+  /** The header every answer of the in-process sandbox names it with (X-Topup-Sandbox-Instance), as a line of -i. */
+  const instanceLine = async () =>
+    `x-topup-sandbox-instance: ${(await h.sandbox.fetch(`${h.sandbox.baseUrl}/api/v1/health`)).headers.get('x-topup-sandbox-instance')}`;
+
   it.each([true, false])('-i: the status line and the headers, a blank line, then the body (tty: %s)', async (tty) => {
     const result = await h.run(['api', '-i', 'health'], { tty });
     const body = (await direct('/api/v1/health')).body;
     expect(result).toEqual({
       code: 0,
-      out: `HTTP/1.1 200 OK\ncache-control: no-store\ncontent-type: application/json; charset=utf-8\n\n${JSON.stringify(body, null, 2)}\n`,
+      out: `HTTP/1.1 200 OK\ncache-control: no-store\ncontent-type: application/json; charset=utf-8\n${await instanceLine()}\n\n${JSON.stringify(body, null, 2)}\n`,
       err: '',
     });
   });
@@ -677,7 +681,7 @@ describe('gh api: output', () => {
     expect(await h.run(['api', '--silent', 'me/balance'])).toEqual({ code: 0, out: '', err: '' });
     expect(await h.run(['api', '-i', '--silent', 'me/orders/INV20260302009999'])).toEqual({
       code: 1,
-      out: 'HTTP/1.1 404 Not Found\ncache-control: no-store\ncontent-type: application/json; charset=utf-8\n\n',
+      out: `HTTP/1.1 404 Not Found\ncache-control: no-store\ncontent-type: application/json; charset=utf-8\n${await instanceLine()}\n\n`,
       err: 'Error: Order INV20260302009999 was not found.\n',
     });
   });
@@ -697,6 +701,7 @@ describe('gh api: output', () => {
         '< HTTP/1.1 200 OK',
         '< cache-control: no-store',
         '< content-type: application/json; charset=utf-8',
+        `< ${await instanceLine()}`,
         '<',
         '',
       ].join('\n'),

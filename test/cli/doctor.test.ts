@@ -23,13 +23,18 @@ afterEach(() => config.cleanup());
 const token = (name: FixtureAccountName) => sandbox.account(name).token;
 
 /** A server that is the sandbox with its answers changed by `rewrite` (JSON in, JSON out), as another implementation might answer. */
-function rewritten(rewrite: (path: string, body: any) => any, headers: Record<string, string> = {}): typeof fetch {
+function rewritten(
+  rewrite: (path: string, body: any) => any,
+  headers: Record<string, string> = {},
+  options: { withoutInstance?: boolean } = {},
+): typeof fetch {
   return async (input, init) => {
     const answer = await sandbox.fetch(input, init);
     const path = new URL(urlOf(input)).pathname;
     const body = rewrite(path, JSON.parse(await answer.text()));
     const sent: Record<string, string> = { ...headers };
     answer.headers.forEach((value, name) => (sent[name] ??= value));
+    if (options.withoutInstance === true) delete sent['x-topup-sandbox-instance'];
     return new Response(JSON.stringify(body), { status: answer.status, headers: sent });
   };
 }
@@ -55,12 +60,16 @@ describe('topup doctor', () => {
     const served = await serveSandbox();
     try {
       const overHttp = await runCli(config.dir, ['doctor'], { env: { TOPUP_BASE_URL: served.url, TOPUP_TOKEN: served.token('demo') } });
-      expect(overHttp.out).toMatch(/^sandbox: ✓ a topup sandbox answers \(topup mock serve or startHttpSandbox\): its data is made up$/m);
+      expect(overHttp.out).toMatch(
+        /^sandbox: ✓ a topup sandbox answers \(topup mock serve, startHttpSandbox or sandbox\.fetch\): its data is made up$/m,
+      );
     } finally {
       await served.close();
     }
-    // The in-process fetch here sends no instance header, as a real shop's server would not.
-    expect((await doctor([])).out).toMatch(/^sandbox: ✓ the server does not identify as a topup sandbox$/m);
+    // The in-process sandbox names itself too; without its instance header it plays a real shop's server.
+    expect((await doctor([])).out).toMatch(/^sandbox: ✓ a topup sandbox answers/m);
+    const realServer = rewritten((_path, body) => body, {}, { withoutInstance: true });
+    expect((await doctor([], { fetch: realServer })).out).toMatch(/^sandbox: ✓ the server does not identify as a topup sandbox$/m);
   });
 
   it('says where requests go and why, and that all is well (exit 0)', async () => {

@@ -285,19 +285,41 @@ describe('times: local with its offset on a terminal, ISO 8601 piped', () => {
     expect(piped.out).toContain(`created_at: ${LEAN ? '-' : '2026-03-02T10:00:00Z'}\n`);
   });
 
-  it('a time a server sends in another form is shown as it was sent', async () => {
+  it('a time a server sends in another form is shown as it was sent, and one without a zone as its wall clock', async () => {
     const odd = (): typeof fetch => async (input, init) => {
       const answer = await h.sandbox.fetch(input, init);
       const text = (await answer.text()).replace(/"published_at":"2026-01-02 08:00:00"/, '"published_at":"2 January 2026"');
       return new Response(text, { status: answer.status, headers: { 'content-type': 'application/json' } });
     };
+    // A server that does not say it is topup's sandbox (no instance header here): its zone is not known.
     const tty = await h.run(['articles', 'list', '--page', '2', '--no-color'], { tty: true, columns: 200, fetch: odd() });
     expect(tty.out.split('\n').slice(1, 3)).toEqual([
-      '2 January 2026           news      paying-an-invoice-step-by-step        Paying an invoice step by step',
-      '2026-01-01 08:00 +00:00  guide     how-to-create-a-pass-for-your-top-up  How to create a pass for your top-up',
+      '2 January 2026       news      paying-an-invoice-step-by-step        Paying an invoice step by step',
+      '2026-01-01 08:00:00  guide     how-to-create-a-pass-for-your-top-up  How to create a pass for your top-up',
     ]);
     const piped = await h.run(['articles', 'list', '--page', '2'], { fetch: odd() });
-    expect(piped.out.split('\n')[0]).toBe('2 January 2026\tnews\tpaying-an-invoice-step-by-step\tPaying an invoice step by step');
+    expect(piped.out.split('\n').slice(0, 2)).toEqual([
+      '2 January 2026\tnews\tpaying-an-invoice-step-by-step\tPaying an invoice step by step',
+      '2026-01-01T08:00:00\tguide\thow-to-create-a-pass-for-your-top-up\tHow to create a pass for your top-up',
+    ]);
+    // Its zone named: the wall clock is placed in it, and shown as every other time.
+    const jakarta = { TOPUP_SERVER_TIME_ZONE: 'Asia/Jakarta', TZ: 'UTC' };
+    const named = await h.run(['articles', 'list', '--page', '2', '--no-color'], { tty: true, columns: 200, fetch: odd(), env: jakarta });
+    expect(named.out.split('\n')[2]).toBe(
+      '2026-01-01 01:00 +00:00  guide     how-to-create-a-pass-for-your-top-up  How to create a pass for your top-up',
+    );
+    expect((await h.run(['articles', 'list', '--page', '2'], { fetch: odd(), env: jakarta })).out.split('\n')[1]).toMatch(
+      /^2026-01-01T01:00:00Z\t/,
+    );
+    // topup's own sandbox (its instance header) is UTC, whatever the variable says of other servers.
+    const ours = await h.run(['articles', 'list', '--page', '2'], { env: jakarta });
+    expect(ours.out.split('\n')[1]).toMatch(/^2026-01-01T08:00:00Z\t/);
+    // A name that is no zone is refused before any request.
+    const wrong = await h.run(['articles', 'list'], { env: { TOPUP_SERVER_TIME_ZONE: 'Mars/Base' } });
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toBe(
+      'Error: TOPUP_SERVER_TIME_ZONE is "Mars/Base", which is no time zone: name one as Asia/Jakarta or UTC, or unset it.\n',
+    );
   });
 });
 

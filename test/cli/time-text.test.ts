@@ -18,20 +18,48 @@ describe('timeText: local with its offset on a terminal, ISO 8601 piped, anythin
     ['', '-', '-', '-'],
     [null, '-', '-', '-'],
     [undefined, '-', '-', '-'],
-  ])('%j', (sent, piped, jakarta, stJohns) => {
+  ])('%j (from a server whose zone is UTC, as our sandbox)', (sent, piped, jakarta, stJohns) => {
+    const server = { serverTimeZone: 'UTC' };
+    expect(timeText(sent, { terminal: false, timeZone: 'Asia/Jakarta', ...server })).toBe(piped);
+    expect(timeText(sent, { terminal: true, timeZone: 'Asia/Jakarta', ...server })).toBe(jakarta);
+    expect(timeText(sent, { terminal: true, timeZone: 'America/St_Johns', ...server })).toBe(stJohns);
+  });
+
+  it.each([
+    // sent, piped, on a terminal in Asia/Jakarta: the wall clock the server wrote, in no zone of ours
+    ['2026-11-25 03:04:05', '2026-11-25T03:04:05', '2026-11-25 03:04:05'],
+    [' 2026-11-25 03:04:05 ', '2026-11-25T03:04:05', '2026-11-25 03:04:05'],
+    ['2026-11-25T03:04:05.250', '2026-11-25T03:04:05.250', '2026-11-25T03:04:05.250'],
+    // A time with its zone is one instant, whatever the server's zone.
+    ['2026-11-25T03:04:05Z', '2026-11-25T03:04:05Z', '2026-11-25 10:04 +07:00'],
+    ['2026-02-30 00:00:00', '2026-02-30 00:00:00', '2026-02-30 00:00:00'],
+  ])('%j from a server whose zone is not known is shown as its wall clock, never as UTC', (sent, piped, terminal) => {
     expect(timeText(sent, { terminal: false, timeZone: 'Asia/Jakarta' })).toBe(piped);
-    expect(timeText(sent, { terminal: true, timeZone: 'Asia/Jakarta' })).toBe(jakarta);
-    expect(timeText(sent, { terminal: true, timeZone: 'America/St_Johns' })).toBe(stJohns);
+    expect(timeText(sent, { terminal: true, timeZone: 'Asia/Jakarta' })).toBe(terminal);
+  });
+
+  it("a server's zone named (TOPUP_SERVER_TIME_ZONE) places its wall clocks, across clock changes", () => {
+    expect(timeText('2026-11-25 10:04:05', { terminal: false, serverTimeZone: 'Asia/Jakarta' })).toBe('2026-11-25T03:04:05Z');
+    expect(timeText('2026-11-25 10:04:05', { terminal: true, timeZone: 'Asia/Jakarta', serverTimeZone: 'Asia/Jakarta' })).toBe(
+      '2026-11-25 10:04 +07:00',
+    );
+    // New York: -05:00 in winter, -04:00 in summer; the change was at 02:00 on 2026-03-08.
+    expect(timeText('2026-01-15 12:00:00', { terminal: false, serverTimeZone: 'America/New_York' })).toBe('2026-01-15T17:00:00Z');
+    expect(timeText('2026-07-15 12:00:00', { terminal: false, serverTimeZone: 'America/New_York' })).toBe('2026-07-15T16:00:00Z');
+    expect(timeText('2026-03-08 01:30:00', { terminal: false, serverTimeZone: 'America/New_York' })).toBe('2026-03-08T06:30:00Z');
+    expect(timeText('2026-03-08 03:30:00', { terminal: false, serverTimeZone: 'America/New_York' })).toBe('2026-03-08T07:30:00Z');
   });
 
   it('a zone Intl does not know falls back to the system zone rather than failing', () => {
-    expect(timeText('2026-11-25 03:04:05', { terminal: true, timeZone: 'Not/A_Zone' })).toBe(
-      timeText('2026-11-25 03:04:05', { terminal: true, timeZone: undefined }),
+    expect(timeText('2026-11-25T03:04:05Z', { terminal: true, timeZone: 'Not/A_Zone' })).toBe(
+      timeText('2026-11-25T03:04:05Z', { terminal: true, timeZone: undefined }),
     );
   });
 
-  it('parseServerTime reads only times', () => {
-    expect(parseServerTime('2026-03-02 10:00:00')).toBe(at('2026-03-02T10:00:00Z'));
+  it('parseServerTime reads only times, and a time without a zone only with the zone it is in', () => {
+    expect(parseServerTime('2026-03-02 10:00:00')).toBeUndefined();
+    expect(parseServerTime('2026-03-02 10:00:00', 'UTC')).toBe(at('2026-03-02T10:00:00Z'));
+    expect(parseServerTime('2026-03-02 10:00:00', 'Asia/Kolkata')).toBe(at('2026-03-02T04:30:00Z'));
     expect(parseServerTime('2026-03-02T10:00:00-01:00')).toBe(at('2026-03-02T11:00:00Z'));
     expect(parseServerTime('2026-03-02')).toBeUndefined();
     expect(parseServerTime('2026-03-02 10:00')).toBeUndefined();

@@ -116,7 +116,7 @@ describe('a production token answered by a test server is marked', () => {
   it('an https server elsewhere: warned only when it says it is a topup sandbox (its instance header)', async () => {
     const sandbox = await createSandbox({ rateLimit: false });
     const config = tempConfigDir();
-    // Played by the in-process sandbox (which sends no instance header), so no request leaves the machine.
+    // Played by the in-process sandbox without its instance header (or with another), so no request leaves the machine.
     const shop =
       (header: boolean): typeof fetch =>
       async (input, init) => {
@@ -124,6 +124,7 @@ describe('a production token answered by a test server is marked', () => {
         const answer = await sandbox.fetch(`${sandbox.baseUrl}${url.pathname}${url.search}`, init);
         const headers = new Headers(answer.headers);
         if (header) headers.set('X-Topup-Sandbox-Instance', 'abc123');
+        else headers.delete('X-Topup-Sandbox-Instance');
         return new Response(await answer.text(), { status: answer.status, headers });
       };
     try {

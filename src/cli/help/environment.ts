@@ -6,6 +6,10 @@ export const environmentVariables: readonly (readonly [name: string, meaning: st
   ['TOPUP_TOKEN', "API token; wins over the profile's stored token (needs a server: a profile or TOPUP_BASE_URL)"],
   ['TOPUP_BASE_URL', "base URL of the server; wins over the profile's, not over --profile"],
   ['TOPUP_PROFILE', 'profile to use instead of the current one; an unknown name is an error'],
+  [
+    'TOPUP_SERVER_TIME_ZONE',
+    "the zone of the server's times that name none (YYYY-MM-DD HH:MM:SS), e.g. Asia/Jakarta; unset, they are shown as sent (topup's sandbox: UTC)",
+  ],
   ['TOPUP_CONFIG_DIR', "folder for config, credentials and the offline sandbox's state"],
   ['TOPUP_NO_PROMPT', 'never prompt, as --no-input: a missing value is a usage error'],
   ['NO_COLOR', 'turn colour off, prompts included (wins over the two below)'],

@@ -190,9 +190,35 @@ export class IOStreams {
     return this.streams.timeZone;
   }
 
+  /**
+   * Whether topup's own sandbox answers this run (the embedded one, or an answer that carried its instance header):
+   * its times without a zone are UTC, as its OpenAPI description says. Set by the context; read when times are shown.
+   */
+  answeredBySandbox = false;
+
+  /**
+   * See View.serverTimeZone: UTC for our own sandbox, whatever the environment says (a variable set for a real
+   * server must not shift the sandbox's times); else TOPUP_SERVER_TIME_ZONE (checked at start, main.ts).
+   */
+  get serverTimeZone(): string | undefined {
+    if (this.answeredBySandbox) return 'UTC';
+    const named = this.streams.env.TOPUP_SERVER_TIME_ZONE?.trim();
+    return named === undefined || named === '' ? undefined : named;
+  }
+
   /** How human output is shaped here: terminal or pipe, colours, time zone. */
   get view(): View {
-    return { terminal: this.terminal, style: this.style, timeZone: this.timeZone, width: this.columns };
+    return this.#withServerZone({ terminal: this.terminal, style: this.style, timeZone: this.timeZone, width: this.columns });
+  }
+
+  /**
+   * A view whose serverTimeZone is read when a time is shown, not when the view is made: a command makes its view
+   * before its request, and learns who answers from the answer.
+   */
+  #withServerZone<T extends object>(view: T): T & Pick<View, 'serverTimeZone'> {
+    const zone = () => this.serverTimeZone;
+    Object.defineProperty(view, 'serverTimeZone', { get: zone, enumerable: true });
+    return view;
   }
 
   /**
@@ -202,7 +228,8 @@ export class IOStreams {
   async tableView(): Promise<View & TableView> {
     if (!this.terminal) return this.view;
     const { terminalMeasure } = await import('./text-width.js');
-    return { ...this.view, width: this.columns, measure: terminalMeasure, labelled: this.accessible };
+    const { terminal, style, timeZone } = this.view;
+    return this.#withServerZone({ terminal, style, timeZone, width: this.columns, measure: terminalMeasure, labelled: this.accessible });
   }
 
   /** Prompts only when a person can answer: stdin and stdout are terminals, and neither --no-input nor TOPUP_NO_PROMPT is set. */

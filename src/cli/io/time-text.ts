@@ -2,13 +2,20 @@ import { valueText } from './table.js';
 import type { View } from './view.js';
 
 /**
- * `YYYY-MM-DD HH:MM:SS` (the interface document's `published_at`, and our sandbox's every timestamp, which its contract
- * gives in UTC), or ISO 8601 with `T`, fractions and a zone (`Z`, `+07:00`, `+0700`). A time without a zone is UTC.
+ * `YYYY-MM-DD HH:MM:SS` (the interface document's `published_at`), or ISO 8601 with `T`, fractions and a zone (`Z`,
+ * `+07:00`, `+0700`). The document names no zone for its format: a time without one is a wall clock of the server's
+ * zone, which only the view may know (View.serverTimeZone).
  */
 const SERVER_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?(\d{2}))?$/i;
 
-/** Milliseconds since the epoch of a time as a server writes it; undefined for anything else. */
-export function parseServerTime(text: string): number | undefined {
+/** A time as a server wrote it: its wall clock (as if it were UTC, in ms) and its offset, when it names one. */
+interface ServerTime {
+  wall: number;
+  /** Minutes east of UTC; undefined when the time names no zone. */
+  offset: number | undefined;
+}
+
+function readServerTime(text: string): ServerTime | undefined {
   const match = SERVER_TIME.exec(text.trim());
   if (match === null) return undefined;
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
@@ -17,9 +24,35 @@ export function parseServerTime(text: string): number | undefined {
   const check = new Date(wall);
   // Date.UTC rolls 2026-02-30 over into March: such a date is not a time, and is shown as it was sent.
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return undefined;
-  if (match[9] === undefined) return wall;
-  const offset = (Number(match[10]) * 60 + Number(match[11])) * (match[9] === '-' ? -1 : 1);
-  return wall - offset * 60_000;
+  if (match[8] !== undefined) return { wall, offset: 0 };
+  if (match[9] === undefined) return { wall, offset: undefined };
+  return { wall, offset: (Number(match[10]) * 60 + Number(match[11])) * (match[9] === '-' ? -1 : 1) };
+}
+
+/**
+ * Milliseconds since the epoch of a time as a server writes it; undefined for anything else, and for a time without a
+ * zone unless `serverTimeZone` says which it is in (an IANA name, or UTC).
+ */
+export function parseServerTime(text: string, serverTimeZone?: string): number | undefined {
+  const time = readServerTime(text);
+  if (time === undefined) return undefined;
+  if (time.offset !== undefined) return time.wall - time.offset * 60_000;
+  if (serverTimeZone === undefined) return undefined;
+  if (serverTimeZone === 'UTC') return time.wall;
+  // The zone's offset at that wall clock: taken at the wall clock read as UTC, then again at the instant that gives
+  // (which settles it unless a clock change lies between the two).
+  const first = time.wall - wallClock(time.wall, serverTimeZone).offset * 60_000;
+  return time.wall - wallClock(first, serverTimeZone).offset * 60_000;
+}
+
+/** Whether Intl knows this zone (an IANA name such as Asia/Jakarta, or UTC). */
+export function isKnownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -102,11 +135,16 @@ export function localClock(epochMs: number, timeZone: string | undefined, option
 /**
  * The one way the CLI shows a time a server sent: local with its offset on a terminal, ISO 8601 in UTC when piped,
  * a dash when missing, and anything that is not a time as it was sent (it is not ours to guess), a value that is not
- * even text (a number, an object) included.
+ * even text (a number, an object) included. A time without a zone, from a server whose zone is not known, is shown
+ * as the wall clock it is, never as a zone's: as sent on a terminal, ISO 8601 without an offset when piped.
  */
-export function timeText(value: unknown, view: Pick<View, 'terminal' | 'timeZone'>): string {
+export function timeText(value: unknown, view: Pick<View, 'terminal' | 'timeZone' | 'serverTimeZone'>): string {
   if (typeof value !== 'string' || value === '') return valueText(value);
-  const epochMs = parseServerTime(value);
-  if (epochMs === undefined) return value;
-  return view.terminal ? localTime(epochMs, view.timeZone) : isoTime(epochMs);
+  const epochMs = parseServerTime(value, view.serverTimeZone);
+  if (epochMs !== undefined) return view.terminal ? localTime(epochMs, view.timeZone) : isoTime(epochMs);
+  const time = readServerTime(value);
+  if (time === undefined) return value;
+  if (view.terminal) return value.trim();
+  const iso = new Date(time.wall).toISOString();
+  return iso.endsWith('.000Z') ? iso.slice(0, 19) : iso.slice(0, -1);
 }

@@ -202,7 +202,7 @@ function checkSandbox(report: Report, health: Recorded, embedded: boolean): void
     true,
     instance === null
       ? 'the server does not identify as a topup sandbox'
-      : 'a topup sandbox answers (topup mock serve or startHttpSandbox): its data is made up',
+      : 'a topup sandbox answers (topup mock serve, startHttpSandbox or sandbox.fetch): its data is made up',
   );
 }
 
