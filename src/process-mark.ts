@@ -65,8 +65,10 @@ export function parseMark(text: string): ProcessMark | undefined {
 export function markRunning(mark: ProcessMark, probe: ProcessProbe): boolean {
   const recorded = mark.start === undefined ? undefined : splitStart(mark.start);
   const own = probe.own.start === undefined ? undefined : splitStart(probe.own.start);
-  if (recorded !== undefined && own !== undefined && recorded.boot !== own.boot) return false;
-  const comparable = recorded !== undefined && own !== undefined && recorded.namespace === own.namespace;
+  // Another pid namespace first: a container (systemd-nspawn) may have a boot id of its own, so only the pid can say.
+  const sameNamespace = recorded !== undefined && own !== undefined && recorded.namespace === own.namespace;
+  if (sameNamespace && recorded.boot !== own.boot) return false;
+  const comparable = sameNamespace && recorded.boot === own.boot;
   if (mark.pid === probe.own.pid) return comparable ? mark.start === probe.own.start : true;
   if (!probe.alive(mark.pid)) return false;
   if (!comparable) return true;
@@ -109,6 +111,13 @@ let here: { boot: string; namespace: string } | null | undefined;
 
 function linuxHere(): { boot: string; namespace: string } | undefined {
   if (here === undefined) {
+    // A /proc that is not this pid namespace's (`unshare -p` without its own /proc) shows other processes by our pids.
+    let ours: boolean;
+    try {
+      ours = readlinkSync('/proc/self') === String(process.pid);
+    } catch {
+      ours = false;
+    }
     const boot = readProc('/proc/sys/kernel/random/boot_id')?.trim();
     let namespace: string | undefined;
     try {
@@ -116,7 +125,7 @@ function linuxHere(): { boot: string; namespace: string } | undefined {
     } catch {
       namespace = undefined;
     }
-    here = boot !== undefined && /^[0-9a-f-]{1,64}$/.test(boot) && namespace !== undefined ? { boot, namespace } : null;
+    here = ours && boot !== undefined && /^[0-9a-f-]{1,64}$/.test(boot) && namespace !== undefined ? { boot, namespace } : null;
   }
   return here ?? undefined;
 }

@@ -9,6 +9,7 @@ import { configDir, OFFLINE_STATE_FILE } from './config-dir.js';
 import { UsageError } from './errors.js';
 import type { CliIO } from './io/streams.js';
 import { IOStreams } from './io/io-streams.js';
+import { isKnownTimeZone } from './io/time-text.js';
 import type { Prompter } from './prompter.js';
 import { Settings } from './settings.js';
 import { sandboxFetch } from './sandbox/fetch.js';
@@ -293,6 +294,7 @@ export class CliContext {
   /** A client for another server and token: its token known as a secret at once, its answers made safe like the target's. */
   async #clientForServer({ baseUrl, token, ...options }: NonNullable<ClientChoice['server']>): Promise<TopupClient> {
     this.io.knowSecret(token);
+    this.#checkServerTimeZone();
     const [{ createClient }, remote] = await Promise.all([import('../client/index.js'), this.remoteFetch()]);
     const fetch = this.#observingSandbox(remote);
     return createClient({
@@ -326,6 +328,18 @@ export class CliContext {
         else if (wait.ms > LONG_WAIT_MS && this.io.stderrTerminal) this.io.warn(waitNotice(wait));
       },
     };
+  }
+
+  /**
+   * TOPUP_SERVER_TIME_ZONE, when set, names a zone Intl knows: refused before a request to a server is made (only a
+   * server's times use it; help, settings and the embedded sandbox never look at it).
+   */
+  #checkServerTimeZone(): void {
+    const zone = this.io.env.TOPUP_SERVER_TIME_ZONE?.trim();
+    if (zone === undefined || zone === '' || isKnownTimeZone(zone)) return;
+    throw new UsageError(
+      `TOPUP_SERVER_TIME_ZONE is ${JSON.stringify(zone.slice(0, 60))}, which is no time zone: name one as Asia/Jakarta or UTC, or unset it.`,
+    );
   }
 
   /**
@@ -377,6 +391,7 @@ export class CliContext {
     }
     // Checked here first, so that a refusal says what a CLI user can do rather than name a library option.
     const { parseBaseUrl, isLoopbackHost } = await import('../client/base-url.js');
+    this.#checkServerTimeZone();
     parseBaseUrl(target.baseUrl);
     // A test seam: a sandbox served with --no-rate-limit on this machine, driven by the built binary in seconds.
     const unpaced = this.io.env.TOPUP_TEST_NO_PACING === '1' && isLoopbackHost(new URL(target.baseUrl).hostname);

@@ -2,7 +2,7 @@ import { fstatSync, writeSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { runComplete } from './completion/run.js';
 import { CliContext, type ContextDeps } from './context.js';
-import { InterruptedError, UsageError } from './errors.js';
+import { InterruptedError } from './errors.js';
 import { errorKind } from '../errors.js';
 import { systemProbe, type ProcessProbe } from '../process-mark.js';
 import { errorDetailLines } from './error-hints.js';
@@ -10,7 +10,6 @@ import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { asksForJson, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
 import { messageText } from './io/sanitize.js';
-import { isKnownTimeZone } from './io/time-text.js';
 import type { CliIO, OutputStream } from './io/streams.js';
 import { buildProgram, namesGroupAlone } from './program.js';
 import type { TargetSummary } from './where.js';
@@ -34,7 +33,6 @@ export async function main(argv: readonly string[], io: CliIO, deps: ContextDeps
     return ExitCode.ok;
   }
   try {
-    checkServerTimeZone(io.env.TOPUP_SERVER_TIME_ZONE);
     // `topup` alone, or a group alone (`topup orders`), asks what there is, as `gh` and `gh pr` alone do: the help on
     // stdout, exit 0 (not a usage error).
     const asksWhatThereIs = argv.length === 0 || namesGroupAlone(program, argv);
@@ -104,15 +102,6 @@ function maybeCommitted(error: Error): boolean {
   if (error.name === 'RedirectRefusedError' && (status === 301 || status === 302 || status === 303)) return true;
   const code = exitCodeFor(error);
   return code === ExitCode.rateLimited || code === ExitCode.unavailable || code === ExitCode.interrupted;
-}
-
-/** TOPUP_SERVER_TIME_ZONE, when set, names a zone Intl knows: refused at start, before any request is made. */
-function checkServerTimeZone(value: string | undefined): void {
-  const zone = value?.trim();
-  if (zone === undefined || zone === '' || isKnownTimeZone(zone)) return;
-  throw new UsageError(
-    `TOPUP_SERVER_TIME_ZONE is ${JSON.stringify(zone.slice(0, 60))}, which is no time zone: name one as Asia/Jakarta or UTC, or unset it.`,
-  );
 }
 
 function oneSentence(message: string): string {

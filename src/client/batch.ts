@@ -75,7 +75,7 @@ export type BatchStop =
       line: number | undefined;
       amount: unknown;
       currency: string | undefined;
-      /** The currency the total so far is in, when the order's differs. */
+      /** When the order's currency is the trouble: the currency of the total so far ('' before any); else undefined. */
       counted: string | undefined;
     }
   /** Nothing more could succeed (a 401, a server that stopped answering, 429s past every retry); `key` is in doubt. */
@@ -174,7 +174,8 @@ export async function createMany(
       if (options.maxTotal === undefined) result.total += outcome.amount ?? 0;
       else {
         const { amount } = invoice as { amount: unknown };
-        const otherCurrency = countedCurrency !== undefined && outcome.currency !== countedCurrency;
+        // An order that names no currency cannot be added to others either: the cap's currency would be a guess.
+        const otherCurrency = outcome.currency === undefined || (countedCurrency !== undefined && outcome.currency !== countedCurrency);
         if (!isCountable(amount) || otherCurrency)
           uncounted = {
             reason: 'uncounted',
@@ -182,7 +183,7 @@ export async function createMany(
             line: row.line,
             amount,
             currency: outcome.currency,
-            counted: otherCurrency ? countedCurrency : undefined,
+            counted: otherCurrency ? (countedCurrency ?? '') : undefined,
           };
         else {
           result.total += amount;

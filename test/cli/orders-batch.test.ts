@@ -360,7 +360,7 @@ describe('orders batch over HTTP (a served sandbox)', () => {
       const result = await asRich(['orders', 'batch', input, '--max-total', '1000000'], { fetch: alteringOrder(2, change) });
       expect(result.code, result.err).toBe(5);
       expect(result.err).toContain(
-        `Line 3's order was made, but its answer gives no amount --max-total can count (${shown}); so the batch stopped, with 2 rows not sent.`,
+        `Line 3's order was made, but its answer gives no amount --max-total can count (${shown}); so the batch stopped, with 2 rows not sent: check the orders in the results file, then run the same command without --max-total to send the rest.`,
       );
       expect(orderPosts()).toHaveLength(2);
       // The order it could not count is in the ledger, as made: a resume never sends it again.
@@ -371,7 +371,7 @@ describe('orders batch over HTTP (a served sandbox)', () => {
       const again = await asRich(['orders', 'batch', input, '--max-total', '1000000']);
       expect(again.code).toBe(1);
       expect(again.err).toContain(
-        `--max-total cannot be kept for this batch: an order it made before has no amount it can count in ${input}.results.jsonl. Run it without --max-total; nothing was sent.`,
+        `--max-total cannot be kept for this batch: an order it made before has no amount and currency it can count in ${input}.results.jsonl; run it without --max-total (nothing was sent).`,
       );
       expect(orderPosts()).toHaveLength(2);
       // Without the cap the rest is sent.
@@ -386,19 +386,46 @@ describe('orders batch over HTTP (a served sandbox)', () => {
       });
       expect(result.code, result.err).toBe(5);
       expect(result.err).toContain(
-        "Line 4's order was made, but it is in USD and the batch's orders before it in IDR, and --max-total adds up one currency; so the batch stopped, with 1 row not sent.",
+        "Line 4's order was made, but it is in USD and the batch's orders before it in IDR, and --max-total adds up one currency; so the batch stopped, with 1 row not sent:",
       );
       expect(orderPosts()).toHaveLength(3);
       const again = await asRich(['orders', 'batch', input, '--max-total', '1000000']);
       expect(again.err).toContain(
-        '--max-total cannot be kept for this batch: the orders it made before are in more than one currency (IDR, USD).',
+        '--max-total cannot be kept for this batch: the orders it made before are in more than one currency (IDR, USD);',
       );
       expect(orderPosts()).toHaveLength(3);
+
+      // An order that names no currency, first or later, cannot be added up either; the run and its resume agree.
+      const nameless = rows('nameless');
+      const first = await asRich(['orders', 'batch', nameless, '--max-total', '1000000'], {
+        fetch: alteringOrder(1, (invoice) => delete invoice.currency),
+      });
+      expect(first.code).toBe(5);
+      expect(first.err).toContain(
+        "Line 2's order was made, but its answer names no currency, so --max-total cannot add it up; so the batch stopped, with 3 rows not sent:",
+      );
+      expect(orderPosts()).toHaveLength(4);
+      expect((await asRich(['orders', 'batch', nameless, '--max-total', '1000000'])).err).toContain(
+        'has no amount and currency it can count',
+      );
+      expect(orderPosts()).toHaveLength(4);
 
       const uncapped = rows('uncapped');
       const sent = await asRich(['orders', 'batch', uncapped], { fetch: alteringOrder(1, (invoice) => delete invoice.amount) });
       expect(sent.code, sent.err).toBe(0);
-      expect(orderPosts()).toHaveLength(7);
+      expect(orderPosts()).toHaveLength(8);
+    });
+
+    it('the last row unaccounted for: every row was sent, and it says the cap could not be checked', async () => {
+      const input = rows('last');
+      const result = await asRich(['orders', 'batch', input, '--max-total', '1000000'], {
+        fetch: alteringOrder(4, (invoice) => delete invoice.amount),
+      });
+      expect(result.code).toBe(5);
+      expect(result.err).toContain(
+        "Line 5's order was made, but its answer gives no amount --max-total can count (amount: missing); it was the last row, so every row was sent, but the cap could not be checked: see the orders in the results file.",
+      );
+      expect(orderPosts()).toHaveLength(4);
     });
   });
 

@@ -314,12 +314,15 @@ describe('times: local with its offset on a terminal, ISO 8601 piped', () => {
     // topup's own sandbox (its instance header) is UTC, whatever the variable says of other servers.
     const ours = await h.run(['articles', 'list', '--page', '2'], { env: jakarta });
     expect(ours.out.split('\n')[1]).toMatch(/^2026-01-01T08:00:00Z\t/);
-    // A name that is no zone is refused before any request.
-    const wrong = await h.run(['articles', 'list'], { env: { TOPUP_SERVER_TIME_ZONE: 'Mars/Base' } });
+    // A name that is no zone is refused before any request to a server; help and the embedded sandbox still work.
+    const mars = { TOPUP_SERVER_TIME_ZONE: 'Mars/Base' };
+    const wrong = await h.run(['articles', 'list'], { env: mars });
     expect(wrong.code).toBe(2);
     expect(wrong.err).toBe(
       'Error: TOPUP_SERVER_TIME_ZONE is "Mars/Base", which is no time zone: name one as Asia/Jakarta or UTC, or unset it.\n',
     );
+    expect((await h.runEmbedded(['help', 'environment'], { env: mars })).code).toBe(0);
+    expect((await h.runEmbedded(['articles', 'list'], { env: mars })).code).toBe(0);
   });
 });
 

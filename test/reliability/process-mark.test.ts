@@ -44,9 +44,12 @@ describe('a lock names its owner by pid and start', () => {
     expect(markRunning({ pid: 7, start: `${BOOT}:99:400` }, probe())).toBe(true);
   });
 
-  it('a mark from another boot never runs, whatever its pid', () => {
+  it('a mark from another boot in this namespace never runs, whatever its pid', () => {
     expect(markRunning({ pid: 10, start: `${OTHER_BOOT}:99:500` }, probe())).toBe(false);
     expect(markRunning({ pid: 7, start: `${OTHER_BOOT}:99:400` }, probe())).toBe(false);
+    // A container may have a boot id of its own (systemd-nspawn): from another namespace only a dead pid is gone.
+    expect(markRunning({ pid: 10, start: `${OTHER_BOOT}:98:500` }, probe())).toBe(true);
+    expect(markRunning({ pid: 12, start: `${OTHER_BOOT}:98:500` }, probe())).toBe(false);
   });
 
   it('without a start, or from another pid namespace, the pid alone decides, as locks always did', () => {

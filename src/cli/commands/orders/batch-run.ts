@@ -368,20 +368,20 @@ function cappedBefore(
   maxTotal: number | undefined,
 ): { totalBefore: number; currencyBefore: string | undefined } {
   let totalBefore = 0;
-  const currencies = new Set<string | undefined>();
+  const currencies = new Set<string>();
   let uncounted = 0;
   for (const row of ledger.rows.values()) {
     if (row.state !== 'created' && row.state !== 'existed') continue;
-    if (isCountable(row.amount)) totalBefore += row.amount;
+    if (isCountable(row.amount) && row.currency !== undefined) totalBefore += row.amount;
     else uncounted += 1;
-    currencies.add(row.currency);
+    if (row.currency !== undefined) currencies.add(row.currency);
   }
   if (maxTotal !== undefined && (uncounted > 0 || currencies.size > 1)) {
     const why =
       uncounted > 0
-        ? `${uncounted === 1 ? 'an order' : `${uncounted} orders`} it made before ${uncounted === 1 ? 'has' : 'have'} no amount it can count in ${ledgerPath}`
-        : `the orders it made before are in more than one currency (${[...currencies].map((c) => sanitizeText(c ?? 'none', { multiline: false })).join(', ')})`;
-    throw new CliError(`--max-total cannot be kept for this batch: ${why}. Run it without --max-total; nothing was sent.`);
+        ? `${uncounted === 1 ? 'an order' : `${uncounted} orders`} it made before ${uncounted === 1 ? 'has' : 'have'} no amount and currency it can count in ${ledgerPath}`
+        : `the orders it made before are in more than one currency (${[...currencies].map((c) => sanitizeText(c, { multiline: false })).join(', ')})`;
+    throw new CliError(`--max-total cannot be kept for this batch: ${why}; run it without --max-total (nothing was sent).`);
   }
   return { totalBefore, currencyBefore: currencies.size === 1 ? [...currencies][0] : undefined };
 }
@@ -423,10 +423,14 @@ async function stop(ctx: CliContext, stopped: BatchStop, left: number): Promise<
     const why =
       stopped.counted === undefined
         ? `its answer gives no amount --max-total can count (amount: ${shownValue(stopped.amount)})`
-        : `it is in ${stopped.currency === undefined ? 'no currency the answer names' : sanitizeText(stopped.currency, { multiline: false })} and the batch's orders before it in ${sanitizeText(stopped.counted, { multiline: false })}, and --max-total adds up one currency`;
-    throw new RejectedError(
-      `${line}'s order was made, but ${why}; so the batch stopped, with ${left} row${left === 1 ? '' : 's'} not sent. Check the orders in the results file, then run the same command without --max-total to send the rest.`,
-    );
+        : stopped.currency === undefined
+          ? 'its answer names no currency, so --max-total cannot add it up'
+          : `it is in ${sanitizeText(stopped.currency, { multiline: false })} and the batch's orders before it in ${sanitizeText(stopped.counted, { multiline: false })}, and --max-total adds up one currency`;
+    const rest =
+      left === 0
+        ? 'it was the last row, so every row was sent, but the cap could not be checked: see the orders in the results file'
+        : `so the batch stopped, with ${left} row${left === 1 ? '' : 's'} not sent: check the orders in the results file, then run the same command without --max-total to send the rest`;
+    throw new RejectedError(`${line}'s order was made, but ${why}; ${rest}.`);
   }
   if (stopped.reason === 'max-total') {
     throw new RejectedError(
