@@ -66,16 +66,17 @@ export type BatchStop =
   | { reason: 'interrupted' }
   | { reason: 'max-total'; total: number }
   /**
-   * `maxTotal` could not be kept: the order of `line` was made (and reported), but its answer's amount cannot be
-   * counted (`amount`, as it came), or it is in another currency than the orders before it (`currency`, `counted`).
+   * `maxTotal` could not be kept: the order of `line` was made (and reported), but `cause` says why it cannot be added
+   * up: its answer's amount (`amount`, as it came), or its currency (`currency`: none, or another than `counted`, the
+   * currency of the orders before it).
    */
   | {
       reason: 'uncounted';
+      cause: 'amount' | 'currency';
       key: string;
       line: number | undefined;
       amount: unknown;
       currency: string | undefined;
-      /** When the order's currency is the trouble: the currency of the total so far ('' before any); else undefined. */
       counted: string | undefined;
     }
   /** Nothing more could succeed (a 401, a server that stopped answering, 429s past every retry); `key` is in doubt. */
@@ -179,11 +180,12 @@ export async function createMany(
         if (!isCountable(amount) || otherCurrency)
           uncounted = {
             reason: 'uncounted',
+            cause: otherCurrency ? 'currency' : 'amount',
             key,
             line: row.line,
             amount,
             currency: outcome.currency,
-            counted: otherCurrency ? (countedCurrency ?? '') : undefined,
+            counted: countedCurrency,
           };
         else {
           result.total += amount;

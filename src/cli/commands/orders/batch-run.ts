@@ -421,9 +421,9 @@ async function stop(ctx: CliContext, stopped: BatchStop, left: number): Promise<
   if (stopped.reason === 'uncounted') {
     const line = stopped.line === undefined ? 'A row' : `Line ${stopped.line}`;
     const why =
-      stopped.counted === undefined
+      stopped.cause === 'amount'
         ? `its answer gives no amount --max-total can count (amount: ${shownValue(stopped.amount)})`
-        : stopped.currency === undefined
+        : stopped.currency === undefined || stopped.counted === undefined
           ? 'its answer names no currency, so --max-total cannot add it up'
           : `it is in ${sanitizeText(stopped.currency, { multiline: false })} and the batch's orders before it in ${sanitizeText(stopped.counted, { multiline: false })}, and --max-total adds up one currency`;
     const rest =

@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
+import { raceAbort } from '../../../abort.js';
 import { openToAppend } from '../../../safe-file.js';
 import { UsageError } from '../../errors.js';
 import { readRecords, type BatchFormat, type FileRecord } from './batch-records.js';
@@ -147,26 +148,15 @@ async function spool(
   const path = join(dir, 'stdin');
   const cleanup = () => rm(dir, { recursive: true, force: true });
   const copy = copyTo(input, path, name);
-  // Ctrl-C stops it at once, even while the other end writes nothing: a read of a pipe that waits for data cannot be
-  // cancelled (it ends only with the process, which a Ctrl-C ends), so the copy is not waited for.
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      (input as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  copy.catch(() => {});
-  aborted.catch(() => {});
   try {
-    await Promise.race([copy, aborted]);
+    // Ctrl-C stops it at once, even while the other end writes nothing: a read of a pipe that waits for data cannot be
+    // cancelled (it ends only with the process, which a Ctrl-C ends), so the copy is not waited for; its input closes.
+    await raceAbort(copy, signal);
   } catch (error) {
+    if (signal?.aborted === true) (input as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
     await cleanup();
     if (signal?.aborted === true) throw signal.reason;
     throw error instanceof UsageError || name === '-' ? error : unreadable(name, error);
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
   }
   return { path, cleanup };
 }
