@@ -21,7 +21,6 @@ import type { RegisterScope } from './register-scope.js';
 import { jsonText, messageText } from './io/sanitize.js';
 import { UsageError } from './errors.js';
 import { exitCodeTable } from './exit-codes.js';
-import { environmentTable } from './help/environment.js';
 import { helpTopicTable } from './help/topic-names.js';
 import { printsJson } from './json-output.js';
 import { VERSION } from './version.js';
@@ -37,7 +36,8 @@ Exit codes (topup help exit-codes):
 ${exitCodeTable.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n')}
 
 Environment (topup help environment):
-${environmentTable()}
+  TOPUP_TOKEN, TOPUP_BASE_URL and TOPUP_PROFILE pick the server and the token;
+  \`topup help environment\` lists every variable topup reads.
 
 --jq EXPR runs jq (built in) on what --json prints, and implies --json: strings are printed as text, other
 values as one line of JSON, one result a line. An expression jq cannot compile is a usage error (exit 2).

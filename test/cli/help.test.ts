@@ -137,15 +137,15 @@ describe('help topics', () => {
     expect(out).toContain('`topup mock fixtures` lists them all');
   });
 
-  it('the root help lists the topics, and the same exit-code and environment tables', async () => {
+  it('the root help lists the topics and the exit codes, and points to the environment topic', async () => {
     const root = (await topup(['--help'])).out;
     for (const topic of helpTopicNames) expect(root).toMatch(new RegExp(`\\n  ${topic} +\\S`));
     for (const [code, meaning] of exitCodeTable) expect(root).toContain(`\n  ${String(code).padStart(3)}  ${meaning}\n`);
-    const environment = (await topup(['help', 'environment'])).out;
-    const table = (text: string) =>
-      text.split('\n').filter((line) => environmentVariables.some(([name]) => line.startsWith(`  ${name}  `)));
-    expect(table(root)).toHaveLength(environmentVariables.length);
-    expect(table(root)).toEqual(table(environment));
+    // As gh's: the variables that pick the server and the token, and the topic for the rest (a table of 20 lines
+    // made the root help two screens long).
+    expect(root).toContain('\nEnvironment (topup help environment):\n  TOPUP_TOKEN, TOPUP_BASE_URL and TOPUP_PROFILE pick the server');
+    const listed = environmentVariables.filter(([name]) => root.includes(`\n  ${name}  `));
+    expect(listed).toEqual([]);
   });
 });
 
