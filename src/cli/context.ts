@@ -6,7 +6,7 @@ import type { EmbeddedSandbox } from './sandbox/embedded.js';
 import type { SandboxHome } from './sandbox/served.js';
 import { LONG_WAIT_MS, systemClock, type CliClock } from './clock.js';
 import { configDir, OFFLINE_STATE_FILE } from './config-dir.js';
-import { UsageError } from './errors.js';
+import { CliError, UsageError } from './errors.js';
 import type { CliIO } from './io/streams.js';
 import { IOStreams } from './io/io-streams.js';
 import { isKnownTimeZone } from './io/time-text.js';
@@ -331,14 +331,27 @@ export class CliContext {
   }
 
   /**
-   * TOPUP_SERVER_TIME_ZONE, when set, names a zone Intl knows: refused before a request to a server is made (only a
-   * server's times use it; help, settings and the embedded sandbox never look at it).
+   * The zone of a server's times that name none: TOPUP_SERVER_TIME_ZONE, else the time_zone of the profile that serves
+   * it (`topup config set time_zone`). Either is refused before a request to the server is made when Intl does not
+   * know it (only a server's times use it; help, settings and the embedded sandbox never look at it).
    */
-  #checkServerTimeZone(): void {
+  #checkServerTimeZone(spec?: Extract<TargetSpec, { kind: 'remote' }>): void {
     const zone = this.io.env.TOPUP_SERVER_TIME_ZONE?.trim();
-    if (zone === undefined || zone === '' || isKnownTimeZone(zone)) return;
-    throw new UsageError(
-      `TOPUP_SERVER_TIME_ZONE is ${JSON.stringify(zone.slice(0, 60))}, which is no time zone: name one as Asia/Jakarta or UTC, or unset it.`,
+    if (zone !== undefined && zone !== '') {
+      if (isKnownTimeZone(zone)) return;
+      throw new UsageError(
+        `TOPUP_SERVER_TIME_ZONE is ${JSON.stringify(zone.slice(0, 60))}, which is no time zone: name one as Asia/Jakarta or UTC, or unset it.`,
+      );
+    }
+    const stored = spec?.serverTimeZone;
+    if (stored === undefined || spec?.profile === undefined) return;
+    if (typeof stored === 'string' && isKnownTimeZone(stored)) {
+      this.io.profileServerTimeZone = stored;
+      return;
+    }
+    const shown = typeof stored === 'string' ? JSON.stringify(stored.slice(0, 60)) : 'not a text';
+    throw new CliError(
+      `${this.settings().configPath}: the time_zone of profile '${spec.profile}' is ${shown}, which is no time zone; set it with: topup config set time_zone Asia/Jakarta --profile ${spec.profile} (an empty value clears it).`,
     );
   }
 
@@ -391,7 +404,7 @@ export class CliContext {
     }
     // Checked here first, so that a refusal says what a CLI user can do rather than name a library option.
     const { parseBaseUrl, isLoopbackHost } = await import('../client/base-url.js');
-    this.#checkServerTimeZone();
+    this.#checkServerTimeZone(target.spec);
     parseBaseUrl(target.baseUrl);
     // A test seam: a sandbox served with --no-rate-limit on this machine, driven by the built binary in seconds.
     const unpaced = this.io.env.TOPUP_TEST_NO_PACING === '1' && isLoopbackHost(new URL(target.baseUrl).hostname);

@@ -14,6 +14,8 @@ export interface ProfileSettings {
   mode?: TokenMode | undefined;
   username?: string | undefined;
   chat_user_id?: string | undefined;
+  /** The zone of the server's times that name none (`YYYY-MM-DD HH:MM:SS`): an IANA name, or UTC. */
+  time_zone?: string | undefined;
 }
 
 interface ConfigFile {

@@ -24,6 +24,8 @@ export type TargetSpec =
       tokenSource: 'environment' | 'profile' | 'none';
       mode: TokenMode | undefined;
       chatUserId: string | undefined;
+      /** The zone of the server's times that name none, as the profile serving `baseUrl` stores it (not checked). */
+      serverTimeZone: unknown;
       source: '--base-url' | 'TOPUP_BASE_URL' | 'profile';
       /** The profile that was chosen (by flag, variable or as the current one), whether or not it serves `baseUrl`. */
       chosenProfile: { name: string; from: ProfileSource; baseUrl: string } | undefined;
@@ -137,6 +139,7 @@ export function resolveTarget(input: TargetInput): TargetSpec {
     tokenSource: envToken !== undefined ? 'environment' : stored !== undefined ? 'profile' : 'none',
     mode: profileServes ? chosen.settings.mode : undefined,
     chatUserId: profileServes ? chosen.settings.chat_user_id : undefined,
+    serverTimeZone: profileServes ? chosen.settings.time_zone : undefined,
     source: source === 'profile' ? 'profile' : source === '--base-url' ? '--base-url' : 'TOPUP_BASE_URL',
     chosenProfile: chosen === undefined ? undefined : { name: chosen.name, from: chosen.from, baseUrl: chosen.settings.base_url },
     tokenWithheld: envToken === undefined && !profileServes && storedToken !== undefined,

@@ -107,7 +107,7 @@ describe('topup __complete: commands, flags and fixed values (no lookup)', () =>
     // The value of --profile is not a command, even when it is named like one.
     { words: ['--profile', 'mock', 'p'], exactly: ['packages', 'payment-methods'] },
     { words: ['--json', 'orders', 'show', '--'], includes: ['--help', '--json'], excludes: ['--status'] },
-    { words: ['config', 'get', ''], exactly: ['profile', 'base_url', 'chat_user_id', 'accessible'] },
+    { words: ['config', 'get', ''], exactly: ['profile', 'base_url', 'chat_user_id', 'time_zone', 'accessible'] },
     { words: ['config', 'set', 'b'], exactly: ['base_url'] },
     { words: ['help', ''], includes: ['environment', 'exit-codes', 'formatting', 'sandbox', 'orders', 'auth'] },
     { words: ['help', 'orders', ''], exactly: ['list', 'show', 'create', 'batch'] },

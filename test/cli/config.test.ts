@@ -27,7 +27,7 @@ async function loginBoth() {
 describe('config with no profile (the offline sandbox)', () => {
   it('list, piped: every key, empty values for what is not set', async () => {
     const result = await topup(['config', 'list']);
-    expect(result).toEqual({ code: 0, out: 'profile: \nbase_url: \nchat_user_id: \nprofiles: \naccessible: \n', err: '' });
+    expect(result).toEqual({ code: 0, out: 'profile: \nbase_url: \nchat_user_id: \ntime_zone: \nprofiles: \naccessible: \n', err: '' });
   });
 
   it('list on a terminal says the offline sandbox is in use', async () => {
@@ -37,6 +37,7 @@ describe('config with no profile (the offline sandbox)', () => {
         'profile       (none: built-in offline sandbox)',
         'base_url      (not set)',
         'chat_user_id  (not set)',
+        'time_zone     (not set)',
         'profiles      (not set)',
         'accessible    (not set)',
         '',
@@ -46,7 +47,14 @@ describe('config with no profile (the offline sandbox)', () => {
 
   it('list --json has nulls and an empty list', async () => {
     const result = await topup(['config', 'list', '--json']);
-    expect(JSON.parse(result.out)).toEqual({ profile: null, base_url: null, chat_user_id: null, profiles: [], accessible: null });
+    expect(JSON.parse(result.out)).toEqual({
+      profile: null,
+      base_url: null,
+      chat_user_id: null,
+      time_zone: null,
+      profiles: [],
+      accessible: null,
+    });
     expect(result.err).toBe('');
   });
 
@@ -84,7 +92,7 @@ describe('config with no profile (the offline sandbox)', () => {
       'an unknown key',
       ['config', 'get', 'colour'],
       2,
-      "Error: Unknown config key 'colour'; valid keys: profile, base_url, chat_user_id, accessible.\n",
+      "Error: Unknown config key 'colour'; valid keys: profile, base_url, chat_user_id, time_zone, accessible.\n",
     ],
     [
       'set token',
@@ -195,15 +203,45 @@ describe('config with profiles', () => {
   it('list, piped and --json: the current profile, its values and all profile names', async () => {
     await topup(['config', 'set', 'chat_user_id', '700000001']);
     expect((await topup(['config', 'list'])).out).toBe(
-      `profile: default\nbase_url: ${served.url}\nchat_user_id: 700000001\nprofiles: default, local\naccessible: \n`,
+      `profile: default\nbase_url: ${served.url}\nchat_user_id: 700000001\ntime_zone: \nprofiles: default, local\naccessible: \n`,
     );
     expect(JSON.parse((await topup(['config', 'list', '--json', '--profile', 'local'])).out)).toEqual({
       profile: 'default',
       base_url: served.url,
       chat_user_id: null,
+      time_zone: null,
       profiles: ['default', 'local'],
       accessible: null,
     });
+  });
+
+  it('set time_zone stores the zone as the time zone database spells it; get and list show it, with the variable that overrides it', async () => {
+    expect(await topup(['config', 'set', 'time_zone', 'asia/JAKARTA'], { stderrTTY: true, color: false })).toEqual({
+      code: 0,
+      out: '',
+      err: "✓ Profile 'default': times without a zone from its server are read as Asia/Jakarta time.\n",
+    });
+    expect(readConfig().profiles.default!.time_zone).toBe('Asia/Jakarta');
+    expect(readConfig().profiles.local).not.toHaveProperty('time_zone');
+    expect(await topup(['config', 'get', 'time_zone'])).toEqual({ code: 0, out: 'Asia/Jakarta\n', err: '' });
+    const overridden = { env: { TOPUP_SERVER_TIME_ZONE: 'UTC' } };
+    expect(await topup(['config', 'list'], overridden)).toMatchObject({
+      out: expect.stringContaining('\ntime_zone: Asia/Jakarta\n') as unknown,
+      err: 'Note: TOPUP_SERVER_TIME_ZONE=UTC in the environment overrides time_zone here.\n',
+    });
+    const terminal = await topup(['config', 'list', '--no-color'], { tty: true, ...overridden });
+    expect(terminal.out).toContain('\ntime_zone     Asia/Jakarta (TOPUP_SERVER_TIME_ZONE=UTC overrides it here)\n');
+    expect(await topup(['config', 'set', 'time_zone', 'Jakarta'])).toEqual({
+      code: 2,
+      out: '',
+      err: 'Error: "Jakarta" is no time zone: name one as Asia/Jakarta or UTC (an empty value clears it).\n',
+    });
+    expect(readConfig().profiles.default!.time_zone).toBe('Asia/Jakarta');
+    expect((await topup(['config', 'set', 'time_zone', ' '], { stderrTTY: true, color: false })).err).toBe(
+      "✓ Cleared time_zone of profile 'default': its server's times without a zone are shown as sent.\n",
+    );
+    expect(readConfig().profiles.default).not.toHaveProperty('time_zone');
+    expect((await topup(['config', 'get', 'time_zone'])).code).toBe(1);
   });
 
   it('list with --profile naming no profile is a usage error that lists the profiles', async () => {

@@ -3,7 +3,13 @@ import type { ProfileSettings } from '../../src/cli/settings.js';
 import { describeTarget, ENV_TOKEN_WITHOUT_SERVER, resolveTarget, type TargetInput, type TargetSpec } from '../../src/cli/target.js';
 
 const profiles: Record<string, ProfileSettings> = {
-  default: { base_url: 'https://shop.example.com', mode: 'production', username: 'rich', chat_user_id: '700000001' },
+  default: {
+    base_url: 'https://shop.example.com',
+    mode: 'production',
+    username: 'rich',
+    chat_user_id: '700000001',
+    time_zone: 'Asia/Jakarta',
+  },
   staging: { base_url: 'http://127.0.0.1:4010', mode: 'sandbox', username: 'demo' },
 };
 const tokens: Record<string, string> = { default: 'topup_live_stored_default', staging: 'topup_test_stored_staging' };
@@ -36,6 +42,7 @@ const viaDefault = (from = 'current profile'): TargetSpec => ({
   tokenSource: 'profile',
   mode: 'production',
   chatUserId: '700000001',
+  serverTimeZone: 'Asia/Jakarta',
   source: 'profile',
   chosenProfile: chosen('default', from) as never,
   tokenWithheld: false,
@@ -48,6 +55,7 @@ const viaStaging = (from = 'current profile'): TargetSpec => ({
   tokenSource: 'profile',
   mode: 'sandbox',
   chatUserId: undefined,
+  serverTimeZone: undefined,
   source: 'profile',
   chosenProfile: chosen('staging', from) as never,
   tokenWithheld: false,
@@ -65,6 +73,7 @@ const bare = (
   tokenSource: token === undefined ? 'none' : 'environment',
   mode: undefined,
   chatUserId: undefined,
+  serverTimeZone: undefined,
   source,
   chosenProfile: profile === undefined ? undefined : (chosen(profile.name, profile.from) as never),
   tokenWithheld: profile?.withheld ?? false,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -285,12 +285,14 @@ describe('times: local with its offset on a terminal, ISO 8601 piped', () => {
     expect(piped.out).toContain(`created_at: ${LEAN ? '-' : '2026-03-02T10:00:00Z'}\n`);
   });
 
+  /** The sandbox as a server that does not say it is topup's sandbox (no instance header), with one odd time. */
+  const odd = (): typeof fetch => async (input, init) => {
+    const answer = await h.sandbox.fetch(input, init);
+    const text = (await answer.text()).replace(/"published_at":"2026-01-02 08:00:00"/, '"published_at":"2 January 2026"');
+    return new Response(text, { status: answer.status, headers: { 'content-type': 'application/json' } });
+  };
+
   it('a time a server sends in another form is shown as it was sent, and one without a zone as its wall clock', async () => {
-    const odd = (): typeof fetch => async (input, init) => {
-      const answer = await h.sandbox.fetch(input, init);
-      const text = (await answer.text()).replace(/"published_at":"2026-01-02 08:00:00"/, '"published_at":"2 January 2026"');
-      return new Response(text, { status: answer.status, headers: { 'content-type': 'application/json' } });
-    };
     // A server that does not say it is topup's sandbox (no instance header here): its zone is not known.
     const tty = await h.run(['articles', 'list', '--page', '2', '--no-color'], { tty: true, columns: 200, fetch: odd() });
     expect(tty.out.split('\n').slice(1, 3)).toEqual([
@@ -323,6 +325,43 @@ describe('times: local with its offset on a terminal, ISO 8601 piped', () => {
     );
     expect((await h.runEmbedded(['help', 'environment'], { env: mars })).code).toBe(0);
     expect((await h.runEmbedded(['articles', 'list'], { env: mars })).code).toBe(0);
+  });
+
+  it("a profile's time_zone places its server's wall clocks; the variable wins; a hand-edited bad one stops the command", async () => {
+    const login = ['auth', 'login', '--with-token', '--base-url', h.sandbox.baseUrl, '--profile', 'shop'];
+    expect((await h.runEmbedded(login, { stdin: h.token('rich'), fetch: odd() })).code).toBe(0);
+    expect(await h.runEmbedded(['config', 'set', 'time_zone', 'asia/jakarta', '--json'])).toEqual({
+      code: 0,
+      out: '{\n  "time_zone": "Asia/Jakarta"\n}\n',
+      err: '',
+    });
+    const firstRow = async (env: Record<string, string> = {}, fetch: typeof globalThis.fetch | undefined = odd()) =>
+      (await h.run(['articles', 'list', '--page', '2'], { ...(fetch === undefined ? {} : { fetch }), env })).out.split('\n')[1];
+    expect(await firstRow()).toMatch(/^2026-01-01T01:00:00Z\t/);
+    expect(await firstRow({ TOPUP_SERVER_TIME_ZONE: 'UTC' })).toMatch(/^2026-01-01T08:00:00Z\t/);
+    // topup's own sandbox stays UTC, whatever the profile says.
+    expect(await firstRow({}, h.sandbox.fetch)).toMatch(/^2026-01-01T08:00:00Z\t/);
+    // Logging in to the same server again keeps its zone; an empty value clears it.
+    expect((await h.runEmbedded(login, { stdin: h.token('demo'), fetch: odd() })).code).toBe(0);
+    expect((await h.runEmbedded(['config', 'get', 'time_zone'])).out).toBe('Asia/Jakarta\n');
+    expect((await h.runEmbedded(['config', 'set', 'time_zone', 'Mars/Base'])).err).toBe(
+      'Error: "Mars/Base" is no time zone: name one as Asia/Jakarta or UTC (an empty value clears it).\n',
+    );
+    // config.json is hand-editable: a zone Intl does not know stops a command for that server before any request.
+    const file = join((await h.runEmbedded(['config', 'path'])).out.trim(), 'config.json');
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, Record<string, unknown>> };
+    stored.profiles.shop!.time_zone = 'Mars/Base';
+    writeFileSync(file, JSON.stringify(stored));
+    let asked = 0;
+    const wrong = await h.run(['articles', 'list'], { fetch: (input, init) => ((asked += 1), odd()(input, init)) });
+    expect(wrong).toEqual({
+      code: 1,
+      out: '',
+      err: `Error: ${file}: the time_zone of profile 'shop' is "Mars/Base", which is no time zone; set it with: topup config set time_zone Asia/Jakarta --profile shop (an empty value clears it).\n`,
+    });
+    expect(asked).toBe(0);
+    expect((await h.runEmbedded(['config', 'set', 'time_zone', ''])).code).toBe(0);
+    expect(await firstRow()).toMatch(/^2026-01-01T08:00:00\t/);
   });
 });
 

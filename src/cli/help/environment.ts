@@ -8,7 +8,7 @@ export const environmentVariables: readonly (readonly [name: string, meaning: st
   ['TOPUP_PROFILE', 'profile to use instead of the current one; an unknown name is an error'],
   [
     'TOPUP_SERVER_TIME_ZONE',
-    "the zone of the server's times that name none (YYYY-MM-DD HH:MM:SS), e.g. Asia/Jakarta; unset, they are shown as sent (topup's sandbox: UTC)",
+    "the zone of the server's times that name none (YYYY-MM-DD HH:MM:SS), e.g. Asia/Jakarta; wins over the profile's time_zone; unset, they are shown as sent (topup's sandbox: UTC)",
   ],
   ['TOPUP_CONFIG_DIR', "folder for config, credentials and the offline sandbox's state"],
   ['TOPUP_NO_PROMPT', 'never prompt, as --no-input: a missing value is a usage error'],

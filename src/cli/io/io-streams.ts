@@ -197,13 +197,20 @@ export class IOStreams {
   answeredBySandbox = false;
 
   /**
-   * See View.serverTimeZone: UTC for our own sandbox, whatever the environment says (a variable set for a real
-   * server must not shift the sandbox's times); else TOPUP_SERVER_TIME_ZONE (checked at start, main.ts).
+   * The time_zone of the profile whose server this run's requests go to (`topup config set time_zone`), checked; set
+   * by the context when it makes that server's client.
+   */
+  profileServerTimeZone: string | undefined = undefined;
+
+  /**
+   * See View.serverTimeZone: UTC for our own sandbox, whatever the environment or a profile says (a zone set for a
+   * real server must not shift the sandbox's times); else TOPUP_SERVER_TIME_ZONE (checked before the first request),
+   * else the profile's time_zone.
    */
   get serverTimeZone(): string | undefined {
     if (this.answeredBySandbox) return 'UTC';
     const named = this.streams.env.TOPUP_SERVER_TIME_ZONE?.trim();
-    return named === undefined || named === '' ? undefined : named;
+    return named === undefined || named === '' ? this.profileServerTimeZone : named;
   }
 
   /** How human output is shaped here: terminal or pipe, colours, time zone. */

@@ -47,11 +47,15 @@ export function parseServerTime(text: string, serverTimeZone?: string): number |
 
 /** Whether Intl knows this zone (an IANA name such as Asia/Jakarta, or UTC). */
 export function isKnownTimeZone(zone: string): boolean {
+  return canonicalTimeZone(zone) !== undefined;
+}
+
+/** The zone's name as Intl spells it (`asia/jakarta`: `Asia/Jakarta`); undefined when Intl does not know it. */
+export function canonicalTimeZone(zone: string): string | undefined {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

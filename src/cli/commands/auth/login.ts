@@ -55,9 +55,17 @@ export async function runLogin(ctx: CliContext, options: LoginOptions, stray: re
   // Without a username from the server the accounts cannot be told apart, so the link is not carried over.
   const sameAccount = earlier !== undefined && earlier.base_url === baseUrl && username !== undefined && earlier.username === username;
   const chatUserId = sameAccount ? earlier.chat_user_id : (await askChatUserId(ctx, mode, options)) || undefined;
+  // The server's time zone is the server's, whichever account logs in to it.
+  const timeZone = earlier !== undefined && earlier.base_url === baseUrl ? earlier.time_zone : undefined;
   await settings.saveProfile(
     name,
-    { base_url: baseUrl, mode, username, ...(chatUserId === undefined ? {} : { chat_user_id: chatUserId }) },
+    {
+      base_url: baseUrl,
+      mode,
+      username,
+      ...(chatUserId === undefined ? {} : { chat_user_id: chatUserId }),
+      ...(timeZone === undefined ? {} : { time_zone: timeZone }),
+    },
     token,
     true,
   );

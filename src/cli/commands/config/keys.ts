@@ -4,7 +4,7 @@ import { noSuchProfile, type ProfileSettings } from '../../settings.js';
 import { namedProfile } from '../../target.js';
 import { switchWord } from '../../io/switch-word.js';
 
-export const CONFIG_KEYS = ['profile', 'base_url', 'chat_user_id', 'accessible'] as const;
+export const CONFIG_KEYS = ['profile', 'base_url', 'chat_user_id', 'time_zone', 'accessible'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 /** A value for `accessible`: true, false, or undefined to clear it. */

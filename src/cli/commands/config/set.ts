@@ -34,6 +34,21 @@ export async function runSet(ctx: CliContext, rawKey: string, rawValue: string):
     }
     await settings.updateProfile(name, { base_url: stored });
     done = `Set base_url of profile '${name}' to ${stored}.`;
+  } else if (key === 'time_zone') {
+    const { name } = requireProfile(ctx);
+    const value = rawValue.trim();
+    const { canonicalTimeZone } = await import('../../io/time-text.js');
+    const zone = value === '' ? undefined : canonicalTimeZone(value);
+    if (value !== '' && zone === undefined)
+      throw new UsageError(
+        `${JSON.stringify(value.slice(0, 60))} is no time zone: name one as Asia/Jakarta or UTC (an empty value clears it).`,
+      );
+    stored = zone ?? null;
+    await settings.updateProfile(name, { time_zone: zone });
+    done =
+      zone === undefined
+        ? `Cleared time_zone of profile '${name}': its server's times without a zone are shown as sent.`
+        : `Profile '${name}': times without a zone from its server are read as ${zone} time.`;
   } else {
     const { name } = requireProfile(ctx);
     const value = rawValue.trim();
@@ -51,7 +66,7 @@ export async function runSet(ctx: CliContext, rawKey: string, rawValue: string):
 export function registerConfigSet(config: Command, ctx: CliContext): void {
   config
     .command('set <key> <value>')
-    .description('Change one value; profile must name an existing profile, an empty chat_user_id or accessible clears it')
+    .description('Change one value; profile must name an existing profile, an empty chat_user_id, time_zone or accessible clears it')
     .addHelpText(
       'after',
       `
@@ -59,6 +74,7 @@ Examples:
   $ topup config set profile default
   $ topup config set chat_user_id 700000001 --profile bot
   $ topup config set base_url https://shop.example.com/
+  $ topup config set time_zone Asia/Jakarta --profile shop
   $ topup config set accessible true`,
     )
     .action((key: string, value: string) => runSet(ctx, key, value));
