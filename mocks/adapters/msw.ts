@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
 import { fromFetchRequest, isDropped } from '../core/exchange.js';
+import { inProcessInstance, instanceHeaders } from '../core/fetch.js';
 import type { Sandbox } from '../assembly/sandbox.js';
 import { SANDBOX_PATHS } from '../routes/paths.js';
 
@@ -16,12 +17,14 @@ export interface HandlerOptions {
 export function createHandlers(sandbox: Sandbox, options: HandlerOptions = {}): HttpHandler[] {
   const { http } = loadMsw();
   const origin = options.baseUrl === undefined ? '*' : options.baseUrl.replace(/\/+$/, '');
+  // Every answer names its sandbox, as sandbox.fetch's and the served sandbox's do (X-Topup-Sandbox-Instance).
+  const instance = inProcessInstance('msw');
   // Plain Fetch API responses, which msw takes from a resolver as they are (its HttpResponse adds what a browser's
   // Response would refuse, such as Set-Cookie; node's keeps them). A response of type "error" is msw's network error.
   const serve = async ({ request }: { request: Request }) => {
     const response = await sandbox.handle(await fromFetchRequest(request));
     if (isDropped(response)) return Response.error();
-    return new Response(response.body, { status: response.status, headers: response.headers });
+    return new Response(response.body, { status: response.status, headers: instanceHeaders(response.headers, instance) });
   };
   // Every path the sandbox answers, from the list it routes by: the API, its pages (the invoice_url and payment_url it
   // hands out), the OpenAPI document and the control API. Any method: the sandbox answers a wrong one itself (404, 405).

@@ -45,6 +45,18 @@ describe('msw handlers (docs/testing-your-bot.md example)', () => {
     });
   });
 
+  it("names its sandbox in every answer (X-Topup-Sandbox-Instance), as sandbox.fetch's and the served sandbox's do", async () => {
+    const instances = await Promise.all(
+      ['/api/v1/health', '/api/v1/nothing-here'].map(async (path) =>
+        (await fetch(`${base}${path}`)).headers.get('x-topup-sandbox-instance'),
+      ),
+    );
+    expect(instances[0]).toMatch(/^msw-[0-9a-z]{10}$/);
+    expect(instances[1]).toBe(instances[0]);
+    const direct = (await sandbox.fetch(`${sandbox.baseUrl}/api/v1/health`)).headers.get('x-topup-sandbox-instance');
+    expect(direct).toMatch(/^in-process-/);
+  });
+
   it('leaves other origins alone (msw errors on them, as configured)', async () => {
     await expect(fetch('https://elsewhere.example.com/api/v1/health')).rejects.toThrow();
   });
