@@ -13,7 +13,11 @@ export interface BatchRow {
   line?: number | undefined;
 }
 
-/** What became of one row. `existed`: the server returned an earlier order for the key (`idempotent: true`). */
+/**
+ * What became of one row. `existed`: the server returned an earlier order for the key (`idempotent: true`) to the
+ * row's first sending. When an attempt's answer was lost and the row was sent again, such an answer returns the order
+ * that attempt made: `created`.
+ */
 export type BatchOutcome =
   | {
       status: 'created' | 'existed';
@@ -163,7 +167,7 @@ export async function createMany(
       const created = await deps.create(row.body, { idempotencyKey: key, chatUserId: options.chatUserId });
       const { invoice } = created;
       outcome = {
-        status: created.idempotent === true ? 'existed' : 'created',
+        status: created.idempotent === true && !created.resent ? 'existed' : 'created',
         line: row.line,
         key,
         sentAt,

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CreateOrderRequest, CreateOrderResult, OrderData, OrderList, OrderListQuery, OrderSummary } from '../contract/orders.js';
-import { TopupError } from '../errors.js';
+import { RateLimitError, TopupError } from '../errors.js';
 import { createMany, type BatchResult, type BatchRow, type CreateManyOptions } from './batch.js';
 import type { Clock } from './clock.js';
 import type { Pacer } from './pacing.js';
@@ -20,8 +20,19 @@ export interface CreateOrderOptions extends RequestOptions {
   chatUserId?: string | undefined;
 }
 
-/** The envelope's `data`, plus the Idempotency-Key this call sent (the caller's, or the generated one). */
-export type CreateOrderResponse = CreateOrderResult & { idempotencyKey: string };
+/**
+ * The envelope's `data`, plus what this call knows of its own sending: the Idempotency-Key it sent (the caller's, or
+ * the generated one), and whether it sent the order again after an attempt whose answer was lost.
+ */
+export type CreateOrderResponse = CreateOrderResult & {
+  idempotencyKey: string;
+  /**
+   * True when an attempt ended without an answer that refused the order (a dropped connection, a timeout, a 5xx) and
+   * the order was sent again under the same key. That attempt may have made the order: an `idempotent: true` answer
+   * then most likely returns this call's own order, not an earlier call's (with a key this call generated, certainly).
+   */
+  resent: boolean;
+};
 
 export interface OrdersApi {
   /**
@@ -51,9 +62,14 @@ export function ordersApi(
     async create(body, options = {}) {
       const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
       const headers: Record<string, string> = options.chatUserId === undefined ? {} : { 'x-chat-user-id': options.chatUserId };
+      let resent = false;
+      // A 429 is the server's refusal of that attempt: it made nothing, whatever follows.
+      const onRetry = (error: unknown) => {
+        resent ||= !(error instanceof RateLimitError);
+      };
       try {
-        const data = await request('createOrder', { signal: options.signal, body, headers, idempotencyKey });
-        return { ...data, idempotencyKey };
+        const data = await request('createOrder', { signal: options.signal, body, headers, idempotencyKey, onRetry });
+        return { ...data, idempotencyKey, resent };
       } catch (error) {
         if (error instanceof TopupError) error.idempotencyKey = idempotencyKey;
         throw error;

@@ -32,6 +32,8 @@ export interface Call extends RequestOptions {
   headers?: Record<string, string>;
   /** Sent as Idempotency-Key; it is what makes a POST safe to retry. */
   idempotencyKey?: string | undefined;
+  /** Told of each failed attempt that is followed by another (its error), before the wait. */
+  onRetry?: ((error: unknown) => void) | undefined;
 }
 
 /** The envelope's `data` of an endpoint, typed from its schema; only the type is imported, so zod never loads. */
@@ -204,7 +206,7 @@ function send(sender: Sender, route: Route, call: SendCall): Promise<RawResponse
         release?.();
       }
     },
-    { retryable, policy: options.retryPolicy, clock: options.clock, signal: call.signal, onWait },
+    { retryable, policy: options.retryPolicy, clock: options.clock, signal: call.signal, onWait, onRetry: call.onRetry },
   );
 }
 

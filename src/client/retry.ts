@@ -82,6 +82,8 @@ export async function withRetries<T>(
     clock: Clock;
     signal?: AbortSignal | undefined;
     onWait?: ((reason: 'retry-after' | 'backoff', ms: number) => void) | undefined;
+    /** Called with the error of each attempt that another will follow. */
+    onRetry?: ((error: unknown) => void) | undefined;
   },
 ): Promise<T> {
   const { policy, clock, signal } = options;
@@ -97,6 +99,7 @@ export async function withRetries<T>(
       if (!options.retryable || signal?.aborted) throw error;
       const delay = retryDelay({ error, retry, elapsed: clock.now() - (startedAt ?? calledAt), random: clock.random() }, policy);
       if (delay === undefined) throw error;
+      options.onRetry?.(error);
       options.onWait?.(error instanceof TopupError && error.retryAfter !== undefined ? 'retry-after' : 'backoff', delay);
       await clock.sleep(delay, signal);
     }

@@ -281,6 +281,25 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect(third.err).not.toContain('already ordered');
   });
 
+  it("a row whose answer was lost after the server made it is this run's order: created, and nothing said of another run", async () => {
+    // The server commits the second row's order, then drops the connection; the client sends it again with its key.
+    served.sandbox.faults.configure({ rules: [{ kind: 'drop_after', after: 1, times: 1, routes: ['createOrder'] }] });
+    const input = file('lost.csv', 'username,place,pass,reference\nBuilderBob,5001,9001,l1\nBuilderBob,5001,9002,l2\n');
+    const result = await asRich(['orders', 'batch', input]);
+    expect(result.code, result.err).toBe(0);
+    expect(
+      result.out
+        .trim()
+        .split('\n')
+        .map((line) => line.split('\t')[1]),
+    ).toEqual(['created', 'created']);
+    expect(result.err).toMatch(/created: 2; already existed: 0; rejected: 0/);
+    expect(result.err).not.toContain('already ordered');
+    // The journal keeps the dropped answer without a status.
+    expect(orderPosts().map((entry) => entry.status)).toEqual([201, null, 200]);
+    expect(served.sandbox.faults.stats.rules.map((rule) => rule.fired)).toEqual([1]);
+  });
+
   it('reading a results file stops at Ctrl-C with its reason', async () => {
     const path = file('read.results.jsonl', `${JSON.stringify({ t: 'batch', v: 1, batch: 'read', at: '2026-04-01T00:00:00.000Z' })}\n`);
     expect((await readLedger(path))?.batch).toBe('read');

@@ -91,6 +91,44 @@ describe('orders create, scripted (flags, piped)', () => {
     expect(again.err).not.toContain('created.');
   });
 
+  it("an answer lost after the server made the order: the retry's order is this run's, said as created", async () => {
+    // The served sandbox commits the order, then drops the connection; the client sends it again with the same key.
+    const dropOnce = () => served.sandbox.faults.configure({ rules: [{ kind: 'drop_after', times: 1, routes: ['createOrder'] }] });
+    dropOnce();
+    const piped = await asRich(['orders', 'create', ...bob9001]);
+    expect(piped.code).toBe(0);
+    expect(piped.out).toMatch(/^INV\d+\n$/);
+    expect(piped.err).not.toContain('used before');
+    dropOnce();
+    const watched = await asRich(['orders', 'create', ...bob9001], { stderrTTY: true, color: false });
+    expect(watched.err.trim().split('\n').at(-1)).toBe(
+      `✓ Order ${watched.out.trim()} created (its first answer was lost; sent again with its key, the server returned it).`,
+    );
+    // With the user's own key, the order may be an earlier run's: both are said.
+    dropOnce();
+    const own = await asRich(['orders', 'create', ...bob9001, '--idempotency-key', 'own-key-1']);
+    expect(own.err).toContain("This idempotency key's order was returned after an answer was lost: this run's first attempt made it");
+    expect((await richOrders()).map((order) => order.invoice_code).sort()).toEqual(
+      [piped.out.trim(), watched.out.trim(), own.out.trim()].sort(),
+    );
+  });
+
+  it('a --jq filter that fails on the made order says which order it was, and its key', async () => {
+    const failed = await asRich(['orders', 'create', ...bob9001, '--jq', '.invoice | error("boom")']);
+    expect(failed.code).toBe(1);
+    expect(failed.out).toBe('');
+    const envelope = JSON.parse(failed.err.trim().split('\n').at(-1)!) as { message: string; idempotency_key?: string };
+    const [order] = await richOrders();
+    expect(envelope.message).toBe(
+      `Order ${order!.invoice_code} was created, but its answer could not be printed: The --jq expression failed on the data: boom.`,
+    );
+    expect(envelope.idempotency_key).toMatch(UUID);
+    // The key it names gets that very order back.
+    const again = await asRich(['orders', 'create', ...bob9001, '--idempotency-key', envelope.idempotency_key!]);
+    expect(again.out.trim()).toBe(order!.invoice_code);
+    expect(await richOrders()).toHaveLength(1);
+  });
+
   it('the same key with a different body is a conflict (exit 5)', async () => {
     await topup(['orders', 'create', ...bob9001, '--idempotency-key', 'retry-me-2']);
     const other = await topup([

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
 import { ConnectionError, createClient, type FetchFunction } from '../../src/index.js';
+import { fakeClock } from '../support/fake-clock.js';
 import { recordingFetch } from './helpers.js';
 
 const order = { platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9004 };
@@ -61,6 +62,37 @@ describe('orders.create idempotency', () => {
     expect(result.idempotent).toBe(true);
     const orders = await createClient({ baseUrl: sandbox.baseUrl, token, fetch: sandbox.fetch }).orders.list();
     expect(orders.orders!.map((o) => o.invoice_code)).toEqual([result.invoice.invoice_code]);
+  });
+
+  it('says it sent the order again only after an attempt that may have made it (not after a 429)', async () => {
+    const client = createClient({ baseUrl: sandbox.baseUrl, token, fetch: sandbox.fetch, clock: { random: () => 0 }, pacing: false });
+    expect(await client.orders.create(order)).toMatchObject({ idempotent: false, resent: false });
+    // The sandbox commits the order, then drops the connection (its own fault): the retry gets that order back.
+    sandbox.faults.configure({ rules: [{ kind: 'drop_after', times: 1, routes: ['createOrder'] }] });
+    const dropped = await client.orders.create({ ...order, platform_pass_id: 9001 });
+    expect(dropped).toMatchObject({ idempotent: true, resent: true });
+    // A 503 may come from a gateway after the server made the order: it counts as a lost answer too.
+    sandbox.faults.configure({ rules: [{ kind: 'error', status: 503, times: 1, routes: ['createOrder'] }] });
+    expect(await client.orders.create({ ...order, platform_pass_id: 9002 })).toMatchObject({ idempotent: false, resent: true });
+    expect(await orderCount()).toBe(3);
+  });
+
+  it("a 429 is the server's refusal: the order sent after it was not sent again", async () => {
+    const clock = fakeClock();
+    const limited = await createSandbox({ now: clock.now });
+    const client = createClient({
+      baseUrl: limited.baseUrl,
+      token: limited.account('demo').token,
+      fetch: limited.fetch,
+      clock,
+      pacing: false,
+    });
+    const results = [];
+    // The published limit is 10 orders a minute: the 11th is answered 429, and sent again after its Retry-After.
+    for (let n = 0; n < 11; n++) results.push(await client.orders.create(order));
+    const statuses = limited.requests.list({ method: 'POST', path: '/api/v1/me/orders' }).map((entry) => entry.status);
+    expect(statuses).toEqual([...Array.from({ length: 10 }, () => 201), 429, 201]);
+    expect(results.map((result) => [result.idempotent, result.resent])).toEqual(Array.from({ length: 11 }, () => [false, false]));
   });
 
   it('reuses the caller key on every retry and returns it', async () => {

@@ -93,13 +93,19 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
   ctx.io.notice(ctx.io.errStyle.dim(idempotencyLine(idempotencyKey)));
   const client = await ctx.client();
   let created: CreateOrderResult;
+  let sending: Sending;
   try {
-    const { idempotencyKey: _sent, ...data } = await client.orders.create(orderBody(draft), {
+    const {
+      idempotencyKey: _sent,
+      resent,
+      ...data
+    } = await client.orders.create(orderBody(draft), {
       idempotencyKey,
       chatUserId: draft.chatUserId,
       signal: ctx.signal,
     });
     created = data;
+    sending = { keyGiven: flags.idempotencyKey !== undefined, resent };
   } catch (error) {
     // Ctrl-C ends the run without an error report; the key must still reach the user.
     if (ctx.globals.json && ctx.signal?.aborted) ctx.io.warn(idempotencyLine(idempotencyKey));
@@ -107,7 +113,12 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
   }
 
   if (ctx.globals.json) {
-    await ctx.io.writeJson(created);
+    try {
+      await ctx.io.writeJson(created);
+    } catch (error) {
+      // The order is made: a --jq filter that fails on its answer (or a closed stdout) must not lose it.
+      throw madeButNotShown(error, created.invoice?.invoice_code, idempotencyKey);
+    }
     ctx.io.warn(idempotencyLine(idempotencyKey));
     return;
   }
@@ -117,11 +128,26 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
     throw new CliError(
       `The server accepted the order but its answer has no invoice code; find the order with \`topup orders list\`, or send the same order again with --idempotency-key ${idempotencyKey} to get its answer again.`,
     );
-  printCreated(ctx, created);
+  printCreated(ctx, created, sending);
   if (ctx.io.canPrompt() && created.invoice.payment_status === 'pending') await offerToWait(ctx, code);
 }
 
-function printCreated(ctx: CliContext, created: CreateOrderResult): void {
+/** How the order was sent: with the user's own --idempotency-key, and again after an attempt whose answer was lost. */
+interface Sending {
+  keyGiven: boolean;
+  resent: boolean;
+}
+
+/** An error after the order was made, saying which order and its key (the --json envelope's idempotency_key). */
+function madeButNotShown(error: unknown, invoiceCode: unknown, idempotencyKey: string): unknown {
+  if (!(error instanceof Error)) return error;
+  const code = typeof invoiceCode === 'string' && invoiceCode !== '' ? `Order ${invoiceCode} was created` : 'The order was created';
+  error.message = `${code}, but its answer could not be printed: ${error.message}`;
+  (error as { idempotencyKey?: string }).idempotencyKey = idempotencyKey;
+  return error;
+}
+
+function printCreated(ctx: CliContext, created: CreateOrderResult, sending: Sending): void {
   const { invoice } = created;
   const order = invoice.order ?? undefined;
   const payAt = invoice.payment_url || invoice.invoice_url;
@@ -153,10 +179,28 @@ function printCreated(ctx: CliContext, created: CreateOrderResult): void {
       `Total ${amountText(invoice.amount, invoice.formatted_amount, true, invoice.currency)}, ${orDash(invoice.payment_status)}; ${invoice.payment_status === 'pending' ? `pay at ${orDash(payAt)}` : `invoice ${orDash(invoice.invoice_url)}`}`,
     );
   }
-  // Only the document's `true` says the order is an earlier one: anything else is no claim that nothing was ordered.
-  if (created.idempotent === true)
-    ctx.io.notice(ctx.io.errStyle.yellow('This idempotency key was used before: this is the earlier order, and nothing new was ordered.'));
-  else ctx.io.success(`Order ${invoice.invoice_code} created${invoice.payment_status === 'paid' ? ' and paid' : ''}.`);
+  const said = createdNotice(created, sending);
+  if (said.made) ctx.io.success(said.text);
+  else ctx.io.notice(ctx.io.errStyle.yellow(said.text));
+}
+
+/**
+ * What the run made. Only the document's `true` says the order is an earlier one: anything else is no claim that
+ * nothing was ordered. After an attempt whose answer was lost, `true` returns that attempt's order: with a key this
+ * run made up, it is this run's; with the user's own, it may be an earlier run's.
+ */
+function createdNotice(created: CreateOrderResult, { keyGiven, resent }: Sending): { made: boolean; text: string } {
+  const { invoice } = created;
+  const made = `Order ${invoice.invoice_code} created${invoice.payment_status === 'paid' ? ' and paid' : ''}`;
+  if (created.idempotent !== true) return { made: true, text: `${made}.` };
+  if (resent && !keyGiven)
+    return { made: true, text: `${made} (its first answer was lost; sent again with its key, the server returned it).` };
+  if (resent)
+    return {
+      made: false,
+      text: "This idempotency key's order was returned after an answer was lost: this run's first attempt made it, or an earlier run with the same key; either way there is one order.",
+    };
+  return { made: false, text: 'This idempotency key was used before: this is the earlier order, and nothing new was ordered.' };
 }
 
 async function offerToWait(ctx: CliContext, invoiceCode: string): Promise<void> {
