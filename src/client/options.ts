@@ -1,4 +1,5 @@
 import { checkToken, parseBaseUrl } from './base-url.js';
+import { raceAbort } from '../abort.js';
 import { systemClock, type Clock } from './clock.js';
 import { UsageError } from '../errors.js';
 import { declaresNoRateLimits } from '../contract/sandbox-control.js';
@@ -122,8 +123,12 @@ function ownOptions<T extends object>(options: T): Partial<T> {
 export function resolveOptions(given: ClientOptions): ResolvedOptions {
   if (typeof given !== 'object' || given === null) throw new UsageError('createClient needs an options object.');
   const options = ownOptions(given);
-  const fetchFunction = options.fetch ?? globalThis.fetch;
-  if (typeof fetchFunction !== 'function') throw new UsageError('No fetch function is available; pass the fetch option.');
+  if (options.fetch === undefined && typeof globalThis.fetch !== 'function')
+    throw new UsageError('No fetch function is available; pass the fetch option.');
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new UsageError('The fetch option must be a function.');
+  // Without one, the global fetch as it is at each request, not as it was when the client was made: a test's msw
+  // (setupServer().listen()) replaces it after a bot's module made its client, and must still see every request.
+  const fetchFunction: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const userAgent = options.userAgent ?? defaults.userAgent;
   if (!/^[\x20-\x7e]+$/.test(userAgent)) throw new UsageError('The userAgent must be visible ASCII text.');
   const clock = typeof options.clock === 'object' && options.clock !== null ? ownOptions(options.clock) : {};
@@ -155,7 +160,7 @@ export function resolveOptions(given: ClientOptions): ResolvedOptions {
     onWait: options.onWait,
     clock: {
       now: clock.now ?? systemClock.now,
-      sleep: clock.sleep ?? systemClock.sleep,
+      sleep: clock.sleep === undefined ? systemClock.sleep : abortableBy(clock.sleep),
       random: clock.random ?? systemClock.random,
     },
   };
@@ -166,4 +171,12 @@ function checkNumber(name: string, value: number, min: number, max: number, inte
     throw new UsageError(`The ${name} option must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}.`);
   }
   return value;
+}
+
+/**
+ * A caller's sleep that ends when the signal aborts, whether or not it heeds the signal itself: a fake clock's sleep
+ * that ignores it would leave an aborted wait hanging, and a test with it.
+ */
+function abortableBy(sleep: Clock['sleep']): Clock['sleep'] {
+  return (ms, signal) => raceAbort(sleep(ms, signal), signal);
 }

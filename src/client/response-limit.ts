@@ -51,7 +51,7 @@ export async function readBodyWithin(answer: Readable, url: string, maxBytes: nu
   const declared = Number(answer.headers.get('content-length') ?? Number.NaN);
   // Content-Length counts encoded bytes: past the limit, the decoded body is too.
   if (Number.isFinite(declared) && declared > maxBytes) {
-    await cancel(answer.body);
+    cancel(answer.body);
     throw tooLarge();
   }
   const stream = answer.body;
@@ -70,7 +70,8 @@ export async function readBodyWithin(answer: Readable, url: string, maxBytes: nu
     if (done) break;
     received += value.byteLength;
     if (received > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      // Not awaited: a stream may never settle its cancel (msw's does not), and the answer is refused either way.
+      reader.cancel().catch(() => undefined);
       throw tooLarge();
     }
     text += decoder.decode(value, { stream: true });
@@ -82,6 +83,7 @@ function isReadableStream(value: unknown): value is ReadableStream<Uint8Array> {
   return typeof value === 'object' && value !== null && typeof (value as ReadableStream).getReader === 'function';
 }
 
-async function cancel(body: unknown): Promise<void> {
-  if (isReadableStream(body)) await body.cancel().catch(() => undefined);
+/** Cancels a body that is refused, without waiting: a stream may never settle its cancel (msw's does not). */
+function cancel(body: unknown): void {
+  if (isReadableStream(body)) body.cancel().catch(() => undefined);
 }

@@ -98,6 +98,22 @@ describe('invoices.wait', () => {
     expect(polls).toHaveLength(1);
   });
 
+  it("ends at the abort even with a fake clock whose sleep ignores the signal (a test's own clock)", async () => {
+    const deaf = createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.account('demo').token,
+      fetch: sandbox.fetch,
+      clock: { now: () => Date.now(), sleep: () => new Promise<void>(() => undefined) },
+    });
+    const controller = new AbortController();
+    const waiting = deaf.invoices.wait(invoiceCode, { signal: controller.signal, onPoll }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(polls).toHaveLength(1);
+    const reason = new Error('the test gave up');
+    controller.abort(reason);
+    expect(await waiting).toBe(reason);
+  });
+
   it('rejects with an AbortError for a plain abort() and does not poll an aborted wait', async () => {
     const controller = new AbortController();
     controller.abort();
