@@ -85,6 +85,13 @@ describe('topup doctor', () => {
     expect((await doctor([], { stderrTTY: true, color: false })).err).toBe('→ http://sandbox.localhost\n✓ No problems found.\n');
   });
 
+  it("a rate-limit header's control characters are shown as escapes (a C1 CSI decoded from obs-text)", async () => {
+    const limited = rewritten((_path, body) => body, { 'x-ratelimit-limit': '60\u009b31mRED' });
+    const result = await doctor([], { fetch: limited });
+    expect(result.out).toMatch(/^rate limits: ✓ x-ratelimit-limit: 60\\x9b31mRED$/m);
+    expect(result.out).not.toContain('\u009b');
+  });
+
   it('--contract reads every GET endpoint of the full sandbox and finds nothing; it creates no order', async () => {
     await seedOrderAndDeposit();
     const before = sandbox.snapshot().tables.orders.length;

@@ -390,6 +390,33 @@ describe('a tab or line break a server sends stays inside its cell', () => {
     const record = await h.run(['orders', 'show', code], { fetch: forging() });
     expect(record.out.split('\n').filter((line) => line.startsWith('INV999'))).toEqual([]);
   });
+
+  /** The sandbox's answers with every invoice code followed by what would look like more lines of a record. */
+  const forgingCodes = (): typeof fetch => async (input, init) => {
+    const answer = await h.sandbox.fetch(input, init);
+    const text = (await answer.text()).replace(/"invoice_code":"(INV\d+)"/g, '"invoice_code":"$1\\nstatus       paid\\nINV999"');
+    return new Response(text, { status: answer.status, headers: { 'content-type': 'application/json' } });
+  };
+
+  it("a record's title and a created order's code keep a server's line break as its escape", async () => {
+    const created = await h.run(['orders', 'create', '--username', 'BuilderBob', '--place', '5001', '--pass', '9001'], {
+      fetch: forgingCodes(),
+    });
+    expect(created.code).toBe(0);
+    // inv=$(topup orders create …) gets one line, whatever the server sent.
+    expect(created.out).toMatch(/^INV\d+\\x0astatus {7}paid\\x0aINV999\n$/);
+    expect(created.err.split('\n').filter((line) => /^(status|INV999)/.test(line))).toEqual([]);
+    const code = /^INV\d+/.exec(created.out)![0];
+    for (const args of [
+      ['orders', 'show', code],
+      ['invoices', 'status', code],
+    ]) {
+      const shown = await h.run([...args, '--no-color'], { tty: true, columns: 200, fetch: forgingCodes() });
+      expect(shown.code).toBe(0);
+      expect(shown.out.split('\n')[0]).toMatch(/^(Order|Invoice) INV\d+\\x0astatus {7}paid\\x0aINV999$/);
+      expect(shown.out.split('\n').filter((line) => line.startsWith('INV999'))).toEqual([]);
+    }
+  });
 });
 
 describe("stderr's colour follows stderr, not stdout", () => {

@@ -115,5 +115,6 @@ export function renderRecord(fields: readonly RecordField[], options: View & { t
     fields.map((f) => [f.label, orDash(f.plain) === '-' ? '-' : f.pretty === undefined ? orDash(f.plain) : String(f.pretty)]),
     options,
   );
-  return options.title === undefined ? body : `${options.style.bold(options.title)}\n${body}`;
+  // The title holds the record's code as the server sent it: kept on its line, as every value is.
+  return options.title === undefined ? body : `${options.style.bold(oneLine(options.title))}\n${body}`;
 }

@@ -14,6 +14,7 @@ import {
   type Note,
 } from './checks.js';
 import { UsageError } from '../../errors.js';
+import { sanitizeText } from '../../io/sanitize.js';
 import { renderFields } from '../../io/table.js';
 import { describeTarget, type TargetSpec } from '../../target.js';
 import type { TargetSummary } from '../../where.js';
@@ -228,7 +229,8 @@ function checkRateLimits(report: Report, health: Recorded): void {
     Object.keys(limits).length === 0
       ? 'no X-RateLimit-* headers; the client keeps to the published limits'
       : Object.entries(limits)
-          .map(([name, value]) => `${name}: ${value}`)
+          // A header's value may carry obs-text (a C1 control once decoded): escaped as every server text is.
+          .map(([name, value]) => `${name}: ${sanitizeText(value, { multiline: false })}`)
           .join(', '),
   );
 }

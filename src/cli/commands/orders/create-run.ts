@@ -7,6 +7,7 @@ import { CliError, UsageError } from '../../errors.js';
 import { CHAT_USER_ID_MAX_LENGTH } from '../../settings.js';
 import { amountText, creditText, orDash, timeText } from '../../io/format.js';
 import { renderFields } from '../../io/table.js';
+import { oneLine } from '../../io/sanitize.js';
 import type { Prompter } from '../../prompter.js';
 import { tokenModeOf } from '../auth/token-family.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, refreshIntervals, wholeNumberOf } from '../shared/choices.js';
@@ -173,14 +174,17 @@ function printCreated(ctx: CliContext, created: CreateOrderResult, sending: Send
       ),
     );
   } else {
-    // Piped, stdout is only the invoice code: inv=$(topup orders create ...) just works.
-    ctx.io.out(`${orDash(invoice.invoice_code)}\n`);
+    // Piped, stdout is only the invoice code: inv=$(topup orders create ...) just works, even when a server's code
+    // holds a line break (shown as its escape, as every value is).
+    ctx.io.out(`${oneLine(orDash(invoice.invoice_code))}\n`);
     ctx.io.notice(
-      `Total ${amountText(invoice.amount, invoice.formatted_amount, true, invoice.currency)}, ${orDash(invoice.payment_status)}; ${invoice.payment_status === 'pending' ? `pay at ${orDash(payAt)}` : `invoice ${orDash(invoice.invoice_url)}`}`,
+      oneLine(
+        `Total ${amountText(invoice.amount, invoice.formatted_amount, true, invoice.currency)}, ${orDash(invoice.payment_status)}; ${invoice.payment_status === 'pending' ? `pay at ${orDash(payAt)}` : `invoice ${orDash(invoice.invoice_url)}`}`,
+      ),
     );
   }
   const said = createdNotice(created, sending);
-  if (said.made) ctx.io.success(said.text);
+  if (said.made) ctx.io.success(oneLine(said.text));
   else ctx.io.notice(ctx.io.errStyle.yellow(said.text));
 }
 
