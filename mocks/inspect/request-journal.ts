@@ -136,6 +136,8 @@ export class RequestJournal {
   /** Id of the next request; the kept ones are the ids from #firstId to #nextId - 1 (at most `size` of them). */
   #nextId = 1;
   #firstId = 1;
+  /** The first id after the last clear(): what went before was cleared on purpose, not let go. */
+  #clearedAt = 1;
   readonly #at: Float64Array;
   readonly #duration: Float64Array;
   /** The status, or -1 for a dropped connection. */
@@ -244,7 +246,7 @@ export class RequestJournal {
           : input !== undefined
             ? this.#finish(id, input)
             : this.#build(id, redactAnswered(answered));
-      for (const listener of this.#listeners) listener(entry);
+      for (const listener of this.#listeners) notify(listener, entry);
     }
   }
 
@@ -282,6 +284,7 @@ export class RequestJournal {
   /** Forgets every kept request; ids go on from where they were. */
   clear(): void {
     this.#firstId = this.#nextId;
+    this.#clearedAt = this.#nextId;
     this.#chars = 0;
     this.#charge.fill(0);
     this.#headers.fill(undefined);
@@ -302,6 +305,18 @@ export class RequestJournal {
     this.#responseBody[slot] = null;
     this.#built[slot] = undefined;
     this.#firstId += 1;
+  }
+
+  /**
+   * How many of the requests a filter asks about are no longer kept: let go past the journal's size or character
+   * budget since it was made or last cleared (with size 0, every one). Only those after `afterId`, and none when the
+   * oldest kept request is already older than `since`. A count over the journal would miss them.
+   */
+  letGo(filter: Pick<RequestFilter, 'afterId' | 'since'> = {}): number {
+    const from = Math.max(this.#clearedAt, (filter.afterId ?? 0) + 1);
+    const lost = Math.max(0, this.#firstId - from);
+    if (lost === 0 || filter.since === undefined || this.#firstId >= this.#nextId) return lost;
+    return Date.parse(this.#entryAt(this.#firstId).time) < new Date(filter.since).getTime() ? 0 : lost;
   }
 
   /** Calls `listener` with every entry from now on; returns the function that stops it. */
@@ -413,8 +428,9 @@ export function compileFilter(filter: RequestFilter): (entry: JournalEntry) => b
   const methods =
     filter.method === undefined
       ? undefined
-      : new Set((typeof filter.method === 'string' ? [filter.method] : filter.method).map((m) => m.toUpperCase()));
-  const path = filter.path === undefined ? undefined : typeof filter.path === 'string' ? pathPattern(filter.path) : filter.path;
+      : new Set((typeof filter.method === 'string' ? [filter.method] : filter.method).map(knownMethod));
+  const path =
+    filter.path === undefined ? undefined : typeof filter.path === 'string' ? pathPattern(filter.path) : plainRegExp(filter.path);
   const statuses = filter.status === undefined ? undefined : statusValues(filter.status).map(statusTest);
   const since = filter.since === undefined ? undefined : new Date(filter.since).getTime();
   if (since !== undefined && !Number.isFinite(since))
@@ -431,8 +447,33 @@ export function compileFilter(filter: RequestFilter): (entry: JournalEntry) => b
     (filter.afterId === undefined || entry.id > filter.afterId);
 }
 
+/** The methods a journal entry can have: a filter naming another could only match nothing, by mistake. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+function knownMethod(method: string): string {
+  const upper = String(method).toUpperCase();
+  if (METHODS.has(upper)) return upper;
+  throw new RequestFilterError(
+    `method must be one of ${[...METHODS].join(', ')}, not ${JSON.stringify(String(method).slice(0, 40))}.`,
+    'method',
+  );
+}
+
+/** A caller's RegExp without `g` or `y`, whose test() would carry lastIndex from one entry to the next. */
+function plainRegExp(pattern: RegExp): RegExp {
+  return pattern.global || pattern.sticky ? new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')) : pattern;
+}
+
 /** `/api/v1/me/orders/*` → one segment; `/**` → any rest; anything else is exact. */
 function pathPattern(pattern: string): RegExp {
+  // A journal keeps paths as `/api/v1/…`: a URL or a relative path could only match nothing, by mistake.
+  if (!pattern.startsWith('/')) {
+    const url = URL.canParse(pattern) ? new URL(pattern) : undefined;
+    throw new RequestFilterError(
+      `path must start with / (a path, as /api/v1/me/orders), not ${JSON.stringify(pattern.slice(0, 80))}${url === undefined ? '.' : `; did you mean ${url.pathname}?`}`,
+      'path',
+    );
+  }
   const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
   const escaped = pattern
     .split('**')
@@ -457,4 +498,18 @@ function statusTest(status: number | string): (actual: number | null) => boolean
   if (/^[1-5]xx$/.test(text)) return (actual) => actual !== null && Math.floor(actual / 100) === Number(text[0]);
   if (text === 'dropped') return (actual) => actual === null;
   return (actual) => actual === Number(text);
+}
+
+/**
+ * A listener's own failure is its own: it must not fail the request being answered (a bot would see a dropped
+ * connection, though the order was made). Reported as an event listener's is, as an uncaught exception, on its own.
+ */
+function notify(listener: (entry: JournalEntry) => void, entry: JournalEntry): void {
+  try {
+    listener(entry);
+  } catch (error) {
+    queueMicrotask(() => {
+      throw error;
+    });
+  }
 }

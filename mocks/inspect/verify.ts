@@ -30,26 +30,40 @@ export interface RequestExpectation {
  */
 export function expectRequests(source: { requests: RequestJournal } | RequestJournal, filter: RequestFilter = {}): RequestExpectation {
   const journal = 'requests' in source ? source.requests : source;
+  if (!journal.enabled)
+    throw new VerificationError('The sandbox keeps no requests (journalSize: 0): there is nothing to verify; give it a journal.');
   const requests = journal.list(filter);
   const described = describeFilter(filter);
   const fail = (expected: string): never => {
     throw new VerificationError(`Expected ${expected}.\n${received(requests, journal, filter)}`);
   };
+  // A count is only as good as what the journal still keeps: one that let requests go cannot say none was made.
+  const lost = journal.letGo(filter);
+  const whole = () => {
+    if (lost > 0)
+      throw new VerificationError(
+        `Cannot verify requests ${described}: the journal no longer keeps ${lost} of the requests since it began (it keeps the last ${journal.size}); raise journalSize, clear it before the requests that matter, or filter with since or afterId.`,
+      );
+  };
   const expectation: RequestExpectation = {
     requests,
     toHaveCount(count) {
+      whole();
       if (requests.length !== count) fail(`${count} request${count === 1 ? '' : 's'} ${described}, got ${requests.length}`);
       return expectation;
     },
     toHaveBeenMade() {
+      if (requests.length === 0) whole();
       if (requests.length === 0) fail(`a request ${described}, got none`);
       return expectation;
     },
     notToHaveBeenMade() {
+      if (requests.length === 0) whole();
       if (requests.length > 0) fail(`no request ${described}, got ${requests.length}`);
       return expectation;
     },
     toShareIdempotencyKey() {
+      whole();
       const keys = new Set(requests.map((r) => r.idempotency_key));
       if (requests.length === 0) fail(`requests ${described} sharing one Idempotency-Key, got none`);
       if (keys.has(null))
@@ -60,6 +74,7 @@ export function expectRequests(source: { requests: RequestJournal } | RequestJou
       return expectation;
     },
     toAllHaveStatus(status) {
+      whole();
       const test = compileFilter({ status });
       const others = requests.filter((r) => !test(r));
       if (requests.length === 0) fail(`requests ${described} answered ${status}, got none`);

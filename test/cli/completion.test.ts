@@ -116,6 +116,12 @@ describe('topup __complete: commands, flags and fixed values (no lookup)', () =>
     { words: ['mock', 'deposit', '1', '--account', 'r'], exactly: ['rich'] },
     { words: ['mock', 'state', 'load', ''], exactly: [], directive: ':0' },
     { words: ['mock', 'serve', '--state', ''], exactly: [], directive: ':0' },
+    // File names where a file goes: the shell's own completion (directive 0).
+    { words: ['orders', 'batch', 'ord'], exactly: [], directive: ':0' },
+    { words: ['orders', 'batch', 'x.csv', '--results', ''], exactly: [], directive: ':0' },
+    { words: ['api', 'me', '--input', ''], exactly: [], directive: ':0' },
+    { words: ['mock', 'serve', '--ready-file', ''], exactly: [], directive: ':0' },
+    { words: ['mock', 'serve', '--control-secret-file', ''], exactly: [], directive: ':0' },
   ])('$words', async ({ words, exactly, includes, excludes, directive }) => {
     const result = await offered(words);
     if (exactly) expect(result.values).toEqual(exactly);

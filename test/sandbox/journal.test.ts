@@ -365,6 +365,13 @@ describe('a filter that could only match nothing by mistake', () => {
     ['no status at all', { status: [] }, 'status must name at least one status or class.'],
     ['a since that is no time', { since: 'yesterday' }, 'since must be a time (a Date, epoch milliseconds or ISO 8601), not yesterday.'],
     ['an afterId that is no number', { afterId: Number.NaN }, 'afterId must be a whole number, not NaN.'],
+    [
+      'a URL for a path',
+      { path: 'http://sandbox.localhost/api/v1/health' },
+      'path must start with / (a path, as /api/v1/me/orders), not "http://sandbox.localhost/api/v1/health"; did you mean /api/v1/health?',
+    ],
+    ['a path without its /', { path: 'api/v1/health' }, 'path must start with / (a path, as /api/v1/me/orders), not "api/v1/health".'],
+    ['a method that is none', { method: 'PSOT' }, 'method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, not "PSOT".'],
   ])('%s is refused, in a list and in an assertion alike', async (_, filter, message) => {
     const sandbox = await createSandbox();
     await call(sandbox, 'GET', '/api/v1/health');
@@ -372,6 +379,51 @@ describe('a filter that could only match nothing by mistake', () => {
     expect(() => sandbox.requests.list(filter)).toThrow(message);
     // Without the refusal this assertion would pass, whatever the bot did.
     expect(() => expectRequests(sandbox, filter).notToHaveBeenMade()).toThrow(message);
+  });
+
+  it('a RegExp with g or y matches every entry it should (test() would carry lastIndex over)', async () => {
+    const sandbox = await createSandbox();
+    for (let n = 0; n < 3; n++) await call(sandbox, 'GET', '/api/v1/health');
+    expect(sandbox.requests.list({ path: /health/g })).toHaveLength(3);
+    expect(() => expectRequests(sandbox, { path: /health/gy }).toHaveCount(3)).not.toThrow();
+  });
+
+  it('a journal that let requests go, or keeps none, cannot say how many were made', async () => {
+    const small = await createSandbox({ journalSize: 2 });
+    for (const path of ['/api/v1/health', '/api/v1/health', '/api/v1/health']) await call(small, 'GET', path);
+    expect(() => expectRequests(small, { path: '/api/v1/health' }).toHaveCount(2)).toThrow(
+      'Cannot verify requests matching /api/v1/health: the journal no longer keeps 1 of the requests since it began (it keeps the last 2)',
+    );
+    expect(() => expectRequests(small, { method: 'POST' }).notToHaveBeenMade()).toThrow('no longer keeps 1 of the requests');
+    // Found is found; and a filter past what was let go, or a clear, counts again.
+    expect(() => expectRequests(small, { path: '/api/v1/health' }).toHaveBeenMade()).not.toThrow();
+    expect(() => expectRequests(small, { afterId: 1 }).toHaveCount(2)).not.toThrow();
+    small.requests.clear();
+    expect(() => expectRequests(small, { method: 'POST' }).notToHaveBeenMade()).not.toThrow();
+    const none = await createSandbox({ journalSize: 0 });
+    await call(none, 'POST', '/api/v1/me/orders');
+    expect(() => expectRequests(none, { method: 'POST' }).notToHaveBeenMade()).toThrow(
+      'The sandbox keeps no requests (journalSize: 0): there is nothing to verify; give it a journal.',
+    );
+  });
+
+  it("a subscriber that throws fails on its own, not the request: the bot's answer comes", async () => {
+    const sandbox = await createSandbox();
+    const thrown: unknown[] = [];
+    const listener = (error: unknown) => thrown.push(error);
+    process.on('uncaughtException', listener);
+    try {
+      const stop = sandbox.requests.subscribe(() => {
+        throw new Error('a bug in my test listener');
+      });
+      const answer = await sandbox.fetch(`${sandbox.baseUrl}/api/v1/health`);
+      expect(answer.status).toBe(200);
+      stop();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(thrown).toEqual([new Error('a bug in my test listener')]);
+    } finally {
+      process.off('uncaughtException', listener);
+    }
   });
 
   it('statuses in one string, as a query gives them, are a list', async () => {

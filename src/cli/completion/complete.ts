@@ -114,8 +114,9 @@ const INVOICE_COMMANDS = new Set([
   'mock complete',
   'mock fail-order',
 ]);
-const FILE_ARGUMENTS = new Set(['mock state save', 'mock state load', 'mock state repair']);
-const FILE_OPTIONS = new Set(['--state', '--seed']);
+/** Commands whose first argument is a file, and options whose value is one: the shell completes file names there. */
+const FILE_ARGUMENTS = new Set(['mock state save', 'mock state load', 'mock state repair', 'orders batch']);
+const FILE_OPTIONS = new Set(['--state', '--seed', '--results', '--input', '--ready-file', '--control-secret-file']);
 
 const named = (values: readonly string[]): Candidate[] => values.map((value) => ({ value }));
 
