@@ -473,3 +473,26 @@ describe('progress on stderr while --all fetches pages: for a person watching, n
     expect(result.err).not.toContain(ANSI_ESCAPE);
   });
 });
+
+describe('--all against a server that says more follow on every page', () => {
+  /** The sandbox's first page of orders, as every page asked for, each saying more follow. */
+  const endless = (): typeof fetch => async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const page = Number(url.searchParams.get('page') ?? '1');
+    url.searchParams.set('page', '1');
+    const answer = await h.sandbox.fetch(url, init);
+    const body = (await answer.json()) as { data: { pagination?: Record<string, unknown> } };
+    body.data.pagination = { page, per_page: 100, has_more: true };
+    return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+  };
+
+  it('stops with one sentence at its bound, instead of keeping pages until the memory is gone', async () => {
+    await seedRichHistory(h);
+    const result = await h.run(['orders', 'list', '--all'], { fetch: endless() });
+    expect(result).toEqual({
+      code: 1,
+      out: '',
+      err: 'Error: Stopped after 5000 pages: --all keeps every one of the orders to print them at once, up to 5000 pages and 128 MiB, and the server says more follow; page through with --page instead.\n',
+    });
+  }, 60_000);
+});

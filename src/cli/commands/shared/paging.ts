@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { Page, PagePromise } from '../../../client/index.js';
 import type { CliContext } from '../../context.js';
 import { renderTable, type Column } from '../../io/table.js';
+import { CliError } from '../../errors.js';
 import { parseWholeNumber } from './choices.js';
 
 export interface PagingFlags {
@@ -9,6 +10,10 @@ export interface PagingFlags {
   perPage?: number | undefined;
   all?: boolean | undefined;
 }
+
+/** The most --all reads: pages, and characters of their items as JSON (what it keeps in memory to print at once). */
+const MAX_ALL_PAGES = 5_000;
+const MAX_ALL_CHARS = 128 * 2 ** 20;
 
 /** --page, --per-page (unless the endpoint has a fixed page size) and --all. */
 export function addPagingOptions(command: Command, options: { perPage?: boolean } = {}): Command {
@@ -45,12 +50,21 @@ export async function runList<P extends Page, Item>(ctx: CliContext, flags: Pagi
   if (flags.all) {
     const items: Item[] = [];
     let unpaged = false;
+    let kept = 0;
     const progress = ctx.io.pagingProgress(plan.noun);
     try {
       // 100 a page keeps a long history within the rate limit.
       let number = 0;
       for await (const page of plan.fetch({ per_page: flags.perPage ?? 100 }).pages()) {
-        items.push(...plan.itemsOf(page));
+        const pageItems = plan.itemsOf(page);
+        // Every item is kept to be printed at once: a server that says more follow, page after page, must not fill
+        // the memory (some 200,000 orders as the sandbox writes them fit).
+        kept += JSON.stringify(pageItems).length;
+        if (kept > MAX_ALL_CHARS || number >= MAX_ALL_PAGES)
+          throw new CliError(
+            `Stopped after ${number} pages: --all keeps every one of the ${plan.noun} to print them at once, up to ${MAX_ALL_PAGES} pages and ${MAX_ALL_CHARS / 2 ** 20} MiB, and the server says more follow; page through with --page instead.`,
+          );
+        items.push(...pageItems);
         unpaged ||= page.pagination === undefined;
         number += 1;
         progress.page(page.pagination?.page ?? number, { totalPages: page.pagination?.total_pages, items: items.length });
