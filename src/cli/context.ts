@@ -159,7 +159,7 @@ export class CliContext {
       ? Promise.resolve(this.deps.prompter)
       : this.io.accessible
         ? import('./accessible-prompter.js').then((m) => m.accessiblePrompter(this.io, this.signal))
-        : import('./prompter.js').then((m) => m.inquirerPrompter(this.io));
+        : import('./prompter.js').then((m) => m.inquirerPrompter(this.io, this.signal));
     return this.#prompter;
   }
 

@@ -9,7 +9,7 @@ import { errorDetailLines } from './error-hints.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { asksForJson, errorEnvelope } from './io/error-envelope.js';
 import { redactSecrets } from './io/redact.js';
-import { messageText } from './io/sanitize.js';
+import { messageText, sanitizeText } from './io/sanitize.js';
 import type { CliIO, OutputStream } from './io/streams.js';
 import { buildProgram, namesGroupAlone } from './program.js';
 import type { TargetSummary } from './where.js';
@@ -87,7 +87,8 @@ function reportError(ctx: CliContext, error: unknown, target: TargetSummary | un
     if (details.idempotencyKey && maybeCommitted(err))
       ctx.io.stderr.write(`Retry safely with: --idempotency-key ${details.idempotencyKey}\n`);
   }
-  if (ctx.globals.debug && err.stack) ctx.io.stderr.write(`${redactSecrets(err.stack)}\n`);
+  // The stack starts with the message, which may be a server's: made safe as the message above is.
+  if (ctx.globals.debug && err.stack) ctx.io.stderr.write(`${sanitizeText(redactSecrets(err.stack))}\n`);
 }
 
 /**

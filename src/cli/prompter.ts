@@ -33,14 +33,23 @@ export const plainPromptTheme = {
   },
 };
 
-export async function inquirerPrompter(io: {
-  stdin: NodeJS.ReadableStream;
-  stderr: NodeJS.WritableStream | { write(s: string): unknown };
-  stderrColorEnabled: boolean;
-}): Promise<Prompter> {
+export async function inquirerPrompter(
+  io: {
+    stdin: NodeJS.ReadableStream;
+    stderr: NodeJS.WritableStream | { write(s: string): unknown };
+    stderrColorEnabled: boolean;
+  },
+  signal?: AbortSignal,
+): Promise<Prompter> {
   const prompts = await import('@inquirer/prompts');
-  // Prompts draw on stderr, so stdout stays clean for data even in interactive runs.
-  const context = { input: io.stdin, output: io.stderr as NodeJS.WritableStream, clearPromptOnDone: false };
+  // Prompts draw on stderr, so stdout stays clean for data even in interactive runs. The run's signal ends a prompt:
+  // a SIGTERM (kill, timeout, systemd) stops the command there, as anywhere else, not only a second one.
+  const context = {
+    input: io.stdin,
+    output: io.stderr as NodeJS.WritableStream,
+    clearPromptOnDone: false,
+    ...(signal === undefined ? {} : { signal }),
+  };
   const theme = io.stderrColorEnabled ? {} : { theme: plainPromptTheme };
   return {
     input: (o) =>

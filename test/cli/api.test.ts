@@ -367,6 +367,21 @@ describe('topup api', () => {
     expect(result.err).not.toContain(h.token('rich'));
   });
 
+  it("--debug's stack trace shows a server's escape sequences as escapes, as the error line does", async () => {
+    const hostile: typeof fetch = async (input, init) => {
+      const answer = await h.sandbox.fetch(input, init);
+      const body = (await answer.json()) as { message?: string };
+      body.message = 'No such invoice \u001b]0;PWNED\u0007 \u001b[31mred';
+      return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    };
+    // `api` reads answers exactly (no sanitizing fetch): the message reaches the error as the server wrote it.
+    const result = await h.run(['--debug', 'api', 'me/orders/INV20991231999999'], { fetch: hostile });
+    expect(result.code).not.toBe(0);
+    expect(result.err).toMatch(/^NotFoundError: No such invoice \\x1b\]0;PWNED\\x07 \\x1b\[31mred/m);
+    expect(result.err).not.toContain('\u001b]');
+    expect(result.err).not.toContain('\u001b[31m');
+  });
+
   it('embedded sandbox: the demo account, with the notice on stderr', async () => {
     const result = await h.runEmbedded(['api', 'GET', 'me']);
     expect(result.code).toBe(0);

@@ -57,3 +57,22 @@ describe('prompts honour --no-color and NO_COLOR', () => {
     }
   });
 });
+
+describe("the run's signal ends a prompt", () => {
+  it.each(['input', 'password', 'confirm'] as const)(
+    '%s: SIGTERM (the run aborted) ends it at once, not only a second one',
+    async (kind) => {
+      const controller = new AbortController();
+      const stdin = new PassThrough();
+      const stderr = new PassThrough();
+      const prompter = await inquirerPrompter({ stdin, stderr, stderrColorEnabled: false }, controller.signal);
+      const asking = kind === 'confirm' ? prompter.confirm({ message: 'Sure?' }) : prompter[kind]({ message: 'API token:' });
+      const settled = asking.then(
+        () => 'answered',
+        (error: unknown) => (error as Error).name,
+      );
+      setTimeout(() => controller.abort(Object.assign(new Error('Terminated.'), { signal: 'SIGTERM' })), 20);
+      expect(await settled).toBe('AbortPromptError');
+    },
+  );
+});
