@@ -576,6 +576,18 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect(orderPosts()).toHaveLength(0);
   });
 
+  it.each([
+    ['1.5', '--max-total must be a whole number.'],
+    ['0', '--max-total must be at least 1.'],
+    ['99999999999999999999', '--max-total must be from 1 to 9007199254740991.'],
+  ])('--max-total %s is refused before anything is read or sent (amounts are whole numbers)', async (cap, message) => {
+    const input = file('capped.csv', 'username,place,pass\nBuilderBob,5001,9001\n');
+    const result = await asRich(['orders', 'batch', input, '--max-total', cap]);
+    expect(result.code).toBe(2);
+    expect(result.err).toBe(`Error: option '--max-total <amount>' argument '${cap}' is invalid. ${message}\n`);
+    expect(orderPosts()).toHaveLength(0);
+  });
+
   it('on a terminal: a progress bar on stderr, or one line per row with --progress lines', async () => {
     const input = file('bar.csv', 'username,place,pass,reference\nBuilderBob,5001,9001,p1\nBuilderBob,5001,9101,p2\n');
     const bar = await asRich(['orders', 'batch', input, '--no-color'], { tty: true });

@@ -398,14 +398,14 @@ describe('orders create on a terminal', () => {
   });
 
   // The payment-method list of a lean server has no codes to choose from (its fallback question is tested in lean-server.test.ts).
-  it.skipIf(LEAN)('asks only for what the flags leave out, and --yes skips the confirmation', async () => {
+  it.skipIf(LEAN)('asks only for what the flags leave out, and --yes skips the confirmation and the offer to wait', async () => {
     const { prompter, run } = wizardAsRich(
-      [{ input: '9001' }, { select: 'invoice' }, { confirm: false }],
+      [{ input: '9001' }, { select: 'invoice' }],
       ['--username', 'BuilderBob', '--place', '5001', '--type', 'gamepass', '--yes'],
     );
     const result = await run;
     expect(result.code).toBe(0);
-    expect(prompter.asked.map((q) => q.message)).toEqual(['Game pass id:', 'Payment method:', 'Wait here until the invoice is paid?']);
+    expect(prompter.asked.map((q) => q.message)).toEqual(['Game pass id:', 'Payment method:']);
     expect(await richOrders()).toHaveLength(1);
   });
 
@@ -474,6 +474,14 @@ describe('orders create on a terminal', () => {
     const invoice = (await richOrders())[0]!.invoice_code!;
     expect(prompter.asked.map((q) => q.message)).toEqual(['Wait here until the invoice is paid?']);
     expect(result.err).toContain(`✓ Invoice ${invoice} is paid; the order is ${LEAN ? 'not reported' : 'processing'}.`);
+  });
+
+  it('--yes asks nothing on a terminal, the offer to wait included', async () => {
+    const prompter = scriptedPrompter([]);
+    const result = await asRich(['--no-color', 'orders', 'create', ...bob9001, '--yes'], { tty: true, prompter });
+    expect(result.code).toBe(0);
+    expect(prompter.asked).toEqual([]);
+    expect(result.out).toContain((await richOrders())[0]!.invoice_code!);
   });
 
   it('an invoice that expires while waiting is exit 5', async () => {

@@ -1,14 +1,10 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { parseWholeNumber } from '../shared/choices.js';
 import type { BatchFlags } from './batch-run.js';
 
-function parseAmount(value: string): number {
-  const amount = Number(value.trim());
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(amount) || amount <= 0)
-    throw new InvalidArgumentError('--max-total must be a positive amount, e.g. 500000.');
-  return amount;
-}
+/** Amounts are whole numbers (the document's integers): a cap of 1.5 or past 2^53 could never be what is added up. */
+const parseAmount = parseWholeNumber('--max-total', 1);
 
 export function registerOrderBatchCommand(orders: Command, ctx: CliContext): Command {
   return orders

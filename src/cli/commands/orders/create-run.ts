@@ -130,7 +130,8 @@ export async function runCreateOrder(ctx: CliContext, flags: CreateOrderFlags): 
       `The server accepted the order but its answer has no invoice code; find the order with \`topup orders list\`, or send the same order again with --idempotency-key ${idempotencyKey} to get its answer again.`,
     );
   printCreated(ctx, created, sending);
-  if (ctx.io.canPrompt() && created.invoice.payment_status === 'pending') await offerToWait(ctx, code);
+  // --yes asks nothing, before or after: a script on a terminal (tmux, a pty) must not stop at this question.
+  if (ctx.io.canPrompt() && !flags.yes && created.invoice.payment_status === 'pending') await offerToWait(ctx, code);
 }
 
 /** How the order was sent: with the user's own --idempotency-key, and again after an attempt whose answer was lost. */

@@ -16,7 +16,10 @@ export function registerOrderCreateCommand(orders: Command, ctx: CliContext): Co
     .option('--reference <text>', 'your own reference, echoed back and usable as a list filter')
     .option('--idempotency-key <key>', 'repeat an earlier run safely: the same key returns the same order', parseIdempotencyKey)
     .option('--chat-user-id <id>', "linked chat user id, needed to pay by balance (default: the profile's chat_user_id)")
-    .option('-y, --yes', 'create without the confirmation question (needed to pay by balance with a production token and no terminal)')
+    .option(
+      '-y, --yes',
+      'create without asking: no confirmation, no offer to wait for payment (needed to pay by balance with a production token and no terminal)',
+    )
     .addHelpText(
       'after',
       `
