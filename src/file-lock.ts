@@ -19,11 +19,12 @@ import { createNewFile, FileTooLargeError, MAX_PID_FILE_BYTES, readIfExists } fr
  * turns instead of overwriting each other's changes. The lock file names its owner (its pid, and on Linux its start:
  * src/process-mark.ts): a lock whose owner is gone (a crash, a SIGKILL, a reboot, its pid since given to another
  * process) is taken over at once, which an age-based lock could only do later. Waits up to `waitMs` for a live owner,
- * then rejects with `busy(owner)` (undefined when the lock names none). Resolves to the release function.
+ * then rejects with `busy(owner)`: null when the lock file names no process (topup never writes one so: it was left by
+ * hand, or by something else), undefined when it was gone by then. Resolves to the release function.
  */
 export async function lockFile(
   lockPath: string,
-  options: { waitMs: number; busy: (owner: ProcessMark | undefined) => Error },
+  options: { waitMs: number; busy: (owner: ProcessMark | null | undefined) => Error },
 ): Promise<() => Promise<void>> {
   const { waitMs } = options;
   const started = Date.now();
@@ -37,13 +38,7 @@ export async function lockFile(
       };
     }
     if (await removeIfAbandoned(lockPath)) continue;
-    if (Date.now() - started >= waitMs)
-      throw options.busy(
-        await ownerOf(lockPath).then(
-          (owner) => owner ?? undefined,
-          () => undefined,
-        ),
-      );
+    if (Date.now() - started >= waitMs) throw options.busy(await ownerOf(lockPath).catch(() => undefined));
     await abortableSleep(15 + Math.random() * 35);
   }
 }

@@ -11,6 +11,8 @@ export class StateLockedError extends Error {
     message: string,
     /** The pid the lock names, when it names one: for messages (`process 1234`), never for a decision. */
     readonly holderPid?: number,
+    /** The lock file names no process at all: no topup holds it, and waiting longer would not help. */
+    readonly nameless = false,
   ) {
     super(message);
   }
@@ -30,9 +32,15 @@ export function lockStateFile(file: string, options: { waitMs?: number } = {}): 
   return lockFile(`${file}.lock`, {
     waitMs: options.waitMs ?? STATE_LOCK_WAIT_MS,
     busy: (owner) =>
-      new StateLockedError(
-        `The state file ${file} is in use by another process${owner === undefined ? '' : ` (${owner.pid})`}.`,
-        owner?.pid,
-      ),
+      owner === null
+        ? new StateLockedError(
+            `The state file's lock ${file}.lock names no process (topup never leaves one so): if no topup command or \`topup mock serve\` uses ${file}, remove the lock file.`,
+            undefined,
+            true,
+          )
+        : new StateLockedError(
+            `The state file ${file} is in use by another process${owner === undefined ? '' : ` (${owner.pid})`}.`,
+            owner?.pid,
+          ),
   });
 }

@@ -180,7 +180,9 @@ export class Settings {
         waitMs: SETTINGS_LOCK_WAIT_MS,
         busy: (owner) =>
           new CliError(
-            `Another topup process${owner === undefined ? '' : ` (${owner.pid})`} kept the settings in ${this.dir} locked for ${SETTINGS_LOCK_WAIT_MS / 1000} s; try again.`,
+            owner === null
+              ? `The settings lock ${join(this.dir, SETTINGS_LOCK_FILE)} names no process (topup never leaves one so): if no other topup command is running, remove it.`
+              : `Another topup process${owner === undefined ? '' : ` (${owner.pid})`} kept the settings in ${this.dir} locked for ${SETTINGS_LOCK_WAIT_MS / 1000} s; try again.`,
           ),
       });
     });

@@ -132,4 +132,18 @@ describe.runIf(process.platform === 'linux')('a lock whose pid was given to anot
       expect(readFileSync(`${file}.lock`, 'utf8')).toBe(text);
     }
   });
+
+  it('a lock that names no process is left alone, and the refusal says how to clear it, not to try again', async () => {
+    for (const [name, text] of <[string, string][]>[
+      ['empty', ''],
+      ['garbage', 'not a pid'],
+    ]) {
+      const file = join(dir, `${name}.json`);
+      writeFileSync(`${file}.lock`, text);
+      await expect(lockStateFile(file, { waitMs: 0 })).rejects.toThrow(
+        `The state file's lock ${file}.lock names no process (topup never leaves one so): if no topup command or \`topup mock serve\` uses ${file}, remove the lock file.`,
+      );
+      expect(readFileSync(`${file}.lock`, 'utf8')).toBe(text);
+    }
+  });
 });

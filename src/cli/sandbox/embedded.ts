@@ -85,7 +85,9 @@ export function embeddedSandbox(file: string, options: EmbeddedSandboxOptions = 
       if (error instanceof StateLockedError)
         throw finalFetchError(
           new CliError(
-            `The offline sandbox is busy: another topup command, or a \`topup mock serve\` that began serving it since this command started, has held it for over ${STATE_LOCK_WAIT_MS / 1000} seconds${error.byHolder}; run the command again.`,
+            error.nameless
+              ? error.message
+              : `The offline sandbox is busy: another topup command, or a \`topup mock serve\` that began serving it since this command started, has held it for over ${STATE_LOCK_WAIT_MS / 1000} seconds${error.byHolder}; run the command again.`,
           ),
         );
       throw unreadable(error);
