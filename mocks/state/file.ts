@@ -36,6 +36,7 @@ import {
   handOver,
   isSnapshot,
   SnapshotError,
+  isControlAnswer,
   type SandboxChanges,
   type SandboxSnapshot,
   type StateWriter,
@@ -252,7 +253,10 @@ export async function openStateFileHeadFirst(file: string, options: OpenStateFil
     // A head-only read when asked for and the file's layout describes it (state-layout.ts): never to repair it.
     const layout = options.history === 'later' && !options.fresh && !repair ? readLayout(file) : undefined;
     const read = options.fresh ? undefined : readSnapshotText(file, layout);
-    if (read !== undefined && !isSnapshot(read.value)) throw new SnapshotError(`Not a sandbox state file of version 1: ${file}.`);
+    if (read !== undefined && !isSnapshot(read.value))
+      throw new SnapshotError(
+        `Not a sandbox state file of version 1: ${file}${isControlAnswer(read.value) ? ' (it is the answer of GET /__sandbox/state, whose data is the state: save its data, as topup mock state save does)' : ''}.`,
+      );
     const base = read?.value as SandboxSnapshot | undefined;
     let preserveJournal = false;
     if (base === undefined && !options.fresh) {

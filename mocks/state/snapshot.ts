@@ -72,7 +72,10 @@ export class SnapshotError extends Error {
  */
 export async function restoreSnapshot(store: Store, snapshot: unknown, clock: number = Date.now()): Promise<number> {
   if (!isSnapshotOfThisVersion(snapshot))
-    throw new SnapshotError(`${REFUSED}Not a sandbox state file of version ${SNAPSHOT_VERSION}.`, 'version');
+    throw new SnapshotError(
+      `${REFUSED}Not a sandbox state file of version ${SNAPSHOT_VERSION}${isControlAnswer(snapshot) ? `; this is the answer of GET /__sandbox/state, whose data is the state: load its data (topup mock state save writes it so)` : ''}.`,
+      'version',
+    );
   const { state, keys } = checkedState(snapshot, clock);
   // Taken whether or not the state passes: a snapshot is handed over once.
   const adopt = handedOver.delete(snapshot as object);
@@ -224,4 +227,11 @@ export function isSnapshot(value: unknown): value is SandboxSnapshot {
     typeof s.tables === 'object' &&
     s.tables !== null
   );
+}
+
+/** The control API's answer to GET /__sandbox/state (its envelope), which holds a state in `data`. */
+export function isControlAnswer(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { success, data } = value as { success?: unknown; data?: unknown };
+  return success === true && isSnapshotOfThisVersion(data);
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import { openPersistentSandbox } from '../../mocks/assembly/persistent-sandbox.js';
+import { createSandbox } from '../../mocks/assembly/sandbox.js';
 import { accounts, dataOf, expectError, SIMPLE_ORDER, transports, useSandboxes } from '../support/sandbox-harness.js';
 
 const { rich } = await accounts();
@@ -43,6 +44,15 @@ describe.each(transports)('the whole state over the control API (%s)', (transpor
     expectError(answer, 422, 'VALIDATION_FAILED');
     expect(answer.json.message).toMatch(message);
     expect(t.state()).toEqual(before);
+  });
+
+  it("the control API's answer (its envelope) given in process says to load its data", async () => {
+    const t = await sandbox(transport);
+    const saved = await t.request('GET', '/__sandbox/state');
+    await expect(createSandbox({ snapshot: saved.json })).rejects.toThrow(
+      'The state cannot be loaded: Not a sandbox state file of version 1; this is the answer of GET /__sandbox/state, whose data is the state: load its data (topup mock state save writes it so).',
+    );
+    expect(await createSandbox({ snapshot: saved.json.data })).toBeDefined();
   });
 
   it('a body that is no JSON is 400, and a cross-site simple request is refused', async () => {
