@@ -616,7 +616,7 @@ describe('orders batch: input checked before anything is sent', () => {
   it('every fault is listed with its line and field, exit 2, nothing sent', async () => {
     const input = file(
       'bad.csv',
-      'username,place,pass,colour\nBuilderBob,5001,9001,red\nBuilderBob,five,9001,red\nx,5001,,red\n"BuilderBob, Jr",5001,9001\n',
+      'username,place,pass,colour\nBuilderBob,5001,9001,red\nBuilderBob,five,9001,red\nx y,5001,,red\n"BuilderBob, Jr",5001,9001\n',
     );
     const result = await asRich(['orders', 'batch', input]);
     expect(result.code).toBe(2);
@@ -624,7 +624,7 @@ describe('orders batch: input checked before anything is sent', () => {
       [
         'line 1: unknown column "colour" (known: order_type, type, platform_username, username, place_id, place, platform_pass_id, gamepass_id, pass, payment_method, payment-method, client_reference, reference)',
         'line 3: place_id must be a whole number from 1',
-        'line 4: platform_username must be 3 to 20 letters, digits or underscores',
+        'line 4: platform_username must be one word without spaces or control characters, up to 256 characters',
         'line 4: platform_pass_id is missing',
         'line 5: has 3 fields, the header has 4',
       ].join('\n'),

@@ -457,7 +457,7 @@ describe('orders create on a terminal', () => {
     const { run } = wizardAsRich([{ input: 'no spaces allowed' }], ['--type', 'gamepass', '--place', '5001', '--pass', '9001']);
     const result = await run;
     expect(result.code).toBe(1);
-    expect(result.err).toContain('was refused: Use 3 to 20 letters, digits or underscores.');
+    expect(result.err).toContain('was refused: Use one word without spaces or control characters, up to 256 characters.');
   });
 
   it('with all flags, no wizard: the order is created and it offers to wait, which returns once paid', async () => {

@@ -28,7 +28,13 @@ export const KNOWN_FIELD_NAMES = Object.keys(FIELD_NAMES);
 export type ParsedRow =
   { line: number; body: CreateOrderRequest; errors?: undefined } | { line: number; errors: string[]; body?: undefined };
 
-const USERNAME = /^[A-Za-z0-9_]{3,20}$/;
+/**
+ * What a username must be before a row is sent: one word, no control characters, of a bounded length. The document
+ * shows no rule of its own ("maximum lengths and value ranges: not shown"): the server decides the rest, as it does
+ * for `orders create`.
+ */
+export const USERNAME = /^[^\s\p{Cc}]{1,256}$/u;
+export const USERNAME_RULE = 'one word without spaces or control characters, up to 256 characters';
 
 function knownName(name: string): OrderField | undefined {
   return Object.hasOwn(FIELD_NAMES, name) ? FIELD_NAMES[name] : undefined;
@@ -76,14 +82,13 @@ export function orderFromFields(fields: ReadonlyMap<OrderField, unknown>): { bod
   const username = text('platform_username');
   if (username === undefined) {
     if (!errors.some((e) => e.startsWith('platform_username'))) errors.push('platform_username is missing');
-  } else if (!USERNAME.test(username)) errors.push('platform_username must be 3 to 20 letters, digits or underscores');
+  } else if (!USERNAME.test(username)) errors.push(`platform_username must be ${USERNAME_RULE}`);
   const place = id('place_id', true);
   const pass = id('platform_pass_id', true);
   const paymentMethod = text('payment_method');
   if (paymentMethod !== undefined && !isVisibleWord(paymentMethod, 32))
     errors.push('payment_method must be a code of up to 32 characters without spaces');
   const reference = text('client_reference');
-  if (reference !== undefined && reference.length > 64) errors.push('client_reference must be at most 64 characters');
   if (errors.length > 0) return { errors };
   return {
     body: {

@@ -8,6 +8,7 @@ import { CHAT_USER_ID_MAX_LENGTH } from '../../settings.js';
 import { amountText, creditText, orDash, timeText } from '../../io/format.js';
 import { renderFields } from '../../io/table.js';
 import { oneLine } from '../../io/sanitize.js';
+import { USERNAME, USERNAME_RULE } from './batch-rows.js';
 import type { Prompter } from '../../prompter.js';
 import { tokenModeOf } from '../auth/token-family.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, refreshIntervals, wholeNumberOf } from '../shared/choices.js';
@@ -225,7 +226,7 @@ async function offerToWait(ctx: CliContext, invoiceCode: string): Promise<void> 
 
 /** The terminal path: ask for what is missing, pick a payment method from the catalog, confirm. */
 async function runWizard(ctx: CliContext, flags: CreateOrderFlags): Promise<OrderDraft> {
-  const [prompter, { PlatformId, PlatformUsername }] = await Promise.all([ctx.prompter(), import('../../../contract/orders.js')]);
+  const [prompter, { PlatformId }] = await Promise.all([ctx.prompter(), import('../../../contract/orders.js')]);
   const spec = ctx.targetSpec();
   const type =
     flags.type ??
@@ -242,7 +243,7 @@ async function runWizard(ctx: CliContext, flags: CreateOrderFlags): Promise<Orde
     (
       await prompter.input({
         message: 'Platform username:',
-        validate: (v) => PlatformUsername.safeParse(v.trim()).success || 'Use 3 to 20 letters, digits or underscores.',
+        validate: (v) => USERNAME.test(v.trim()) || `Use ${USERNAME_RULE}.`,
       })
     ).trim();
   const askId = async (message: string) =>
