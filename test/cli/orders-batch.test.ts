@@ -464,6 +464,15 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect(result.err).toContain('Final: paid 2.');
   });
 
+  it('--wait whose invoices end unpaid is exit 5, as invoices status --wait is', async () => {
+    // TestOutcomes' pass 9901: the sandbox's order whose invoice fails at once.
+    const input = file('fails.csv', 'username,place,pass,reference\nTestOutcomes,5900,9901,f1\n');
+    const result = await asRich(['orders', 'batch', input, '--wait']);
+    expect(result.err).toContain('Final: failed 1.');
+    expect(result.code).toBe(5);
+    expect(result.err).toMatch(/Error: 1 of 1 invoice ended unpaid \(failed 1\); see the results file for which\.\n$/);
+  });
+
   it('a second run on the same ledger while the first holds it refuses; a lock left by a dead process is taken over', async () => {
     const input = file('lock.csv', 'username,place,pass\nBuilderBob,5001,9001\n');
     writeFileSync(`${input}.results.jsonl.lock`, String(process.pid));

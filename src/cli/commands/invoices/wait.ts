@@ -11,6 +11,11 @@ export interface WaitSettings {
   timeoutSeconds?: number | undefined;
 }
 
+/** Whether an invoice's final status says it ended without being paid (exit 5 for a wait that ends so). */
+export function endedUnpaid(paymentStatus: string | undefined): boolean {
+  return Object.hasOwn(unpaidEndings, paymentStatus ?? '');
+}
+
 const unpaidEndings: Record<string, (code: string) => string> = {
   expired: (code) => `Invoice ${code} expired before it was paid.`,
   cancelled: (code) => `Invoice ${code} was cancelled before it was paid.`,

@@ -16,6 +16,7 @@ import { startProgress, type ProgressMode } from './batch-progress.js';
 import type { BatchFormat } from './batch-records.js';
 import { formatOf, isStreamedInput, openBatchSource, type BatchSource } from './batch-source.js';
 import { waitForInvoices, type PendingInvoice } from './batch-wait.js';
+import { endedUnpaid } from '../invoices/wait.js';
 
 export interface BatchFlags {
   format?: BatchFormat | undefined;
@@ -505,4 +506,11 @@ async function waitForAll(
   const counts = new Map<string, number>();
   for (const status of ledger.finals.values()) counts.set(status, (counts.get(status) ?? 0) + 1);
   ctx.io.notice(`Final: ${[...counts].map(([status, n]) => `${status} ${n}`).join(', ')}.`);
+  // As `invoices status --wait`: a wait whose invoices ended unpaid (expired, failed, …) is exit 5.
+  const unpaid = [...counts].filter(([status]) => endedUnpaid(status));
+  const unpaidCount = unpaid.reduce((sum, [, n]) => sum + n, 0);
+  if (unpaidCount > 0)
+    throw new RejectedError(
+      `${unpaidCount} of ${ledger.finals.size} invoice${ledger.finals.size === 1 ? '' : 's'} ended unpaid (${unpaid.map(([status, n]) => `${sanitizeText(status, { multiline: false })} ${n}`).join(', ')}); see the results file for which.`,
+    );
 }
