@@ -52,7 +52,7 @@ describe.skipIf(spawnSync('bash', ['-c', 'exit 0']).status !== 0)('bash completi
     ],
     [
       ['topup', 'config', 'get', ''],
-      ['profile', 'base_url', 'chat_user_id', 'accessible'],
+      ['profile', 'base_url', 'chat_user_id', 'time_zone', 'accessible'],
     ],
     [['topup', 'mock', 'state', 'load', 'ci'], ['ci-start.json']],
   ])('%j offers %j', (words, expected) => {

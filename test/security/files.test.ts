@@ -76,8 +76,11 @@ describe.each(kinds)('a %s planted at a state file name', (kind) => {
   it('the lock: refused or waited on, never written', async () => {
     const file = join(dir, 'state.json');
     await plant[kind](victim, `${file}.lock`);
-    // A hard link reads as a lock whose owner cannot be told: waited on, as any lock held by someone else.
-    const expected = kind === 'symlink' ? refusal(`${file}.lock`, kind) : `The state file ${file} is in use by another process.`;
+    // A hard link to another file names no process: waited on, and the refusal says no topup holds it.
+    const expected =
+      kind === 'symlink'
+        ? refusal(`${file}.lock`, kind)
+        : `The state file's lock ${file}.lock names no process (topup never leaves one so): if no topup command or \`topup mock serve\` uses ${file}, remove the lock file.`;
     await expect(openPersistentSandbox(file, { waitMs: 0 })).rejects.toThrow(expected);
     await victimIntact();
   });
@@ -162,11 +165,11 @@ describe('the one opener (src/safe-file.ts)', () => {
     expect(readIfExistsSync(file, { maxBytes: 11 })?.toString('utf8')).toBe('"123456789"');
   });
 
-  it('a state lock of 600 MiB holds no pid: waited on as a lock held by someone else, never read whole', async () => {
+  it('a state lock of 600 MiB holds no pid: waited on, said to name no process, never read whole', async () => {
     const file = join(dir, 'state.json');
     await writeFile(`${file}.lock`, '1');
     await truncate(`${file}.lock`, 600 * 2 ** 20);
-    await expect(openPersistentSandbox(file, { waitMs: 0 })).rejects.toThrow(`The state file ${file} is in use by another process.`);
+    await expect(openPersistentSandbox(file, { waitMs: 0 })).rejects.toThrow(`The state file's lock ${file}.lock names no process`);
   });
 
   // A file whose size says nothing of what it holds: /proc's report 0 bytes. A file that grows between the size check

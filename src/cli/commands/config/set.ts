@@ -74,7 +74,7 @@ Examples:
   $ topup config set profile default
   $ topup config set chat_user_id 700000001 --profile bot
   $ topup config set base_url https://shop.example.com/
-  $ topup config set time_zone Asia/Jakarta --profile shop
+  $ topup config set time_zone Asia/Jakarta --profile staging
   $ topup config set accessible true`,
     )
     .action((key: string, value: string) => runSet(ctx, key, value));
