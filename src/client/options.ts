@@ -152,7 +152,7 @@ export function resolveOptions(given: ClientOptions): ResolvedOptions {
       maxRetries: checkNumber('maxRetries', options.maxRetries ?? defaults.maxRetries, 0, 100, true),
       maxRetryTime: checkNumber('maxRetryTime', options.maxRetryTime ?? defaults.maxRetryTime, 0, MAX_TIMER_MS),
     },
-    pacing: options.pacing ?? (declaresNoRateLimits(fetchFunction) ? false : defaults.pacing),
+    pacing: options.pacing ?? (declaresNoRateLimits(options.fetch ?? globalThis.fetch) ? false : defaults.pacing),
     allowInsecureHttp: options.allowInsecureHttp === true,
     userAgent,
     onRequest: options.onRequest,

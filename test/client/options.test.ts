@@ -127,3 +127,19 @@ describe('createClient', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 });
+
+describe('the global fetch, looked up at each request', () => {
+  it('still tells a sandbox without limits when it is the global fetch: pacing off, as with the fetch option', async () => {
+    const { createSandbox } = await import('../../mocks/assembly/sandbox.js');
+    const { resolveOptions } = await import('../../src/client/options.js');
+    const unlimited = await createSandbox({ rateLimit: false });
+    vi.stubGlobal('fetch', unlimited.fetch);
+    try {
+      expect(resolveOptions({ baseUrl: 'https://shop.example.com' }).pacing).toBe(false);
+      expect(resolveOptions({ baseUrl: 'https://shop.example.com', fetch: unlimited.fetch }).pacing).toBe(false);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(resolveOptions({ baseUrl: 'https://shop.example.com' }).pacing).toBe(true);
+  });
+});
