@@ -4,7 +4,7 @@ import { urlOf } from '../support/url-of.js';
 import type { FixtureAccountName } from '../../mocks/store/fixtures.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../mocks/assembly/sandbox.js';
-import { clockSkewSeconds, contractFindings } from '../../src/cli/commands/doctor/checks.js';
+import { clockSkewSeconds, contractDifferences } from '../../src/cli/commands/doctor/checks.js';
 import { createClient } from '../../src/client/index.js';
 import { CreditPackageList } from '../../src/contract/index.js';
 import { tempConfigDir } from '../support/fake-io.js';
@@ -127,6 +127,56 @@ describe('topup doctor', () => {
     expect(result.err).toBe('Error: topup doctor found 2 problems.\n');
   });
 
+  it('--contract: a server that differs from topup only in fields the document does not show passes, with notes (exit 0)', async () => {
+    await seedOrderAndDeposit();
+    await sandbox.control.deposit({ amount: 10_000, account: 'demo', paid: true });
+    const fetch = rewritten((path, body) => {
+      if ((path === '/api/v1/auth/token/validate' || path === '/api/v1/me') && body.data.user) body.data.user.id = 'u_7f3a';
+      if (path === '/api/v1/me') body.data.user.email = 'hidden';
+      if (path === '/api/v1/health') body.data.time = '2026-11-28T10:00:00Z';
+      if (path === '/api/v1/me/balance/transactions') for (const t of body.data.transactions) t.id = 7;
+      return body;
+    });
+    const result = await doctor(['--contract'], { fetch });
+    expect(result.code, result.out + result.err).toBe(0);
+    expect(result.out).not.toMatch(/findings?:/);
+    const notes = result.out.split('\n').filter((l) => l.startsWith('- '));
+    expect(notes).toEqual(
+      expect.arrayContaining([
+        "- GET /api/v1/me: data.user.id: expected number, got a string (topup's own design; the document does not show this field).",
+        expect.stringMatching(
+          /^- GET \/api\/v1\/me: data\.user\.email: .*\(topup's own design; the document does not show this field\)\.$/,
+        ),
+        expect.stringMatching(/^- GET \/api\/v1\/health: data\.time: .*\(topup's own design/),
+        expect.stringMatching(
+          /^- GET \/api\/v1\/me\/balance\/transactions: data\.transactions\[0\]\.id: expected string, got a number \(topup's own design/,
+        ),
+      ]),
+    );
+  });
+
+  it('a difference in a field the document shows stays a finding, also beside notes on fields it does not show', () => {
+    const { findings, notes } = contractDifferences('x', CreditPackageList, {
+      packages: [
+        {
+          code: 'P',
+          name: 'n',
+          credit_amount: '80',
+          price: 1,
+          formatted_price: '1',
+          currency: 'IDR',
+          description: '',
+          sort_order: 1,
+          bonus: 1,
+          tier: 5,
+        },
+      ],
+      limit: 50,
+    });
+    expect(findings).toEqual([{ where: 'x', problem: 'packages[0].credit_amount: expected number, got a string.' }]);
+    expect(notes).toEqual([]);
+  });
+
   it('a value this version does not know, in a record the document does not show, is a note and no problem (exit 0)', async () => {
     // The health record is our design ("not shown" in the document): another server may well say "up".
     const fetch = rewritten((path, body) => (path === '/api/v1/health' ? { ...body, data: { ...body.data, status: 'up' } } : body));
@@ -229,6 +279,6 @@ describe('doctor checks', () => {
   });
 
   it('a valid answer has no findings', () => {
-    expect(contractFindings('x', CreditPackageList, { packages: [], limit: 50 })).toEqual([]);
+    expect(contractDifferences('x', CreditPackageList, { packages: [], limit: 50 })).toEqual({ findings: [], notes: [] });
   });
 });

@@ -113,24 +113,61 @@ export function unknownEnumNotes(where: string, schema: z.ZodType, value: unknow
 }
 
 /**
- * What the contract's reading of an answer cannot take, one finding per difference, in words: a missing guaranteed
- * field, a value of an unexpected type. The schema is the contract's tolerant reader, so fields the document does not
- * guarantee may be absent, unknown fields are fine, and so are values of open enums it does not know (those are
- * unknownEnumNotes: notes, not problems).
+ * What the contract's reading of an answer cannot take, in words: a missing guaranteed field, a value of an
+ * unexpected type. The schema is the contract's tolerant reader, so fields the document does not guarantee may be
+ * absent, unknown fields are fine, and so are values of open enums it does not know (those are unknownEnumNotes).
+ *
+ * Only a difference in what the document shows is a finding. A field the document does not show (a profile's `id`, a
+ * transaction's id, the health record) has the shape topup's own design gave it, which another server need not share:
+ * a difference there, or anywhere inside such a field, is a note, and the commands show the value as it is.
  */
-export function contractFindings(where: string, schema: z.ZodType, body: unknown): Finding[] {
+export function contractDifferences(where: string, schema: z.ZodType, body: unknown): { findings: Finding[]; notes: Note[] } {
   const parsed = schema.safeParse(body);
-  if (parsed.success) return [];
-  return [
-    ...parsed.error.issues.map((issue) => {
-      const at = pathText(issue.path);
-      const value = valueAt(body, issue.path);
-      if (issue.code === 'invalid_value' && 'values' in issue) {
-        return { where, problem: unknownValueText(at, value, issue.values) };
-      }
-      if (issue.code === 'invalid_type' && value === undefined) return { where, problem: `${at}: a guaranteed field is missing.` };
-      if (issue.code === 'invalid_type') return { where, problem: `${at}: expected ${issue.expected}, got ${typeName(value)}.` };
-      return { where, problem: `${at}: ${issue.message.replace(/\.$/, '')}.` };
-    }),
-  ];
+  const findings: Finding[] = [];
+  const notes: Note[] = [];
+  if (parsed.success) return { findings, notes };
+  for (const issue of parsed.error.issues) {
+    const value = valueAt(body, issue.path);
+    if (throughUnshownField(schema, issue.path)) {
+      const text = issue.code === 'invalid_type' && value === undefined ? `${pathText(issue.path)}: missing` : issueText(issue, value);
+      notes.push({ where, note: `${text.replace(/\.$/, '')} (topup's own design; the document does not show this field).` });
+    } else findings.push({ where, problem: issueText(issue, value) });
+  }
+  return { findings, notes };
+}
+
+function issueText(issue: z.core.$ZodIssue, value: unknown): string {
+  const at = pathText(issue.path);
+  if (issue.code === 'invalid_value' && 'values' in issue) return unknownValueText(at, value, issue.values);
+  if (issue.code === 'invalid_type' && value === undefined) return `${at}: a guaranteed field is missing.`;
+  if (issue.code === 'invalid_type') return `${at}: expected ${issue.expected}, got ${typeName(value)}.`;
+  if (issue.code === 'invalid_format' && issue.format === 'regex' && 'pattern' in issue)
+    return `${at}: ${shownValue(value)} does not match the pattern ${String(issue.pattern)}.`;
+  if (issue.code === 'invalid_format') return `${at}: ${shownValue(value)} is not in the ${issue.format} format.`;
+  return `${at}: ${issue.message.replace(/\.$/, '')}.`;
+}
+
+/**
+ * Whether `path` goes through a field the contract reads as optional: one the document does not guarantee (a tolerant
+ * record makes exactly those optional, see contract/common.ts). Wrappers (nullable, optional) are looked through.
+ */
+function throughUnshownField(schema: z.ZodType, path: readonly PropertyKey[]): boolean {
+  let def = schemaDef(schema);
+  for (const key of path) {
+    def = unwrapped(def);
+    let next: z.ZodType | undefined;
+    if (def.type === 'array' && typeof key === 'number') next = def.element;
+    else if (def.type === 'object' && typeof key === 'string') next = def.shape?.[key];
+    else if (def.type === 'union') next = def.options?.map((o) => unwrapped(schemaDef(o)).shape?.[String(key)]).find(Boolean);
+    // A key the schema does not name (a loose record's own extra) is no field the document shows.
+    if (next === undefined) return true;
+    if (schemaDef(next).type === 'optional') return true;
+    def = schemaDef(next);
+  }
+  return false;
+}
+
+function unwrapped(def: SchemaDef): SchemaDef {
+  while ((def.type === 'nullable' || def.type === 'optional') && def.innerType) def = schemaDef(def.innerType);
+  return def;
 }

@@ -11,7 +11,8 @@ export function registerDoctorCommand(program: Command, ctx: CliContext): void {
       'after',
       `
 Read-only: it never creates an order. Exit 0 when all is well, 1 with a list of findings otherwise.
-Values this version does not know are listed as notes, which are no problem.
+Values this version does not know, and differences in fields the interface document does not show,
+are listed as notes, which are no problem.
 
 Examples:
   $ topup doctor

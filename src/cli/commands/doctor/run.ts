@@ -5,7 +5,7 @@ import { INSTANCE_HEADER } from '../../../contract/sandbox-control.js';
 import type { CliContext } from '../../context.js';
 import {
   clockSkewSeconds,
-  contractFindings,
+  contractDifferences,
   rateLimitHeadersOf,
   shownValue,
   SKEW_LIMIT_SECONDS,
@@ -288,7 +288,9 @@ async function checkAnswers(report: Report, seen: readonly Recorded[]): Promise<
     }
     const { endpointById, successEnvelope } = await import('../../../contract/endpoints.js');
     const schema = successEnvelope(endpointById[answer.probe].data);
-    report.findings.push(...contractFindings(endpointName(answer.probe), schema, body));
+    const differences = contractDifferences(endpointName(answer.probe), schema, body);
+    report.findings.push(...differences.findings);
+    report.notes.push(...differences.notes);
     report.notes.push(...unknownEnumNotes(endpointName(answer.probe), schema, body));
   }
 }
