@@ -10,7 +10,8 @@ export interface InvoicesApi {
   status(invoiceCode: string, options?: RequestOptions): Promise<InvoiceStatus>;
   /**
    * Polls the status until `is_final` and returns that final status (paid, expired, failed or refunded).
-   * Throws WaitTimeoutError (with `lastStatus`) at the timeout; rejects with the signal's reason on abort.
+   * Throws WaitTimeoutError (with `lastStatus`) at the timeout; rejects with the signal's reason on abort. A later
+   * check that fails in a way that may pass by itself (`onPollError` hears of it) does not end the wait.
    */
   wait(invoiceCode: string, options?: WaitOptions): Promise<InvoiceStatus>;
 }

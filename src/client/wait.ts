@@ -12,6 +12,24 @@ export interface WaitOptions {
   signal?: AbortSignal | undefined;
   /** Called with every status seen, final or not. */
   onPoll?: ((status: InvoiceStatus) => void) | undefined;
+  /**
+   * Called when a check after the first fails in a way that passes by itself (no answer, a 5xx, a timeout, a 429),
+   * once the client's own retries are spent. The wait goes on until the invoice is final or the timeout passes; any
+   * other failure, and a failure of the first check, ends it.
+   */
+  onPollError?: ((error: TopupError, nextCheckInMs: number) => void) | undefined;
+}
+
+/** Kinds of failure a later check may well not meet: no answer, a timeout, a server error, the rate limit. */
+const PASSING_KINDS: ReadonlySet<string> = new Set(['connection', 'timeout', 'server', 'rate_limited']);
+
+/**
+ * Whether a failed check may pass by itself, so a long wait should check again rather than end. A 501 (the server
+ * does not do this at all) will not.
+ */
+export function mayPassByItself(error: unknown): error is TopupError {
+  if (!(error instanceof Error) || !('kind' in error) || typeof error.kind !== 'string') return false;
+  return PASSING_KINDS.has(error.kind) && (error as TopupError).status !== 501;
 }
 
 export const waitDefaults = {
@@ -61,19 +79,33 @@ export async function waitForInvoice(
   const { signal } = options;
   const deadline = clock.now() + timeout;
 
+  let last: InvoiceStatus | undefined;
   for (;;) {
     signal?.throwIfAborted();
-    const status = await fetchStatus(signal);
-    options.onPoll?.(status);
-    if (isFinalStatus(status, invoiceCode)) return status;
+    let failed: TopupError | undefined;
+    try {
+      const status = await fetchStatus(signal);
+      options.onPoll?.(status);
+      if (isFinalStatus(status, invoiceCode)) return status;
+      last = status;
+    } catch (error) {
+      // Nothing seen yet (a wrong address, a token refused) is no wait to keep up; a later outage may pass.
+      if (last === undefined || signal?.aborted === true || !mayPassByItself(error)) throw error;
+      failed = error;
+    }
     const left = deadline - clock.now();
+    const code = last.invoice_code ?? invoiceCode;
     if (left <= 0) {
       throw new WaitTimeoutError(
-        `Invoice ${status.invoice_code ?? invoiceCode} was still ${status.payment_status} when the wait timed out.`,
-        status,
+        failed === undefined
+          ? `Invoice ${code} was still ${last.payment_status} when the wait timed out.`
+          : `Invoice ${code} was last seen ${last.payment_status}; the wait timed out while the server could not be checked: ${failed.message}`,
+        last,
       );
     }
     // The last pause is cut short so the final poll lands on the deadline.
-    await clock.sleep(nextPollDelay(interval, status.poll_after_seconds, left), signal);
+    const pause = nextPollDelay(interval, failed === undefined ? last.poll_after_seconds : failed.retryAfter, left);
+    if (failed !== undefined) options.onPollError?.(failed, pause);
+    await clock.sleep(pause, signal);
   }
 }

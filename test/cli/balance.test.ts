@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { describe, expect, it } from 'vitest';
 import { useHarness, seedRichHistory, type Harness } from './read-harness.js';
@@ -93,6 +94,58 @@ describe('topup balance', () => {
       ].join('\n'),
     );
     expect(result.err).toBe('');
+  });
+
+  it('--watch: a refresh that fails after the retries (502) ends nothing; the next one shows the balance again', async () => {
+    const controller = new AbortController();
+    const refreshes = () => h.time.slept.filter((ms) => ms === 30_000).length;
+    h.time.onSleep = () => {
+      // After the first refresh: every attempt of the second fails (the first and its 4 retries); the third answers.
+      if (h.time.slept.length === 1)
+        h.sandbox.faults.configure({ rules: [{ kind: 'error', status: 502, times: 5, routes: ['getBalance'] }] });
+      if (refreshes() === 3) controller.abort();
+    };
+    const result = await h.run(['balance', '--watch'], { signal: controller.signal });
+    expect(result.code, result.err).toBe(130);
+    const record = leanLines(['balance: 10044000', 'currency: IDR', 'updated_at: 2026-03-02T10:04:00Z', ''], BALANCE_DROPPED).join('\n');
+    expect(result.out).toBe(`${record}\n${record}`);
+    expect(result.err).toMatch(
+      /^Could not refresh at \d\d:\d\d:\d\d \+00:00: The gateway got no valid answer from the service; retry shortly\. Trying again in 30 s\.\n$/,
+    );
+  });
+
+  it('--watch on a terminal: a failed refresh redraws the last figures with when they were fetched and why the refresh failed', async () => {
+    const controller = new AbortController();
+    h.time.onSleep = () => {
+      if (h.time.slept.length === 1)
+        h.sandbox.faults.configure({ rules: [{ kind: 'error', status: 503, times: 5, routes: ['getBalance'] }] });
+      if (h.sandbox.faults.stats.error === 5) controller.abort();
+    };
+    const result = await h.run(['balance', '--watch', '--no-color'], { signal: controller.signal, tty: true });
+    expect(result.code, result.err).toBe(130);
+    const frames = result.out;
+    expect(frames).toMatch(/Updated (\d\d:\d\d:\d\d) \+00:00; refreshing every 30 s\. Press Ctrl-C to stop\./);
+    const updated = /Updated (\d\d:\d\d:\d\d)/.exec(frames)![1];
+    expect(frames).toMatch(
+      new RegExp(
+        `Updated ${updated} \\+00:00\\. Could not refresh at \\d\\d:\\d\\d:\\d\\d \\+00:00: .+\\. Trying again in 30 s\\. Press Ctrl-C to stop\\.`,
+      ),
+    );
+    expect(result.err).toBe('');
+  });
+
+  it('--watch: a failure that will not pass by itself (the token refused) still ends the watch', async () => {
+    h.time.onSleep = async () => {
+      const digest = createHash('sha256').update(h.sandbox.account('rich').token).digest('hex');
+      const state = h.sandbox.snapshot();
+      const tokens = (state.tables.tokens as Record<string, unknown>[]).map((t) =>
+        t.token_sha256 === digest ? { ...t, revoked: true } : t,
+      );
+      await h.sandbox.control.loadState({ ...state, tables: { ...state.tables, tokens } });
+    };
+    const result = await h.run(['balance', '--watch']);
+    expect(result.code, result.err).toBe(4);
+    expect(h.time.slept).toEqual([30_000]);
   });
 
   it('--watch --json: JSON lines', async () => {

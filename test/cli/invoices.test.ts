@@ -175,6 +175,21 @@ describe('topup invoices status', () => {
     );
   });
 
+  it('--wait: a check that fails past the retries (502) is reported on stderr, and the wait goes on to the payment', async () => {
+    h.time.onSleep = async (count) => {
+      // Every attempt of the second check fails (the first and the client's 4 retries); the invoice is then paid.
+      if (count === 1) h.sandbox.faults.configure({ rules: [{ kind: 'error', status: 502, times: 5, routes: ['getInvoiceStatus'] }] });
+      if (h.sandbox.faults.stats.error === 5) await h.sandbox.control.pay(PENDING).catch(() => undefined);
+    };
+    const result = await h.run(['invoices', 'status', PENDING, '--wait']);
+    expect(result.code, result.err).toBe(0);
+    expect(result.err.replace(/ at \d\d:\d\d:\d\d \+00:00:/, ' at T:')).toBe(
+      `${pendingLine}Could not check ${PENDING} at T: The gateway got no valid answer from the service; retry shortly. Next check in 15 s.\n` +
+        `${PENDING} paid${orderPart('processing')}\n`,
+    );
+    expect(result.out).toMatch(/^payment_status: paid$/m);
+  });
+
   it('--wait against a server without the invented is_final and poll_after_seconds: 15 s pauses, final by payment_status', async () => {
     const lean: typeof fetch = async (input, init) => {
       const answer = await h.sandbox.fetch(input, init);

@@ -464,6 +464,19 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect(result.err).toContain('Final: paid 2.');
   });
 
+  it('--wait: a check that fails past the retries (502) is reported, and that invoice is checked again', async () => {
+    const input = file('flaky.csv', 'username,place,pass,payment_method,reference\nBuilderBob,5001,9001,balance,k1\n');
+    // The first status check and the client's 4 retries of it all get a 502; the next check answers.
+    served.sandbox.faults.configure({ rules: [{ kind: 'error', status: 502, times: 5, routes: ['getInvoiceStatus'] }] });
+    const result = await asRich(['orders', 'batch', input, '--chat-user-id', '700000001', '--yes', '--wait']);
+    expect(result.code, result.err).toBe(0);
+    expect(result.err).toMatch(
+      /\nCould not check INV\d+ at \d\d:\d\d:\d\d \+00:00: The gateway got no valid answer from the service; retry shortly\. It will be checked again\.\n/,
+    );
+    expect(result.out).toMatch(/-\tfinal\t\S+\tINV\d+\tpaid\n$/);
+    expect(served.sandbox.faults.stats.error).toBe(5);
+  });
+
   it('--wait whose invoices end unpaid is exit 5, as invoices status --wait is', async () => {
     // TestOutcomes' pass 9901: the sandbox's order whose invoice fails at once.
     const input = file('fails.csv', 'username,place,pass,reference\nTestOutcomes,5900,9901,f1\n');

@@ -87,6 +87,81 @@ describe('invoices.wait', () => {
     expect(polls.map((p) => p.at)).toEqual([0, INTERVAL, 2 * INTERVAL, 40_000]);
   });
 
+  it('a check after the first that fails past the retries (502) is reported, and the wait goes on to the payment', async () => {
+    const once = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, maxRetries: 1 });
+    const failures: Array<{ at: number; kind: string; status: number | undefined; next: number }> = [];
+    const final = await settle(
+      once.invoices.wait(invoiceCode, {
+        onPoll: (status) => {
+          onPoll(status);
+          // The next check's attempt and its one retry both get a 502; the one after answers, and the invoice is paid.
+          if (polls.length === 1)
+            sandbox.faults.configure({ rules: [{ kind: 'error', status: 502, times: 2, routes: ['getInvoiceStatus'] }] });
+        },
+        onPollError: (error, next) => {
+          failures.push({ at: Date.now() - START, kind: error.kind, status: error.status, next });
+          void sandbox.control.pay(invoiceCode);
+        },
+      }),
+    );
+    expect(final.payment_status).toBe('paid');
+    expect(failures).toEqual([{ at: expect.any(Number), kind: 'server', status: 502, next: INTERVAL }]);
+    expect(polls.map((p) => p.status.payment_status)).toEqual(['pending', 'paid']);
+    expect(polls[1]!.at - failures[0]!.at).toBe(INTERVAL);
+  });
+
+  it('a first check that fails ends the wait: there is nothing to wait on yet', async () => {
+    const once = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, maxRetries: 0 });
+    sandbox.faults.configure({ rules: [{ kind: 'error', status: 503, times: 1, routes: ['getInvoiceStatus'] }] });
+    const onPollError = vi.fn();
+    const error = await settle(once.invoices.wait(invoiceCode, { onPoll, onPollError }).catch((e: unknown) => e));
+    expect(error).toMatchObject({ name: 'ServerError', status: 503 });
+    expect(onPollError).not.toHaveBeenCalled();
+    expect(polls).toEqual([]);
+  });
+
+  it('checks failing until the timeout end in WaitTimeoutError with the last status seen and why the checks failed', async () => {
+    const once = createClient({ baseUrl: sandbox.baseUrl, token: sandbox.account('demo').token, fetch: sandbox.fetch, maxRetries: 0 });
+    const onPollError = vi.fn();
+    const error = await settle(
+      once.invoices
+        .wait(invoiceCode, {
+          timeout: 40_000,
+          onPoll: (status) => {
+            onPoll(status);
+            sandbox.faults.configure({ rules: [{ kind: 'error', status: 503, times: 100, routes: ['getInvoiceStatus'] }] });
+          },
+          onPollError,
+        })
+        .catch((e: unknown) => e),
+    );
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect((error as WaitTimeoutError).message).toMatch(
+      new RegExp(`^Invoice ${invoiceCode} was last seen pending; the wait timed out while the server could not be checked: .+`),
+    );
+    expect((error as WaitTimeoutError).lastStatus).toMatchObject({ invoice_code: invoiceCode, payment_status: 'pending' });
+    // Checks at 15 s and 30 s failed and were reported; the one at the deadline (40 s) failed and ended the wait.
+    expect(onPollError.mock.calls.map(([, next]) => next)).toEqual([INTERVAL, 10_000]);
+    expect(polls).toHaveLength(1);
+  });
+
+  it('a failure that will not pass by itself (404 after the first check) ends the wait', async () => {
+    const onPollError = vi.fn();
+    const error = await settle(
+      client.invoices
+        .wait(invoiceCode, {
+          onPoll: (status) => {
+            onPoll(status);
+            void sandbox.reset();
+          },
+          onPollError,
+        })
+        .catch((e: unknown) => e),
+    );
+    expect(error).toMatchObject({ name: 'NotFoundError', status: 404 });
+    expect(onPollError).not.toHaveBeenCalled();
+  });
+
   it('rejects with the signal reason as soon as it aborts, also in the middle of a pause', async () => {
     const controller = new AbortController();
     const waiting = client.invoices.wait(invoiceCode, { signal: controller.signal, onPoll }).catch((e: unknown) => e);

@@ -2,6 +2,7 @@ import type { InvoiceStatus } from '../../../contract/index.js';
 import type { CliContext } from '../../context.js';
 import { RejectedError, UsageError } from '../../errors.js';
 import { clockText, orDash, statusText } from '../../io/format.js';
+import { messageText } from '../../io/sanitize.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, refreshIntervals } from '../shared/choices.js';
 
 export interface WaitSettings {
@@ -69,6 +70,11 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
             `Waiting for ${invoiceCode} to be paid: ${statusText(s.payment_status, style)} at ${clockText(ctx.clock.now(), ctx.io.view)}${plan}.`,
           );
         else ctx.io.notice(`${describe(s)}${plan}`);
+      },
+      onPollError: (error, nextMs) => {
+        const text = `Could not check ${invoiceCode} at ${clockText(ctx.clock.now(), ctx.io.view)}: ${messageText(error.message, { multiline: false }).replace(/\.?$/, '.')} Next check in ${Math.ceil(nextMs / 1000)} s.`;
+        if (spinning) spinner.update(text);
+        else ctx.io.notice(text);
       },
     });
   } catch (error) {

@@ -3,8 +3,8 @@ import { basename, dirname, join } from 'node:path';
 import type { BatchOutcome, BatchStop, TopupClient } from '../../../client/index.js';
 import type { CliContext } from '../../context.js';
 import { CliError, RejectedError, UsageError } from '../../errors.js';
-import { amountText } from '../../io/format.js';
-import { sanitizeText } from '../../io/sanitize.js';
+import { amountText, clockText } from '../../io/format.js';
+import { messageText, sanitizeText } from '../../io/sanitize.js';
 import { renderFields } from '../../io/table.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/choices.js';
 import { spendsRealBalance } from './create-run.js';
@@ -502,6 +502,10 @@ async function waitForAll(
       if (ctx.globals.json) await ctx.io.writeJsonLine({ key: invoice.key, invoice_code: invoice.invoiceCode, final: paymentStatus });
       else if (!ctx.io.terminal) ctx.io.out(`-\tfinal\t${invoice.key}\t${invoice.invoiceCode}\t${paymentStatus}\n`);
     },
+    onPollError: (invoice, error) =>
+      ctx.io.notice(
+        `Could not check ${sanitizeText(invoice.invoiceCode, { multiline: false })} at ${clockText(ctx.clock.now(), ctx.io.view)}: ${messageText(error.message, { multiline: false }).replace(/\.?$/, '.')} It will be checked again.`,
+      ),
   });
   const counts = new Map<string, number>();
   for (const status of ledger.finals.values()) counts.set(status, (counts.get(status) ?? 0) + 1);

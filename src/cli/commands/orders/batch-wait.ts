@@ -1,10 +1,10 @@
 // `orders batch --wait`: every created invoice polled in turn until final, within the read limit.
 import type { TopupClient } from '../../../client/index.js';
 import type { InvoiceStatus } from '../../../contract/invoices.js';
-import { isFinalStatus } from '../../../client/wait.js';
+import { isFinalStatus, mayPassByItself } from '../../../client/wait.js';
 import { pollIntervals } from '../../../contract/timing.js';
 import { rateClasses } from '../../../contract/rate-limits.js';
-import { WaitTimeoutError } from '../../../errors.js';
+import { WaitTimeoutError, type TopupError } from '../../../errors.js';
 import type { CliClock } from '../../clock.js';
 
 /** Never one invoice more often than this (the document's minimum status interval). */
@@ -56,7 +56,8 @@ export class PollSchedule {
 
 /**
  * Polls until every invoice is final (calling `onFinal` with each, to record it) or the timeout passes
- * (WaitTimeoutError, exit 8). The signal stops it at once.
+ * (WaitTimeoutError, exit 8). A check that fails in a way that may pass by itself is tried again later (`onPollError`).
+ * The signal stops it at once.
  */
 export async function waitForInvoices(
   client: TopupClient,
@@ -67,6 +68,11 @@ export async function waitForInvoices(
     signal?: AbortSignal | undefined;
     onFinal: (invoice: PendingInvoice, paymentStatus: string) => Promise<void>;
     onPoll?: ((left: number) => void) | undefined;
+    /**
+     * A check that failed in a way that may pass by itself (no answer, a 5xx, a timeout, the rate limit), once the
+     * client's retries are spent: that invoice is checked again later, and the wait goes on. Any other failure ends it.
+     */
+    onPollError?: ((invoice: PendingInvoice, error: TopupError) => void) | undefined;
   },
 ): Promise<void> {
   const { clock, signal } = options;
@@ -86,7 +92,15 @@ export async function waitForInvoices(
     if (wait > 0) await clock.sleep(wait, signal);
     signal?.throwIfAborted();
     const invoice = byKey.get(next.key)!;
-    const status = await client.invoices.status(invoice.invoiceCode, { signal });
+    let status: InvoiceStatus;
+    try {
+      status = await client.invoices.status(invoice.invoiceCode, { signal });
+    } catch (error) {
+      if (signal?.aborted === true || !mayPassByItself(error)) throw error;
+      schedule.polled(next.key, clock.now(), false, error.retryAfter);
+      options.onPollError?.(invoice, error);
+      continue;
+    }
     lastStatus = status;
     const final = isFinalStatus(status, invoice.invoiceCode);
     schedule.polled(next.key, clock.now(), final, status.poll_after_seconds);

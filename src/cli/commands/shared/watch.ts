@@ -36,25 +36,47 @@ export interface WatchPlan<T> {
  * Refreshes until Ctrl-C: redrawn in place on a terminal; piped, one record per refresh
  * (blank-line separated, or one JSON line each with --json). In accessible mode on a terminal, each refresh is
  * printed below the last with its "Updated" line, never redrawn. Ends only by the signal's abort
- * (exit 130) or an error.
+ * (exit 130) or an error. A refresh after the first that fails in a way that may pass by itself (no answer, a 5xx, a
+ * timeout, the rate limit) ends nothing: the last figures stay, marked with when they were fetched and why the
+ * refresh failed, and the next refresh comes as planned.
  */
 export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<void> {
   const terminal = ctx.io.terminal && !ctx.globals.json;
   const redraw = terminal ? (ctx.io.accessible ? appendFrames(ctx) : createRedraw(ctx.io.stdout)) : undefined;
+  let shown: { frame: string; at: number } | undefined;
   for (let refresh = 0; ; refresh++) {
-    const data = await plan.fetch();
+    let data: T;
+    try {
+      data = await plan.fetch();
+    } catch (error) {
+      if (shown === undefined || ctx.signal?.aborted === true) throw error;
+      const [{ mayPassByItself }, { messageText }] = await Promise.all([import('../../../client/wait.js'), import('../../io/sanitize.js')]);
+      if (!mayPassByItself(error)) throw error;
+      const retryAfter = error.retryAfter ?? 0;
+      const seconds = Math.max(plan.seconds, Math.min(retryAfter, MAX_HINT_SECONDS));
+      const why = `Could not refresh at ${clockText(ctx.clock.now(), ctx.io.view)}: ${messageText(error.message, { multiline: false }).replace(/\.?$/, '.')}`;
+      if (redraw && !ctx.io.accessible)
+        redraw(
+          `${shown.frame}\n${ctx.io.style.dim(`Updated ${clockText(shown.at, ctx.io.view)}. ${why} Trying again in ${seconds} s. Press Ctrl-C to stop.`)}\n`,
+        );
+      else ctx.io.notice(`${why} Trying again in ${seconds} s.`);
+      await ctx.clock.sleep(seconds * 1000, ctx.signal);
+      continue;
+    }
     // A server may lengthen the pause, never shorten it below the document's minimum (plan.seconds is checked).
     const hint: unknown = plan.serverHint?.(data);
     const seconds = Math.max(
       plan.seconds,
       typeof hint === 'number' && Number.isFinite(hint) && hint > 0 ? Math.min(hint, MAX_HINT_SECONDS) : 0,
     );
+    const frame = ctx.globals.json ? '' : plan.render(data);
+    shown = { frame, at: ctx.clock.now() };
     if (ctx.globals.json) await ctx.io.writeJsonLine(data);
     else if (redraw)
       redraw(
-        `${plan.render(data)}\n${ctx.io.style.dim(`Updated ${clockText(ctx.clock.now(), ctx.io.view)}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`,
+        `${frame}\n${ctx.io.style.dim(`Updated ${clockText(shown.at, ctx.io.view)}; refreshing every ${seconds} s. Press Ctrl-C to stop.`)}\n`,
       );
-    else ctx.io.out(`${refresh > 0 ? '\n' : ''}${plan.render(data)}`);
+    else ctx.io.out(`${refresh > 0 ? '\n' : ''}${frame}`);
     await ctx.clock.sleep(seconds * 1000, ctx.signal);
   }
 }
