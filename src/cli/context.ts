@@ -288,6 +288,16 @@ export class CliContext {
         ),
       );
     }
+    // A token goes where a profile says: a stored token, or any token to a profile's server.
+    const fromProfile = spec.token !== undefined && (spec.tokenSource === 'profile' || spec.source === 'profile');
+    const changeable = fromProfile ? this.settings().changeableByOthers() : undefined;
+    if (changeable !== undefined) {
+      this.io.warn(
+        this.io.errStyle.yellow(
+          `Warning: other users can write to ${changeable}, so they could send your token to another server; run: chmod go-w ${changeable}`,
+        ),
+      );
+    }
     return { kind: 'remote', spec, baseUrl: spec.baseUrl, token: spec.token };
   }
 

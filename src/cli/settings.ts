@@ -205,6 +205,15 @@ export class Settings {
     return openToOthers(this.dir) && lstatSync(this.credentialsPath, { throwIfNoEntry: false }) !== undefined;
   }
 
+  /**
+   * The config folder or config.json when other users can write to it (group or world write): whoever can change a
+   * profile's base_url can have its stored token sent to their own server. Undefined when neither can be, or there is
+   * no folder yet.
+   */
+  changeableByOthers(): string | undefined {
+    return [this.dir, this.configPath].find((path) => writableByOthers(path));
+  }
+
   async saveProfile(name: string, profile: ProfileSettings, token: string | undefined, makeCurrent: boolean): Promise<void> {
     checkProfileName(name);
     await this.changing(() => this.writeProfile(name, profile, token, makeCurrent));
@@ -271,6 +280,15 @@ export class Settings {
 function openToOthers(path: string): boolean {
   try {
     return (lstatSync(path).mode & 0o077) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the group or others may write to `path` (not through a link); false when it cannot be looked at. */
+function writableByOthers(path: string): boolean {
+  try {
+    return (lstatSync(path).mode & 0o022) !== 0;
   } catch {
     return false;
   }

@@ -247,6 +247,44 @@ describe('topup doctor', () => {
     ]);
   });
 
+  it('a config folder or config.json others can write to: a warning on every run that sends a token where a profile says, and a finding', async () => {
+    const login = await runCli(config.dir, ['auth', 'login', '--with-token', '--base-url', sandbox.baseUrl], {
+      stdin: token('demo'),
+      fetch: sandbox.fetch,
+    });
+    expect(login.code).toBe(0);
+    const balance = (env: Record<string, string> = {}) => runCli(config.dir, ['balance'], { fetch: sandbox.fetch, env });
+    expect((await balance()).err).toBe('');
+    const configFile = join(config.dir, 'config.json');
+    chmodSync(configFile, 0o666);
+    const warned = await balance();
+    expect(warned.code).toBe(0);
+    expect(warned.err).toBe(
+      `Warning: other users can write to ${configFile}, so they could send your token to another server; run: chmod go-w ${configFile}\n`,
+    );
+    // A token from the environment sent to the profile's server is as much at risk.
+    expect((await balance({ TOPUP_TOKEN: token('demo') })).err).toContain(`other users can write to ${configFile}`);
+    // Neither the server nor the token from the profile: nothing a profile could redirect.
+    const fromEnvironment = await balance({ TOPUP_TOKEN: token('demo'), TOPUP_BASE_URL: sandbox.baseUrl });
+    expect(fromEnvironment.code).toBe(0);
+    expect(fromEnvironment.err).toBe('');
+    const report = JSON.parse(
+      (await runCli(config.dir, ['--json', 'doctor'], { clock: fakeClock({ start: Date.now() }), fetch: sandbox.fetch })).out,
+    );
+    expect(report.findings).toEqual([
+      {
+        where: 'credentials',
+        problem: `Other users can write to ${configFile}, and so send the stored token elsewhere; run: chmod go-w ${configFile}`,
+      },
+    ]);
+    chmodSync(configFile, 0o600);
+    chmodSync(config.dir, 0o733);
+    expect((await balance()).err).toBe(
+      `Warning: other users can write to ${config.dir}, so they could send your token to another server; run: chmod go-w ${config.dir}\n`,
+    );
+    chmodSync(config.dir, 0o700);
+  });
+
   it('--json: the report on stdout for scripts', async () => {
     const result = await doctor(['--json']);
     expect(result.code).toBe(0);
