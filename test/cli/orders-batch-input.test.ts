@@ -181,7 +181,7 @@ describe('progress, resume and wait schedule', () => {
 
   it('polls one invoice at a time, at most one a second overall, each no sooner than every 10 s', () => {
     const schedule = new PollSchedule(
-      ['a', 'b', 'c'].map((key) => ({ key, invoiceCode: key })),
+      ['a', 'b', 'c'].map((key, i) => ({ key, invoiceCode: key, line: i + 2 })),
       0,
     );
     const polls: [string, number][] = [];
@@ -235,7 +235,7 @@ describe('orders batch --wait', () => {
     const created = await client.orders.create({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 });
     const start = clock.now();
     await expect(
-      waitForInvoices(client, [{ key: 'k', invoiceCode: created.invoice.invoice_code }], {
+      waitForInvoices(client, [{ key: 'k', invoiceCode: created.invoice.invoice_code, line: 2 }], {
         clock,
         timeoutMs: 25_000,
         onFinal: async () => undefined,

@@ -106,6 +106,8 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     for (const line of [9, 15]) expect(byLine.get(line)).toMatchObject({ status: 'rejected', code: 'PLATFORM_VALIDATION_FAILED' });
     // The repeated reference is the same order as line 4 (the first row is the header).
     expect(byLine.get(21)).toEqual(byLine.get(4));
+    // Who answered each row: this run, or (the repeat) the row it repeats.
+    expect(lines.map((columns) => columns[4])).toEqual(lines.map(([line]) => (line === '21' ? 'same-as-line-4' : 'this-run')));
     const created = lines.filter(([, status]) => status === 'created');
     expect(created).toHaveLength(20);
     expect(new Set(created.map(([, , , code]) => code)).size).toBe(19);
@@ -136,7 +138,8 @@ describe('orders batch over HTTP (a served sandbox)', () => {
 
     const again = await asRich(['orders', 'batch', input]);
     expect(again.code).toBe(5);
-    expect(again.out).toBe(result.out);
+    // The same rows, each now answered by the earlier run.
+    expect(again.out).toBe(result.out.replaceAll('\tthis-run\n', '\tearlier-run\n'));
     expect(orderPosts()).toHaveLength(24);
 
     writeFileSync(input, `${csv}gamepass,BuilderBob,5001,9004,,appended-1\r\ngamepass,BuilderBob,5001,9001,,appended-2\r\n`);
@@ -217,7 +220,8 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     );
     const resumed = await asRich(['orders', 'batch', input]);
     expect(resumed.code, resumed.err).toBe(0);
-    expect(resumed.out.split('\n')[0]).toBe(`1\t${LEAN_EXISTED}\t${first.key}\t${made.invoice.invoice_code}`);
+    // Sent again by this run, with its key: the server answers with the order the lost run made.
+    expect(resumed.out.split('\n')[0]).toBe(`1\t${LEAN_EXISTED}\t${first.key}\t${made.invoice.invoice_code}\tthis-run`);
     expect(served.sandbox.store.db.orders.all().filter((o) => o.client_reference === 'f1')).toHaveLength(1);
     expect(orderPosts().filter((entry) => entry.idempotency_key === first.key)).toHaveLength(2);
     // The torn line was ended, and the ledger reads whole.
@@ -455,7 +459,7 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     );
     const result = await asRich(['orders', 'batch', input, '--chat-user-id', '700000001', '--yes', '--wait']);
     expect(result.code, result.err).toBe(0);
-    expect(result.out).toMatch(/-\tfinal\t\S+\tINV\d+\tpaid\n-\tfinal\t\S+\tINV\d+\tpaid\n$/);
+    expect(result.out).toMatch(/\n2\tfinal\t\S+\tINV\d+\tpaid\n3\tfinal\t\S+\tINV\d+\tpaid\n$/);
     expect(
       ledgerLines(`${input}.results.jsonl`)
         .filter((e) => e.t === 'final')
@@ -473,7 +477,7 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect(result.err).toMatch(
       /\nCould not check INV\d+ at \d\d:\d\d:\d\d \+00:00: The gateway got no valid answer from the service; retry shortly\. It will be checked again\.\n/,
     );
-    expect(result.out).toMatch(/-\tfinal\t\S+\tINV\d+\tpaid\n$/);
+    expect(result.out).toMatch(/\n2\tfinal\t\S+\tINV\d+\tpaid\n$/);
     expect(served.sandbox.faults.stats.error).toBe(5);
   });
 
@@ -906,7 +910,7 @@ describe('orders batch: input checked before anything is sent', () => {
     ).toEqual(['created', 'rejected']);
     expect(configDir).toBeTruthy();
     const again = await topup(['--mock', 'orders', 'batch', input]);
-    expect(again.out).toBe(result.out);
+    expect(again.out).toBe(result.out.replaceAll('\tthis-run\n', '\tearlier-run\n'));
     const list = await topup(['--mock', '--json', 'orders', 'list', '--reference', 'o1']);
     expect(JSON.parse(list.out).orders).toHaveLength(1);
   });

@@ -104,6 +104,15 @@ function reportOf(line: number, key: string, row: LedgerRow, earlier: boolean): 
   };
 }
 
+/**
+ * A row's result as a piped line: line, status, key, invoice or error code, and who answered it: `this-run`,
+ * `earlier-run` (the results file held it), or `same-as-line-N` (it repeats row N's order, ordered once).
+ */
+function rowLine(report: RowReport): string {
+  const answered = report.same_as_line !== undefined ? `same-as-line-${report.same_as_line}` : report.earlier ? 'earlier-run' : 'this-run';
+  return `${report.line}\t${report.status}\t${report.key}\t${report.invoice_code ?? report.error?.code ?? '-'}\t${answered}\n`;
+}
+
 function recordOf(outcome: BatchOutcome, digest: string, now: number): LedgerRecord {
   const base = { t: 'result' as const, line: outcome.line ?? 0, key: outcome.key, digest, sent_at: new Date(outcome.sentAt).toISOString() };
   if (outcome.status === 'rejected')
@@ -192,7 +201,7 @@ async function dryRun(ctx: CliContext, source: BatchSource, batch: string, ledge
           : { line: row.line, key: row.key, status: 'would-send', in_flight_before: known?.state === 'sent', body: row.body },
       );
     } else if (!answered) ctx.io.out(`${row.line}\twould-send\t${row.key}\t${JSON.stringify(row.body)}\n`);
-    else ctx.io.out(`${row.line}\t${known.state}\t${row.key}\t${known.invoiceCode ?? known.errorCode ?? '-'}\n`);
+    else ctx.io.out(rowLine(reportOf(row.line, row.key, known, true)));
   }
   ctx.io.notice(
     `Dry run of ${plan.rows} valid row${plan.rows === 1 ? '' : 's'}: would send ${plan.toSend}` +
@@ -274,8 +283,7 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
     tally.add(shown);
     if (first === undefined) left -= 1;
     if (ctx.globals.json) await ctx.io.writeJsonLine(shown);
-    else if (!ctx.io.terminal)
-      ctx.io.out(`${shown.line}\t${shown.status}\t${shown.key}\t${shown.invoice_code ?? shown.error?.code ?? '-'}\n`);
+    else if (!ctx.io.terminal) ctx.io.out(rowLine(shown));
     showProgress();
   };
 
@@ -483,7 +491,7 @@ async function waitForAll(
   const pending: PendingInvoice[] = [];
   for (const [key, row] of ledger.rows)
     if ((row.state === 'created' || row.state === 'existed') && row.invoiceCode !== undefined && !ledger.finals.has(key))
-      pending.push({ key, invoiceCode: row.invoiceCode });
+      pending.push({ key, invoiceCode: row.invoiceCode, line: row.line });
   if (pending.length === 0) return;
   ctx.io.notice(`Waiting for ${pending.length} invoice${pending.length === 1 ? '' : 's'} to become final…`);
   await waitForInvoices(client, pending, {
@@ -500,7 +508,7 @@ async function waitForAll(
       });
       ledger.finals.set(invoice.key, paymentStatus);
       if (ctx.globals.json) await ctx.io.writeJsonLine({ key: invoice.key, invoice_code: invoice.invoiceCode, final: paymentStatus });
-      else if (!ctx.io.terminal) ctx.io.out(`-\tfinal\t${invoice.key}\t${invoice.invoiceCode}\t${paymentStatus}\n`);
+      else if (!ctx.io.terminal) ctx.io.out(`${invoice.line}\tfinal\t${invoice.key}\t${invoice.invoiceCode}\t${paymentStatus}\n`);
     },
     onPollError: (invoice, error) =>
       ctx.io.notice(

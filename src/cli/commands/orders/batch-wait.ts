@@ -15,6 +15,8 @@ const BETWEEN_POLLS_MS = Math.ceil((rateClasses['user-read'].windowSeconds * 100
 export interface PendingInvoice {
   key: string;
   invoiceCode: string;
+  /** The file's line of the row that made it (its first, when rows repeat it). */
+  line: number;
 }
 
 /**

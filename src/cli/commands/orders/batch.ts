@@ -46,7 +46,9 @@ limit (10 a minute), each under a key made from the batch name and the row (its 
 content and place among identical rows), and every answer is written to the results ledger before the next row
 goes. Run the same command again after a crash or Ctrl-C: answered rows are skipped, the row that was in flight
 is sent again with its key, and nothing is ordered twice. Rows appended later are the only ones sent.
-Piped, stdout has one line per row (line, status, key, invoice or error code); --json, one JSON object per row.
+Piped, stdout has one tab-separated line per row: line, status, key, invoice or error code, and who answered
+it (this-run, earlier-run, or same-as-line-N for a row that repeats another's order); with --wait, a line
+per invoice once final (line, final, key, invoice, payment status). --json: one JSON object per row.
 Exit 0 when every row was created or existed already, 5 when some were rejected.
 
 Examples:
