@@ -352,6 +352,22 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect(capped.code).toBe(5);
     expect(capped.err).toContain("The batch's orders reached --max-total (a total of 24000); 2 rows not sent");
     expect(orderPosts()).toHaveLength(2);
+
+    // A dry run says what the same command would now do: send none, since the earlier orders reached the cap.
+    const dry = await asRich(['orders', 'batch', input, '--dry-run', '--max-total', '20000']);
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.err).toContain(
+      'Dry run of 4 valid rows: would send none of 2 (the orders it made before add up to 24000, already at --max-total 20000), 2 answered before. Nothing was sent.',
+    );
+    expect(dry.out.split('\n').map((line) => line.split('\t')[1])).toEqual(['created', 'created', 'held', 'held', undefined]);
+    const real = await asRich(['orders', 'batch', input, '--chat-user-id', '700000001', '--yes', '--max-total', '20000']);
+    expect(real.err).toContain('2 rows not sent');
+    expect(orderPosts()).toHaveLength(2);
+    // A higher cap: up to the rest, stopping at it.
+    const higher = await asRich(['orders', 'batch', input, '--dry-run', '--max-total', '30000']);
+    expect(higher.err).toContain(
+      'Dry run of 4 valid rows: would send up to 2, stopping once its orders add up to --max-total 30000 (24000 made before), 2 answered before.',
+    );
   });
 
   describe('--max-total is kept, or the batch stops: answers a cap cannot add up', () => {

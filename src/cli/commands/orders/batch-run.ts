@@ -190,6 +190,10 @@ async function checkedPlan(
 
 async function dryRun(ctx: CliContext, source: BatchSource, batch: string, ledgerPath: string, flags: BatchFlags): Promise<void> {
   const { plan, ledger } = await checkedPlan(ctx, source, batch, ledgerPath, flags);
+  // As a real run would: a cap that cannot be kept is refused, and one the earlier runs reached sends nothing.
+  const { totalBefore } = cappedBefore(ledger ?? new LedgerIndex(), ledgerPath, flags.maxTotal);
+  const capReached = flags.maxTotal !== undefined && plan.toSend > 0 && totalBefore >= flags.maxTotal;
+  const unsent = capReached ? 'held' : 'would-send';
   for await (const row of keyedRows(source, batch)) {
     if (row.body === undefined) continue;
     const known = ledger?.rows.get(row.key);
@@ -198,14 +202,18 @@ async function dryRun(ctx: CliContext, source: BatchSource, batch: string, ledge
       await ctx.io.writeJsonLine(
         answered
           ? reportOf(row.line, row.key, known, true)
-          : { line: row.line, key: row.key, status: 'would-send', in_flight_before: known?.state === 'sent', body: row.body },
+          : { line: row.line, key: row.key, status: unsent, in_flight_before: known?.state === 'sent', body: row.body },
       );
-    } else if (!answered) ctx.io.out(`${row.line}\twould-send\t${row.key}\t${JSON.stringify(row.body)}\n`);
+    } else if (!answered) ctx.io.out(`${row.line}\t${unsent}\t${row.key}\t${JSON.stringify(row.body)}\n`);
     else ctx.io.out(rowLine(reportOf(row.line, row.key, known, true)));
   }
+  const sending = capReached
+    ? `would send none of ${plan.toSend} (the orders it made before add up to ${totalBefore}, already at --max-total ${flags.maxTotal})`
+    : `would send ${flags.maxTotal === undefined ? '' : 'up to '}${plan.toSend}` +
+      `${plan.inFlight > 0 ? ` (${plan.inFlight} in flight when the last run stopped, with their keys)` : ''}` +
+      `${flags.maxTotal === undefined ? '' : `, stopping once its orders add up to --max-total ${flags.maxTotal}${totalBefore > 0 ? ` (${totalBefore} made before)` : ''}`}`;
   ctx.io.notice(
-    `Dry run of ${plan.rows} valid row${plan.rows === 1 ? '' : 's'}: would send ${plan.toSend}` +
-      `${plan.inFlight > 0 ? ` (${plan.inFlight} in flight when the last run stopped, with their keys)` : ''}, ` +
+    `Dry run of ${plan.rows} valid row${plan.rows === 1 ? '' : 's'}: ${sending}, ` +
       `${plan.answered} answered before${plan.rejectedBefore > 0 ? `, ${plan.rejectedBefore} rejected before (--retry-rejected sends them)` : ''}. Nothing was sent.`,
   );
 }
