@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestOptions } from 'node:http';
-import { answerBegun } from '../client/answer-begun.js';
+import { answerBegun, ON_ANSWER_BEGUN } from '../client/answer-begun.js';
 import { finalFetchError } from '../client/http.js';
 import { nextHop, REDIRECT_STATUSES, type Hop } from '../client/redirects.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, MAX_RESPONSE_BYTES, responseTooLarge } from '../client/response-limit.js';
@@ -19,6 +19,8 @@ export async function httpFetch(input: string | URL | Request, init?: RequestIni
   const request = typeof input === 'string' || input instanceof URL ? plainInit(init) : await requestInit(input, init);
   const given = (init as { [MAX_RESPONSE_BYTES]?: unknown } | undefined)?.[MAX_RESPONSE_BYTES];
   const maxBytes = typeof given === 'number' ? given : DEFAULT_MAX_RESPONSE_BYTES;
+  const hook = (init as { [ON_ANSWER_BEGUN]?: unknown } | undefined)?.[ON_ANSWER_BEGUN];
+  const begun = typeof hook === 'function' ? (hook as (status: number) => void) : undefined;
   let outgoing: Outgoing = {
     url: new URL(typeof input === 'string' || input instanceof URL ? input : input.url).href,
     method: request.method,
@@ -28,7 +30,10 @@ export async function httpFetch(input: string | URL | Request, init?: RequestIni
   for (let redirects = 0; ; redirects++) {
     const answer = await send(outgoing, request.signal);
     const next = request.redirect === 'manual' ? undefined : followed(outgoing, answer, redirects, request.redirect);
-    if (next === undefined) return (await toAnswer(answer, request.signal, maxBytes, outgoing.url)).asResponse();
+    if (next === undefined) {
+      begun?.(answer.statusCode ?? 500);
+      return (await toAnswer(answer, request.signal, maxBytes, outgoing.url)).asResponse();
+    }
     answer.resume();
     outgoing = next;
   }

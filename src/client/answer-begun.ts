@@ -16,3 +16,10 @@ export function answerBegunStatus(error: unknown): number | undefined {
   const status = (error as unknown as Record<symbol, unknown>)[STATUS];
   return typeof status === 'number' ? status : undefined;
 }
+
+/**
+ * On a fetch's init: called with the status once the answer's head has come, by a fetch that reads the whole body
+ * before it resolves (the CLI's), so that a timeout while the body stalls is told from one with no answer at all.
+ * Other fetches ignore it: theirs resolve at the head.
+ */
+export const ON_ANSWER_BEGUN = Symbol.for('topup.onAnswerBegun');

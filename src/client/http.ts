@@ -1,5 +1,5 @@
 import { abortableWaits, whenAborted } from '../abort.js';
-import { answerBegunStatus } from './answer-begun.js';
+import { answerBegunStatus, ON_ANSWER_BEGUN } from './answer-begun.js';
 import { callHook } from './hook-call.js';
 import { finalFetchError, isFinalFetchError } from './final-fetch-error.js';
 import { MAX_ANSWER_DEPTH, nestsDeeperThan, TOO_DEEP, unreadableAnswer } from './answer-data.js';
@@ -157,7 +157,7 @@ export async function exchange(
     // Redirects are followed in redirects.ts, not by fetch, which would resend a 307/308's body to another origin.
     let hop: Hop = { url, ...request };
     for (let hops = 0; ; hops++) {
-      const init: RequestInit & { [MAX_RESPONSE_BYTES]: number } = {
+      const init: RequestInit & { [MAX_RESPONSE_BYTES]: number; [ON_ANSWER_BEGUN]: (status: number) => void } = {
         method: hop.method,
         headers: hop.headers,
         signal: controller.signal,
@@ -165,8 +165,11 @@ export async function exchange(
         ...(hop.body === undefined ? {} : { body: hop.body }),
         // For a fetch that buffers whole bodies itself (the CLI's): where to stop. Other fetches ignore it.
         [MAX_RESPONSE_BYTES]: limits.maxResponseBytes,
+        // For the same fetch: the head came, so a timeout from here on is a stalled body.
+        [ON_ANSWER_BEGUN]: () => (during = 'body'),
       };
       at = hop.url;
+      during = 'request';
       const answer: Answer = await controller.race(fetch(hop.url, init));
       const next = nextHop(hop, answer, hops, limits.redirects);
       if (next === undefined) {
@@ -187,7 +190,7 @@ export async function exchange(
     }
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (timedOut) throw timeoutFailure(at, limits.timeout);
+    if (timedOut) throw timeoutFailure(at, limits.timeout, during);
     if (error instanceof ResponseTooLargeError) {
       // Closes the connection the oversized body was still arriving on.
       controller.abort(error);

@@ -1,3 +1,4 @@
+import { afterAttempts } from './transport-failure.js';
 import type { Clock } from './clock.js';
 import { ConnectionError, RateLimitError, ServerError, TimeoutError, TopupError } from '../errors.js';
 
@@ -98,7 +99,7 @@ export async function withRetries<T>(
     } catch (error) {
       if (!options.retryable || signal?.aborted) throw error;
       const delay = retryDelay({ error, retry, elapsed: clock.now() - (startedAt ?? calledAt), random: clock.random() }, policy);
-      if (delay === undefined) throw error;
+      if (delay === undefined) throw afterAttempts(error, retry + 1);
       options.onRetry?.(error);
       options.onWait?.(error instanceof TopupError && error.retryAfter !== undefined ? 'retry-after' : 'backoff', delay);
       await clock.sleep(delay, signal);

@@ -61,7 +61,22 @@ export function connectionFailure(
   return new ConnectionError(`Could not reach ${originOf(url)}: ${reason}.`, { cause: new Error(reason) });
 }
 
-export function timeoutFailure(url: string, timeoutMs: number): TimeoutError {
+/** One attempt that ran out of time: before any of the answer came, or (`body`) with the answer begun but not whole. */
+export function timeoutFailure(url: string, timeoutMs: number, during: 'request' | 'body' = 'request'): TimeoutError {
   const limit = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
-  return new TimeoutError(`${originOf(url)} did not answer within ${limit}.`);
+  return new TimeoutError(
+    during === 'body'
+      ? `${originOf(url)} began its answer but did not finish it within ${limit}.`
+      : `${originOf(url)} did not answer within ${limit}.`,
+  );
+}
+
+/**
+ * The last attempt's TimeoutError once retries gave up, saying how many attempts each ran out of time, so that "within
+ * 30 s" is not read as the whole wait. Other errors are returned as they are.
+ */
+export function afterAttempts(error: unknown, attempts: number): unknown {
+  if (attempts < 2 || !(error instanceof TimeoutError)) return error;
+  error.message = `${error.message.replace(/\.$/, '')} (the last of ${attempts} attempts).`;
+  return error;
 }

@@ -335,7 +335,7 @@ describe('topup api', () => {
       expect(await running).toEqual({
         code: 7,
         out: '',
-        err: `Error: http://sandbox.localhost did not answer within ${DEFAULT_TIMEOUT_MS / 1000} s.\n`,
+        err: `Error: http://sandbox.localhost began its answer but did not finish it within ${DEFAULT_TIMEOUT_MS / 1000} s (the last of 5 attempts).\n`,
       });
       expect(calls).toBe(5);
     });

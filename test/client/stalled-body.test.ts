@@ -148,8 +148,8 @@ describe.each(transports)('an answer that stalls mid-body, over %s', (_, fetch) 
     gateway = await stallingGateway(sandbox, () => 'stall');
     const error = await caught(call(clientOn(gateway.url, { maxRetries: 0 })));
     expect(error).toBeInstanceOf(TimeoutError);
-    // The same error as for a stalled wait for the headers.
-    expect((error as TimeoutError).message).toBe(`${gateway.url} did not answer within ${STALL_TIMEOUT_MS} ms.`);
+    // The same error as for a stalled wait for the headers, saying that the answer had begun.
+    expect((error as TimeoutError).message).toBe(`${gateway.url} began its answer but did not finish it within ${STALL_TIMEOUT_MS} ms.`);
     expect(gateway.seen.map((s) => `${s.method} ${s.path}`)).toEqual([requests]);
     // The client cancelled the body: the socket is not left open.
     await gateway.seen[0]!.closed;

@@ -172,7 +172,10 @@ function checkCredentialFiles(ctx: CliContext, report: Report, spec: TargetSpec)
     report.find('credentials', `${settings.dir}, the folder of the stored tokens, is open to other users; run: chmod 700 ${settings.dir}`);
   const changeable = settings.changeableByOthers();
   if (changeable !== undefined && changeable !== settings.dir)
-    report.find('credentials', `Other users can write to ${changeable}, and so send the stored token elsewhere; run: chmod go-w ${changeable}`);
+    report.find(
+      'credentials',
+      `Other users can write to ${changeable}, and so send the stored token elsewhere; run: chmod go-w ${changeable}`,
+    );
 }
 
 /** Does the server answer: its health answer as sent, or undefined (a failed check) when it does not. */
