@@ -218,6 +218,13 @@ describe('topup doctor', () => {
     );
   });
 
+  it('a Date header that is not a date is said to be one, shown escaped, and compared with nothing', async () => {
+    const fetch = rewritten((_path, body) => body, { date: 'yesterday\u009b31m' });
+    const result = await doctor([], { fetch });
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(/^clock: ✓ the server's Date header is not a date \("yesterday\\x9b31m"\); nothing to compare$/m);
+  });
+
   it('a target that cannot be resolved is reported, not replaced by the embedded sandbox', async () => {
     const result = await runCli(config.dir, ['doctor'], { env: { TOPUP_TOKEN: 'topup_live_x' } });
     expect(result.code).toBe(1);

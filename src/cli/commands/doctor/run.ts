@@ -215,8 +215,15 @@ function checkSandbox(report: Report, health: Recorded, embedded: boolean): void
 
 /** What time it is there: a clock far off misreads rate-limit reset times and invoice expiry. */
 function checkClock(ctx: CliContext, report: Report, health: Recorded): void {
-  const skew = clockSkewSeconds(health.headers.get('date'), ctx.clock.now());
-  if (skew === undefined) report.check('clock', true, 'the server sends no Date header; nothing to compare');
+  const date = health.headers.get('date');
+  const skew = clockSkewSeconds(date, ctx.clock.now());
+  if (date === null) report.check('clock', true, 'the server sends no Date header; nothing to compare');
+  else if (skew === undefined)
+    report.check(
+      'clock',
+      true,
+      `the server's Date header is not a date (${sanitizeText(shownValue(date), { multiline: false })}); nothing to compare`,
+    );
   else if (Math.abs(skew) > SKEW_LIMIT_SECONDS) {
     report.check('clock', false, `the server's clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead' : 'behind'}`);
     report.find(
