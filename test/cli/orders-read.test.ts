@@ -129,10 +129,28 @@ describe('topup orders list', () => {
     { args: ['--reference', 'chat-42'], out: row[3] },
     { args: ['--status', 'processing', '--type', 'gamepass', '--reference', 'chat-42'], out: row[3] },
     { args: ['--status', 'completed'], out: '' },
-    { args: ['--page', '2', '--per-page', '2'], out: row[3] + row[2] },
+    {
+      args: ['--page', '2', '--per-page', '2'],
+      out: row[3] + row[2],
+      // A lean server's page says not which page it is: a page past the first may be the first again.
+      err: LEAN ? "The server's answer does not say which page it is (it has no pagination), so these orders may not be page 2.\n" : '',
+    },
     { args: ['--all', '--per-page', '1'], out: LEAN ? row[5] : row[5] + row[4] + row[3] + row[2], err: firstPageOnly },
   ])('filters and paging: $args', async ({ args, out, err }) => {
     expect(await h.run(['orders', 'list', ...args])).toEqual({ code: 0, out, err: err ?? '' });
+  });
+
+  it.skipIf(LEAN)('a server that answers another page than the one asked for: the rows shown, and a warning that says so', async () => {
+    // A server that ignores `page`: every page asked for is its first.
+    const ignoringPage: typeof globalThis.fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      url.searchParams.delete('page');
+      return h.sandbox.fetch(url.href, init);
+    };
+    const result = await h.run(['orders', 'list', '--page', '2', '--per-page', '2'], { fetch: ignoringPage });
+    expect(result.code).toBe(0);
+    expect(result.out).toBe(row[5] + row[4]);
+    expect(result.err).toBe('Page 2 was asked for, but the server answered page 1.\n');
   });
 
   it('--all --json follows every page into { orders: [...] }', async () => {

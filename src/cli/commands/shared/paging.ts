@@ -3,6 +3,7 @@ import type { Page, PagePromise } from '../../../client/index.js';
 import type { CliContext } from '../../context.js';
 import { renderTable, type Column } from '../../io/table.js';
 import { CliError } from '../../errors.js';
+import { sanitizeText } from '../../io/sanitize.js';
 import { parseWholeNumber } from './choices.js';
 
 export interface PagingFlags {
@@ -83,6 +84,16 @@ export async function runList<P extends Page, Item>(ctx: CliContext, flags: Pagi
     return;
   }
   const page = await plan.fetch({ page: flags.page, per_page: flags.perPage });
+  // A server need not page (pagination is ours, not the document's): one that answers another page, or says nothing
+  // of pages, may have sent its first page for the one asked for.
+  const asked = flags.page ?? 1;
+  const answered = page.pagination?.page;
+  if (asked > 1 && answered === undefined)
+    ctx.io.warn(
+      `The server's answer does not say which page it is (it has no pagination), so these ${plan.noun} may not be page ${asked}.`,
+    );
+  else if (answered !== undefined && String(answered) !== String(asked))
+    ctx.io.warn(`Page ${asked} was asked for, but the server answered page ${sanitizeText(String(answered), { multiline: false })}.`);
   if (ctx.globals.json) return ctx.io.writeJson(page);
   const items = plan.itemsOf(page);
   if (items.length > 0) await ctx.io.page(renderTable(items, plan.columns, await ctx.io.tableView()), ctx.signal);
