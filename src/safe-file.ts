@@ -39,6 +39,29 @@ export class UnsafeFileError extends Error {
   }
 }
 
+/** Why a file could not be written, in words, from node's error code: never node's own text, which names the temporary file. */
+const WRITE_FAILURES: Record<string, string> = {
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'a part of its path is not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space is left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EISDIR: 'it is a folder',
+  ENAMETOOLONG: 'its name is too long',
+  EMFILE: 'too many files are open',
+};
+
+/** The sentence for a failed write of `path`: the refusal of an unsafe file as it is, else the cause in words. */
+export function writeFailure(path: string, error: unknown): string {
+  if (error instanceof UnsafeFileError) return error.message;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string')
+    return `Cannot write ${path}: ${error instanceof Error ? error.message.replace(/\.$/, '') : String(error)}.`;
+  return `Cannot write ${path}: ${WRITE_FAILURES[code] ?? `the system refused it (${code})`}.`;
+}
+
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 /**

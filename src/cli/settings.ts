@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, FileTooLargeError, readIfExistsSync, replaceFile, UnsafeFileError } from '../safe-file.js';
+import { FileTooLargeError, ensurePrivateDir, readIfExistsSync, replaceFile, UnsafeFileError, writeFailure } from '../safe-file.js';
 import type { TokenMode } from '../contract/index.js';
 import { isRecord, kindOf } from '../client/answer-data.js';
 import { CliError, UsageError } from './errors.js';
@@ -354,7 +354,6 @@ async function guarded<T>(path: string, operation: () => Promise<T>): Promise<T>
     return await operation();
   } catch (error) {
     if (error instanceof CliError) throw error;
-    if (error instanceof UnsafeFileError) throw new CliError(error.message);
-    throw new CliError(`Cannot write ${path}: ${(error as Error).message}`);
+    throw new CliError(writeFailure(path, error));
   }
 }

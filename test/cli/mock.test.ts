@@ -3,7 +3,7 @@ import { ANSI_ESCAPE } from '../support/cli-assertions.js';
 import { runCli, type RunOptions } from './run-cli.js';
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
 import { magicValues } from '../../mocks/store/magic-values.js';
-import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -721,6 +721,19 @@ describe('topup mock state save|load and mock serve --seed', () => {
     const after = await topup(['--json', 'mock', 'state', 'save']);
     expect(JSON.stringify(JSON.parse(after.out))).not.toContain(deposit);
     expect(JSON.parse(after.out)).toEqual(JSON.parse(readFileSync(saved, 'utf8')));
+  });
+
+  it('mock state save into a folder that does not exist, or onto a folder: one sentence naming the file, not the temporary one', async () => {
+    const missing = join(config.dir, 'no-such-folder', 'x.json');
+    const inMissing = await topup(['mock', 'state', 'save', missing]);
+    expect(inMissing.code).toBe(1);
+    expect(inMissing.err).toMatch(new RegExp(`\\nError: Cannot write ${missing}: its folder does not exist\\.\\n$`));
+    const folder = join(config.dir, 'a-folder');
+    mkdirSync(folder);
+    const onFolder = await topup(['mock', 'state', 'save', folder]);
+    expect(onFolder.code).toBe(1);
+    expect(onFolder.err).toMatch(new RegExp(`\\nError: (Cannot write|Refusing to use) ${folder}: .+\\.\\n$`));
+    expect(onFolder.err).not.toContain('.tmp');
   });
 
   it.each([

@@ -1,7 +1,7 @@
 // `topup mock serve`'s run, loaded only when the command runs (the flags and help in ./serve.ts stay on the eager path).
 import { unlink } from '../../../open-file.js';
 import { dirname } from 'node:path';
-import { ensurePrivateDir, replaceFile } from '../../../safe-file.js';
+import { ensurePrivateDir, replaceFile, writeFailure } from '../../../safe-file.js';
 import type { Sandbox } from '../../../../mocks/facade/serve.js';
 import type { CliContext } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
@@ -299,7 +299,7 @@ async function writeReadyFile(path: string, url: string): Promise<void> {
   try {
     await replaceFile(path, `${url}\n`);
   } catch (error) {
-    throw new CliError(`Cannot write the ready file ${path}: ${(error as Error).message}`);
+    throw new CliError(writeFailure(`the ready file ${path}`, error));
   }
 }
 

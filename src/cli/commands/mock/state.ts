@@ -1,3 +1,4 @@
+import { writeFailure } from '../../../safe-file.js';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -22,7 +23,7 @@ export async function runStateSave(ctx: CliContext, file: string | undefined): P
   try {
     await writeStateFile(file, state as Parameters<typeof writeStateFile>[1]);
   } catch (error) {
-    throw new CliError(`Cannot write ${file}: ${(error as Error).message}`);
+    throw new CliError(writeFailure(file, error));
   }
   ctx.io.success(`Sandbox state saved to ${file}.`);
 }
