@@ -235,6 +235,14 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
       await page.keyboard.press('Enter');
       await expect.poll(() => sandbox.store.db.invoices.get(invoice)?.payment_status).toBe('paid');
       await expect.poll(() => focusedName(page)).toBe(`Complete ${invoice}`);
+      // A refresh that changes nothing in the table (every request brings one) leaves its buttons as they are: one
+      // replaced between Space's press and its release would never be clicked.
+      const complete = await page.evaluateHandle(() => document.activeElement);
+      const logged = await page.locator('#log tr').count();
+      await fetch(`${served.url}/api/v1/health`);
+      await expect.poll(() => page.locator('#log tr').count()).toBeGreaterThan(logged);
+      await page.waitForTimeout(300);
+      expect(await complete.evaluate((button) => button?.isConnected === true && document.activeElement === button)).toBe(true);
       await page.keyboard.press('Space');
       await expect.poll(() => sandbox.store.db.orders.get(invoice)?.status).toBe('completed');
 

@@ -100,6 +100,8 @@ const moves = {
 };
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let nextRefresh;
+/** What the invoices table shows now, as compared before a refresh rebuilds it. */
+let invoicesShown = '';
 async function refreshState() {
   const [accounts, invoices, faults, clock] = /** @type {[{ accounts: Account[] }, { invoices: Invoice[] }, Faults, Clock]} */ (
     await Promise.all([read('/accounts'), read('/invoices?limit=50'), read('/faults'), read('/clock')])
@@ -120,9 +122,51 @@ async function refreshState() {
       return tr;
     }),
   );
+  // Rebuilt only when something in it changed: a refresh comes with every request, and a button replaced between a
+  // key's press and its release (Space), or a mouse's, would never be clicked.
+  const shown = JSON.stringify(
+    invoices.invoices.map((i) => [
+      i.invoice_code,
+      i.type,
+      i.account,
+      i.formatted_amount,
+      i.payment_status,
+      i.order ? i.order.status : null,
+    ]),
+  );
+  if (shown !== invoicesShown) showInvoices(invoices.invoices);
+  invoicesShown = shown;
+  $('faults').replaceChildren(
+    ...(faults.rules.length === 0
+      ? [
+          (() => {
+            const tr = document.createElement('tr');
+            tr.append(cell('none', 'muted'));
+            return tr;
+          })(),
+        ]
+      : faults.rules.map((r, i) => {
+          const tr = document.createElement('tr');
+          const counts = faults.stats.rules[i];
+          tr.append(
+            cell(r.kind),
+            cell(faultWhen(r)),
+            cell(r.status ?? (r.kind === 'rate_limit' ? 429 : null)),
+            cell((r.routes || ['all']).join(', ')),
+            cell(counts ? counts.fired + ' of ' + counts.matched : null, 'num'),
+          );
+          return tr;
+        })),
+  );
+}
+/**
+ * The invoices table rebuilt, the keyboard's focus kept on its control (or the next one of its row).
+ * @param {Invoice[]} list
+ */
+function showInvoices(list) {
   const focus = focusedInvoiceControl();
   $('invoices').replaceChildren(
-    ...invoices.invoices.map((i) => {
+    ...list.map((i) => {
       const tr = document.createElement('tr');
       tr.dataset.invoice = i.invoice_code;
       const actions = document.createElement('td');
@@ -162,28 +206,6 @@ async function refreshState() {
     }),
   );
   restoreInvoiceFocus(focus);
-  $('faults').replaceChildren(
-    ...(faults.rules.length === 0
-      ? [
-          (() => {
-            const tr = document.createElement('tr');
-            tr.append(cell('none', 'muted'));
-            return tr;
-          })(),
-        ]
-      : faults.rules.map((r, i) => {
-          const tr = document.createElement('tr');
-          const counts = faults.stats.rules[i];
-          tr.append(
-            cell(r.kind),
-            cell(faultWhen(r)),
-            cell(r.status ?? (r.kind === 'rate_limit' ? 429 : null)),
-            cell((r.routes || ['all']).join(', ')),
-            cell(counts ? counts.fired + ' of ' + counts.matched : null, 'num'),
-          );
-          return tr;
-        })),
-  );
 }
 /**
  * Which control of the invoices table has the focus, if one has: the table is rebuilt on every refresh, and a keyboard
