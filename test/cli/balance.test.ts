@@ -117,6 +117,25 @@ describe('topup balance', () => {
     );
   });
 
+  it('--watch --json: a failed refresh is said on stderr, and the JSON lines go on', async () => {
+    const controller = new AbortController();
+    h.time.onSleep = () => {
+      if (h.time.slept.length === 1)
+        h.sandbox.faults.configure({ rules: [{ kind: 'error', status: 502, times: 5, routes: ['getBalance'] }] });
+      if (h.time.slept.filter((ms) => ms === 30_000).length === 3) controller.abort();
+    };
+    const result = await h.run(['--json', 'balance', '--watch'], { signal: controller.signal });
+    expect(result.code, result.err).toBe(130);
+    const expected = await h.client('rich').balance.get();
+    expect(
+      result.out
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([expected, expected]);
+    expect(result.err).toMatch(/^Could not refresh at \d\d:\d\d:\d\d \+00:00: .+\. Trying again in 30 s\.\n$/);
+  });
+
   it('--watch on a terminal: a failed refresh redraws the last figures with when they were fetched and why the refresh failed', async () => {
     const controller = new AbortController();
     h.time.onSleep = () => {

@@ -74,7 +74,7 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
       onPollError: (error, nextMs) => {
         const text = `Could not check ${invoiceCode} at ${clockText(ctx.clock.now(), ctx.io.view)}: ${messageText(error.message, { multiline: false }).replace(/\.?$/, '.')} Next check in ${Math.ceil(nextMs / 1000)} s.`;
         if (spinning) spinner.update(text);
-        else ctx.io.notice(text);
+        else ctx.io.warn(text);
       },
     });
   } catch (error) {

@@ -519,7 +519,7 @@ async function waitForAll(
       else if (!ctx.io.terminal) ctx.io.out(`${invoice.line}\tfinal\t${invoice.key}\t${invoice.invoiceCode}\t${paymentStatus}\n`);
     },
     onPollError: (invoice, error) =>
-      ctx.io.notice(
+      ctx.io.warn(
         `Could not check ${sanitizeText(invoice.invoiceCode, { multiline: false })} at ${clockText(ctx.clock.now(), ctx.io.view)}: ${messageText(error.message, { multiline: false }).replace(/\.?$/, '.')} It will be checked again.`,
       ),
   });

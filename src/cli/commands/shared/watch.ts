@@ -55,11 +55,12 @@ export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<
       const retryAfter = error.retryAfter ?? 0;
       const seconds = Math.max(plan.seconds, Math.min(retryAfter, MAX_HINT_SECONDS));
       const why = `Could not refresh at ${clockText(ctx.clock.now(), ctx.io.view)}: ${messageText(error.message, { multiline: false }).replace(/\.?$/, '.')}`;
+      // Said with --json too (on stderr): the reader of the lines would otherwise see only a longer gap.
       if (redraw && !ctx.io.accessible)
         redraw(
           `${shown.frame}\n${ctx.io.style.dim(`Updated ${clockText(shown.at, ctx.io.view)}. ${why} Trying again in ${seconds} s. Press Ctrl-C to stop.`)}\n`,
         );
-      else ctx.io.notice(`${why} Trying again in ${seconds} s.`);
+      else ctx.io.warn(`${why} Trying again in ${seconds} s.`);
       await ctx.clock.sleep(seconds * 1000, ctx.signal);
       continue;
     }
