@@ -257,6 +257,24 @@ describe('credentials and config', () => {
     expect((await readdir(configDir)).sort()).toEqual(['config.json', 'credentials.json']);
   });
 
+  it(
+    'settings.lock that names no process (emptied, or written by hand): after the wait, the refusal says to remove it, and it is left',
+    { timeout: 30_000 },
+    async () => {
+      const configDir = join(dir, 'config');
+      await mkdir(configDir, { mode: 0o700 });
+      const lock = join(configDir, 'settings.lock');
+      await writeFile(lock, '');
+      const result = await login(configDir);
+      expect(result.code).toBe(1);
+      expect(result.err).toBe(
+        `Error: The settings lock ${lock} names no process (topup never leaves one so): if no other topup command is running, remove it.\n`,
+      );
+      expect((await readdir(configDir)).sort()).toEqual(['settings.lock']);
+      expect(await readFile(lock, 'utf8')).toBe('');
+    },
+  );
+
   it.each(['credentials.json', 'config.json'])('%s hard-linked to another file: replaced, the other file untouched', async (name) => {
     const configDir = join(dir, 'config');
     await mkdir(configDir, { mode: 0o700 });
