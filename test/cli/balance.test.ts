@@ -21,6 +21,12 @@ const TRX1 = LEAN ? DASH_ROW : 'TRX00000004\t2026-03-02T10:00:00Z\tcredit\t50000
 /** The seeded balance's own transaction, the account's first (mocks/store/seed.ts). */
 const OPENING = LEAN ? DASH_ROW : 'TRX00000001\t2026-01-15T09:00:00Z\tcredit\t10000000\t10000000\t-\tOpening balance\n';
 const BALANCE_DROPPED = ['balance', 'currency', 'updated_at', 'updated'];
+/** NDJSON output, one parsed record a line. */
+const jsonLines = (text: string): unknown[] =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as unknown);
 /** A lean server's page says not which page it is: a page past the first may be the first again. */
 const unsaidPage = (noun: string, page: number) =>
   LEAN ? `The server's answer does not say which page it is (it has no pagination), so these ${noun} may not be page ${page}.\n` : '';
@@ -127,12 +133,7 @@ describe('topup balance', () => {
     const result = await h.run(['--json', 'balance', '--watch'], { signal: controller.signal });
     expect(result.code, result.err).toBe(130);
     const expected = await h.client('rich').balance.get();
-    expect(
-      result.out
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line)),
-    ).toEqual([expected, expected]);
+    expect(jsonLines(result.out)).toEqual([expected, expected]);
     expect(result.err).toMatch(/^Could not refresh at \d\d:\d\d:\d\d \+00:00: .+\. Trying again in 30 s\.\n$/);
   });
 
@@ -177,12 +178,7 @@ describe('topup balance', () => {
     expect(result.code).toBe(130);
     expect(h.time.slept).toEqual([45_000, 45_000]);
     const expected = await h.client('rich').balance.get();
-    expect(
-      result.out
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line)),
-    ).toEqual([expected, expected]);
+    expect(jsonLines(result.out)).toEqual([expected, expected]);
   });
 });
 
