@@ -59,7 +59,7 @@ export function writeFailure(path: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code !== 'string')
     return `Cannot write ${path}: ${error instanceof Error ? error.message.replace(/\.$/, '') : String(error)}.`;
-  return `Cannot write ${path}: ${WRITE_FAILURES[code] ?? `the system refused it (${code})`}.`;
+  return `Cannot write ${path}: ${Object.hasOwn(WRITE_FAILURES, code) ? WRITE_FAILURES[code] : `the system refused it (${code})`}.`;
 }
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';

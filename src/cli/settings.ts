@@ -276,23 +276,19 @@ export class Settings {
   }
 }
 
-/** Whether the group or others have any permission on `path`; false when it cannot be looked at. */
-function openToOthers(path: string): boolean {
+/** Whether the group or others have any of `bits` on `path` (not through a link); false when it cannot be looked at. */
+function othersHave(path: string, bits: number): boolean {
   try {
-    return (lstatSync(path).mode & 0o077) !== 0;
+    return (lstatSync(path).mode & bits) !== 0;
   } catch {
     return false;
   }
 }
 
-/** Whether the group or others may write to `path` (not through a link); false when it cannot be looked at. */
-function writableByOthers(path: string): boolean {
-  try {
-    return (lstatSync(path).mode & 0o022) !== 0;
-  } catch {
-    return false;
-  }
-}
+/** Whether the group or others have any permission on `path`. */
+const openToOthers = (path: string) => othersHave(path, 0o077);
+/** Whether the group or others may write to `path`. */
+const writableByOthers = (path: string) => othersHave(path, 0o022);
 
 function tokenTexts(tokens: unknown): string[] {
   return isRecord(tokens) ? Object.values(tokens).filter((token): token is string => typeof token === 'string' && token !== '') : [];
