@@ -11,3 +11,18 @@ export function isoTime(epochMs: number): string {
 export function isoTimeOrNull(epochMs: number | null): string | null {
   return epochMs === null ? null : isoTime(epochMs);
 }
+
+/** A date and time without a zone, as the API's own timestamps (`2026-11-28 15:21:41`) and many languages write them. */
+const ZONELESS = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
+
+/**
+ * A time a control filter was given (`since`): epoch milliseconds, or ISO 8601. One without a zone is UTC, as every
+ * time the sandbox and the API write is: read in the server's own zone, `since=2026-11-28T14:29:49` would mean seven
+ * hours earlier on a machine in Jakarta, and a test's "nothing since" could pass on requests it meant to exclude.
+ * NaN when the text is no time.
+ */
+export function parseFilterTime(text: string): number {
+  if (/^\d+$/.test(text)) return Number(text);
+  const zoneless = ZONELESS.exec(text);
+  return Date.parse(zoneless === null ? text : `${zoneless[1]}T${zoneless[2]}Z`);
+}

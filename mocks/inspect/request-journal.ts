@@ -1,4 +1,4 @@
-import { isoTime } from '../core/iso-time.js';
+import { isoTime, parseFilterTime } from '../core/iso-time.js';
 import { journalStatusProblem } from '../../src/contract/sandbox-control.js';
 import { redactAnswered, redactEntryInput } from './request-journal-redaction.js';
 
@@ -57,7 +57,7 @@ export interface RequestFilter {
   /** The account's username. */
   account?: string | undefined;
   idempotencyKey?: string | undefined;
-  /** Only entries at or after this time (epoch ms, Date or ISO 8601). */
+  /** Only entries at or after this time on the sandbox clock (epoch ms, Date, or ISO 8601: UTC unless it names a zone). */
   since?: number | Date | string | undefined;
   /** Only entries with a larger id (for following a journal). */
   afterId?: number | undefined;
@@ -316,7 +316,7 @@ export class RequestJournal {
     const from = Math.max(this.#clearedAt, (filter.afterId ?? 0) + 1);
     const lost = Math.max(0, this.#firstId - from);
     if (lost === 0 || filter.since === undefined || this.#firstId >= this.#nextId) return lost;
-    return Date.parse(this.#entryAt(this.#firstId).time) < new Date(filter.since).getTime() ? 0 : lost;
+    return Date.parse(this.#entryAt(this.#firstId).time) < sinceMs(filter.since) ? 0 : lost;
   }
 
   /** Calls `listener` with every entry from now on; returns the function that stops it. */
@@ -420,6 +420,11 @@ export class RequestFilterError extends TypeError {
   }
 }
 
+/** A filter's `since` in epoch milliseconds: text as the control API reads it (UTC unless it names a zone). */
+function sinceMs(since: number | Date | string): number {
+  return typeof since === 'string' ? parseFilterTime(since) : new Date(since).getTime();
+}
+
 /**
  * A predicate for the filter; every field given must match. A value that can match nothing by mistake (a status `abc`,
  * a `since` that is no time) throws RequestFilterError, so that an assertion built on it cannot pass for that reason.
@@ -432,7 +437,7 @@ export function compileFilter(filter: RequestFilter): (entry: JournalEntry) => b
   const path =
     filter.path === undefined ? undefined : typeof filter.path === 'string' ? pathPattern(filter.path) : plainRegExp(filter.path);
   const statuses = filter.status === undefined ? undefined : statusValues(filter.status).map(statusTest);
-  const since = filter.since === undefined ? undefined : new Date(filter.since).getTime();
+  const since = filter.since === undefined ? undefined : sinceMs(filter.since);
   if (since !== undefined && !Number.isFinite(since))
     throw new RequestFilterError(`since must be a time (a Date, epoch milliseconds or ISO 8601), not ${String(filter.since)}.`, 'since');
   if (filter.afterId !== undefined && !Number.isSafeInteger(filter.afterId))

@@ -1,4 +1,4 @@
-import { ApiError, successReply, type QueryView, type SandboxReply, type SandboxRequest } from '../core/exchange.js';
+import { ApiError, successReply, type SandboxReply, type SandboxRequest } from '../core/exchange.js';
 import { checkClockAdvance, type ControlMoves, type SandboxControl } from './control-moves.js';
 import { depositRequest } from './deposit-body.js';
 import type { Fixtures } from '../store/fixtures.js';
@@ -15,8 +15,17 @@ import {
 import type { Store } from '../store/store.js';
 import type { SandboxSnapshot } from '../state/snapshot.js';
 import { accountViews, invoiceView, invoiceViews, type StateFilter } from '../inspect/state-views.js';
-import { CONTROL_HEADER, CONTROL_PREFIX, parseResetKeep, unknownResetPart, type ResetPart } from '../../src/contract/sandbox-control.js';
-import { isoTime } from '../core/iso-time.js';
+import {
+  CONTROL_HEADER,
+  CONTROL_PREFIX,
+  parseResetKeep,
+  RESET_PARTS,
+  unknownResetPart,
+  type ResetPart,
+} from '../../src/contract/sandbox-control.js';
+import { isoTime, parseFilterTime } from '../core/iso-time.js';
+import { accountsNamed } from '../rules/worlds.js';
+import { ORDER_STATUSES, PAYMENT_STATUSES } from '../../src/contract/values.js';
 import { nextMoveAtAll } from '../rules/timed-moves.js';
 
 /** Control operations over HTTP, under a prefix outside /api/v1 (CONTROL_PREFIX). They need no token: the sandbox is local. */
@@ -148,21 +157,21 @@ export const controlRouter = new Router<ControlHandler>()
   // The state, for the dashboard and for bots in any language: newest first, filtered by account, status, since.
   .add('GET', `${CONTROL_PREFIX}/accounts`, async ({ store }) => ok('Sandbox accounts.', { accounts: accountViews(store) }))
   .add('GET', `${CONTROL_PREFIX}/orders`, async ({ store }, _params, request) =>
-    ok('Orders, newest first.', { orders: invoiceViews(store, stateFilter(request), 'order') }),
+    ok('Orders, newest first.', { orders: invoiceViews(store, stateFilter(request, store), 'order') }),
   )
   .add('GET', `${CONTROL_PREFIX}/deposits`, async ({ store }, _params, request) =>
-    ok('Deposits, newest first.', { deposits: invoiceViews(store, stateFilter(request), 'deposit') }),
+    ok('Deposits, newest first.', { deposits: invoiceViews(store, stateFilter(request, store), 'deposit') }),
   )
   .add('GET', `${CONTROL_PREFIX}/invoices`, async ({ store }, _params, request) =>
-    ok('Invoices, newest first.', { invoices: invoiceViews(store, stateFilter(request)) }),
+    ok('Invoices, newest first.', { invoices: invoiceViews(store, stateFilter(request, store)) }),
   )
   .add('GET', `${CONTROL_PREFIX}/clock`, async ({ now, store }) => ok('Sandbox clock.', clockView(now(), store)))
-  .add('GET', JOURNAL_PATH, async ({ journal }, _params, request) =>
-    ok('Requests, oldest first.', {
-      requests: selectRequests((filter) => journal.list(filter), new URL(request.url).searchParams),
-      journal_size: journal.size,
-    }),
-  )
+  .add('GET', JOURNAL_PATH, async ({ journal }, _params, request) => {
+    let asked: RequestFilter = {};
+    const requests = selectRequests((filter) => journal.list((asked = filter)), new URL(request.url).searchParams);
+    // What the in-process verifier checks before it trusts a count: requests of this query the journal let go.
+    return ok('Requests, oldest first.', { requests, journal_size: journal.size, let_go: journal.letGo(asked) });
+  })
   .add('DELETE', JOURNAL_PATH, async ({ journal }) => {
     journal.clear();
     return ok('Request journal cleared.');
@@ -175,16 +184,24 @@ export const controlRouter = new Router<ControlHandler>()
 
 /** The entries a `/__sandbox/requests` query asks for (its filters, then the newest `limit`), oldest first. */
 export function selectRequests(list: (filter: RequestFilter) => JournalEntry[], query: URLSearchParams): JournalEntry[] {
-  const entries = list(filterFromQuery(query));
+  const entries = list(filterFromQuery(query, ['limit']));
   const limit = query.has('limit') ? wholeNumber(query.get('limit')!, 'limit') : entries.length;
   return entries.slice(-limit || entries.length);
 }
+
+/** The journal's filters as query parameters (a listing takes `limit` too). */
+const JOURNAL_FILTER_PARAMS = ['method', 'path', 'status', 'account', 'idempotency_key', 'since', 'after_id'] as const;
+/** The state listings' filters. */
+const STATE_FILTER_PARAMS = ['account', 'status', 'since', 'limit'] as const;
+/** What a state listing's `status` matches: an order's status, or an invoice's or deposit's payment status. */
+const STATUSES = [...new Set<string>([...PAYMENT_STATUSES, ...ORDER_STATUSES])];
 
 /**
  * The journal's filters as query parameters: method=GET,POST; path=/api/v1/me/orders/* ; status=4xx,429;
  * account=rich; idempotency_key=k; since=ISO 8601 or epoch ms; after_id=N. The same names the CLI's flags use.
  */
-export function filterFromQuery(query: QueryView): RequestFilter {
+export function filterFromQuery(query: URLSearchParams, also: readonly string[] = []): RequestFilter {
+  refuseUnknownParams(query, [...JOURNAL_FILTER_PARAMS, ...also]);
   const list = (name: string) =>
     (query.get(name) ?? '')
       .split(',')
@@ -243,28 +260,69 @@ function asFaultRefusal<T>(fn: () => T): T {
   }
 }
 
-/** `?keep=faults,requests`: what a reset leaves as it is (RESET_PARTS); a name that is none is refused, never ignored. */
+/**
+ * What a reset leaves as it is (RESET_PARTS): `?keep=faults,requests`, or a body `{"keep": ["faults", "requests"]}` (or
+ * `"faults,requests"`), as a caller of the other control calls would send it; both together keep what either names.
+ * A name that is none, another key, or a body that is not JSON is refused, never ignored: a reset that drops what its
+ * caller meant to keep cannot be undone.
+ */
 export function resetKeep(request: SandboxRequest): ResetPart[] {
-  const parsed = parseResetKeep(new URL(request.url).searchParams.getAll('keep').join(','));
-  if ('unknown' in parsed) throw new ApiError(400, unknownResetPart(parsed.unknown), 'VALIDATION_FAILED', ['keep']);
+  const body = jsonBody(request);
+  const unknown = Object.keys(body).filter((key) => key !== 'keep');
+  if (unknown.length > 0) throw new ApiError(422, `A reset takes keep; not ${unknown.join(', ')}.`, 'VALIDATION_FAILED', unknown);
+  const fromBody = body.keep;
+  const bodyNames =
+    fromBody === undefined ? [] : typeof fromBody === 'string' ? [fromBody] : Array.isArray(fromBody) ? fromBody : undefined;
+  if (bodyNames === undefined || bodyNames.some((name) => typeof name !== 'string'))
+    throw new ApiError(422, `keep is a list of the parts to keep: ${RESET_PARTS.join(', ')}.`, 'VALIDATION_FAILED', ['keep']);
+  const names = [...new URL(request.url).searchParams.getAll('keep'), ...(bodyNames as string[])];
+  const parsed = parseResetKeep(names.join(','));
+  if ('unknown' in parsed) throw new ApiError(422, unknownResetPart(parsed.unknown), 'VALIDATION_FAILED', ['keep']);
   return parsed.keep;
 }
 
-function stateFilter(request: SandboxRequest): StateFilter {
+/** The filters of the state listings; an account or a status that is none is refused, as an unknown name is. */
+function stateFilter(request: SandboxRequest, store: Store): StateFilter {
   const query = new URL(request.url).searchParams;
+  refuseUnknownParams(query, STATE_FILTER_PARAMS);
   const filter: StateFilter = {};
-  if (query.has('account')) filter.account = query.get('account')!;
-  if (query.has('status')) filter.status = query.get('status')!;
+  if (query.has('account')) {
+    const account = query.get('account')!;
+    if (accountsNamed(store, account).length === 0) {
+      const names = store.db.accounts.all().map((a) => a.name);
+      throw new ApiError(422, `No account is named ${account}; the accounts are ${names.join(', ')}.`, 'VALIDATION_FAILED', ['account']);
+    }
+    filter.account = account;
+  }
+  if (query.has('status')) {
+    const status = query.get('status')!;
+    if (!(STATUSES as readonly string[]).includes(status))
+      throw new ApiError(422, `status is one of ${STATUSES.join(', ')}; not ${status}.`, 'VALIDATION_FAILED', ['status']);
+    filter.status = status;
+  }
   if (query.has('since')) filter.since = sinceParam(query.get('since')!);
   if (query.has('limit')) filter.limit = wholeNumber(query.get('limit')!, 'limit');
   return filter;
 }
 
-/** `since`: ISO 8601 or epoch milliseconds. */
+/** `since`: ISO 8601 (UTC when it names no zone) or epoch milliseconds, on the sandbox clock. */
 function sinceParam(since: string): number {
-  const at = /^\d+$/.test(since) ? Number(since) : Date.parse(since);
-  if (!Number.isFinite(at)) throw new ApiError(422, 'since is a time: ISO 8601 or epoch milliseconds.', 'VALIDATION_FAILED', ['since']);
+  const at = parseFilterTime(since);
+  if (!Number.isFinite(at))
+    throw new ApiError(422, 'since is a time: ISO 8601 (UTC unless it names a zone) or epoch milliseconds.', 'VALIDATION_FAILED', [
+      'since',
+    ]);
   return at;
+}
+
+/**
+ * A query parameter a listing does not take is refused, naming it, rather than ignored: `?methd=POST` or
+ * `?route=createOrder` would otherwise list everything, and a test counting on the filter could pass by mistake.
+ */
+function refuseUnknownParams(query: URLSearchParams, known: readonly string[]): void {
+  for (const name of query.keys()) {
+    if (!known.includes(name)) throw new ApiError(422, `This listing takes ${known.join(', ')}; not ${name}.`, 'VALIDATION_FAILED', [name]);
+  }
 }
 
 function wholeNumber(value: string, name: string): number {

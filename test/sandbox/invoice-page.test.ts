@@ -91,6 +91,19 @@ describe('state over HTTP (what the dashboard reads)', () => {
     expect((await get('/__sandbox/deposits?limit=1')).deposits.map((d: { account: string }) => d.account)).toEqual(['broke']);
     expect((await get('/__sandbox/invoices?since=2099-01-01T00:00:00Z')).invoices).toEqual([]);
     expect((await sandbox.fetch(`${sandbox.baseUrl}/__sandbox/invoices?since=soon`)).status).toBe(422);
+    // A filter that is none is refused, naming it, rather than list everything or nothing by mistake.
+    for (const [query, field, words] of [
+      ['/__sandbox/orders?acount=rich', 'acount', 'not acount'],
+      ['/__sandbox/orders?account=nobody', 'account', 'the accounts are demo, rich, broke, unlinked, dual, dual'],
+      ['/__sandbox/orders?account=Rich', 'account', 'No account is named Rich'],
+      ['/__sandbox/invoices?status=bogus', 'status', 'status is one of pending, paid, expired, failed, refunded, processing'],
+    ] as const) {
+      const answer = await sandbox.fetch(`${sandbox.baseUrl}${query}`);
+      const body = (await answer.json()) as { message: string; error: { fields: string[] } };
+      expect([answer.status, body.error.fields], query).toEqual([422, [field]]);
+      expect(body.message, query).toContain(words);
+    }
+    expect((await get('/__sandbox/invoices?status=paid')).invoices).toEqual([]);
     expect(await get('/__sandbox/clock')).toMatchObject({ now: '2026-11-24T12:00:00.000Z' });
   });
 });

@@ -17,6 +17,7 @@ import {
 } from '../../mocks/index.js';
 import { createClient, type FetchFunction } from '../../src/index.js';
 import { journalEntry } from '../support/journal-entry.js';
+import { fakeClock } from '../support/fake-clock.js';
 
 /** An entry as `record()` takes one, already built (tests, imports); bodies given per test. */
 const RECORDED = journalEntry({ time: '', method: 'POST', path: '/x' });
@@ -520,6 +521,72 @@ describe('the request journal over HTTP', () => {
     expect((await fetch(`${served.url}/__sandbox/requests/stream?status=abc`)).status).toBe(422);
     const listed = await get(`${served.url}/__sandbox/requests?status=2xx,4XX`);
     expect(listed.data.requests.map((e: JournalEntry) => e.status)).toEqual([200, 401]);
+  });
+
+  it('refuses a parameter it does not take, rather than list everything, in the listing and the stream', async () => {
+    const sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    await fetch(`${served.url}/api/v1/health`);
+    for (const query of ['methd=POST', 'route=createOrder', 'method=GET&limit=1&idempotency-key=k']) {
+      const answer = await fetch(`${served.url}/__sandbox/requests?${query}`);
+      expect(answer.status, query).toBe(422);
+      const name = query.split('&').at(-1)!.split('=')[0]!;
+      expect(((await answer.json()) as { error: { fields: string[] } }).error.fields).toEqual([name]);
+    }
+    // limit lists the newest N; a stream has no end to count from.
+    expect((await fetch(`${served.url}/__sandbox/requests/stream?limit=5`)).status).toBe(422);
+    expect((await get(`${served.url}/__sandbox/requests?method=GET&limit=1`)).data.requests).toHaveLength(1);
+  });
+
+  it('says how many of the requests a query asks about it let go, as the in-process verifier checks', async () => {
+    const sandbox = await createSandbox({ journalSize: 3 });
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const token = sandbox.account('demo').token;
+    const order = await fetch(`${served.url}/api/v1/me/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(ORDER),
+    });
+    expect(order.status).toBe(201);
+    for (let i = 0; i < 4; i++) await fetch(`${served.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    const orders = await get(`${served.url}/__sandbox/requests?method=POST&path=/api/v1/me/orders`);
+    // The order is gone from a journal of 3: an empty list here proves nothing, and the answer says so.
+    expect(orders.data).toMatchObject({ requests: [], journal_size: 3, let_go: 2 });
+    expect(() => expectRequests(sandbox, { method: 'POST', path: '/api/v1/me/orders' }).notToHaveBeenMade()).toThrow(/no longer keeps 2/);
+    // Asked from the oldest it keeps on, nothing is missing.
+    const oldest = (await get(`${served.url}/__sandbox/requests`)).data.requests[0].id as number;
+    expect((await get(`${served.url}/__sandbox/requests?after_id=${oldest - 1}`)).data.let_go).toBe(0);
+    await fetch(`${served.url}/__sandbox/requests`, { method: 'DELETE', headers: { 'x-topup-sandbox': '1' } });
+    expect((await get(`${served.url}/__sandbox/requests`)).data).toMatchObject({ requests: [], let_go: 0 });
+  });
+
+  it('reads a since without a zone as UTC, whatever zone the server runs in', async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'Asia/Jakarta';
+    try {
+      const clock = fakeClock();
+      const sandbox = await createSandbox({ now: clock.now });
+      served = await startHttpSandbox(sandbox, { port: 0 });
+      await fetch(`${served.url}/api/v1/health`);
+      clock.advance(60_000);
+      await fetch(`${served.url}/api/v1/articles`);
+      const at = new Date(clock.now() - 30_000).toISOString(); // between the two, on the sandbox clock
+      const zoneless = [at.slice(0, -1), at.slice(0, 19).replace('T', ' ')];
+      for (const since of [at, ...zoneless]) {
+        const listed = await get(`${served.url}/__sandbox/requests?since=${encodeURIComponent(since)}`);
+        expect(
+          listed.data.requests.map((e: JournalEntry) => e.path),
+          since,
+        ).toEqual(['/api/v1/articles']);
+        expect(
+          sandbox.requests.list({ since }).map((e) => e.path),
+          since,
+        ).toEqual(['/api/v1/articles']);
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 
   it('streams each request as a Server-Sent Event, and replays what a reconnecting client missed', async () => {

@@ -110,13 +110,49 @@ describe.each(transports.flatMap((transport) => [false, true].map((lean) => ({ t
       dataOf(await balance(t));
     });
 
-    it('refuses a part it cannot keep with a 400 that names it, and changes nothing', async () => {
+    it('refuses a part it cannot keep with a 422 that names it, and changes nothing', async () => {
       const t = await sandbox(transport, { lean });
       await dirty(t);
       const state = t.state();
       const answer = await t.request('POST', '/__sandbox/reset?keep=faults,clock');
-      expectError(answer, 400, 'VALIDATION_FAILED', ['keep']);
+      expectError(answer, 422, 'VALIDATION_FAILED', ['keep']);
       expect(answer.json.message).toBe("A reset can keep state, faults, requests; not 'clock'.");
+      expect(t.state()).toEqual(state);
+      expect((await faultsOf(t)).rules).toHaveLength(1);
+    });
+
+    it('takes keep from a JSON body too, as the other control calls take theirs', async () => {
+      const t = await sandbox(transport, { lean });
+      await dirty(t);
+      const kept = t.state();
+      expect(dataOf(await t.request('POST', '/__sandbox/reset', { body: { keep: ['state', 'requests'] } }))).toEqual({
+        kept: ['state', 'requests'],
+      });
+      expect(t.state()).toEqual(kept);
+      expect((await faultsOf(t)).rules).toEqual([]);
+      // The query and the body together keep what either names.
+      expect(dataOf(await t.request('POST', '/__sandbox/reset?keep=faults', { body: { keep: 'state' } }))).toEqual({
+        kept: ['faults', 'state'],
+      });
+    });
+
+    it.each([
+      ['another key', { body: { kep: ['state'] } }, 422, 'VALIDATION_FAILED', ['kep']],
+      ['a part it cannot keep', { body: { keep: ['state', 'clock'] } }, 422, 'VALIDATION_FAILED', ['keep']],
+      ['keep that is not a list of names', { body: { keep: [1] } }, 422, 'VALIDATION_FAILED', ['keep']],
+      [
+        'a body that is not JSON',
+        { rawBody: 'keep=state', headers: { 'content-type': 'application/json' } },
+        400,
+        'INVALID_JSON',
+        undefined,
+      ],
+    ])('refuses %s in the body, and resets nothing', async (_name, options, status, code, fields) => {
+      const t = await sandbox(transport, { lean });
+      await dirty(t);
+      const state = t.state();
+      const answer = await t.request('POST', '/__sandbox/reset', options);
+      expectError(answer, status, code, fields);
       expect(t.state()).toEqual(state);
       expect((await faultsOf(t)).rules).toHaveLength(1);
     });
