@@ -95,14 +95,17 @@ export function handleApiRequest(
   // Injected faults act like the network and the gateway in front of the service: before and after it.
   const fault = env.faults.decide(endpoint.id);
   notes.fault = faultLabel(fault);
-  const served = () => {
-    if (fault.before === 'drop') return DROP;
-    if (fault.before !== undefined) return fault.before.status === 429 ? withLimitHeaders(fault.before, endpoint, now) : fault.before;
-    const reply = serveEndpoint(env, endpoint, lookup.found.params, request, url, now, notes);
-    if (!fault.dropAfter) return reply;
-    return reply instanceof Promise ? reply.then(() => DROP) : DROP;
-  };
-  return fault.latencyMs > 0 ? env.sleep(fault.latencyMs).then(served) : served();
+  // What stands in for the network and the gateway answers after the latency, without reaching the service.
+  if (fault.before !== undefined) {
+    const before =
+      fault.before === 'drop' ? DROP : fault.before.status === 429 ? withLimitHeaders(fault.before, endpoint, now) : fault.before;
+    return fault.latencyMs > 0 ? env.sleep(fault.latencyMs).then(() => before) : before;
+  }
+  // Latency otherwise is a slow service: the request is admitted on arrival (counted, in flight), then waits, so a
+  // bot can meet the in-flight cap (a fourth request of one token is 429) over any transport.
+  const reply = serveEndpoint(env, endpoint, lookup.found.params, request, url, now, notes, fault.latencyMs);
+  if (!fault.dropAfter) return reply;
+  return reply instanceof Promise ? reply.then(() => DROP) : DROP;
 }
 
 /** "No endpoint X exists", with the route it was probably meant for. */
@@ -138,6 +141,7 @@ function serveEndpoint(
   url: RequestUrl,
   now: number,
   notes: RequestNotes,
+  latencyMs: number,
 ): SandboxReply | Promise<SandboxReply> {
   let rateHeaders: Record<string, string> = {};
   let leave: (() => void) | undefined;
@@ -176,13 +180,20 @@ function serveEndpoint(
     // Admitted and counted on arrival, in the order requests came; the schemas it needs may load before it is served.
     const headers = rateHeaders;
     const route = () => routeAnswer(env, endpoint, { principal, params, request, url, now }, notes, headers);
-    const answered = schemasNeeded(env, endpoint) ? schemas.load().then(route) : route();
+    const ready = latencyMs > 0 ? env.sleep(latencyMs) : undefined;
+    const answered =
+      ready !== undefined
+        ? ready.then(() => (schemasNeeded(env, endpoint) ? schemas.load().then(route) : route()))
+        : schemasNeeded(env, endpoint)
+          ? schemas.load().then(route)
+          : route();
     if (!(answered instanceof Promise)) return answered;
     // Most routes answer at once; the others are waited for, and answered the same way.
     waiting = true;
     return answered.catch((error: unknown) => refusal(error, headers)).finally(() => leave?.());
   } catch (error) {
-    return refusal(error, rateHeaders);
+    // A refusal of the slow service (401, 429) is as slow as its answers.
+    return latencyMs > 0 ? env.sleep(latencyMs).then(() => refusal(error, rateHeaders)) : refusal(error, rateHeaders);
   } finally {
     if (!waiting) leave?.();
   }

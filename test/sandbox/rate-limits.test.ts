@@ -170,6 +170,25 @@ describe.each(transports)('rate limits (%s)', (transport) => {
     expect((await t.request('POST', '/api/v1/me/orders', { token: rich.token, body: SIMPLE_ORDER })).status).toBe(201);
   });
 
+  it('holds requests in flight while injected latency runs, so the cap can be met over any transport', async () => {
+    // The latency waits at a gate: every request of the burst has arrived before any is answered.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const waited: number[] = [];
+    const t = await sandbox(transport, {
+      faults: { rules: [{ kind: 'latency', latency_ms: 1000, rate: 1, routes: ['getProfile'] }] },
+      sleep: (ms) => (waited.push(ms), gate),
+    });
+    const burst = Array.from({ length: 6 }, () => t.request('GET', '/api/v1/me', { token: rich.token }));
+    await expect.poll(() => waited.length, { timeout: 10_000 }).toBe(6);
+    open();
+    const answers = await Promise.all(burst);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+    expect(waited).toEqual([1000, 1000, 1000, 1000, 1000, 1000]);
+    // Another token was never held back by them.
+    expect((await t.request('GET', '/api/v1/me', { token: demo.token })).status).toBe(200);
+  });
+
   it('a request the in-flight cap refuses does not use up the per-minute quota, and its 429 says where the quota stands', async () => {
     // The admitted orders wait on a gate while they are written, so they stay in flight until the cap has refused the
     // rest, however slowly a loaded machine delivers the burst (a fixed delay let some finish first). The fallback

@@ -28,6 +28,8 @@ export interface OpenOptions {
   autoPay?: SandboxOptions['autoPay'];
   autoExpire?: SandboxOptions['autoExpire'];
   maxInvoices?: SandboxOptions['maxInvoices'];
+  /** How injected latency waits; by default the real timer. */
+  sleep?: SandboxOptions['sleep'];
 }
 
 export interface RequestOptions {
@@ -78,6 +80,7 @@ export async function open(transport: Transport, options: OpenOptions = {}): Pro
     ...(options.autoPay === undefined ? {} : { autoPay: options.autoPay }),
     ...(options.autoExpire === undefined ? {} : { autoExpire: options.autoExpire }),
     ...(options.maxInvoices === undefined ? {} : { maxInvoices: options.maxInvoices }),
+    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
   });
   const { handle, problems } = withContractCheck(sandbox.handle, { requireRateLimitHeaders: options.rateLimit !== false });
   const state = () => JSON.parse(JSON.stringify(sandbox.snapshot())) as SandboxSnapshot;
