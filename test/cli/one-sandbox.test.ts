@@ -233,6 +233,17 @@ describe('mock serve serves the config folder’s sandbox, and every command her
     expect(existsSync(ready)).toBe(false);
   });
 
+  it('--ready-file left by a killed run is gone before the state is opened, so a start that fails leaves none', async () => {
+    const ready = join(config.dir, 'ready.url');
+    writeFileSync(ready, 'http://127.0.0.1:1\n');
+    const state = join(config.dir, 'broken-state.json');
+    writeFileSync(state, '{"version": "not a state"}');
+    const result = await topup(['mock', 'serve', '--port', '0', '--state', state, '--ready-file', ready]);
+    expect(result.code).not.toBe(0);
+    expect(result.err).toMatch(/^Error: /m);
+    expect(existsSync(ready)).toBe(false);
+  });
+
   it('prints how to point another shell, a bot and a browser at it', async () => {
     const served = await serve();
     const fresh = await serve(['--fresh']);

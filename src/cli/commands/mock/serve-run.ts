@@ -66,6 +66,9 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
     import('../../control-secret.js'),
   ]);
   const { controlSecret, sandboxOptions, seed } = await checkOptions(ctx, options, facade, serveControlSecret);
+  // A runner that waits for the file must never read a previous run's URL: gone before the state is opened, which
+  // can take a while (a large --state file, a lock to wait for).
+  if (options.readyFile !== undefined) await removeReadyFile(options.readyFile);
   const state = servedState(ctx, options);
   if (state.kind === 'config') await refuseIfServed(ctx, options);
   const opened = await openSandbox(ctx, state, options, sandboxOptions, facade);
@@ -73,8 +76,6 @@ export async function runServe(ctx: CliContext, options: ServeOptions): Promise<
   try {
     // In memory the sandbox starts from the seed already; a state file's content gives way to it.
     if (seed !== undefined && state.kind !== 'memory') await loadSeed(opened.sandbox, seed, options);
-    // A runner that waits for the file must never read a previous run's URL.
-    if (options.readyFile !== undefined) await removeReadyFile(options.readyFile);
     const server = await listen(opened.sandbox, options, controlSecret, facade);
     const reachUrl = loopbackUrl(options.host, server.url) ?? server.url;
     try {
