@@ -173,6 +173,7 @@ async function assembleSandbox(options: SandboxOptions): Promise<Sandbox> {
     moves,
     fixtures,
     now: time.now,
+    clockOffset: () => time.offsetMs,
     faults,
     journal,
     store,

@@ -126,16 +126,19 @@ export function createControl(env: ControlEnv): { control: SandboxControl; moves
         return invoiceView(env.store, code)!;
       }),
     advanceClock: (seconds) =>
-      change((now) => {
+      change(async (now) => {
         checkClockAdvance(seconds, 'seconds', now);
         // Whole milliseconds: every time a record holds is one, and is dated from this clock.
         env.advance(Math.round(seconds * 1000));
+        // What the move made due happens now, as the next request would make it: the answer (and a snapshot, a
+        // listing read straight after) shows the sandbox as it is at the new time, not a move due "now" left unmade.
+        await settleDue(env.store, env.now());
       }),
     reset: (options = {}) => {
       const keep = options.keep ?? [];
       const unknown = keep.find((part) => !(RESET_PARTS as readonly string[]).includes(part));
       if (unknown !== undefined)
-        return Promise.reject(errorForStatus(400, unknownResetPart(String(unknown)), { code: 'VALIDATION_FAILED', fields: ['keep'] }));
+        return Promise.reject(errorForStatus(422, unknownResetPart(String(unknown)), { code: 'VALIDATION_FAILED', fields: ['keep'] }));
       return change(() => env.reset(keep));
     },
     loadState: (snapshot) => change(() => env.load(snapshot)),

@@ -50,6 +50,8 @@ export interface ControlDeps {
   store: Store;
   fixtures(this: void): Fixtures;
   now(this: void): number;
+  /** How far the clock has been moved from the one the sandbox was given (the real one when served). */
+  clockOffset(this: void): number;
   faults: FaultInjector;
 }
 
@@ -80,10 +82,12 @@ const invoiceMove =
  * The sandbox clock (`now`), how far it runs ahead of the real one (`offset_ms`, a duration), and when it next moves
  * something by itself (`next_move_at`, on that clock, or null). Times in ISO 8601 like every control view.
  */
-function clockView(at: number, store: Store) {
+function clockView({ now, clockOffset, store }: Pick<ControlDeps, 'now' | 'clockOffset' | 'store'>) {
+  const at = now();
   // A move due by `at` but not yet made (the next request makes it) is due now, never in the past.
   const next = nextMoveAtAll(store, at);
-  return { now: isoTime(at), offset_ms: at - Date.now(), next_move_at: next === undefined ? null : isoTime(next) };
+  // The offset the clock keeps, not `at - Date.now()`: two readings a millisecond apart said -1 on a clock never moved.
+  return { now: isoTime(at), offset_ms: clockOffset(), next_move_at: next === undefined ? null : isoTime(next) };
 }
 
 export const controlRouter = new Router<ControlHandler>()
@@ -97,7 +101,8 @@ export const controlRouter = new Router<ControlHandler>()
     const deposit = await control.deposit(depositRequest(jsonBody(request), bearerToken(request.headers.authorization) ?? undefined));
     return successReply(201, `Deposit ${deposit.invoice_code} created.`, { invoice_code: deposit.invoice_code, deposit });
   })
-  .add('POST', `${CONTROL_PREFIX}/clock`, async ({ control, now, store }, _params, request) => {
+  .add('POST', `${CONTROL_PREFIX}/clock`, async (deps, _params, request) => {
+    const { control, now } = deps;
     // The body's key, not advanceClock's argument, is what a caller can correct; a key it does not know is refused, as a
     // deposit's are (a misspelt advance_seconds would otherwise be told it is missing, or worse, pass).
     const body = jsonBody(request);
@@ -107,7 +112,7 @@ export const controlRouter = new Router<ControlHandler>()
     const seconds = body.advance_seconds;
     checkClockAdvance(seconds, 'advance_seconds', now());
     await control.advanceClock(seconds);
-    return ok('Sandbox clock moved.', clockView(now(), store));
+    return ok('Sandbox clock moved.', clockView(deps));
   })
   .add('GET', `${CONTROL_PREFIX}/faults`, async ({ faults }) => ok('Injected faults.', { ...faults.config, stats: faults.stats }))
   .add('PUT', `${CONTROL_PREFIX}/faults`, async ({ faults }, _params, request) => {
@@ -165,7 +170,7 @@ export const controlRouter = new Router<ControlHandler>()
   .add('GET', `${CONTROL_PREFIX}/invoices`, async ({ store }, _params, request) =>
     ok('Invoices, newest first.', { invoices: invoiceViews(store, stateFilter(request, store)) }),
   )
-  .add('GET', `${CONTROL_PREFIX}/clock`, async ({ now, store }) => ok('Sandbox clock.', clockView(now(), store)))
+  .add('GET', `${CONTROL_PREFIX}/clock`, async (deps) => ok('Sandbox clock.', clockView(deps)))
   .add('GET', JOURNAL_PATH, async ({ journal }, _params, request) => {
     let asked: RequestFilter = {};
     const requests = selectRequests((filter) => journal.list((asked = filter)), new URL(request.url).searchParams);

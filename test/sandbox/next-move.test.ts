@@ -84,20 +84,26 @@ describe('next_move_at', () => {
     expect(await clock(t)).toMatchObject({ next_move_at: null });
   });
 
-  it('is never before now once the clock moved past a move not made yet (in-process advanceClock)', async () => {
+  it('is never before now: advanceClock makes what came due before it resolves (in-process)', async () => {
     const t = await sandbox('in-process', { autoPay: { after: 1_000 }, autoExpire: { after: 30_000 } });
-    await t.sandbox.control.deposit({ account: 'rich', amount: 50_000 });
+    const { invoice_code: code } = await t.sandbox.control.deposit({ account: 'rich', amount: 50_000 });
+    const before = t.sandbox.account('rich').balance;
     await t.sandbox.control.advanceClock(5);
     const now = t.sandbox.now();
     expect(now).toBe(CLOCK_START + 5_000);
-    // The auto-payment due at +1 s is made by the next request: due now, not a second ago.
-    expect(nextMoveAtAll(t.sandbox.store, now)).toBe(now);
+    // The auto-payment due at +1 s was made by the move itself: paid, credited, and nothing left to wait for.
+    expect((t.sandbox.snapshot().tables.invoices as { invoice_code: string }[]).find((i) => i.invoice_code === code)).toMatchObject({
+      payment_status: 'paid',
+    });
+    expect(t.sandbox.account('rich').balance).toBe(before + 50_000);
+    expect(nextMoveAtAll(t.sandbox.store, now)).toBeUndefined();
+    await newOrder(t);
     for (const seconds of [10, 60, 3_600]) {
       await t.sandbox.control.advanceClock(seconds);
       const next = nextMoveAtAll(t.sandbox.store, t.sandbox.now());
-      if (next !== undefined) expect(next).toBeGreaterThanOrEqual(t.sandbox.now());
+      if (next !== undefined) expect(next).toBeGreaterThan(t.sandbox.now());
       const read = await clock(t);
-      if (read.next_move_at !== null) expect(Date.parse(read.next_move_at)).toBeGreaterThanOrEqual(Date.parse(read.now));
+      if (read.next_move_at !== null) expect(Date.parse(read.next_move_at)).toBeGreaterThan(Date.parse(read.now));
     }
     expect(await clock(t)).toMatchObject({ next_move_at: null });
   });
@@ -106,12 +112,22 @@ describe('next_move_at', () => {
 describe('next_move_at in the answer of POST /__sandbox/clock', () => {
   const sandbox = useSandboxes();
 
-  // The clock advance makes no move due by the new time (the next request does): its answer says it is due now.
-  it("answers no time before now (the tester's first answer)", async () => {
+  // The clock advance makes what came due by the new time before it answers: its answer is the sandbox as it now is.
+  it('shows the moves it made due as made, and the next one still to come', async () => {
     const t = await sandbox('in-process', { autoPay: { after: 1_000 }, autoExpire: { after: 30_000 } });
-    dataOf(await t.request('POST', '/__sandbox/deposits', { body: { amount: 50_000, account: 'rich' } }), 201);
+    const deposit = dataOf(await t.request('POST', '/__sandbox/deposits', { body: { amount: 50_000, account: 'rich' } }), 201);
     const moved = dataOf(await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: 5 } }));
-    // The auto-payment due at +1 s is made by the next request: due now.
-    expect(moved).toEqual(expect.objectContaining({ now: iso(CLOCK_START + 5_000), next_move_at: iso(CLOCK_START + 5_000) }));
+    // The auto-payment due at +1 s is made: nothing is left to move.
+    expect(moved).toEqual({ now: iso(CLOCK_START + 5_000), offset_ms: 5_000, next_move_at: null });
+    expect(await paymentOf(t, deposit.invoice_code)).toBe('paid');
+    // An order made now pays itself a second later: that is the next move, after now.
+    await newOrder(t);
+    expect(await clock(t)).toEqual({ now: iso(CLOCK_START + 5_000), offset_ms: 5_000, next_move_at: iso(CLOCK_START + 6_000) });
+  });
+
+  it('says offset_ms 0 on a clock never moved, and exactly how far it was moved', async () => {
+    const t = await sandbox('http');
+    expect(dataOf(await t.request('GET', '/__sandbox/clock')).offset_ms).toBe(0);
+    expect(dataOf(await t.request('POST', '/__sandbox/clock', { body: { advance_seconds: 1.5 } })).offset_ms).toBe(1_500);
   });
 });

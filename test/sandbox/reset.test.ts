@@ -184,7 +184,7 @@ describe('sandbox.reset() in-process', () => {
     await sandbox.reset({ keep: ['faults'] });
     expect(sandbox.faults.config.rules).toHaveLength(1);
     await expect(sandbox.reset({ keep: ['clock' as 'state'] })).rejects.toMatchObject({
-      status: 400,
+      status: 422,
       fields: ['keep'],
       message: "A reset can keep state, faults, requests; not 'clock'.",
     });
