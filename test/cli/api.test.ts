@@ -1,6 +1,8 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiPath } from '../../src/cli/commands/api/arguments.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/client/options.js';
@@ -587,6 +589,48 @@ describe('gh api: method, fields, --input', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  describe('Ctrl-C while the body is being read', () => {
+    it('--input - on a pipe whose writer never ends: exit 130 at once, nothing sent', { timeout: 5_000 }, async () => {
+      const { fetch, seen } = recording();
+      const pipe = new PassThrough();
+      pipe.write('{"platform_username": ');
+      const controller = new AbortController();
+      const running = h.run(['api', '-X', 'POST', 'me/orders', '--input', '-'], { fetch, stdin: pipe, signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      expect(await running).toEqual({ code: 130, out: '', err: '' });
+      expect(seen).toHaveLength(0);
+    });
+
+    it(
+      '--input FIFO that no writer opens: exit 130 at once, nothing sent; with a writer, its text is the body',
+      { timeout: 10_000 },
+      async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'topup-fifo-'));
+        try {
+          const fifo = join(dir, 'body');
+          execFileSync('mkfifo', [fifo]);
+          const { fetch, seen } = recording();
+          const controller = new AbortController();
+          const running = h.run(['api', '-X', 'POST', 'me/orders', '--input', fifo], { fetch, signal: controller.signal });
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          controller.abort();
+          expect(await running).toEqual({ code: 130, out: '', err: '' });
+          expect(seen).toHaveLength(0);
+          // A writer that comes: the pipe is read whole (another process, as `<(make-body)` would be).
+          const writer = spawn('sh', ['-c', `sleep 0.2; printf '{"platform_username":"BuilderBob"}' > "$0"`, fifo]);
+          const written = new Promise((resolve) => writer.on('exit', resolve));
+          const sent = await h.run(['api', '-X', 'POST', 'me/orders', '--input', fifo], { fetch });
+          await written;
+          expect(sent.code).toBe(5);
+          expect(seen.map((request) => request.body)).toEqual(['{"platform_username":"BuilderBob"}']);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    );
   });
 
   it('--input - reads the body from stdin; -H Content-Type replaces the default', async () => {

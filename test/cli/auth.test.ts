@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { LEAN } from '../support/cli-assertions.js';
 import { describe, expect, it } from 'vitest';
 import { REVOKED_TOKEN } from '../../mocks/store/seed.js';
@@ -27,6 +28,21 @@ const login = (name: 'rich' | 'demo' | 'unlinked' = 'rich', extra: string[] = []
   topup(['auth', 'login', '--with-token', '--base-url', served.url, ...extra], { stdin: `${served.token(name)}\n`, ...options });
 
 describe('auth login', () => {
+  it(
+    '--with-token on a pipe whose writer never ends: Ctrl-C ends it at once with 130, and nothing is stored',
+    { timeout: 5_000 },
+    async () => {
+      const pipe = new PassThrough();
+      pipe.write(served.token('rich'));
+      const controller = new AbortController();
+      const running = topup(['auth', 'login', '--with-token', '--base-url', served.url], { stdin: pipe, signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      expect(await running).toEqual({ code: 130, out: '', err: '' });
+      expect(existsSync(join(config.dir, 'credentials.json'))).toBe(false);
+    },
+  );
+
   it('--with-token: validates the token, stores the profile and the token in 0600 files, and says so on stderr', async () => {
     // Said to a person watching stderr; a script gets the exit code and a quiet stderr.
     const result = await login('rich', [], { stderrTTY: true, color: false });

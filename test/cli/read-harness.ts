@@ -42,8 +42,8 @@ export interface RunOptions {
   rows?: number | undefined;
   signal?: AbortSignal;
   env?: Record<string, string | undefined>;
-  /** Piped to the command's stdin. */
-  stdin?: string;
+  /** Piped to the command's stdin: its text, or a stream of it (a pipe whose writer has not ended). */
+  stdin?: string | AsyncIterable<Buffer | string>;
 }
 
 export interface RunResult {

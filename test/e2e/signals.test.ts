@@ -1,5 +1,5 @@
 import { fixtureAccount } from '../../mocks/store/fixtures.js';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,4 +125,61 @@ describe('orders batch whose stdout reader goes away', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+/**
+ * Spawns topup with `stdin` as given, sends `signal` after `delayMs`, and resolves with its exit code once it ends (or
+ * null when it had to be killed: it did not end within 10 s of the signal).
+ */
+async function signalled(argv: string[], signal: NodeJS.Signals, stdin: 'pipe' | 'ignore'): Promise<number | null> {
+  const [command, args] = topupCommand(argv);
+  const child = spawn(command, args, { cwd: ROOT, env: baseEnv(configDir), stdio: [stdin, 'ignore', 'ignore'] });
+  // A pipe on stdin that stays open, as `sleep 600 | topup …` leaves it: its writer (this process) never writes.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  child.kill(signal);
+  let killed = false;
+  const guard = setTimeout(() => {
+    killed = true;
+    child.kill('SIGKILL');
+  }, 10_000);
+  const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+  clearTimeout(guard);
+  return killed ? null : code;
+}
+
+describe('a signal while input is read from a pipe that nothing writes to', () => {
+  let dir: string;
+  let fifo: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'topup-fifo-'));
+    fifo = join(dir, 'input');
+    execFileSync('mkfifo', [fifo]);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // A named pipe that no writer opens: node's own read of it would hold a thread of its pool that the exit waits for.
+  it.each<[string, NodeJS.Signals, number, string[]]>([
+    ['api --input FIFO', 'SIGINT', 130, ['api', '-X', 'POST', 'me/orders', '--input', '{fifo}']],
+    ['api -F x=@FIFO', 'SIGTERM', 143, ['api', '-X', 'POST', 'me/orders', '-F', 'client_reference=@{fifo}']],
+    ['mock state load FIFO', 'SIGINT', 130, ['mock', 'state', 'load', '{fifo}']],
+    ['orders batch FIFO', 'SIGINT', 130, ['orders', 'batch', '{fifo}', '--format', 'csv', '--batch', 'fifo']],
+  ])(
+    '%s ends on %s with %i',
+    async (_name, signal, code, argv) => {
+      const words = ['--mock', ...argv.map((word) => word.replace('{fifo}', fifo))];
+      expect(await signalled(words, signal, 'ignore')).toBe(code);
+    },
+    30_000,
+  );
+
+  it.each<[string, NodeJS.Signals, number, string[]]>([
+    ['api --input -', 'SIGTERM', 143, ['--mock', 'api', '-X', 'POST', 'me/orders', '--input', '-']],
+    ['auth login --with-token', 'SIGINT', 130, ['auth', 'login', '--with-token', '--base-url', 'http://127.0.0.1:9']],
+  ])(
+    '%s on an open, silent stdin ends on %s with %i',
+    async (_name, signal, code, argv) => {
+      expect(await signalled(argv, signal, 'pipe')).toBe(code);
+    },
+    30_000,
+  );
 });

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
-import { readAllBytes } from './streams.js';
+import { isNamedPipe, openNamedPipe } from './named-pipe.js';
+import { readAllBytes, type InputLimit } from './streams.js';
 
 /** The most a file named on the command line (or stdin for `-`) may hold, and what it is, for the refusal. */
 export interface InputFileLimit {
@@ -14,10 +15,18 @@ export interface InputFileLimit {
  * (a pipe, `/dev/zero`) as soon as it passes it. A file that cannot be read is the user's mistake: a usage error in
  * one sentence.
  */
-export async function readInputFile(path: string, stdin: NodeJS.ReadableStream, limit: InputFileLimit): Promise<string> {
+export async function readInputFile(
+  path: string,
+  stdin: NodeJS.ReadableStream,
+  limit: InputFileLimit,
+  signal?: AbortSignal,
+): Promise<string> {
   const name = path === '-' ? 'stdin' : path;
   const tooLarge = () => new UsageError(`${name} is more than ${sizeText(limit.maxBytes)}, the most ${limit.what} can be.`);
-  if (path === '-') return utf8Text(name, await readAllBytes(stdin, { maxBytes: limit.maxBytes, tooLarge }), limit);
+  const reading = { maxBytes: limit.maxBytes, tooLarge, signal };
+  if (path === '-') return utf8Text(name, await readAllBytes(stdin, reading), limit);
+  // A named pipe (`<(make-body)`, mkfifo) is read as a pipe, so that Ctrl-C ends the run while no writer comes.
+  if (await isNamedPipe(path)) return utf8Text(name, await readNamedPipe(path, reading), limit);
   const { open } = await import('node:fs/promises');
   let file;
   try {
@@ -29,12 +38,27 @@ export async function readInputFile(path: string, stdin: NodeJS.ReadableStream, 
     const stat = await file.stat();
     if (stat.isDirectory()) throw new UsageError(`Cannot read ${path}: it is a folder.`);
     if (stat.isFile() && stat.size > limit.maxBytes) throw tooLarge();
-    return utf8Text(name, await readAllBytes(file.createReadStream({ autoClose: false }), { maxBytes: limit.maxBytes, tooLarge }), limit);
+    return utf8Text(name, await readAllBytes(file.createReadStream({ autoClose: false }), reading), limit);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw unreadable(path, error);
   } finally {
     await file.close();
+  }
+}
+
+/** All a named pipe holds (see openNamedPipe: Ctrl-C stops it however long its writer takes). */
+async function readNamedPipe(path: string, limit: InputLimit): Promise<Buffer> {
+  let pipe;
+  try {
+    pipe = await openNamedPipe(path, limit.signal);
+  } catch (error) {
+    throw limit.signal?.aborted === true ? limit.signal.reason : unreadable(path, error);
+  }
+  try {
+    return await readAllBytes(pipe, limit);
+  } finally {
+    pipe.destroy();
   }
 }
 

@@ -1,3 +1,4 @@
+import { raceAbort } from '../../abort.js';
 /** The streams and environment a command may use; tests pass fakes. */
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -34,6 +35,8 @@ export interface InputLimit {
   maxBytes: number;
   /** The error to throw once the input passes `maxBytes` (reading stops there). */
   tooLarge(): Error;
+  /** The run's: Ctrl-C stops the read (a pipe whose writer never ends, `sleep 600 | topup …`) with its reason. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -46,14 +49,25 @@ export async function readAll(input: NodeJS.ReadableStream, limit: InputLimit): 
 
 /** readAll's bytes, undecoded. */
 export async function readAllBytes(input: NodeJS.ReadableStream, limit: InputLimit): Promise<Buffer> {
+  const { signal } = limit;
+  signal?.throwIfAborted();
   const chunks: Buffer[] = [];
   let bytes = 0;
-  for await (const chunk of input) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    bytes += buffer.length;
-    // Leaving the loop closes the stream: nothing more is read.
-    if (bytes > limit.maxBytes) throw limit.tooLarge();
-    chunks.push(buffer);
+  const iterator = (input as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  try {
+    // Each wait for more ends the moment the run is stopped, whatever the stream does with the stop.
+    for (let next = await raceAbort(iterator.next(), signal); next.done !== true; next = await raceAbort(iterator.next(), signal)) {
+      const chunk = next.value;
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      bytes += buffer.length;
+      // Leaving the loop closes the stream: nothing more is read.
+      if (bytes > limit.maxBytes) throw limit.tooLarge();
+      chunks.push(buffer);
+    }
+  } catch (error) {
+    // Stopped or refused: nothing more is read (a pipe's writer that never ends keeps nothing waiting on it).
+    (input as { destroy?(): void }).destroy?.();
+    throw error;
   }
   return Buffer.concat(chunks);
 }

@@ -50,8 +50,8 @@ function fileReader(ctx: CliContext): ReadValueFile {
   let stdin: Promise<string> | undefined;
   const limit = { maxBytes: MAX_INPUT_BYTES, what: 'a request body or field read from a file' };
   return async (path) => {
-    if (path !== '-') return readInputFile(path, ctx.io.stdin, limit);
-    stdin ??= readInputFile('-', ctx.io.stdin, limit);
+    if (path !== '-') return readInputFile(path, ctx.io.stdin, limit, ctx.signal);
+    stdin ??= readInputFile('-', ctx.io.stdin, limit, ctx.signal);
     return stdin;
   };
 }

@@ -141,7 +141,7 @@ async function tokenFromStdin(ctx: CliContext): Promise<string> {
     );
   // One trailing newline is what `echo` and most files add; anything else is left for the client to refuse.
   const tooLarge = () => new UsageError(`stdin holds more than ${MAX_TOKEN_BYTES / 1024} KiB, more than a token sent in a header can be.`);
-  const token = (await readAll(ctx.io.stdin, { maxBytes: MAX_TOKEN_BYTES, tooLarge })).replace(/\r?\n$/, '');
+  const token = (await readAll(ctx.io.stdin, { maxBytes: MAX_TOKEN_BYTES, tooLarge, signal: ctx.signal })).replace(/\r?\n$/, '');
   if (token === '') throw new UsageError('No token on stdin; pipe it in: topup auth login --with-token < token.txt');
   return token;
 }

@@ -8,7 +8,7 @@ import { UsageError } from '../../errors.js';
  */
 export async function readStateArgument(ctx: CliContext, file: string): Promise<unknown> {
   const limit = { maxBytes: constants.MAX_STRING_LENGTH, what: 'a saved state' };
-  const text = await (await import('../../io/input-file.js')).readInputFile(file, ctx.io.stdin, limit);
+  const text = await (await import('../../io/input-file.js')).readInputFile(file, ctx.io.stdin, limit, ctx.signal);
   try {
     return JSON.parse(text) as unknown;
   } catch {

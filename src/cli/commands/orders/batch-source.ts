@@ -9,6 +9,7 @@ import { openToAppend } from '../../../safe-file.js';
 import { UsageError } from '../../errors.js';
 import { readRecords, type BatchFormat, type FileRecord } from './batch-records.js';
 import { unreadable } from '../../io/input-file.js';
+import { isNamedPipe, openNamedPipe } from '../../io/named-pipe.js';
 
 export interface BatchSource {
   /** As the user named it: a path, or `-`. */
@@ -178,9 +179,17 @@ async function copyTo(input: NodeJS.ReadableStream, path: string, name: string):
   }
 }
 
-/** A named stream's bytes (a directory, or a path that went away, fails here and is reported as unreadable). */
-function streamOf(path: string): NodeJS.ReadableStream {
-  return createReadStream(path, { highWaterMark: 64 * 1024 });
+/**
+ * A named stream's bytes (a directory, or a path that went away, fails here and is reported as unreadable). A named
+ * pipe is read as a pipe (openNamedPipe), so that Ctrl-C ends the run while its writer has not come or writes nothing.
+ */
+async function streamOf(path: string, signal: AbortSignal | undefined): Promise<NodeJS.ReadableStream> {
+  if (!(await isNamedPipe(path))) return createReadStream(path, { highWaterMark: 64 * 1024 });
+  try {
+    return await openNamedPipe(path, signal);
+  } catch (error) {
+    throw signal?.aborted === true ? signal.reason : unreadable(path, error);
+  }
 }
 
 /**
@@ -210,7 +219,7 @@ export async function openBatchSource(
   streamed: boolean = name === '-',
   signal?: AbortSignal,
 ): Promise<BatchSource> {
-  const spooled = streamed ? await spool(name === '-' ? stdin : streamOf(name), name, signal) : undefined;
+  const spooled = streamed ? await spool(name === '-' ? stdin : await streamOf(name, signal), name, signal) : undefined;
   const path = spooled?.path ?? name;
   // Checked now, so that a missing file is one sentence before anything else happens.
   const probe = fileChunks(path, name);
