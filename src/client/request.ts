@@ -99,8 +99,10 @@ interface Route {
   path: string;
   /** Whether the token goes with it. */
   auth: boolean;
-  /** The published limit it counts against; undefined for a path outside the interface (no pacing). */
+  /** The published limit it counts against; undefined for a write outside the interface (no pacing). */
   rateClass: RateClass | undefined;
+  /** A read outside the interface, paced as `rateClass`: its answer's rate-limit headers may be another class's. */
+  pacedOnly?: boolean;
   /** How hooks name the request: the route's template for the resource methods. */
   label: string;
 }
@@ -245,7 +247,7 @@ async function sendOnce(sender: Sender, route: Route, attempt: Parameters<typeof
   );
   const parsed = parseBody(body);
   const retryAfter = parseRetryAfter(answer.headers.get(RATE_LIMIT_HEADERS.retryAfter), clock.now());
-  if (route.rateClass !== undefined) pacer?.observe(route.rateClass, rateLimitReport(answer, retryAfter));
+  if (route.rateClass !== undefined && route.pacedOnly !== true) pacer?.observe(route.rateClass, rateLimitReport(answer, retryAfter));
   const response: RawResponse = { status: answer.status, ok: answer.ok, headers: answer.headers, text: body, body: parsed };
   if (!answer.ok) {
     const error = errorFromResponse({ status: answer.status, body: parsed, retryAfter }, sender.secrets);
@@ -263,11 +265,28 @@ function rawRoute(rawRequest: RawRequest): { route: Route; searchParams: URLSear
   if (rawRequest.headers !== undefined && Object.keys(rawRequest.headers).some((name) => name.toLowerCase() === 'authorization')) {
     throw new UsageError("The Authorization header is the client's own: give the token as the client's `token` option.");
   }
-  const known = routeOf(method, path);
-  // A path the interface does not list (a newer endpoint) is the caller's choice: it gets the token, not pacing.
-  const route: Route = { method, path, auth: known?.auth ?? true, rateClass: known?.rateClass, label: `${method} ${known?.path ?? path}` };
+  // Spelt as most servers take it the same (`me/orders/`, `me//orders`, `ME/Orders`), a listed route is paced as one.
+  const known = routeOf(method, path) ?? routeOf(method, routingForm(path));
+  // A path the interface does not list (a newer endpoint) is the caller's choice: it gets the token. A read of it is
+  // paced as a user read (the published limit on reads); what a write to it may cost, the document does not say.
+  const rateClass = known?.rateClass ?? (method === 'GET' || method === 'HEAD' ? 'user-read' : undefined);
+  const route: Route = {
+    method,
+    path,
+    auth: known?.auth ?? true,
+    rateClass,
+    ...(known === undefined ? { pacedOnly: true } : {}),
+    label: `${method} ${known?.path ?? path}`,
+  };
   const headers = Object.fromEntries(Object.entries(rawRequest.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
   return { route, searchParams, headers };
+}
+
+/** A path as routes are matched: lower case, no empty segments, no trailing slash. */
+function routingForm(path: string): string {
+  const queryAt = path.indexOf('?');
+  const pathname = (queryAt === -1 ? path : path.slice(0, queryAt)).toLowerCase().replace(/\/{2,}/g, '/');
+  return pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
 }
 
 /** A raw request's path and query, checked: a path on this server, never another host's or outside it by dot segments. */

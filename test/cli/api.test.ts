@@ -591,6 +591,17 @@ describe('gh api: method, fields, --input', () => {
     }
   });
 
+  it('a 429 says the wait the server asked for, as every other command does (retry_after with --json)', async () => {
+    h.sandbox.faults.configure({ rules: [{ kind: 'rate_limit', retry_after: 7, rate: 1, routes: ['getProfile'] }] });
+    const text = await h.run(['api', 'me']);
+    expect(text.code).toBe(6);
+    expect(text.err).toMatch(/^Error: .*\nThe server asked to wait 7 seconds before the next request \(Retry-After\)\.\n$/);
+    const json = await h.run(['--json', 'api', 'me']);
+    expect(json.code).toBe(6);
+    expect(JSON.parse(json.err).error).toMatchObject({ kind: 'rate_limited', retry_after: 7 });
+    expect(await h.run(['me'], {}).then((shown) => shown.err)).toBe(text.err);
+  });
+
   describe('Ctrl-C while the body is being read', () => {
     it('--input - on a pipe whose writer never ends: exit 130 at once, nothing sent', { timeout: 5_000 }, async () => {
       const { fetch, seen } = recording();
@@ -921,14 +932,54 @@ describe('gh api: --paginate', () => {
       }, seen),
     });
     expect(result.code).toBe(1);
-    // Each answer is printed as it comes: the second, which names the wrong page, and then the error.
-    expect(result.out).toBe(`${CODES[0]}\n${CODES[1]}\n`);
+    // A page is printed once its number is checked: the second, which names the wrong page, never reaches stdout.
+    expect(result.out).toBe(`${CODES[0]}\n`);
     expect(JSON.parse(result.err)).toMatchObject({
       message: 'Asked for page 2, the server answered page 1 and says more follow; stopped rather than read pages again.',
       error: { code: 'PAGE_OUT_OF_ORDER' },
     });
     expect(seen).toHaveLength(2);
   });
+
+  it('a server that ignores ?page and names no page: an error at the first page answered twice, printed once', async () => {
+    const seen: string[] = [];
+    const pageless = changing((body) => {
+      if (body.data) body.data.pagination = { has_more: true };
+    }, seen);
+    const result = await h.run(['api', 'me/orders', '--paginate', '-F', 'per_page=1', '--jq', '.data.orders[].invoice_code'], {
+      // The first page, whatever page was asked for.
+      fetch: (input, init) => pageless(urlOf(input).replace(/&page=\d+/, ''), init),
+    });
+    expect(result.code).toBe(1);
+    expect(result.out).toBe(`${CODES[0]}\n`);
+    expect(JSON.parse(result.err)).toMatchObject({
+      message:
+        'The server answered page 2 as it answered the page before, and says more follow; stopped rather than read it again (it may not page with ?page=N).',
+    });
+    expect(seen).toHaveLength(2);
+  });
+
+  it(
+    'a server that says more follow on every page, each one new: stopped after 5,000 pages, as --all is',
+    { timeout: 120_000 },
+    async () => {
+      let served = 0;
+      const endless: typeof globalThis.fetch = async (input, init) => {
+        const answer = await h.sandbox.fetch(input, init);
+        const body = JSON.parse(await answer.text()) as { data: Record<string, unknown> };
+        served += 1;
+        body.data.pagination = { has_more: true };
+        body.data.orders = [{ invoice_code: `INV${served}` }];
+        return new Response(JSON.stringify(body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+      };
+      const result = await h.run(['api', 'me/orders', '--paginate', '--silent'], { fetch: endless });
+      expect(result.code).toBe(1);
+      expect(result.err).toBe(
+        'Error: Stopped after 5000 pages: the server says more follow on every one, and --paginate follows at most 5000; ask for a later page with ?page=N.\n',
+      );
+      expect(served).toBe(5001);
+    },
+  );
 
   it('--slurp of a page that is not JSON: an error, never a null passed off as the page', async () => {
     const html: typeof globalThis.fetch = async () =>

@@ -95,6 +95,30 @@ describe('client.request: one raw request, sent as the methods send theirs', () 
     expect(waits[0]!.ms).toBeGreaterThan(50_000);
   });
 
+  it.each([
+    ['the path as listed', '/api/v1/me/orders', 'GET /api/v1/me/orders'],
+    ['a trailing slash', '/api/v1/me/orders/', 'GET /api/v1/me/orders'],
+    ['a doubled slash', '/api/v1//me/orders', 'GET /api/v1/me/orders'],
+    ['another case', '/API/v1/Me/Orders', 'GET /api/v1/me/orders'],
+    // Outside the interface: a read is still a read, paced under the published limit on them.
+    ['a path the document does not list', '/api/v1/me/loyalty-points', 'GET /api/v1/me/loyalty-points'],
+  ])('paces a read spelt as %s: the 61st within a minute waits', async (_name, path, label) => {
+    const sandbox = await createSandbox({ rateLimit: false });
+    let now = 0;
+    const waits: ClientWait[] = [];
+    const client = createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.account('rich').token,
+      fetch: sandbox.fetch,
+      clock: { now: () => now, sleep: async (ms: number) => void (now += ms), random: () => 0 },
+      onWait: (wait) => waits.push(wait),
+      pacing: true,
+    });
+    for (let i = 0; i < 61; i++) await client.request({ method: 'GET', path, throwOnError: false });
+    expect(waits.map((w) => [w.reason, w.request])).toEqual([['pacing', label]]);
+    expect(waits[0]!.ms).toBeGreaterThan(50_000);
+  });
+
   it("keeps a base URL's own path prefix", async () => {
     const seen: string[] = [];
     const fetch: FetchFunction = async (input) => {

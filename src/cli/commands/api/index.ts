@@ -44,7 +44,8 @@ export function registerApiCommand(program: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
-The token goes only in the Authorization header. Requests keep to the published rate limits; GETs, and POSTs
+The token goes only in the Authorization header. Requests keep to the published rate limits (a GET of a path
+the document does not list, as a user read); GETs, and POSTs
 with an Idempotency-Key, are retried after 429 (as Retry-After asks), 502-504 and dropped connections.
 The whole response envelope is printed, whatever the status; the exit code follows the status:
 401 → 4, 403/409/422 → 5, 429 → 6, 5xx → 7, other errors → 1. --jq EXPR (a global option) filters it with jq.

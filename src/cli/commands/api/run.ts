@@ -153,9 +153,10 @@ function emptyPage(body: unknown): boolean {
 export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path: string }, flags: ApiFlags): Promise<void> {
   const request = await requestOf(ctx, target, flags);
   const reasons = flags.include || flags.verbose ? (await import('node:http')).STATUS_CODES : {};
-  const [{ errorFromResponse }, { redactText }] = await Promise.all([
+  const [{ errorFromResponse }, { redactText }, { parseRetryAfter }] = await Promise.all([
     import('../../../client/error-from-response.js'),
     import('../../../contract/redact.js'),
+    import('../../../client/retry.js'),
   ]);
   const scrub = (text: string, known: readonly string[]) => redactText(text, known);
   const secrets: string[] = [];
@@ -192,25 +193,25 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
       const shown = scrub(await bodyText(ctx, answer), secrets);
       if (shown !== '') ctx.io.out(shown.endsWith('\n') ? shown : `${shown}\n`);
     }
-    if (!answer.ok) throw errorFromResponse({ status: answer.status, body: answer.body }, secrets);
+    if (!answer.ok) {
+      // The wait the server asked for, as every other command's error says it (`retry_after` with --json).
+      const retryAfter = parseRetryAfter(answer.headers.get('retry-after'), ctx.clock.now());
+      throw errorFromResponse({ status: answer.status, body: answer.body, ...(retryAfter === undefined ? {} : { retryAfter }) }, secrets);
+    }
   };
 
   if (!flags.paginate) return show(await send(request.path));
 
-  const { PagePromise } = await import('../../../client/index.js');
+  const [{ PagePromise }, { MAX_ALL_CHARS, MAX_ALL_PAGES }] = await Promise.all([
+    import('../../../client/index.js'),
+    import('../shared/paging.js'),
+  ]);
   /** Each page's text as it came: its numbers stay as written (jsonTextAsSent). */
   const slurped: string[] = [];
+  let slurpedChars = 0;
   const pages = new PagePromise(
     async (number) => {
       const answer = await send(number === undefined ? request.path : onPage(request.path, number));
-      if (flags.slurp && answer.ok) {
-        // A page that is not JSON has nothing to gather; printing it as null would pass the run off as a success.
-        if (answer.body === undefined)
-          throw new CliError(
-            `Page ${number ?? pageOf(request.path) ?? 1} of the answer is not JSON, so --slurp cannot gather it into one list.`,
-          );
-        slurped.push(answer.text);
-      } else await show(answer);
       return { answer, pagination: paginationOf(answer.body) as Pagination | undefined };
     },
     // Raw pages: their items are not known here (this walk stops at an empty page itself, below).
@@ -222,8 +223,36 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
   // A progress line while a person watches stderr, unless pages go to the same terminal as they come, or --verbose
   // writes there itself.
   const progress = flags.verbose || (ctx.io.terminal && !flags.slurp) ? undefined : ctx.io.pagingProgress('pages');
+  let fetched = 0;
+  let previous: string | undefined;
   try {
+    // Each page is printed once the walk has checked it (its number is the one asked for): a page out of order stops
+    // the run before it reaches stdout, so a script reading the lines never handles the same records twice.
     for await (const page of pages.pages()) {
+      const { answer } = page;
+      fetched += 1;
+      // A server that says more follow on every page would be read forever: --all's bounds (docs/scripting.md).
+      if (fetched > MAX_ALL_PAGES)
+        throw new CliError(
+          `Stopped after ${MAX_ALL_PAGES} pages: the server says more follow on every one, and --paginate follows at most ${MAX_ALL_PAGES}; ask for a later page with ?page=N.`,
+        );
+      const repeated = page.pagination?.has_more === true && page.pagination.page === undefined && answer.text === previous;
+      if (repeated)
+        throw new CliError(
+          `The server answered page ${number} as it answered the page before, and says more follow; stopped rather than read it again (it may not page with ?page=N).`,
+        );
+      previous = answer.text;
+      if (flags.slurp && answer.ok) {
+        // A page that is not JSON has nothing to gather; printing it as null would pass the run off as a success.
+        if (answer.body === undefined)
+          throw new CliError(`Page ${number} of the answer is not JSON, so --slurp cannot gather it into one list.`);
+        slurpedChars += answer.text.length;
+        if (slurpedChars > MAX_ALL_CHARS)
+          throw new CliError(
+            `Stopped after ${fetched - 1} pages: --slurp keeps every page to print them at once, up to ${MAX_ALL_CHARS / 2 ** 20} MiB; drop --slurp to print each page as it comes.`,
+          );
+        slurped.push(answer.text);
+      } else await show(answer);
       number = page.pagination?.page ?? number;
       unpaged = page.pagination === undefined;
       progress?.page(number);

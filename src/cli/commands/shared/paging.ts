@@ -13,8 +13,10 @@ export interface PagingFlags {
 }
 
 /** The most --all reads: pages, and characters of their items as JSON (what it keeps in memory to print at once). */
-const MAX_ALL_PAGES = 5_000;
-const MAX_ALL_CHARS = 128 * 2 ** 20;
+/** The most pages `--all` (and `topup api --paginate`) follows: a server that always says more follow ends there. */
+export const MAX_ALL_PAGES = 5_000;
+/** The most text `--all` (and `api --paginate --slurp`) keeps to print at once. */
+export const MAX_ALL_CHARS = 128 * 2 ** 20;
 
 /** --page, --per-page (unless the endpoint has a fixed page size) and --all. */
 export function addPagingOptions(command: Command, options: { perPage?: boolean } = {}): Command {
