@@ -238,7 +238,9 @@ describe('topup transactions', () => {
 
   it('terminal: a hint for the next page on stderr, with the same flags', async () => {
     const result = await h.run(['transactions', '--per-page', '1', '--no-color'], { tty: true });
-    expect(result.err).toBe(LEAN ? '' : 'Page 1 of 3 (3 transactions). Next: topup transactions --per-page 1 --page 2\n');
+    expect(result.err).toBe(
+      LEAN ? '' : 'Page 1 of 3 (3 transactions). Next: topup --base-url http://sandbox.localhost transactions --per-page 1 --page 2\n',
+    );
     const empty = await h.runEmbedded(['transactions', '--no-color'], { tty: true });
     expect(empty.out).toBe('');
     expect(empty.err).toMatch(/^No transactions\.$/m);

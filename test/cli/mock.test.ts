@@ -505,7 +505,10 @@ describe('mock commands against a served sandbox (--base-url)', () => {
     try {
       const signal = new AbortController().signal;
       const created = await topup(['mock', 'deposit', '50000', '--account', 'broke', '--base-url', served.url], { signal });
-      expect(created).toMatchObject({ code: 0, err: `Deposit created. Pay it with: topup mock pay ${created.out.trim()}\n` });
+      expect(created).toMatchObject({
+        code: 0,
+        err: `Deposit created. Pay it with: topup --base-url ${served.url} mock pay ${created.out.trim()}\n`,
+      });
       expect(await topup(['mock', 'pay', created.out.trim(), '--base-url', served.url], { signal, stderrTTY: true, color: false })).toEqual(
         {
           code: 0,

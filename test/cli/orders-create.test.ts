@@ -393,7 +393,8 @@ describe('orders create on a terminal', () => {
     expect(result.out).toContain(`invoice      ${invoice}`);
     expect(result.out).toContain('total        Rp 24.000');
     expect(result.out).toMatch(new RegExp(`payment_url  ${served.url.replace(/\./g, '\\.')}/\\S+`));
-    expect(result.err).toContain(`Check it later with: topup invoices status ${invoice} --wait`);
+    // The command to paste goes where this one went, not to the default profile's server.
+    expect(result.err).toContain(`Check it later with: topup --base-url ${served.url} invoices status ${invoice} --wait`);
     expect(result.out + result.err).not.toMatch(ANSI_ESCAPE);
   });
 

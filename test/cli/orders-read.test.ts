@@ -168,7 +168,11 @@ describe('topup orders list', () => {
 
   it('terminal: the next-page hint keeps the filters', async () => {
     const result = await h.run(['orders', 'list', '--type', 'gamepass', '--per-page', '2', '--no-color'], { tty: true });
-    expect(result.err).toBe(LEAN ? '' : 'Page 1 of 2 (3 orders). Next: topup orders list --type gamepass --per-page 2 --page 2\n');
+    expect(result.err).toBe(
+      LEAN
+        ? ''
+        : 'Page 1 of 2 (3 orders). Next: topup --base-url http://sandbox.localhost orders list --type gamepass --per-page 2 --page 2\n',
+    );
   });
 
   it('embedded sandbox without orders: nothing on stdout; on a terminal, "No orders." on stderr', async () => {

@@ -169,7 +169,10 @@ describe('the pager for long lists on a terminal', () => {
     });
     expect(result.out).toBe('');
     expect(readFileSync(paged, 'utf8').split('\n')).toHaveLength(4);
-    if (!LEAN) expect(result.err).toMatch(/^Page 1 of 2 \(4 orders\)\. Next: topup orders list --per-page 2 --page 2\n$/);
+    if (!LEAN)
+      expect(result.err).toMatch(
+        /^Page 1 of 2 \(4 orders\)\. Next: topup --base-url http:\/\/sandbox\.localhost orders list --per-page 2 --page 2\n$/,
+      );
     rmSync(paged);
     const json = await h.run(['--json', 'orders', 'list'], { tty: true, rows: 3, env: env({ TOPUP_PAGER: toFile() }) });
     expect(JSON.parse(json.out)).toHaveProperty('orders');

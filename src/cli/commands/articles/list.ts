@@ -1,3 +1,4 @@
+import { hintCommand } from '../../hint-command.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { ArticleList, ArticleSummary } from '../../../contract/index.js';
 import type { CliContext } from '../../context.js';
@@ -30,7 +31,7 @@ export async function runArticlesList(ctx: CliContext, flags: PagingFlags & { ca
         { signal: ctx.signal },
       ),
     itemsOf: (page) => listIn(page, 'articles'),
-    commandFor: (page) => ['topup articles list', ...extra, `--page ${page}`].join(' '),
+    commandFor: (page) => hintCommand(ctx, ['articles list', ...extra, `--page ${page}`].join(' ')),
   });
 }
 

@@ -1,3 +1,4 @@
+import { hintCommand } from '../../hint-command.js';
 import { Option, type Command } from 'commander';
 import type { Deposit, DepositList, PaymentStatus } from '../../../contract/index.js';
 import type { CliContext } from '../../context.js';
@@ -28,7 +29,7 @@ export async function runDepositsList(ctx: CliContext, flags: PagingFlags & { st
     columns: depositColumns(ctx.io.view),
     fetch: (query) => client.deposits.list({ ...(flags.status ? { payment_status: flags.status } : {}), ...query }, { signal: ctx.signal }),
     itemsOf: (page) => listIn(page, 'deposits'),
-    commandFor: (page) => ['topup deposits list', ...extra, `--page ${page}`].join(' '),
+    commandFor: (page) => hintCommand(ctx, ['deposits list', ...extra, `--page ${page}`].join(' ')),
   });
 }
 

@@ -1,3 +1,4 @@
+import { hintCommand } from '../../hint-command.js';
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { parseWholeNumber } from '../shared/choices.js';
@@ -20,7 +21,7 @@ export async function runDeposit(
   if (ctx.globals.json) return ctx.io.writeJson(created);
   ctx.io.out(`${created.invoice_code}\n`);
   if (options.paid) ctx.io.success('Deposit created and paid; the balance is credited.');
-  else ctx.io.notice(`Deposit created. Pay it with: topup mock pay ${created.invoice_code}`);
+  else ctx.io.notice(`Deposit created. Pay it with: ${hintCommand(ctx, `mock pay ${created.invoice_code}`)}`);
 }
 
 /** `topup mock deposit`. */

@@ -1,3 +1,4 @@
+import { hintCommand } from '../../hint-command.js';
 // `topup mock faults`' runs, loaded only when one runs (the flags and help in ./faults.ts stay on the eager path).
 import type { FaultRule } from '../../../../mocks/facade/control.js';
 import type { CliContext } from '../../context.js';
@@ -85,7 +86,7 @@ export function specOf(options: FaultAddOptions): string {
 async function printFaults(ctx: CliContext, view: FaultsView): Promise<void> {
   if (ctx.globals.json) return ctx.io.writeJson(view);
   if (view.rules.length === 0) {
-    ctx.io.notice('No faults are injected; add one with `topup mock faults add`.');
+    ctx.io.notice(`No faults are injected; add one with \`${hintCommand(ctx, 'mock faults add')}\`.`);
     return;
   }
   const { faultSpecOf } = await import('../../../../mocks/facade/control.js');

@@ -1,3 +1,4 @@
+import { shellWord } from '../../hint-command.js';
 // What `topup mock serve` prints once it listens: loaded with its run (./serve-run.ts).
 import type { Sandbox } from '../../../../mocks/facade/serve.js';
 import type { CliContext } from '../../context.js';
@@ -56,11 +57,6 @@ export function connectLines(
       ? `${withDir}topup ${shell.nothingConfigured ? '' : '--mock '}orders list`
       : `TOPUP_BASE_URL=${serving.reachUrl} TOPUP_TOKEN=${demoToken} topup orders list`;
   return { shell: command, bot, browser: `${serving.reachUrl}/__sandbox/` };
-}
-
-/** A word as a POSIX shell reads it back unchanged. */
-export function shellWord(text: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 function stateText(state: ServedState): string {

@@ -1,3 +1,4 @@
+import { hintCommand } from '../../hint-command.js';
 // `topup orders create`'s run, loaded only when the command runs (its flags and help in ./create.ts stay on the eager path).
 import type { CreateOrderRequest, CreateOrderResult, OrderType, PaymentMethod, TokenMode } from '../../../contract/index.js';
 import { isVisibleWord } from '../../../contract/visible-word.js';
@@ -212,7 +213,7 @@ function createdNotice(created: CreateOrderResult, { keyGiven, resent }: Sending
 async function offerToWait(ctx: CliContext, invoiceCode: string): Promise<void> {
   const prompter = await ctx.prompter();
   if (!(await prompter.confirm({ message: 'Wait here until the invoice is paid?', default: true }))) {
-    ctx.io.notice(`Check it later with: topup invoices status ${invoiceCode} --wait`);
+    ctx.io.notice(`Check it later with: ${hintCommand(ctx, `invoices status ${invoiceCode} --wait`)}`);
     return;
   }
   const status = await waitForInvoice(ctx, invoiceCode, {

@@ -1,3 +1,4 @@
+import { hintCommand } from '../../hint-command.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { OrderList, OrderListQuery, OrderSummary } from '../../../contract/index.js';
 import { listIn } from '../shared/answer.js';
@@ -55,7 +56,7 @@ export async function runOrdersList(ctx: CliContext, flags: OrderListFlags): Pro
     columns: orderSummaryColumns(ctx.io.view),
     fetch: (query) => client.orders.list({ ...filters, ...query }, { signal: ctx.signal }),
     itemsOf: (page) => listIn(page, 'orders'),
-    commandFor: (page) => ['topup orders list', ...filterArgs, `--page ${page}`].join(' '),
+    commandFor: (page) => hintCommand(ctx, ['orders list', ...filterArgs, `--page ${page}`].join(' ')),
   });
 }
 

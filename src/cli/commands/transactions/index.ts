@@ -1,3 +1,4 @@
+import { hintCommand } from '../../hint-command.js';
 import { Option, type Command } from 'commander';
 import type { BalanceTransaction, TransactionList } from '../../../contract/index.js';
 import type { CliContext } from '../../context.js';
@@ -44,7 +45,7 @@ export async function runTransactions(ctx: CliContext, flags: PagingFlags & { ty
     columns: transactionColumns(ctx.io.view),
     fetch: (query) => client.balance.transactions({ ...(flags.type ? { type: flags.type } : {}), ...query }, { signal: ctx.signal }),
     itemsOf: (page) => listIn(page, 'transactions'),
-    commandFor: (page) => ['topup transactions', ...extra, `--page ${page}`].join(' '),
+    commandFor: (page) => hintCommand(ctx, ['transactions', ...extra, `--page ${page}`].join(' ')),
   });
 }
 
