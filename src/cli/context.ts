@@ -33,7 +33,8 @@ export { LONG_WAIT_MS };
 
 export function waitNotice(wait: ClientWait): string {
   const seconds = Math.ceil(wait.ms / 1000);
-  if (wait.reason === 'retry-after') return `Rate limited; retrying in ${seconds} s, as the server asked.`;
+  // A 429 or a 503 (maintenance) may ask for the wait: the words fit both.
+  if (wait.reason === 'retry-after') return `The server asked to wait (Retry-After); retrying in ${seconds} s.`;
   if (wait.reason === 'backoff') return `The request failed; retrying in ${seconds} s.`;
   return `Keeping to the published rate limit; next request in ${seconds} s.`;
 }
@@ -400,14 +401,17 @@ export class CliContext {
     const hooks = withWatch(this.#clientHooks(), options.watch ?? {});
     if (target.kind === 'embedded') {
       this.io.answeredBySandbox = true;
-      // Pacing would only slow the user down on a sandbox of this machine. A served one still answers 429 past its
-      // limits; the in-process one starts its rate-limit windows over with each request (docs/sandbox.md).
-      const fetch = target.home.kind === 'served' ? await this.remoteFetch() : sandboxFetch(await this.offlineSandbox());
+      // The in-process sandbox starts its rate-limit windows over with each request (docs/sandbox.md): pacing would
+      // only slow the user down. A served one keeps its windows as a real server does, so its limits are kept as a
+      // real server's are: unpaced, an 11th order within the minute met a 429 whose wait the retries cannot outlast.
+      const served = target.home.kind === 'served';
+      const fetch = served ? await this.remoteFetch() : sandboxFetch(await this.offlineSandbox());
+      const unpaced = !served || this.io.env.TOPUP_TEST_NO_PACING === '1';
       return createClient({
         baseUrl: target.baseUrl,
         token: target.token,
         fetch: wrap(fetch),
-        pacing: false,
+        ...(unpaced ? { pacing: false } : {}),
         ...hooks,
         clock: this.deps.clock,
       });

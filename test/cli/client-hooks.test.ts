@@ -31,15 +31,15 @@ describe('waits the client makes are never silent', () => {
   it('on a terminal, a Retry-After over LONG_WAIT_MS (2 s) is announced on stderr before each wait', async () => {
     const result = await rateLimitedBalance(['balance', '--no-color'], true);
     expect(result.code).toBe(6);
-    const notices = result.err.split('\n').filter((line) => line.startsWith('Rate limited'));
+    const notices = result.err.split('\n').filter((line) => line.startsWith('The server asked to wait (Retry-After)'));
     expect(notices.length).toBeGreaterThan(0);
-    expect(new Set(notices)).toEqual(new Set([`Rate limited; retrying in ${RETRY_AFTER} s, as the server asked.`]));
+    expect(new Set(notices)).toEqual(new Set([`The server asked to wait (Retry-After); retrying in ${RETRY_AFTER} s.`]));
   });
 
   it("piped, stderr has only the error and the wait it asked for: a script's log is not filled with progress", async () => {
     const result = await rateLimitedBalance(['balance'], false);
     expect(result.code).toBe(6);
-    expect(result.err).not.toContain('Rate limited; retrying');
+    expect(result.err).not.toContain('retrying in');
     expect(result.err.trim().split('\n')).toEqual([
       expect.stringMatching(/^Error: /),
       `The server asked to wait ${RETRY_AFTER} seconds before the next request (Retry-After).`,

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { fakeIO, tempConfigDir } from '../support/fake-io.js';
 import { EMBEDDED_NOTICE } from '../support/cli-assertions.js';
+import { fakeClock } from '../support/fake-clock.js';
 import { runCli, serveSandbox, type RunOptions } from './run-cli.js';
 import { connectLines } from '../../src/cli/commands/mock/serve-banner.js';
 
@@ -221,6 +222,29 @@ describe('mock serve serves the config folder’s sandbox, and every command her
       await own.stop();
     } finally {
       await first.stop();
+    }
+  });
+
+  it('paces what it sends to the served config sandbox, whose rate-limit windows last, as a real server does', async () => {
+    // Served without limits and timed by a fake clock: the client's own pacing shows as a wait, in no time.
+    const served = await serve(['--no-rate-limit']);
+    try {
+      const rows = Array.from({ length: 11 }, (_, i) => `BuilderBob,5001,9001,paced-${i}`);
+      const input = join(config.dir, 'rows.csv');
+      writeFileSync(input, `username,place,pass,reference\n${rows.join('\n')}\n`);
+      const clock = fakeClock();
+      const result = await topup(['orders', 'batch', input, '--progress', 'lines'], { clock, stderrTTY: true, color: false });
+      expect(result.code, result.err).toBe(0);
+      expect(
+        result.out
+          .trim()
+          .split('\n')
+          .map((line) => line.split('\t')[1]),
+      ).toEqual(rows.map(() => 'created'));
+      // The 11th order of the minute waited for the published limit (10 a minute) instead of meeting a 429.
+      expect(clock.slept.some((ms) => ms > 50_000)).toBe(true);
+    } finally {
+      await served.stop();
     }
   });
 

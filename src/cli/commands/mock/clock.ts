@@ -37,7 +37,7 @@ Examples:
     .addHelpText(
       'after',
       `
-What falls due meanwhile (expiry, auto-pay, delivery) happens at the next request, dated when it was due.
+What falls due meanwhile (expiry, auto-pay, delivery) happens before the move answers, dated when it was due.
 
 Examples:
   $ inv=$(topup orders create --username BuilderBob --place 5001 --pass 9001)
