@@ -76,7 +76,8 @@ describe('client.request: one raw request, sent as the methods send theirs', () 
     expect(exchanges).toHaveLength(3);
   });
 
-  it('paces by the route it reaches: the 11th order within a minute waits', async () => {
+  /** A client of a sandbox without limits, on a fake clock: only the client's own pacing is seen, as its waits. */
+  async function pacedClient() {
     const sandbox = await createSandbox({ rateLimit: false });
     let now = 0;
     const waits: ClientWait[] = [];
@@ -86,9 +87,13 @@ describe('client.request: one raw request, sent as the methods send theirs', () 
       fetch: sandbox.fetch,
       clock: { now: () => now, sleep: async (ms: number) => void (now += ms), random: () => 0 },
       onWait: (wait) => waits.push(wait),
-      // The sandbox has no limits (so that only the client's own pacing is seen): pacing is asked for.
       pacing: true,
     });
+    return { client, waits };
+  }
+
+  it('paces by the route it reaches: the 11th order within a minute waits', async () => {
+    const { client, waits } = await pacedClient();
     for (let i = 0; i < 11; i++)
       await client.request({ method: 'POST', path: '/api/v1/me/orders', body: ORDER, idempotencyKey: `pace-${i}` });
     expect(waits.map((w) => [w.reason, w.request])).toEqual([['pacing', 'POST /api/v1/me/orders']]);
@@ -103,17 +108,7 @@ describe('client.request: one raw request, sent as the methods send theirs', () 
     // Outside the interface: a read is still a read, paced under the published limit on them.
     ['a path the document does not list', '/api/v1/me/loyalty-points', 'GET /api/v1/me/loyalty-points'],
   ])('paces a read spelt as %s: the 61st within a minute waits', async (_name, path, label) => {
-    const sandbox = await createSandbox({ rateLimit: false });
-    let now = 0;
-    const waits: ClientWait[] = [];
-    const client = createClient({
-      baseUrl: sandbox.baseUrl,
-      token: sandbox.account('rich').token,
-      fetch: sandbox.fetch,
-      clock: { now: () => now, sleep: async (ms: number) => void (now += ms), random: () => 0 },
-      onWait: (wait) => waits.push(wait),
-      pacing: true,
-    });
+    const { client, waits } = await pacedClient();
     for (let i = 0; i < 61; i++) await client.request({ method: 'GET', path, throwOnError: false });
     expect(waits.map((w) => [w.reason, w.request])).toEqual([['pacing', label]]);
     expect(waits[0]!.ms).toBeGreaterThan(50_000);
