@@ -180,13 +180,8 @@ function serveEndpoint(
     // Admitted and counted on arrival, in the order requests came; the schemas it needs may load before it is served.
     const headers = rateHeaders;
     const route = () => routeAnswer(env, endpoint, { principal, params, request, url, now }, notes, headers);
-    const ready = latencyMs > 0 ? env.sleep(latencyMs) : undefined;
-    const answered =
-      ready !== undefined
-        ? ready.then(() => (schemasNeeded(env, endpoint) ? schemas.load().then(route) : route()))
-        : schemasNeeded(env, endpoint)
-          ? schemas.load().then(route)
-          : route();
+    const serve = () => (schemasNeeded(env, endpoint) ? schemas.load().then(route) : route());
+    const answered = latencyMs > 0 ? env.sleep(latencyMs).then(serve) : serve();
     if (!(answered instanceof Promise)) return answered;
     // Most routes answer at once; the others are waited for, and answered the same way.
     waiting = true;

@@ -172,10 +172,14 @@ export const controlRouter = new Router<ControlHandler>()
   )
   .add('GET', `${CONTROL_PREFIX}/clock`, async (deps) => ok('Sandbox clock.', clockView(deps)))
   .add('GET', JOURNAL_PATH, async ({ journal }, _params, request) => {
-    let asked: RequestFilter = {};
-    const requests = selectRequests((filter) => journal.list((asked = filter)), new URL(request.url).searchParams);
+    const query = new URL(request.url).searchParams;
+    const filter = filterFromQuery(query, ['limit']);
     // What the in-process verifier checks before it trusts a count: requests of this query the journal let go.
-    return ok('Requests, oldest first.', { requests, journal_size: journal.size, let_go: journal.letGo(asked) });
+    return ok('Requests, oldest first.', {
+      requests: newestOf(journal.list(filter), query),
+      journal_size: journal.size,
+      let_go: journal.letGo(filter),
+    });
   })
   .add('DELETE', JOURNAL_PATH, async ({ journal }) => {
     journal.clear();
@@ -189,7 +193,11 @@ export const controlRouter = new Router<ControlHandler>()
 
 /** The entries a `/__sandbox/requests` query asks for (its filters, then the newest `limit`), oldest first. */
 export function selectRequests(list: (filter: RequestFilter) => JournalEntry[], query: URLSearchParams): JournalEntry[] {
-  const entries = list(filterFromQuery(query, ['limit']));
+  return newestOf(list(filterFromQuery(query, ['limit'])), query);
+}
+
+/** The newest `limit` of the entries a query matched (all of them without it), oldest first. */
+function newestOf(entries: JournalEntry[], query: URLSearchParams): JournalEntry[] {
   const limit = query.has('limit') ? wholeNumber(query.get('limit')!, 'limit') : entries.length;
   return entries.slice(-limit || entries.length);
 }

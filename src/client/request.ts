@@ -282,10 +282,9 @@ function rawRoute(rawRequest: RawRequest): { route: Route; searchParams: URLSear
   return { route, searchParams, headers };
 }
 
-/** A path as routes are matched: lower case, no empty segments, no trailing slash. */
+/** A path (no query) as routes are matched: lower case, no empty segments, no trailing slash. */
 function routingForm(path: string): string {
-  const queryAt = path.indexOf('?');
-  const pathname = (queryAt === -1 ? path : path.slice(0, queryAt)).toLowerCase().replace(/\/{2,}/g, '/');
+  const pathname = path.toLowerCase().replace(/\/{2,}/g, '/');
   return pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
 }
 

@@ -153,10 +153,11 @@ function emptyPage(body: unknown): boolean {
 export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path: string }, flags: ApiFlags): Promise<void> {
   const request = await requestOf(ctx, target, flags);
   const reasons = flags.include || flags.verbose ? (await import('node:http')).STATUS_CODES : {};
-  const [{ errorFromResponse }, { redactText }, { parseRetryAfter }] = await Promise.all([
+  const [{ errorFromResponse }, { redactText }, { parseRetryAfter }, { RATE_LIMIT_HEADERS }] = await Promise.all([
     import('../../../client/error-from-response.js'),
     import('../../../contract/redact.js'),
     import('../../../client/retry.js'),
+    import('../../../contract/rate-limits.js'),
   ]);
   const scrub = (text: string, known: readonly string[]) => redactText(text, known);
   const secrets: string[] = [];
@@ -195,7 +196,7 @@ export async function runApi(ctx: CliContext, target: { method?: ApiMethod; path
     }
     if (!answer.ok) {
       // The wait the server asked for, as every other command's error says it (`retry_after` with --json).
-      const retryAfter = parseRetryAfter(answer.headers.get('retry-after'), ctx.clock.now());
+      const retryAfter = parseRetryAfter(answer.headers.get(RATE_LIMIT_HEADERS.retryAfter), ctx.clock.now());
       throw errorFromResponse({ status: answer.status, body: answer.body, ...(retryAfter === undefined ? {} : { retryAfter }) }, secrets);
     }
   };
