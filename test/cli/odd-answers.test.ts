@@ -241,6 +241,22 @@ describe('on a terminal without colour, a status or display amount that is not a
   });
 });
 
+describe('transactions on a terminal: an amount the server signed itself', () => {
+  it.each([
+    ['a credit with a negative amount', { type: 'credit', amount: -500, currency: 'IDR' }, '-Rp 500'],
+    ['a debit with a negative amount', { type: 'debit', amount: -500, currency: 'IDR' }, '-Rp 500'],
+    ['a debit whose display text is signed', { type: 'debit', amount: 500, formatted_amount: '-Rp 500' }, '-Rp 500'],
+    ['a credit whose display text is signed', { type: 'credit', amount: 500, formatted_amount: '+Rp 500' }, '+Rp 500'],
+    ['a debit as our sandbox sends it', { type: 'debit', amount: 500, currency: 'IDR' }, '-Rp 500'],
+  ])('%s: one sign, the right one', async (_name, fields, shown) => {
+    const result = await run({ transactions: [{ id: 'TRX1', ...fields }] }, ['transactions'], true);
+    expectShown(result);
+    const row = result.out.split('\n').find((line) => line.startsWith('TRX1'));
+    expect(row?.split(/ {2,}/)).toContain(shown);
+    expect(row).not.toMatch(/[-+]{2}|\+-|-\+/);
+  });
+});
+
 describe('a config.json edited by hand into something that is not a profile', () => {
   /** `topup balance` with this config.json; the answer it would get is a good one. */
   async function balanceWith(configJson: unknown): Promise<RunResult> {

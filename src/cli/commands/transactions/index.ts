@@ -12,11 +12,13 @@ export function transactionColumns(view: View): Column<BalanceTransaction>[] {
   const signed = (t: BalanceTransaction) => {
     const amount = amountText(t.amount, t.formatted_amount, view.terminal, t.currency);
     if (!view.terminal || amount === '-') return amount;
-    // An unknown type is shown as it is, with no sign that would guess its direction.
+    // An amount the server already signed (a negative number, a text that starts with a sign) keeps its own sign:
+    // `+-Rp 500` would read as neither. An unknown type is shown as it is, with no sign that would guess its direction.
+    const sign = alreadySigned(t.amount, amount) ? '' : t.type === 'credit' ? '+' : '-';
     return t.type === 'credit'
-      ? view.style.green(`+${amount}`)
+      ? view.style.green(`${sign}${amount}`)
       : t.type === 'debit'
-        ? view.style.red(`-${amount}`)
+        ? view.style.red(`${sign}${amount}`)
         : `${amount} (${t.type ?? '?'})`;
   };
   return [
@@ -34,6 +36,11 @@ export function transactionColumns(view: View): Column<BalanceTransaction>[] {
     { header: 'reference', value: (t) => orDash(t.reference), priority: 2 },
     { header: 'description', value: (t) => plainCell(t.description), free: true, priority: 4 },
   ];
+}
+
+/** Whether the server's amount carries a sign of its own: a negative number, or a text shown that starts with one. */
+function alreadySigned(raw: unknown, shown: string): boolean {
+  return (typeof raw === 'number' && raw < 0) || /^[-+\u2212]/.test(shown);
 }
 
 export async function runTransactions(ctx: CliContext, flags: PagingFlags & { type?: 'credit' | 'debit' | undefined }): Promise<void> {
