@@ -110,6 +110,29 @@ describe('renderFields on a terminal of a known width', () => {
     expect(renderFields(pairs, view(undefined))).toBe(`rate limits  ${pairs[0]![1]}\nlink         ${pairs[1]![1]}\n`);
   });
 
+  it('wide characters are measured in cells, and a line of CJK writing breaks between its characters', () => {
+    const title = 'クレジットのチャージ方法：完全ガイド';
+    const pairs: [string, string][] = [
+      ['title', title],
+      ['mixed', 'Cara top up クレジットのチャージ方法 https://example.test/ja/guide'],
+    ];
+    const out = renderFields(pairs, view(30));
+    expect(out).toBe(
+      [
+        'title  クレジットのチャージ方',
+        '       法：完全ガイド',
+        'mixed  Cara top up クレジット',
+        '       のチャージ方法',
+        '       https://example.test/ja/guide',
+        '',
+      ].join('\n'),
+    );
+    // Every line fits but the URL's, which is never cut, and nothing is lost: the lines joined are the values.
+    for (const line of out.split('\n').filter((each) => !each.includes('https')))
+      expect(terminalMeasure.width(line)).toBeLessThanOrEqual(30);
+    expect(out.replace(/\n {7}/g, '')).toContain(title);
+  });
+
   it('a command goes below its key, continued with \\, never split inside a quoted word', () => {
     const command = "TOPUP_CONFIG_DIR='/tmp/my config' TOPUP_TOKEN=topup_test_demo_4eC39HqLyjWDarjtT1zdp7dc topup orders list";
     expect(renderFields([['another shell', command, { command: true }]], view(60))).toBe(

@@ -100,6 +100,17 @@ const CASES: WidthCase[] = [
     unbreakable: /^https?:\/\/\S+$/,
   },
   {
+    // Measured in cells, as a table is: a title of wide characters takes twice its length, and breaks between them.
+    name: 'articles show, a title of wide characters',
+    printedBy: ['articles/show.ts', 'shared/show-record.ts'],
+    args: ['articles', 'show', 'charge-guide-ja'],
+    on: 'remote',
+    keeps: ['title', 'link'],
+    whole: [`title: ${WIDE_TITLE}`],
+    fieldsOnly: true,
+    unbreakable: /^https?:\/\/\S+$/,
+  },
+  {
     name: 'orders list',
     printedBy: ['orders/list.ts'],
     args: ['orders', 'list'],

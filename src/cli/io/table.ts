@@ -212,19 +212,57 @@ function commandLines(command: string, cells: number, measure: TextMeasure): str
 
 /**
  * `text` in lines of at most `cells` cells, broken at spaces (or between the given `words`); a word wider than that
- * is a line of its own, whole.
+ * is a line of its own, whole. Text given without `words` may also break beside a wide character (CJK writing,
+ * which has no spaces and may break between any two of its characters): only a word of narrow characters (a URL, a
+ * token, a code) is never cut.
  */
-export function wrapWords(text: string, cells: number, measure: TextMeasure, words: readonly string[] = text.split(' ')): string[] {
+export function wrapWords(text: string, cells: number, measure: TextMeasure, words?: readonly string[]): string[] {
   if (measure.width(text) <= cells) return [text];
+  const pieces = words === undefined ? breakablePieces(text, cells, measure) : words.map((word) => ({ text: word, spaced: true }));
   const lines: string[] = [];
   let line = '';
-  for (const word of words) {
-    const joined = line === '' ? word : `${line} ${word}`;
+  for (const piece of pieces) {
+    const joined = line === '' ? piece.text : `${line}${piece.spaced ? ' ' : ''}${piece.text}`;
     if (line !== '' && measure.width(joined) > cells) {
       lines.push(line);
-      line = word;
+      line = piece.text;
     } else line = joined;
   }
   lines.push(line);
   return lines;
+}
+
+/** A character a terminal draws two cells wide, which a line may break beside. */
+const WIDE_CHARACTER =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+
+/** Made on first need: only a line of wide characters too long for its room is cut into graphemes. */
+let graphemes: Intl.Segmenter | undefined;
+
+/**
+ * The places `text` may break: at each space (the space taken out), and before and after each wide character, where
+ * nothing is taken out (`spaced: false`). A run of other characters stays one piece.
+ */
+function breakablePieces(text: string, cells: number, measure: TextMeasure): { text: string; spaced: boolean }[] {
+  const pieces: { text: string; spaced: boolean }[] = [];
+  for (const word of text.split(' ')) {
+    // Most words have no wide character: one piece each, as a split at spaces makes them.
+    if (!WIDE_CHARACTER.test(word) || measure.width(word) <= cells) {
+      pieces.push({ text: word, spaced: true });
+      continue;
+    }
+    let run = '';
+    let spaced = true;
+    // By grapheme: a combining mark (a dakuten, U+3099) stays with its character.
+    for (const { segment: character } of (graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(word)) {
+      if (WIDE_CHARACTER.test(character)) {
+        if (run !== '') pieces.push({ text: run, spaced });
+        pieces.push({ text: character, spaced: run === '' && spaced });
+        run = '';
+        spaced = false;
+      } else run += character;
+    }
+    if (run !== '') pieces.push({ text: run, spaced });
+  }
+  return pieces;
 }

@@ -38,7 +38,7 @@ export function profileFields(user: Profile, view: View): RecordField[] {
 export async function runMe(ctx: CliContext): Promise<void> {
   const data = await (await ctx.client()).account.profile({ signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(data);
-  const view = ctx.io.view;
+  const view = await ctx.io.tableView();
   ctx.io.out(
     renderRecord(
       profileFields(

@@ -39,7 +39,7 @@ export function articleFields(article: ArticleDetail, view: View): RecordField[]
 export async function runArticlesShow(ctx: CliContext, slug: string): Promise<void> {
   const data = await (await ctx.client()).articles.get(slug, { signal: ctx.signal });
   if (ctx.globals.json) return ctx.io.writeJson(data);
-  const view = ctx.io.view;
+  const view = await ctx.io.tableView();
   const article = recordIn<ArticleDetail>(data, 'article', (text) => ctx.io.notice(text));
   // No body from the server: the fields alone, rather than a blank body that looks like an empty article.
   const body = bodyText(article.content);

@@ -197,7 +197,7 @@ export async function runStatus(ctx: CliContext): Promise<void> {
     const target = await ctx.targetSummary();
     await ctx.io.writeJson(checked.map((c) => ({ ...jsonOf(c), target: c.entry.active ? (target ?? null) : null })));
   } else {
-    const view = ctx.io.view;
+    const view = await ctx.io.tableView();
     ctx.io.out(checked.map((c) => renderFields(fieldsOf(c, ctx), view)).join('\n'));
   }
   const active = checked[0]!;

@@ -21,7 +21,7 @@ export function balanceFields(balance: Balance, view: View): RecordField[] {
 
 export async function runBalance(ctx: CliContext, options: { watch?: number | boolean }): Promise<void> {
   const client = await ctx.client();
-  const view = ctx.io.view;
+  const view = await ctx.io.tableView();
   const fetch = () => client.balance.get({ signal: ctx.signal });
   const render = (b: Balance) => renderRecord(balanceFields(b, view), { ...view, title: 'Balance' });
   const seconds = watchInterval(options.watch, refreshIntervals.balance.recommended);

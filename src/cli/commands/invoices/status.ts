@@ -36,7 +36,7 @@ export async function runInvoiceStatus(ctx: CliContext, invoiceCode: string, fla
   // The final status is data whatever it is; a wait that ended unpaid then exits 5 (`--wait --json | jq` reads it).
   if (ctx.globals.json) await ctx.io.writeJson(status);
   else {
-    const view = ctx.io.view;
+    const view = await ctx.io.tableView();
     ctx.io.out(renderRecord(invoiceStatusFields(status, view), { ...view, title: `Invoice ${status.invoice_code ?? invoiceCode}` }));
   }
   const unpaid = flags.wait ? unpaidEnding(status, invoiceCode) : undefined;

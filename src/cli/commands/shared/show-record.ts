@@ -24,7 +24,7 @@ export async function runShow<T extends { invoice_code?: string | undefined }>(
 ): Promise<void> {
   const data = await plan.fetch();
   if (ctx.globals.json) return ctx.io.writeJson(data);
-  const view = ctx.io.view;
+  const view = await ctx.io.tableView();
   const record = recordIn<T>(data, plan.key, (text) => ctx.io.notice(text));
   ctx.io.out(renderRecord(plan.fields(record, view), { ...view, title: `${plan.title} ${record.invoice_code ?? invoiceCode}` }));
 }
