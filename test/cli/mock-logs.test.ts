@@ -167,6 +167,70 @@ describe('topup mock logs', () => {
     expect(await running).toBe(130);
   });
 
+  it('--follow after a restart shows what the new sandbox answered before the follow reconnected', async () => {
+    const controller = new AbortController();
+    const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+    const url = served!.url;
+    for (let i = 0; i < 3; i++) await fetch(`${url}/api/v1/health`);
+    const running = main(['mock', 'logs', '--follow', '--limit', '1', '--base-url', url], io, { signal: controller.signal });
+    const waitFor = async (pattern: RegExp, read: () => string) => {
+      for (let i = 0; i < 300 && !pattern.test(read()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(read()).toMatch(pattern);
+    };
+    await waitFor(/Following/, io.err);
+    await fetch(`${url}/api/v1/articles`);
+    await waitFor(/\/api\/v1\/articles\t200/, io.out);
+
+    // The new run answers two requests (ids 1 and 2, below the 4 already shown) before it listens, so before the follow
+    // can reconnect: they are still shown, once each, and the follow says the sandbox restarted.
+    await served!.close();
+    await waitFor(/went away; reconnecting/, io.err);
+    sandbox = await createSandbox();
+    await sandbox.fetch('http://sandbox.test/api/v1/catalog/credit-packages');
+    await sandbox.fetch('http://sandbox.test/api/v1/me/balance');
+    served = await startHttpSandbox(sandbox, { port: Number(new URL(url).port) });
+    await waitFor(/has restarted/, io.err);
+    await fetch(`${url}/api/v1/catalog/payment-methods`);
+    await waitFor(/payment-methods\t200/, io.out);
+    controller.abort();
+    expect(await running).toBe(130);
+    const paths = io
+      .out()
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t')[2]);
+    expect(paths).toEqual([
+      '/api/v1/health',
+      '/api/v1/articles',
+      '/api/v1/catalog/credit-packages',
+      '/api/v1/me/balance',
+      '/api/v1/catalog/payment-methods',
+    ]);
+  });
+
+  it('--follow --limit 0 shows only what comes after it started, served or embedded', async () => {
+    const waitFor = async (pattern: RegExp, read: () => string) => {
+      for (let i = 0; i < 300 && !pattern.test(read()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(read()).toMatch(pattern);
+    };
+    await botTraffic(served!.url);
+    expect((await topup(['packages'])).code).toBe(0);
+    for (const target of [['--base-url', served!.url], []]) {
+      const controller = new AbortController();
+      const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+      const running = main(['mock', 'logs', '--follow', '--limit', '0', ...target], io, { signal: controller.signal });
+      await waitFor(/Following/, io.err);
+      if (target.length > 0) await fetch(`${served!.url}/api/v1/articles`);
+      else expect((await topup(['articles', 'list'])).code).toBe(0);
+      await waitFor(/\/api\/v1\/articles/, io.out);
+      // Let a replay of the older requests, were there one, arrive before the stop.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      controller.abort();
+      expect(await running).toBe(130);
+      expect(io.out().trimEnd().split('\n'), target.join(' ')).toEqual([expect.stringMatching(/\t\/api\/v1\/articles\t200\t/)]);
+    }
+  });
+
   it('a sandbox that is not running is exit 7 with one sentence', async () => {
     const url = served!.url;
     await served!.close();

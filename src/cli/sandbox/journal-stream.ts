@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { JournalEntry } from '../../../mocks/facade/requests.js';
-import { CONTROL_HEADER, CONTROL_SECRET_HEADER } from '../../contract/sandbox-control.js';
+import { CONTROL_HEADER, CONTROL_SECRET_HEADER, INSTANCE_HEADER } from '../../contract/sandbox-control.js';
 import { abortableSleep } from '../../abort.js';
 import { ConnectionError, UsageError } from '../../errors.js';
 
@@ -14,21 +14,29 @@ export interface FollowOptions {
   /** Ends the follow (Ctrl-C); the promise then rejects with the signal's reason. */
   signal: AbortSignal;
   onEntry(entry: JournalEntry): void;
-  /** Told when the connection is lost and when it is back, so the user knows why nothing arrives. */
-  onConnection?(state: 'lost' | 'back'): void;
+  /**
+   * Told when the connection is lost and when it is back, so the user knows why nothing arrives: `restarted` when
+   * what answers is another run of the sandbox (its journal begins again, and all of it is new).
+   */
+  onConnection?(state: 'lost' | 'back' | 'restarted'): void;
 }
 
 const RETRY_MS = [250, 500, 1_000, 2_000, 5_000];
 
 /**
- * Follows a served sandbox's request stream (Server-Sent Events) until the signal aborts. When the sandbox goes away
- * (a restart), it reconnects with Last-Event-ID, so nothing the sandbox still holds is missed. Over node:http
- * directly: the CLI's fetch reads whole bodies, and a stream never ends.
+ * Follows a served sandbox's request stream (Server-Sent Events) until the signal aborts. When the sandbox goes away,
+ * it reconnects with Last-Event-ID, so nothing the sandbox still holds is missed. What answers then may be a new run
+ * of the sandbox (its X-Topup-Sandbox-Instance differs), whose journal began again at 1: its ids say nothing of
+ * what was shown, so it is followed from its start, and the requests it answered before the reconnection are shown
+ * too. Over node:http directly: the CLI's fetch reads whole bodies, and a stream never ends.
  */
 export async function followJournal(options: FollowOptions): Promise<never> {
   let lastId: number | undefined;
+  let instance: string | undefined;
   let everConnected = false;
   let lost = false;
+  /** The sandbox that answered the last connection is another run than the one before. */
+  let restarted = false;
   let attempt = 0;
   for (;;) {
     try {
@@ -39,16 +47,30 @@ export async function followJournal(options: FollowOptions): Promise<never> {
           lastId = entry.id;
           options.onEntry(entry);
         },
-        () => {
+        (answeredBy) => {
+          if (answeredBy !== undefined && answeredBy !== instance) {
+            const before = instance;
+            instance = answeredBy;
+            // Connected with an id of another run (or the listing's after_id): asked again from its start, at once.
+            if (before !== undefined) {
+              restarted = true;
+              if (lastId !== 0) {
+                lastId = 0;
+                throw new InstanceChanged();
+              }
+            }
+          }
           everConnected = true;
           attempt = 0;
-          if (lost) options.onConnection?.('back');
+          if (lost) options.onConnection?.(restarted ? 'restarted' : 'back');
           lost = false;
+          restarted = false;
         },
       );
     } catch (error) {
       if (options.signal.aborted) throw options.signal.reason;
       if (error instanceof StreamRefused) throw new UsageError(error.message);
+      if (error instanceof InstanceChanged) continue;
       // Nothing to follow yet: say so at once rather than wait for a sandbox that may never start.
       if (!everConnected)
         throw new ConnectionError(`Could not reach ${new URL(options.baseUrl).origin}. Is \`topup mock serve\` running there?`);
@@ -62,11 +84,14 @@ export async function followJournal(options: FollowOptions): Promise<never> {
 /** The sandbox answered, but not with a stream: no point in retrying. */
 class StreamRefused extends Error {}
 
+/** What answered is another run of the sandbox than the ids sent were of: connect again, from its start. */
+class InstanceChanged extends Error {}
+
 function streamOnce(
   options: FollowOptions,
   lastId: number | undefined,
   onEntry: (entry: JournalEntry) => void,
-  onOpen: () => void,
+  onOpen: (instance: string | undefined) => void,
 ): Promise<void> {
   const url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/__sandbox/requests/stream`);
   url.search = options.query.toString();
@@ -93,7 +118,14 @@ function streamOnce(
           );
           return;
         }
-        onOpen();
+        const instance = response.headers[INSTANCE_HEADER];
+        try {
+          onOpen(typeof instance === 'string' ? instance : undefined);
+        } catch (error) {
+          response.destroy();
+          reject(error);
+          return;
+        }
         let buffer = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => {

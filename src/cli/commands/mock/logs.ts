@@ -34,7 +34,8 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
   for (const entry of earlier) await show(entry);
   if (!options.follow) return;
   const servedAt = await controlBaseUrl(ctx);
-  const last = earlier.at(-1)?.id;
+  // Followed from the last one shown; with --limit 0, from the newest the journal holds (none shown, none replayed).
+  const last = earlier.at(-1)?.id ?? (options.limit === 0 ? await newestId(control) : undefined);
   // Entries arrive while --jq may still run on an earlier one: printed in order, and a failed jq ends the follow.
   const failed = new AbortController();
   const signal = ctx.signal === undefined ? failed.signal : AbortSignal.any([ctx.signal, failed.signal]);
@@ -63,9 +64,19 @@ export async function runLogs(ctx: CliContext, options: LogsOptions): Promise<vo
     controlSecret: controlSecretFromEnv(ctx.io.env),
     signal,
     onEntry: print,
-    onConnection: (state) =>
-      ctx.io.notice(ctx.io.errStyle.yellow(state === 'lost' ? 'The sandbox went away; reconnecting…' : 'Reconnected to the sandbox.')),
+    onConnection: (state) => ctx.io.notice(ctx.io.errStyle.yellow(CONNECTION_NOTICES[state])),
   });
+}
+
+const CONNECTION_NOTICES = {
+  lost: 'The sandbox went away; reconnecting…',
+  back: 'Reconnected to the sandbox.',
+  restarted: 'Reconnected to the sandbox, which has restarted: its requests follow from its first one.',
+} as const;
+
+/** The id of the newest request the journal holds, whatever the filters; undefined when it holds none. */
+async function newestId(control: Awaited<ReturnType<typeof controlFor>>['control']): Promise<number | undefined> {
+  return (await control.requests(new URLSearchParams([['limit', '1']]))).at(-1)?.id;
 }
 
 /** The journal's filters as flags, shared by `topup mock logs` and `topup mock requests list`. */
