@@ -4,7 +4,7 @@
  * loopback HTTP; the announcement is checked (process, instance) before any token goes out, and refused when it is
  * not one to trust. The two-process version with SIGKILL is test/e2e/one-sandbox.test.ts.
  */
-import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -222,6 +222,30 @@ describe('mock serve serves the config folder’s sandbox, and every command her
       await own.stop();
     } finally {
       await first.stop();
+    }
+  });
+
+  it('--state naming the config folder’s own state file (by any path to it) serves it as without --state', async () => {
+    // Before, it served that file unannounced: every other command waited 15 s for its lock, then failed.
+    expect((await topup(['packages'])).code).toBe(0);
+    symlinkSync(config.dir, `${config.dir}-link`);
+    try {
+      for (const path of [stateFile(), join(`${config.dir}-link`, 'sandbox-state.json')]) {
+        const served = await serve(['--state', path]);
+        try {
+          expect(served.info).toMatchObject({ announced: true });
+          const balance = await topup(['--json', 'balance', '--mock']);
+          expect(balance).toMatchObject({ code: 0, err: servedNotice(served.info.url) });
+          // And a second one is refused as a second plain `mock serve` is.
+          const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+          expect(await main(['mock', 'serve', '--port', '0', '--state', path], io, { signal: new AbortController().signal })).toBe(1);
+          expect(io.err()).toMatch(/^Error: The config folder's sandbox is already served at /);
+        } finally {
+          await served.stop();
+        }
+      }
+    } finally {
+      rmSync(`${config.dir}-link`);
     }
   });
 

@@ -1,6 +1,7 @@
 // `topup mock serve`'s run, loaded only when the command runs (the flags and help in ./serve.ts stay on the eager path).
 import { unlink } from '../../../open-file.js';
-import { dirname } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { ensurePrivateDir, replaceFile, writeFailure } from '../../../safe-file.js';
 import type { Sandbox } from '../../../../mocks/facade/serve.js';
 import type { CliContext } from '../../context.js';
@@ -175,15 +176,37 @@ async function checkOptions(
   return { controlSecret, sandboxOptions, seed };
 }
 
-/** --state FILE, else in memory for --fresh or --seed alone (which always started from that seed), else the config folder's. */
+/**
+ * --state FILE, else in memory for --fresh or --seed alone (which always started from that seed), else the config
+ * folder's. A --state that names the config folder's own state file is that sandbox, served as without --state:
+ * announced, so that other topup commands use it rather than wait for its lock and fail.
+ */
 function servedState(ctx: CliContext, options: ServeOptions): ServedState {
-  if (options.state !== undefined) return { kind: 'file', file: options.state };
-  if (options.fresh === true || options.seed !== undefined) return { kind: 'memory' };
+  const configState = options.state === undefined || sameFile(options.state, ctx.sandboxStateFile);
+  if (!configState) return { kind: 'file', file: options.state! };
+  if (options.state === undefined && (options.fresh === true || options.seed !== undefined)) return { kind: 'memory' };
   if (loopbackUrl(options.host, 'http://127.0.0.1:1') === undefined)
     throw new UsageError(
-      `Other topup commands reach the config folder's sandbox over loopback, which --host ${options.host} is not: add --state FILE or --fresh to serve a sandbox of its own there.`,
+      options.state === undefined
+        ? `Other topup commands reach the config folder's sandbox over loopback, which --host ${options.host} is not: add --state FILE or --fresh to serve a sandbox of its own there.`
+        : `${options.state} is the config folder's sandbox, which other topup commands reach over loopback, which --host ${options.host} is not: serve another state file, or --fresh.`,
     );
   return { kind: 'config', file: ctx.sandboxStateFile };
+}
+
+/** Whether two paths name one file: the same path once resolved, or the same folder (links followed) and name. */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  if (basename(a) !== basename(b)) return false;
+  const folderOf = (path: string) => {
+    try {
+      return realpathSync(dirname(resolve(path)));
+    } catch {
+      return undefined;
+    }
+  };
+  const folder = folderOf(a);
+  return folder !== undefined && folder === folderOf(b);
 }
 
 /** Two servers of one state would each lose the other's orders: a live one is named, so that the user can use it. */

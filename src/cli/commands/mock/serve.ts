@@ -65,6 +65,7 @@ Without --state, --fresh or --seed it serves the config folder's sandbox, the on
 while it runs, every topup command here that would use the embedded sandbox uses it (no flags, no login), and
 when it stops they go on with the same state. It says so in FILE.served beside that state, which --state FILE and
 --fresh never do: start as many of those as you like (--port 0 --ready-file FILE tells you where each listens).
+A --state that names the config folder's own state file serves that sandbox, as without --state.
 
 Examples:
   $ topup mock serve
