@@ -318,6 +318,30 @@ export class CliContext {
     });
   }
 
+  /**
+   * The fetch for the config folder's sandbox served at `url` by `topup mock serve`: when that server stops during
+   * the run, the run goes on where that sandbox answers then (sandbox/served-or-embedded.ts).
+   */
+  async #servedFetch(url: string): Promise<typeof globalThis.fetch> {
+    const [{ servedOrEmbeddedFetch }, { locateSandbox }, remote] = await Promise.all([
+      import('./sandbox/served-or-embedded.js'),
+      import('./sandbox/served.js'),
+      this.remoteFetch(),
+    ]);
+    return servedOrEmbeddedFetch({
+      servedUrl: url,
+      remote,
+      // Why an announcement is passed over is no news here: the server just stopped, and the move is said instead.
+      relocate: () =>
+        locateSandbox(this.sandboxStateFile, { fetch: () => this.remoteFetch(), signal: this.signal, onNotice: () => undefined }),
+      embedded: async () => {
+        const sandbox = await this.offlineSandbox();
+        return { fetch: sandboxFetch(sandbox), origin: new URL(sandbox.baseUrl).origin };
+      },
+      onMove: (text) => this.io.warn(this.io.errStyle.yellow(text)),
+    });
+  }
+
   /** The fetch for requests to a server: the injected one (tests), else fetch over node:http (see http-fetch.ts). */
   async remoteFetch(): Promise<typeof globalThis.fetch> {
     return this.deps.fetch ?? (await import('./http-fetch.js')).httpFetch;
@@ -405,7 +429,7 @@ export class CliContext {
       // only slow the user down. A served one keeps its windows as a real server does, so its limits are kept as a
       // real server's are: unpaced, an 11th order within the minute met a 429 whose wait the retries cannot outlast.
       const served = target.home.kind === 'served';
-      const fetch = served ? await this.remoteFetch() : sandboxFetch(await this.offlineSandbox());
+      const fetch = served ? await this.#servedFetch(target.baseUrl) : sandboxFetch(await this.offlineSandbox());
       const unpaced = !served || this.io.env.TOPUP_TEST_NO_PACING === '1';
       return createClient({
         baseUrl: target.baseUrl,

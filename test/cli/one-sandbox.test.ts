@@ -249,6 +249,61 @@ describe('mock serve serves the config folder’s sandbox, and every command her
     }
   });
 
+  it('a wait goes on with the embedded sandbox, from the same state, when the server stops during it', async () => {
+    const served = await serve(['--no-rate-limit']);
+    let stopped = false;
+    try {
+      const order = await topup(ORDER);
+      expect(order.code, order.err).toBe(0);
+      const invoice = order.out.trim();
+      const clock = fakeClock();
+      // Between two polls: the server stops (writing its state), and the invoice is paid in the state it left.
+      clock.onSleep = async () => {
+        if (stopped) return;
+        stopped = true;
+        expect(await served.stop()).toBe(0);
+        expect((await topup(['mock', 'pay', invoice])).code).toBe(0);
+      };
+      const waited = await topup(['--json', 'invoices', 'status', invoice, '--wait'], { clock });
+      expect(stopped).toBe(true);
+      expect(waited.code, waited.err).toBe(0);
+      expect(JSON.parse(waited.out)).toMatchObject({ invoice_code: invoice, payment_status: 'paid' });
+      expect(waited.err).toContain(
+        `The sandbox served at ${served.info.url} stopped; the embedded sandbox answers from here on, from the same state.\n`,
+      );
+      expect(waited.err).not.toMatch(/Could not check/);
+    } finally {
+      if (!stopped) await served.stop();
+    }
+  });
+
+  it('a wait follows the config folder’s sandbox to where it is served again, when its server stops and another starts', async () => {
+    const first = await serve(['--no-rate-limit']);
+    let second: Awaited<ReturnType<typeof serve>> | undefined;
+    try {
+      const order = await topup(ORDER);
+      expect(order.code, order.err).toBe(0);
+      const invoice = order.out.trim();
+      const clock = fakeClock();
+      clock.onSleep = async () => {
+        if (second !== undefined) return;
+        expect(await first.stop()).toBe(0);
+        second = await serve(['--no-rate-limit']);
+        expect((await topup(['mock', 'pay', invoice])).code).toBe(0);
+      };
+      const waited = await topup(['--json', 'invoices', 'status', invoice, '--wait'], { clock });
+      expect(waited.code, waited.err).toBe(0);
+      expect(JSON.parse(waited.out)).toMatchObject({ payment_status: 'paid' });
+      expect(second?.info.url).not.toBe(first.info.url);
+      expect(waited.err).toContain(
+        `The sandbox served at ${first.info.url} stopped; the one served at ${second?.info.url} answers from here on.\n`,
+      );
+    } finally {
+      if (second === undefined) await first.stop();
+      else await second.stop();
+    }
+  });
+
   it('paces what it sends to the served config sandbox, whose rate-limit windows last, as a real server does', async () => {
     // Served without limits and timed by a fake clock: the client's own pacing shows as a wait, in no time.
     const served = await serve(['--no-rate-limit']);
