@@ -33,11 +33,21 @@ export { LONG_WAIT_MS };
 
 export function waitNotice(wait: ClientWait): string {
   const seconds = Math.ceil(wait.ms / 1000);
-  // A 429 or a 503 (maintenance) may ask for the wait: the words fit both.
-  if (wait.reason === 'retry-after') return `The server asked to wait (Retry-After); retrying in ${seconds} s.`;
-  if (wait.reason === 'backoff') return `The request failed; retrying in ${seconds} s.`;
+  // A 429 (rate limited) or a 503 (maintenance, overload) may ask for the wait: the status says which.
+  const status = wait.status === undefined ? '' : ` (${wait.status}${STATUS_WORDS[wait.status] ?? ''})`;
+  if (wait.reason === 'retry-after') return `The server asked to wait${status}; retrying in ${seconds} s.`;
+  if (wait.reason === 'backoff') return `The request failed${status}; retrying in ${seconds} s.`;
   return `Keeping to the published rate limit; next request in ${seconds} s.`;
 }
+
+/** The words of the statuses a wait most often follows. */
+const STATUS_WORDS: Record<number, string> = {
+  429: ': rate limited',
+  500: ': server error',
+  502: ': bad gateway',
+  503: ': unavailable',
+  504: ': gateway timeout',
+};
 
 /** Hooks a command adds to a client's own, called after the --debug ones (`topup api --verbose`). */
 export type ClientWatch = Pick<ClientOptions, 'onRequest' | 'onResponse'>;

@@ -94,6 +94,11 @@ export interface ClientWait {
   ms: number;
   /** The endpoint the wait is for, e.g. `POST /api/v1/me/orders`. */
   request: string;
+  /**
+   * Before a retry: the HTTP status of the answer that failed (429, 503, …); undefined when no answer arrived (a
+   * connection lost) and for pacing.
+   */
+  status?: number | undefined;
 }
 
 export const defaults = {

@@ -223,12 +223,13 @@ function outgoingHeaders(route: Route, call: SendCall, token: string | undefined
 }
 
 /** Every wait goes to onWait; without one, a long wait is told about once per kind. */
-function waitReporter(sender: Sender, request: string): (reason: ClientWait['reason'], ms: number) => void {
-  return (reason, ms) => {
-    if (sender.options.onWait !== undefined) callHook('onWait', sender.options.onWait, { reason, ms, request }, sender.secrets);
+function waitReporter(sender: Sender, request: string): (reason: ClientWait['reason'], ms: number, status?: number) => void {
+  return (reason, ms, status) => {
+    const wait: ClientWait = status === undefined ? { reason, ms, request } : { reason, ms, request, status };
+    if (sender.options.onWait !== undefined) callHook('onWait', sender.options.onWait, wait, sender.secrets);
     else if (ms > LONG_WAIT_MS && !sender.warnedOf.has(reason)) {
       sender.warnedOf.add(reason);
-      longWaitWarning({ reason, ms, request });
+      longWaitWarning(wait);
     }
   };
 }

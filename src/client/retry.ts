@@ -82,7 +82,8 @@ export async function withRetries<T>(
     policy: RetryPolicy;
     clock: Clock;
     signal?: AbortSignal | undefined;
-    onWait?: ((reason: 'retry-after' | 'backoff', ms: number) => void) | undefined;
+    /** `status`: that of the answer that failed, when one arrived. */
+    onWait?: ((reason: 'retry-after' | 'backoff', ms: number, status: number | undefined) => void) | undefined;
     /** Called with the error of each attempt that another will follow. */
     onRetry?: ((error: unknown) => void) | undefined;
   },
@@ -101,7 +102,8 @@ export async function withRetries<T>(
       const delay = retryDelay({ error, retry, elapsed: clock.now() - (startedAt ?? calledAt), random: clock.random() }, policy);
       if (delay === undefined) throw afterAttempts(error, retry + 1);
       options.onRetry?.(error);
-      options.onWait?.(error instanceof TopupError && error.retryAfter !== undefined ? 'retry-after' : 'backoff', delay);
+      const answered = error instanceof TopupError ? error : undefined;
+      options.onWait?.(answered?.retryAfter !== undefined ? 'retry-after' : 'backoff', delay, answered?.status);
       await clock.sleep(delay, signal);
     }
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../mocks/assembly/sandbox.js';
+import type { FaultRule } from '../../mocks/core/fault-config.js';
 import { LONG_WAIT_MS } from '../../src/cli/context.js';
 import { tempConfigDir } from '../support/fake-io.js';
 import { fakeClock } from '../support/fake-clock.js';
@@ -8,11 +9,13 @@ import { runCli } from './run-cli.js';
 /** Seconds the sandbox asks to wait: one more than the shortest wait the CLI announces. */
 const RETRY_AFTER = LONG_WAIT_MS / 1000 + 1;
 
-/** A sandbox that answers every balance read with 429 and Retry-After, and the CLI pointed at it. */
-async function rateLimitedBalance(args: string[], tty: boolean) {
-  const sandbox = await createSandbox({
-    faults: { seed: 1, rules: [{ kind: 'rate_limit', rate: 1, retry_after: RETRY_AFTER, routes: ['getBalance'] }] },
-  });
+/** A sandbox that answers every balance read with 429 (or 503) and Retry-After, and the CLI pointed at it. */
+async function rateLimitedBalance(args: string[], tty: boolean, status: 429 | 503 = 429) {
+  const rule: FaultRule =
+    status === 429
+      ? { kind: 'rate_limit', rate: 1, retry_after: RETRY_AFTER, routes: ['getBalance'] }
+      : { kind: 'error', status, rate: 1, retry_after: RETRY_AFTER, routes: ['getBalance'] };
+  const sandbox = await createSandbox({ faults: { seed: 1, rules: [rule] } });
   const token = sandbox.account('demo').token;
   const config = tempConfigDir();
   try {
@@ -28,13 +31,19 @@ async function rateLimitedBalance(args: string[], tty: boolean) {
 }
 
 describe('waits the client makes are never silent', () => {
-  it('on a terminal, a Retry-After over LONG_WAIT_MS (2 s) is announced on stderr before each wait', async () => {
-    const result = await rateLimitedBalance(['balance', '--no-color'], true);
-    expect(result.code).toBe(6);
-    const notices = result.err.split('\n').filter((line) => line.startsWith('The server asked to wait (Retry-After)'));
-    expect(notices.length).toBeGreaterThan(0);
-    expect(new Set(notices)).toEqual(new Set([`The server asked to wait (Retry-After); retrying in ${RETRY_AFTER} s.`]));
-  });
+  it.each([
+    [429, 6, '429: rate limited'],
+    [503, 7, '503: unavailable'],
+  ] as const)(
+    'on a terminal, a Retry-After over LONG_WAIT_MS (2 s) is announced on stderr before each wait, with its status (%i)',
+    async (status, exitCode, said) => {
+      const result = await rateLimitedBalance(['balance', '--no-color'], true, status);
+      expect(result.code).toBe(exitCode);
+      const notices = result.err.split('\n').filter((line) => line.startsWith('The server asked to wait') && line.includes('retrying in'));
+      expect(notices.length).toBeGreaterThan(0);
+      expect(new Set(notices)).toEqual(new Set([`The server asked to wait (${said}); retrying in ${RETRY_AFTER} s.`]));
+    },
+  );
 
   it("piped, stderr has only the error and the wait it asked for: a script's log is not filled with progress", async () => {
     const result = await rateLimitedBalance(['balance'], false);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../mocks/assembly/sandbox.js';
+import type { FaultRule } from '../../mocks/core/fault-config.js';
 import { fakeClock } from '../support/fake-clock.js';
 import { createClient, type ClientWait, type ReceivedResponse } from '../../src/client/index.js';
 
@@ -7,7 +8,7 @@ import { createClient, type ClientWait, type ReceivedResponse } from '../../src/
 const noJitterClock = () => fakeClock({ random: 0 });
 
 describe('onWait: no pause the client makes on its own is silent', () => {
-  it('a 429 with Retry-After is announced before the wait, with its length', async () => {
+  it('a 429 with Retry-After is announced before the wait, with its length and status', async () => {
     // One clock for both sides: the 429's X-RateLimit-Reset is read against the client's.
     const clock = noJitterClock();
     const sandbox = await createSandbox({
@@ -25,15 +26,18 @@ describe('onWait: no pause the client makes on its own is silent', () => {
     });
     await expect(client.balance.get()).rejects.toThrow();
     expect(waits.filter((w) => w.reason === 'retry-after')).toEqual([
-      { reason: 'retry-after', ms: 3000, request: 'GET /api/v1/me/balance' },
-      { reason: 'retry-after', ms: 3000, request: 'GET /api/v1/me/balance' },
+      { reason: 'retry-after', ms: 3000, request: 'GET /api/v1/me/balance', status: 429 },
+      { reason: 'retry-after', ms: 3000, request: 'GET /api/v1/me/balance', status: 429 },
     ]);
     // The 429 says nothing is left until its X-RateLimit-Reset: the pacer waits out the rest of that, and says so too.
     expect(waits.filter((w) => w.reason === 'pacing').every((w) => w.ms <= 1050)).toBe(true);
   });
 
-  it('a 502 without Retry-After is backoff', async () => {
-    const sandbox = await createSandbox({ faults: { seed: 1, rules: [{ kind: 'error', rate: 1, status: 502, routes: ['getBalance'] }] } });
+  it.each<[string, FaultRule, number | undefined]>([
+    ['a 502 without Retry-After', { kind: 'error', rate: 1, status: 502, routes: ['getBalance'] }, 502],
+    ['a connection dropped before any answer', { kind: 'drop_before', rate: 1, routes: ['getBalance'] }, undefined],
+  ])('%s is backoff, with the status of the answer when one came', async (_name, rule, status) => {
+    const sandbox = await createSandbox({ faults: { seed: 1, rules: [rule] } });
     const waits: ClientWait[] = [];
     const client = createClient({
       baseUrl: sandbox.baseUrl,
@@ -44,7 +48,7 @@ describe('onWait: no pause the client makes on its own is silent', () => {
       onWait: (w) => waits.push(w),
     });
     await expect(client.balance.get()).rejects.toThrow();
-    expect(waits.map((w) => w.reason)).toEqual(['backoff']);
+    expect(waits.map((w) => [w.reason, w.status])).toEqual([['backoff', status]]);
   });
 
   it('pacing under the published 10 orders a minute: the 11th order waits, and says so', async () => {
