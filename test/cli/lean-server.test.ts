@@ -89,6 +89,10 @@ describe('every command against the lean sandbox', () => {
     expect(result.err).toContain(
       'The server does not say whether there are more articles than these (its answer has no pagination); only the first page is shown.',
     );
+    // On a terminal, the count after the table says it is the first page's, not a total.
+    const shown = await lean(['articles', 'list', '--all'], true);
+    expect(shown.code).toBe(0);
+    expect(shown.err.trimEnd().split('\n').at(-1)).toBe('10 articles on the first page; the server does not say whether more follow.');
   });
 
   it('orders create: the order is made and reported, without the invoice.order of one published shape', async () => {

@@ -82,7 +82,12 @@ export async function runList<P extends Page, Item>(ctx: CliContext, flags: Pagi
       );
     if (ctx.globals.json) return ctx.io.writeJson({ [plan.key]: items });
     if (items.length > 0) await ctx.io.page(renderTable(items, plan.columns, await ctx.io.tableView()), ctx.signal);
-    if (ctx.io.terminal) ctx.io.notice(ctx.io.errStyle.dim(items.length === 0 ? `No ${plan.noun}.` : `${items.length} ${plan.noun}.`));
+    // The count closes what was shown; of a server that does not page, it counts the first page, never "all".
+    const count = items.length === 0 ? `No ${plan.noun}` : `${items.length} ${plan.noun}`;
+    if (ctx.io.terminal)
+      ctx.io.notice(
+        ctx.io.errStyle.dim(unpaged ? `${count} on the first page; the server does not say whether more follow.` : `${count}.`),
+      );
     return;
   }
   const page = await plan.fetch({ page: flags.page, per_page: flags.perPage });
