@@ -138,6 +138,33 @@ describe('topup mock requests', () => {
     expect((await remote(['mock', 'requests', 'list'])).out).toBe('');
   });
 
+  it('takes list’s filters without naming list, and refuses what list would refuse', async () => {
+    await balance();
+    expect((await remote(['orders', 'show', 'INV404'])).code).not.toBe(0);
+    expect(served.sandbox.requests.list().some((entry) => entry.status >= 400)).toBe(true);
+    for (const args of [
+      ['mock', 'requests', '--filter-status', '2xx'],
+      ['mock', 'requests', 'list', '--filter-status', '2xx'],
+    ]) {
+      const result = await remote([...args, '--json']);
+      expect(result.code, args.join(' ')).toBe(0);
+      const statuses = result.out
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).status as number);
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(statuses.every((status) => status >= 200 && status < 300)).toBe(true);
+    }
+    const limited = await remote(['mock', 'requests', '--limit', '1', '--json']);
+    expect(limited.out.trim().split('\n')).toHaveLength(1);
+    const bogus = await remote(['mock', 'requests', '--bogus']);
+    expect([bogus.code, bogus.out]).toEqual([2, '']);
+    expect(bogus.err).toContain("unknown option '--bogus'");
+    const typo = await remote(['mock', 'requests', 'lst']);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('(Did you mean list?)');
+  });
+
   it("clears the embedded sandbox's log; ids go on from the last one", async () => {
     expect((await topup(['balance'])).code).toBe(0);
     const first = JSON.parse((await topup(['mock', 'requests', 'list', '--json'])).out.trim());

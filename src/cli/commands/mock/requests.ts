@@ -11,16 +11,17 @@ export function registerRequests(mock: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
-\`topup mock requests\` lists the last 50, as \`topup mock requests list\` does (which also filters);
+\`topup mock requests\` lists them as \`topup mock requests list\` does, with the same filters;
 \`topup mock logs --follow\` keeps printing new ones.
 
 Examples:
   $ topup mock requests
-  $ topup mock requests list --filter-status 4xx,5xx --json
+  $ topup mock requests --filter-status 4xx,5xx --json
   $ topup mock requests clear`,
     );
-  runsAlone(requests, async () => (await import('./requests-run.js')).runRequestsList(ctx, { follow: false, limit: 50 }));
-  withLogFilters(requests.command('list').description('Print the requests, oldest first: one line each, or NDJSON with --json'))
+  const list = withLogFilters(
+    requests.command('list').description('Print the requests, oldest first: one line each, or NDJSON with --json'),
+  )
     .addHelpText(
       'after',
       `
@@ -29,6 +30,10 @@ Examples:
   $ topup mock requests list --json --filter-method POST --base-url http://127.0.0.1:4010 | jq .status`,
     )
     .action(async (options: LogsOptions) => (await import('./requests-run.js')).runRequestsList(ctx, options));
+  // Named alone it lists, and `mock requests --filter-status 4xx` is list's run with those flags.
+  runsAlone(requests, async () => (await import('./requests-run.js')).runRequestsList(ctx, { follow: false, limit: 50 }), {
+    optionsTo: list,
+  });
   requests
     .command('clear')
     .description('Forget every request in the journal (ids go on from the last one)')
