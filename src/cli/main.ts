@@ -61,6 +61,7 @@ function reportError(ctx: CliContext, error: unknown, target: TargetSummary | un
     fields?: readonly string[];
     retryAfter?: number;
     idempotencyKey?: string;
+    resume?: { command: string; rowsNotSent: number };
   };
   // A 401 to a request that carried no token is explained by why it carried none; not the control API's refusal, which
   // asks for the control secret (a control call needs no token), and which says so itself.
@@ -76,8 +77,8 @@ function reportError(ctx: CliContext, error: unknown, target: TargetSummary | un
     const ownCode = typeof details.code === 'string' ? details.code : undefined;
     // A server's answer keeps its own code, or none; an error of the CLI's own always has one.
     const code = typeof details.status === 'number' ? ownCode : (ownCode ?? kind.toUpperCase());
-    const { fields, retryAfter, idempotencyKey } = details;
-    ctx.io.stderr.write(errorEnvelope({ message, code, kind, fields, retryAfter, idempotencyKey, target }));
+    const { fields, retryAfter, idempotencyKey, resume } = details;
+    ctx.io.stderr.write(errorEnvelope({ message, code, kind, fields, retryAfter, idempotencyKey, target, resume }));
   } else {
     // Quoted values first: a line break typed into one (a profile name) is escaped there, not taken for the sentence's end.
     const message = messageText(oneSentence(messageText(said)), { multiline: false });

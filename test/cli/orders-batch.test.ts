@@ -340,6 +340,42 @@ describe('orders batch over HTTP (a served sandbox)', () => {
     expect(served.sandbox.store.db.orders.all().filter((o) => o.client_reference?.startsWith('c'))).toHaveLength(6);
   });
 
+  it('with --json, a stop that can be resumed says how in its JSON on stderr, never as text', async () => {
+    const auth = file('auth-json.csv', 'username,place,pass\nBuilderBob,5001,9001\nBuilderBob,5001,9002\n');
+    const refused = await asRich(['orders', 'batch', auth, '--json'], { env: { TOPUP_TOKEN: 'topup_live_not_a_real_token_00000000' } });
+    expect(refused.code).toBe(4);
+    const lines = refused.err.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      success: false,
+      error: { kind: 'auth' },
+      resume_command: `topup orders batch ${auth} --json --base-url ${served.url}`,
+      // As the summary counts them: the stopped row is sent again by the resume, with its key.
+      rows_not_sent: 2,
+    });
+
+    const rows = Array.from({ length: 6 }, (_, i) => `BuilderBob,5001,9001,j${i}`);
+    const input = file('ctrlc-json.csv', `username,place,pass,reference\n${rows.join('\n')}\n`);
+    const controller = new AbortController();
+    const unsubscribe = served.sandbox.requests.subscribe((entry) => {
+      if (entry.method === 'POST' && orderPosts().length >= 2)
+        controller.abort(Object.assign(new Error('Interrupted.'), { signal: 'SIGINT' }));
+    });
+    const stopped = await asRich(['orders', 'batch', input, '--json'], { signal: controller.signal });
+    unsubscribe();
+    expect(stopped.code).toBe(130);
+    const said = stopped.err.trimEnd().split('\n');
+    expect(said).toHaveLength(1);
+    const envelope = JSON.parse(said[0]!) as { message: string; error: { kind: string }; resume_command: string; rows_not_sent: number };
+    expect(envelope).toMatchObject({
+      success: false,
+      error: { kind: 'interrupted' },
+      resume_command: `topup orders batch ${input} --json --base-url ${served.url}`,
+    });
+    expect(envelope.rows_not_sent).toBe(6 - orderPosts().filter((entry) => entry.request_body?.includes('"j')).length);
+    expect(envelope.message).toBe(`Stopped after the row in flight; ${envelope.rows_not_sent} rows not sent.`);
+  });
+
   it('rows paying by balance with a production token need --yes without a terminal; --max-total stops the batch', async () => {
     const rows = Array.from({ length: 4 }, (_, i) => `BuilderBob,5001,9001,balance,b${i}`);
     const input = file('live.csv', `username,place,pass,payment_method,reference\n${rows.join('\n')}\n`);

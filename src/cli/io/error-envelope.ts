@@ -19,10 +19,12 @@ export interface ErrorEnvelopeParts {
   idempotencyKey?: string | undefined;
   /** Where the run's requests went, once that was known (never the token): a script can tell which server refused. */
   target?: TargetSummary | undefined;
+  /** A run that stopped part way and can go on (`orders batch`): the command that does, and how many rows it has left. */
+  resume?: { command: string; rowsNotSent: number } | undefined;
 }
 
 export function errorEnvelope(parts: ErrorEnvelopeParts): string {
-  const { message, code, kind, fields, retryAfter, idempotencyKey, target } = parts;
+  const { message, code, kind, fields, retryAfter, idempotencyKey, target, resume } = parts;
   const envelope = {
     success: false,
     message,
@@ -34,6 +36,7 @@ export function errorEnvelope(parts: ErrorEnvelopeParts): string {
     },
     ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
     ...(target ? { target } : {}),
+    ...(resume ? { resume_command: resume.command, rows_not_sent: resume.rowsNotSent } : {}),
   };
   return `${jsonText(envelope)}\n`;
 }

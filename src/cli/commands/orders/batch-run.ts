@@ -4,6 +4,7 @@ import type { BatchOutcome, BatchStop, TopupClient } from '../../../client/index
 import type { CliContext } from '../../context.js';
 import { CliError, RejectedError, UsageError } from '../../errors.js';
 import { amountText, clockText } from '../../io/format.js';
+import { errorEnvelope } from '../../io/error-envelope.js';
 import { messageText, sanitizeText } from '../../io/sanitize.js';
 import { renderFields } from '../../io/table.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/choices.js';
@@ -427,10 +428,14 @@ function orderedElsewhereWarning(rows: number, batch: string): string {
 
 async function stop(ctx: CliContext, stopped: BatchStop, left: number): Promise<never> {
   const resume = resumeCommand(ctx.argv);
+  const notSent = `${left} row${left === 1 ? '' : 's'} not sent`;
   if (stopped.reason === 'interrupted') {
-    const rest = `after the row in flight; ${left} row${left === 1 ? '' : 's'} not sent. Resume with:\n  ${resume}`;
     const outputClosed = (ctx.signal?.reason as { signal?: string } | undefined)?.signal === 'SIGPIPE';
-    ctx.io.warn(outputClosed ? `Its output was closed: stopped ${rest}` : `Stopped ${rest}`);
+    const said = `${outputClosed ? 'Its output was closed: stopped' : 'Stopped'} after the row in flight; ${notSent}.`;
+    // An interrupted run prints no error; with --json this is the one line on stderr, JSON as every other there.
+    if (ctx.globals.json)
+      ctx.io.warn(errorEnvelope({ message: said, kind: 'interrupted', resume: { command: resume, rowsNotSent: left } }).trimEnd());
+    else ctx.io.warn(`${said} Resume with:\n  ${resume}`);
     throw ctx.signal?.reason ?? new CliError('Interrupted.');
   }
   // Every row this command sends carries its key: a stop for want of one would be a defect here, shown as it is.
@@ -454,10 +459,13 @@ async function stop(ctx: CliContext, stopped: BatchStop, left: number): Promise<
       `The batch's orders reached --max-total (a total of ${stopped.total}); ${left} row${left === 1 ? '' : 's'} not sent: raise --max-total and run the same command to send them.`,
     );
   }
-  ctx.io.warn(
-    `The batch stopped at line ${stopped.line ?? '?'} (key ${stopped.key}), which may or may not have been ordered: nothing more could succeed. Run the same command to resume; that row is sent again with its key:\n  ${resume}`,
-  );
-  const error = stopped.error as { idempotencyKey?: string };
+  const error = stopped.error as { idempotencyKey?: string; resume?: { command: string; rowsNotSent: number } };
+  // With --json the error's envelope carries the resume command; else it is said before the error.
+  if (ctx.globals.json && typeof error === 'object' && error !== null) error.resume = { command: resume, rowsNotSent: left };
+  else
+    ctx.io.warn(
+      `The batch stopped at line ${stopped.line ?? '?'} (key ${stopped.key}), which may or may not have been ordered: nothing more could succeed. Run the same command to resume; that row is sent again with its key:\n  ${resume}`,
+    );
   // The resume command is the way back here, not --idempotency-key (an `orders create` flag).
   if (typeof error === 'object' && error !== null) delete error.idempotencyKey;
   throw stopped.error;
