@@ -189,7 +189,7 @@ function serveRead(
       res.writeHead(reply.status, reply.headers).end(reply.body);
       return;
     }
-    streamJournal(served.sandbox, request, req, res);
+    streamJournal(served.sandbox, served.instance, request, req, res);
     return;
   }
   // A refused repeated header still says it is the sandbox's on a control path, so that `topup mock` shows it.

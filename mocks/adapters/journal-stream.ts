@@ -29,8 +29,11 @@ const RETRY_AFTER_SECONDS = 5;
  */
 export const LIVE_BATCH_MS = 20;
 
-/** What is sent to every reader of one journal: its live entries, gathered and then written in one go. */
+/** What is sent to every reader of one journal through one server: its live entries, gathered and written in one go. */
 interface Feed {
+  readonly journal: Sandbox['requests'];
+  /** The server's instance (X-Topup-Sandbox-Instance), in every event's id. */
+  readonly instance: string;
   readonly readers: Set<Reader>;
   /** Live entries not yet sent, oldest first. */
   pending: JournalEntry[];
@@ -51,8 +54,27 @@ interface Reader {
   batchBuffer: Buffer | undefined;
 }
 
-/** The live feed of each sandbox's journal, while it has readers. */
-const feeds = new WeakMap<Sandbox['requests'], Feed>();
+/** The live feeds of each sandbox's journal, one per server instance that streams it, while it has readers. */
+const feeds = new WeakMap<Sandbox['requests'], Map<string, Feed>>();
+
+/**
+ * The id of an entry's event: its journal id and the server's instance, `12@<instance>`. A client that reconnects
+ * sends it back (Last-Event-ID); one that reaches another run of the sandbox (a restart: its ids begin again at 1)
+ * is then given all that run's journal holds, instead of only what comes after an id of the run before.
+ */
+export function eventId(entryId: number, instance: string): string {
+  return `${entryId}@${instance}`;
+}
+
+/**
+ * Where a reconnecting reader's replay starts: after the id it last got when that id is this run's (or a bare
+ * number, as `after_id` is); from the start when it is another run's. Undefined for an id that is neither.
+ */
+export function replayAfter(lastEventId: string, instance: string): number | undefined {
+  const id = /^(\d+)(?:@(.+))?$/.exec(lastEventId);
+  if (id === null) return undefined;
+  return id[2] === undefined || id[2] === instance ? Number(id[1]) : 0;
+}
 
 /**
  * One entry's Server-Sent Event as the bytes to send: `id: …\nevent: request\ndata: <the entry as JSON>\n\n`, cut
@@ -73,8 +95,8 @@ const MARKER = '\u0000';
 const MARKED_BODY = `"response_body":${JSON.stringify(MARKER)}`;
 const BODY_KEY = '"response_body":';
 
-function wireEvent(entry: JournalEntry): WireEvent {
-  const prefix = `id: ${entry.id}\nevent: request\ndata: `;
+function wireEvent(entry: JournalEntry, instance: string): WireEvent {
+  const prefix = `id: ${eventId(entry.id, instance)}\nevent: request\ndata: `;
   if (entry.response_body === null) {
     const head = `${prefix}${JSON.stringify(entry)}\n\n`;
     return { head, body: undefined, tail: '', bytes: Buffer.byteLength(head) };
@@ -142,7 +164,13 @@ function readerBatchBuffer(reader: Reader, size: number): Buffer {
  * copy of the journal; and a reader that stops reading while live entries arrive is dropped once
  * MAX_READER_BUFFER_BYTES wait for it.
  */
-export function streamJournal(sandbox: Sandbox, request: SandboxRequest, req: IncomingMessage, res: ServerResponse): void {
+export function streamJournal(
+  sandbox: Sandbox,
+  instance: string,
+  request: SandboxRequest,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
   const url = new URL(request.url);
   let filter;
   try {
@@ -154,12 +182,24 @@ export function streamJournal(sandbox: Sandbox, request: SandboxRequest, req: In
     return;
   }
   const journal = sandbox.requests;
-  let feed = feeds.get(journal);
+  let ofJournal = feeds.get(journal);
+  if (ofJournal === undefined) feeds.set(journal, (ofJournal = new Map<string, Feed>()));
+  let feed = ofJournal.get(instance);
   if (feed === undefined) {
-    feed = { readers: new Set(), pending: [], sentAt: Number.NEGATIVE_INFINITY, scheduled: false, unsubscribe: undefined };
-    feeds.set(journal, feed);
+    feed = {
+      journal,
+      instance,
+      readers: new Set(),
+      pending: [],
+      sentAt: Number.NEGATIVE_INFINITY,
+      scheduled: false,
+      unsubscribe: undefined,
+    };
+    ofJournal.set(instance, feed);
   }
-  if (feed.readers.size >= MAX_STREAM_READERS) {
+  let readers = 0;
+  for (const each of ofJournal.values()) readers += each.readers.size;
+  if (readers >= MAX_STREAM_READERS) {
     const busy = new ApiError(
       503,
       `The sandbox already streams its requests to ${MAX_STREAM_READERS} readers; close one or retry later.`,
@@ -171,7 +211,7 @@ export function streamJournal(sandbox: Sandbox, request: SandboxRequest, req: In
   }
 
   const lastEventId = request.headers['last-event-id'];
-  const after = lastEventId !== undefined && /^\d+$/.test(lastEventId) ? Number(lastEventId) : filter.afterId;
+  const after = (lastEventId === undefined ? undefined : replayAfter(lastEventId, instance)) ?? filter.afterId;
   const reader: Reader = {
     res,
     matches: compileFilter({ ...filter, afterId: undefined }),
@@ -195,7 +235,7 @@ export function streamJournal(sandbox: Sandbox, request: SandboxRequest, req: In
     for (const entry of journal.list({ afterId: cursor })) {
       cursor = entry.id;
       reader.replayedTo = entry.id;
-      if (reader.matches(entry) && !res.write(wireBytes([wireEvent(entry)]))) {
+      if (reader.matches(entry) && !res.write(wireBytes([wireEvent(entry, instance)]))) {
         res.once('drain', replay);
         return;
       }
@@ -241,6 +281,8 @@ function leave(feed: Feed, reader: Reader): void {
   feed.unsubscribe?.();
   feed.unsubscribe = undefined;
   feed.pending = [];
+  // A server started again on the same sandbox streams under a new instance: the old one's feed is not kept.
+  feeds.get(feed.journal)?.delete(feed.instance);
 }
 
 /** One write per reader: the pending entries it wants, each made into bytes once for all of them. */
@@ -256,7 +298,7 @@ function send(feed: Feed): void {
     const wanted: WireEvent[] = [];
     for (let i = 0; i < batch.length; i++) {
       const entry = batch[i]!;
-      if (entry.id > reader.replayedTo && reader.matches(entry)) wanted.push((wire[i] ??= wireEvent(entry)));
+      if (entry.id > reader.replayedTo && reader.matches(entry)) wanted.push((wire[i] ??= wireEvent(entry, feed.instance)));
     }
     if (wanted.length === 0) continue;
     // A reader that stopped reading is not buffered for forever: judged by what it left unread of the batches before,

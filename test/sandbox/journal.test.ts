@@ -604,7 +604,32 @@ describe('the request journal over HTTP', () => {
       ['2', '/api/v1/articles'],
       ['4', '/api/v1/catalog/payment-methods'],
     ]);
+    // Each event's id names the run that sent it, as every answer's X-Topup-Sandbox-Instance does.
+    expect(new Set(stream.events.map((e) => e.instance))).toEqual(new Set([served.instance]));
     stream.close();
+    // Reconnecting with the last id: only what came after it.
+    await fetch(`${served.url}/api/v1/articles/none`);
+    const again = readStream(served, '/__sandbox/requests/stream?method=GET', { 'last-event-id': `4@${served.instance}` });
+    await again.until(1);
+    expect(again.events.map((e) => e.id)).toEqual(['5']);
+    again.close();
+  });
+
+  it('a client reconnecting with an id of another run of the sandbox gets all this run holds (a restart)', async () => {
+    // Another run's id 3 says nothing of this run's ids, which began again at 1: none of this run's was seen yet.
+    const sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    for (const path of ['health', 'articles', 'catalog/payment-methods', 'catalog/credit-packages'])
+      await fetch(`${served.url}/api/v1/${path}`);
+    const stream = readStream(served, '/__sandbox/requests/stream', { 'last-event-id': '3@00000000-0000-4000-8000-000000000000' });
+    await stream.until(4);
+    expect(stream.events.map((e) => e.id)).toEqual(['1', '2', '3', '4']);
+    stream.close();
+    // A bare number is an id of this run, as after_id is.
+    const bare = readStream(served, '/__sandbox/requests/stream', { 'last-event-id': '3' });
+    await bare.until(1);
+    expect(bare.events.map((e) => e.id)).toEqual(['4']);
+    bare.close();
   });
 
   it("sends each live entry exactly as the journal holds it, whatever a stranger's query, headers and body say", async () => {
@@ -686,7 +711,8 @@ describe('the request journal over HTTP', () => {
 /** A reader of the request stream over a real socket: its events' ids and data text, in order. */
 function readStream(served: HttpSandbox, path: string, headers: Record<string, string> = {}) {
   const url = new URL(served.url);
-  const events: { id: string; data: string }[] = [];
+  /** `id`: the entry's id, of the event's `id: 12@<instance>`; `instance`: the rest. */
+  const events: { id: string; instance: string; data: string }[] = [];
   let wake: () => void = () => {};
   let open: () => void = () => {};
   const opened = new Promise<void>((resolve) => (open = resolve));
@@ -700,9 +726,9 @@ function readStream(served: HttpSandbox, path: string, headers: Record<string, s
       for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const id = /^id: (.*)$/m.exec(block)?.[1];
+        const id = /^id: (\d+)@(.+)$/m.exec(block);
         const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (id !== undefined && data !== undefined) events.push({ id, data });
+        if (id !== null && data !== undefined) events.push({ id: id[1]!, instance: id[2]!, data });
         open();
         wake();
       }

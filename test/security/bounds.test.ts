@@ -325,7 +325,7 @@ describe('the live request stream (`mock serve`, the built binary)', () => {
       text += chunk;
       if (text.includes(': topup sandbox request stream')) opened();
       for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
-        const id = /^id: (\d+)$/m.exec(text.slice(0, end))?.[1];
+        const id = /^id: (\d+)@\S+$/m.exec(text.slice(0, end))?.[1];
         text = text.slice(end + 2);
         if (id !== undefined) ids.push(Number(id));
       }

@@ -245,13 +245,13 @@ describe('tokens where they do not belong never reach the journal whole', () => 
     const reader = stream.body!.getReader();
     let streamed = '';
     const lastId = sandbox.requests.list().at(-1)!.id;
-    while (!streamed.includes(`id: ${lastId}\n`)) {
+    while (!streamed.includes(`id: ${lastId}@`)) {
       const { value, done } = await reader.read();
       if (done) break;
       streamed += new TextDecoder().decode(value);
     }
     controller.abort();
-    expect(streamed).toContain(`id: ${lastId}\nevent: request\n`);
+    expect(streamed).toMatch(new RegExp(`id: ${lastId}@[0-9a-f-]+\nevent: request\n`));
     expectNoToken(streamed);
 
     for (const args of [

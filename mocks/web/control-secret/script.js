@@ -78,14 +78,15 @@ function followRequests(path, onEntry) {
     return;
   }
   void (async () => {
-    /** @type {number | undefined} */
+    /** The last event's id as the sandbox wrote it (`12@<instance>`): sent back as it is, as EventSource does. */
+    /** @type {string | undefined} */
     let lastId;
     for (;;) {
       try {
         const headers = {
           accept: 'text/event-stream',
           ...secretHeaders(),
-          ...(lastId === undefined ? {} : { 'last-event-id': String(lastId) }),
+          ...(lastId === undefined ? {} : { 'last-event-id': lastId }),
         };
         const answer = await fetch(path, { headers });
         if (!answer.ok || answer.body === null) return;
@@ -98,9 +99,9 @@ function followRequests(path, onEntry) {
           for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
             const block = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
-            const id = /^id: (\d+)$/m.exec(block);
+            const id = /^id: (.+)$/m.exec(block);
             const data = /^data: (.*)$/m.exec(block);
-            if (id) lastId = Number(id[1]);
+            if (id) lastId = id[1];
             if (data?.[1] !== undefined) onEntry(JSON.parse(data[1]));
           }
         }
