@@ -18,6 +18,8 @@ const replies = new Map(
 
 /** @type {Set<import('node:http').ServerResponse>} */
 const readers = new Set();
+/** An instance id as the sandbox's (a UUID), which its event ids carry (`12@<instance>`). */
+const INSTANCE = '00000000-0000-4000-8000-000000000000';
 /** The recorded event without its `id:` line, which each event gets anew: bytes made once, as the sandbox keeps bodies. */
 const eventRest = Buffer.from(stream === undefined ? '' : stream.event.slice(stream.event.indexOf('\n') + 1));
 let nextId = 1;
@@ -41,10 +43,10 @@ function batchBuffer(size) {
 
 /** The pending events as one buffer (each its own id line, then the recorded bytes), written once to every reader. */
 function sendBatch() {
-  const bytes = batchBuffer(pending * (eventRest.length + 24));
+  const bytes = batchBuffer(pending * (eventRest.length + 24 + INSTANCE.length));
   let at = 0;
   for (; pending > 0; pending--) {
-    at += bytes.write(`id: ${nextId++}\n`, at, 'latin1');
+    at += bytes.write(`id: ${nextId++}@${INSTANCE}\n`, at, 'latin1');
     at += eventRest.copy(bytes, at);
   }
   scheduled = false;

@@ -349,6 +349,7 @@ async function recordEvent(url, endpoint) {
   const { data } = /** @type {{ data: { requests: { id: number, path: string }[] } }} */ (await listed.json());
   const entry = data.requests.findLast((kept) => kept.path === request.path);
   if (entry === undefined) throw new Error(`the request journal kept no ${endpoint.label}`);
+  // Its id line is made anew for each event by the bare server (its own ids, in the sandbox's shape).
   return `id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`;
 }
 
