@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -275,13 +275,12 @@ const CASES: WidthCase[] = [
 /**
  * Files that print aligned text that is no table of a command's stdout, each with why it is not in CASES. The
  * renderers themselves (io/table.ts, io/format.ts, io/log-line.ts) are tested in table-width.test.ts and mock-logs.
- * (The two stderr summaries get no terminal width yet: their key/value lines do not wrap.)
  */
 const NOT_TABLES: Record<string, string> = {
   'help/topic-names.ts': 'help text: generated at a fixed width for docs/cli.md and the man page (reference.test.ts)',
   'help/environment.ts': 'help text: generated at a fixed width for docs/cli.md and the man page (reference.test.ts)',
-  'orders/create-run.ts': 'the confirmation before an order is sent, on stderr (short labels, values the user typed)',
-  'orders/batch-run.ts': "the batch's plan and summary, on stderr (short labels and counts)",
+  'orders/create-run.ts': 'the confirmation before an order is sent, on stderr: fitted to stderr (stderrFieldsView), tested below',
+  'orders/batch-run.ts': "the batch's plan and summary, on stderr: fitted to stderr (stderrFieldsView), tested below",
 };
 const RENDERERS = ['io/table.ts', 'io/format.ts', 'io/log-line.ts'];
 
@@ -402,6 +401,27 @@ describe('every table and aligned listing fits 60, 80 and 120 columns; piped, no
   it('the long values do make the tables wider than 60 columns when nothing is fitted', async () => {
     const piped = await h.run(['articles', 'list']);
     expect(widest(piped.out.replaceAll('\t', '  '))).toBeGreaterThan(120);
+  });
+});
+
+describe("the batch's summary on stderr fits a terminal's width there", () => {
+  let folder: { dir: string; cleanup: () => void };
+  beforeEach(() => {
+    folder = tempConfigDir();
+  });
+  afterEach(() => folder.cleanup());
+
+  it.each([40, 60])('at %i columns: every line but the results path (never cut) fits, and nothing is lost', async (columns) => {
+    const input = join(folder.dir, 'rows.csv');
+    writeFileSync(input, 'username,place,pass,reference\nBuilderBob,5001,9001,r1\nBuilderBob,5001,9001,r1\nBuilderBob,5001,9002,r2\n');
+    const result = await runCli(folder.dir, ['orders', 'batch', input, '--progress', 'lines'], { stderrTTY: true, columns, color: false });
+    expect(result.code, result.err).toBe(0);
+    const summary = result.err.slice(result.err.indexOf('Batch of 3 rows:'));
+    expect(summary).not.toBe(result.err);
+    const lines = summary.split('\n');
+    expect(lines.filter((line) => terminalMeasure.width(line) > columns && !line.includes(folder.dir))).toEqual([]);
+    // The wrapped value reads whole again once its lines are joined.
+    expect(lines.join(' ').replace(/ +/g, ' ')).toContain('repeated rows 1 (the same order as an earlier row; not ordered again)');
   });
 });
 

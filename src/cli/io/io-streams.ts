@@ -239,6 +239,17 @@ export class IOStreams {
     return this.#withServerZone({ terminal, style, timeZone, width: this.columns, measure: terminalMeasure, labelled: this.accessible });
   }
 
+  /**
+   * How key/value lines on stderr are shaped (a confirmation's summary, a batch's): aligned, in stderr's colours, and
+   * on a terminal of a known width wrapped to it, measured as the terminal draws them.
+   */
+  async stderrFieldsView(): Promise<TableView> {
+    const width = this.stderrColumns;
+    if (width === undefined) return { terminal: true, style: this.errStyle };
+    const { terminalMeasure } = await import('./text-width.js');
+    return { terminal: true, style: this.errStyle, width, measure: terminalMeasure };
+  }
+
   /** Prompts only when a person can answer: stdin and stdout are terminals, and neither --no-input nor TOPUP_NO_PROMPT is set. */
   canPrompt(): boolean {
     return this.noPromptReason() === undefined;

@@ -237,7 +237,7 @@ async function confirmLive(ctx: CliContext, plan: BatchPlan, flags: BatchFlags):
     ['balance now', balance ?? 'unknown (it could not be read)'],
     ...(flags.maxTotal === undefined ? [] : [['stops at', `a total of ${flags.maxTotal} (--max-total)`] as [string, string]]),
   ];
-  ctx.io.warn(`\n${renderFields(fields, { terminal: true, style: ctx.io.errStyle })}`);
+  ctx.io.warn(`\n${renderFields(fields, await ctx.io.stderrFieldsView())}`);
   const prompter = await ctx.prompter();
   if (
     !(await prompter.confirm({
@@ -364,7 +364,7 @@ async function sendBatch(ctx: CliContext, source: BatchSource, batch: string, le
     } finally {
       progress.clear();
     }
-    printSummary(ctx, tally, left, ledgerPath, plan);
+    await printSummary(ctx, tally, left, ledgerPath, plan);
     if (orderedElsewhere > 0) ctx.io.warn(orderedElsewhereWarning(orderedElsewhere, batch));
     if (stopped !== undefined) await stop(ctx, stopped, left);
     if (flags.wait) await waitForAll(ctx, client, ledger, writer, flags);
@@ -471,7 +471,7 @@ async function stop(ctx: CliContext, stopped: BatchStop, left: number): Promise<
   throw stopped.error;
 }
 
-function printSummary(ctx: CliContext, tally: Tally, left: number, ledgerPath: string, plan: BatchPlan): void {
+async function printSummary(ctx: CliContext, tally: Tally, left: number, ledgerPath: string, plan: BatchPlan): Promise<void> {
   const terminal = ctx.io.stderrTerminal;
   const byCode = [...tally.rejectedByCode].map(([code, n]) => `${code} ${n}`).join(', ');
   const totals = [...tally.totals].map(
@@ -490,9 +490,7 @@ function printSummary(ctx: CliContext, tally: Tally, left: number, ledgerPath: s
     ['results', ledgerPath],
   ];
   if (terminal) {
-    ctx.io.notice(
-      `\nBatch of ${plan.rows} row${plan.rows === 1 ? '' : 's'}:\n${renderFields(fields, { terminal: true, style: ctx.io.style })}`,
-    );
+    ctx.io.notice(`\nBatch of ${plan.rows} row${plan.rows === 1 ? '' : 's'}:\n${renderFields(fields, await ctx.io.stderrFieldsView())}`);
     for (const row of tally.rejectedRows) ctx.io.notice(sanitizeText(row, { multiline: false }));
   } else ctx.io.notice(fields.map(([name, value]) => `${name}: ${value}`).join('; '));
 }

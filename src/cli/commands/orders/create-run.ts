@@ -299,7 +299,7 @@ async function confirmOrder(ctx: CliContext, draft: OrderDraft, idempotencyKey: 
     fields.push(['amount', 'computed by the server when the order is made; it is taken from the balance at once']);
     fields.push(['balance now', balance ?? '-']);
   }
-  ctx.io.warn(`\n${renderFields(fields, { terminal: true, style: ctx.io.errStyle })}`);
+  ctx.io.warn(`\n${renderFields(fields, await ctx.io.stderrFieldsView())}`);
   const question = live
     ? { message: 'Spend real balance on this order?', default: false }
     : { message: 'Create this order?', default: true };
