@@ -40,6 +40,16 @@ describe('keptColumns: the least important columns are left out until the rest f
     expect(keptColumns(natural, [4, 4, 4, 4].slice(0, natural.length), free, priority, total)).toEqual(kept);
   });
 
+  it('a free column readable only at more cells has lower priorities left out before it is shortened under them', () => {
+    // A 50-cell name, a 6-cell status, a 28-cell code (priority 2), a 40-cell body (priority 1), in 60 cells.
+    const natural = [50, 6, 28, 40];
+    const free = [true, false, false, true];
+    const priority = [undefined, undefined, 2, 1];
+    expect(keptColumns(natural, [4, 6, 4, 4], free, priority, 60)).toEqual([0, 1, 2, 3]);
+    expect(keptColumns(natural, [4, 6, 4, 4], free, priority, 60, [40])).toEqual([0, 1]);
+    expect(keptColumns(natural, [4, 6, 4, 4], free, priority, 80, [40])).toEqual([0, 1, 2]);
+  });
+
   it('renderTable leaves the column out on a terminal, keeps it piped', () => {
     const columns: Column<{ code: string; note: string }>[] = [
       { header: 'code', value: (r) => r.code },

@@ -18,6 +18,11 @@ export interface Column<T> {
    * A column without one (what names a row: an invoice, a code, a slug) is never left out. Piped, every column stays.
    */
   priority?: number;
+  /**
+   * Free text that reads only at this many cells or more (a name that tells rows apart by its end): the lowest
+   * priorities are left out before it is shortened under that. Default: a few cells (READABLE).
+   */
+  readable?: number;
 }
 
 export { simpleMeasure, type TextMeasure } from './text-measure.js';
@@ -85,9 +90,10 @@ export function keptColumns(
   free: readonly boolean[],
   priority: readonly (number | undefined)[],
   total: number,
+  readableAt: readonly (number | undefined)[] = [],
 ): number[] {
   const kept = natural.map((_, i) => i);
-  const readable = (i: number) => (free[i] ? Math.min(natural[i]!, Math.max(minimum[i]!, READABLE)) : natural[i]!);
+  const readable = (i: number) => (free[i] ? Math.min(natural[i]!, Math.max(minimum[i]!, readableAt[i] ?? READABLE)) : natural[i]!);
   const needed = () => kept.reduce((sum, i) => sum + readable(i), 0) + GAP * Math.max(0, kept.length - 1);
   while (needed() > total) {
     let drop: number | undefined;
@@ -129,6 +135,7 @@ function fitTable<T>(
     free,
     all.map((c) => c.priority),
     width,
+    all.map((c) => c.readable),
   );
   const pick = <V>(values: readonly V[]) => kept.map((i) => values[i]!);
   return {

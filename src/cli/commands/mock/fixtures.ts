@@ -37,8 +37,10 @@ function printFixtures(
     renderTable(
       fixtures.cases,
       [
-        { header: 'case', value: (c) => c.name, free: true },
-        { header: 'expect', value: (c) => `${c.expect.status}${c.expect.code ? ` ${c.expect.code}` : ''}` },
+        // Cases are told apart by the ends of their names: the code and the body go before a name is cut short.
+        { header: 'case', value: (c) => c.name, free: true, readable: 40 },
+        { header: 'expect', value: (c) => String(c.expect.status) },
+        { header: 'code', value: (c) => c.expect.code ?? '-', priority: 2 },
         { header: 'body', value: (c) => JSON.stringify(c.body), free: true, priority: 1 },
       ],
       view,
