@@ -304,6 +304,53 @@ describe('mock serve serves the config folder’s sandbox, and every command her
     }
   });
 
+  it('--start-at starts the clock of a sandbox in memory at that time: the same dates and invoice codes on every run', async () => {
+    for (const run of [1, 2]) {
+      const served = await serve(['--fresh', '--start-at', '2026-03-02T10:00:00Z']);
+      try {
+        const clock = (await (await fetch(`${served.info.url}/__sandbox/clock`, { headers: { 'x-topup-sandbox': '1' } })).json()) as {
+          data: { now: string };
+        };
+        expect(Date.parse(clock.data.now) - Date.UTC(2026, 2, 2, 10), `run ${run}`).toBeGreaterThanOrEqual(0);
+        expect(Date.parse(clock.data.now) - Date.UTC(2026, 2, 2, 10), `run ${run}`).toBeLessThan(60_000);
+        const order = await topup([...ORDER, '--base-url', served.info.url], {
+          env: { TOPUP_TOKEN: 'topup_test_demo_4eC39HqLyjWDarjtT1zdp7dc' },
+        });
+        expect(order.code, order.err).toBe(0);
+        expect(order.out.trim()).toBe('INV20260302000001');
+      } finally {
+        await served.stop();
+      }
+    }
+    // A date alone is its midnight UTC; a time without a zone is UTC.
+    const midnight = await serve(['--fresh', '--start-at', '2030-01-31']);
+    try {
+      const clock = (await (await fetch(`${midnight.info.url}/__sandbox/clock`, { headers: { 'x-topup-sandbox': '1' } })).json()) as {
+        data: { now: string };
+      };
+      expect(clock.data.now.slice(0, 13)).toBe('2030-01-31T00');
+    } finally {
+      await midnight.stop();
+    }
+  });
+
+  it('--start-at is refused for a sandbox kept in a file, and for a time that is none', async () => {
+    for (const [args, said] of [
+      [
+        ['--start-at', '2026-03-02'],
+        '--start-at sets the clock of a sandbox in memory, and a state file keeps its own: add --fresh or --seed FILE.',
+      ],
+      [['--fresh', '--start-at', 'tomorrow'], '--start-at must be a time in ISO 8601 from 1970 on'],
+      [['--fresh', '--start-at', '2026-02-30'], '--start-at must be a time in ISO 8601 from 1970 on'],
+    ] as const) {
+      const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
+      expect(await main(['mock', 'serve', '--port', '0', ...args], io, { signal: new AbortController().signal }), args.join(' ')).toBe(2);
+      expect(io.err()).toContain(said);
+      expect(io.out()).toBe('');
+    }
+    expect(existsSync(announcementFile())).toBe(false);
+  });
+
   it('paces what it sends to the served config sandbox, whose rate-limit windows last, as a real server does', async () => {
     // Served without limits and timed by a fake clock: the client's own pacing shows as a wait, in no time.
     const served = await serve(['--no-rate-limit']);

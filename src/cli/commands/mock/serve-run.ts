@@ -48,6 +48,8 @@ export interface ServeOptions {
   autoExpire?: number | undefined;
   /** The most invoices the sandbox keeps (--max-invoices); its default when not given. */
   maxInvoices?: number | undefined;
+  /** Epoch ms the clock of a sandbox in memory starts at (--start-at); it runs on from there. */
+  startAt?: number | undefined;
 }
 
 type ServeFacade = typeof import('../../../../mocks/facade/serve.js');
@@ -158,8 +160,12 @@ async function checkOptions(
   }
   if (options.fresh === true && options.state !== undefined)
     throw new UsageError('--fresh serves a sandbox in memory and --state one kept in a file: pick one.');
-  if (options.repair === true && (options.fresh === true || (options.state === undefined && options.seed !== undefined)))
+  const inMemory = options.fresh === true || (options.state === undefined && options.seed !== undefined);
+  if (options.repair === true && inMemory)
     throw new UsageError('--repair repairs a state file, and this sandbox is in memory: drop --repair, or add --state FILE.');
+  // A state file keeps its clock's offset from the real one: a sandbox kept in a file goes on from its own time.
+  if (options.startAt !== undefined && !inMemory)
+    throw new UsageError('--start-at sets the clock of a sandbox in memory, and a state file keeps its own: add --fresh or --seed FILE.');
   // Read before anything starts: a seed that cannot be read or loaded is the user's mistake, said at once.
   const seed = options.seed === undefined ? undefined : await readStateArgument(ctx, options.seed);
   const sandboxOptions = {
@@ -172,8 +178,15 @@ async function checkOptions(
     ...(options.maxInvoices === undefined ? {} : { maxInvoices: options.maxInvoices }),
     // What the sandbox starts from and `reset` goes back to.
     ...(seed === undefined ? {} : { seed }),
+    ...(options.startAt === undefined ? {} : { now: clockFrom(options.startAt) }),
   };
   return { controlSecret, sandboxOptions, seed };
+}
+
+/** A clock that reads `start` now and runs on in real time from there. */
+function clockFrom(start: number): () => number {
+  const startedAt = Date.now();
+  return () => start + (Date.now() - startedAt);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { parseDuration, parseWholeNumber } from '../shared/choices.js';
+import { parseDuration, parseInstant, parseWholeNumber } from '../shared/choices.js';
 import { CONTROL_SECRET_ENV, MAX_SANDBOX_INVOICES } from '../../../contract/sandbox-control.js';
 import type { ServeOptions } from './serve-run.js';
 import { groupThousands } from '../../../contract/money.js';
@@ -28,6 +28,11 @@ export function registerServe(mock: Command, ctx: CliContext): void {
     .option('--ready-file <file>', 'once listening, write its URL and a newline to this file (atomically), for test runners')
     .option('--repair', 'with --state: go on past a damaged journal, keeping a copy of it (FILE.journal.bad-TIME)', false)
     .option('--seed <file>', 'start from a saved state (topup mock state save), in memory; with --state, it replaces what the file held')
+    .option(
+      '--start-at <time>',
+      'with --fresh or --seed: start the sandbox clock at this time (ISO 8601, UTC without a zone), for the same invoice codes and times on every run',
+      parseInstant('--start-at'),
+    )
     .option('--no-rate-limit', 'turn off rate limits and the in-flight cap, for load tests')
     .option('--lean', 'answer only what the interface document guarantees, to prove a client tolerates a minimal server', false)
     .option(
