@@ -57,8 +57,9 @@ export function servedOrEmbeddedFetch(options: ServedOrEmbeddedOptions): typeof 
 
 /** The request's URL with the served origin the client built it on put back to where the sandbox answers now. */
 function rebased(input: Parameters<typeof globalThis.fetch>[0], from: string, to: string): Parameters<typeof globalThis.fetch>[0] {
-  if (from === to) return input;
-  const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+  // The client sends a URL and an init; a Request (its method and body inside it) is left as it is.
+  if (from === to || (typeof input !== 'string' && !(input instanceof URL))) return input;
+  const url = new URL(input);
   if (url.origin !== from) return input;
   return `${to}${url.pathname}${url.search}`;
 }
