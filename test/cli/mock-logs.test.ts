@@ -26,6 +26,12 @@ afterEach(async () => {
 
 const topup = (args: string[], options: Parameters<typeof runCli>[2] = {}) => runCli(config.dir, args, options);
 
+/** Until `read()` matches (at most 3 s, polled every 10 ms), then that it does: a line the follow prints as it comes. */
+async function waitFor(pattern: RegExp, read: () => string): Promise<void> {
+  for (let i = 0; i < 300 && !pattern.test(read()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(read()).toMatch(pattern);
+}
+
 async function botTraffic(url: string): Promise<string> {
   const rich = sandbox.account('rich');
   await fetch(`${url}/api/v1/health`);
@@ -146,10 +152,6 @@ describe('topup mock logs', () => {
     const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
     const url = served!.url;
     const running = main(['mock', 'logs', '--follow', '--base-url', url], io, { signal: controller.signal });
-    const waitFor = async (pattern: RegExp, read: () => string) => {
-      for (let i = 0; i < 200 && !pattern.test(read()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(read()).toMatch(pattern);
-    };
     await waitFor(/Following/, io.err);
     await fetch(`${url}/api/v1/articles`);
     await waitFor(/\/api\/v1\/articles\t200/, io.out);
@@ -173,10 +175,6 @@ describe('topup mock logs', () => {
     const url = served!.url;
     for (let i = 0; i < 3; i++) await fetch(`${url}/api/v1/health`);
     const running = main(['mock', 'logs', '--follow', '--limit', '1', '--base-url', url], io, { signal: controller.signal });
-    const waitFor = async (pattern: RegExp, read: () => string) => {
-      for (let i = 0; i < 300 && !pattern.test(read()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(read()).toMatch(pattern);
-    };
     await waitFor(/Following/, io.err);
     await fetch(`${url}/api/v1/articles`);
     await waitFor(/\/api\/v1\/articles\t200/, io.out);
@@ -209,10 +207,6 @@ describe('topup mock logs', () => {
   });
 
   it('--follow --limit 0 shows only what comes after it started, served or embedded', async () => {
-    const waitFor = async (pattern: RegExp, read: () => string) => {
-      for (let i = 0; i < 300 && !pattern.test(read()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(read()).toMatch(pattern);
-    };
     await botTraffic(served!.url);
     expect((await topup(['packages'])).code).toBe(0);
     for (const target of [['--base-url', served!.url], []]) {
@@ -287,10 +281,6 @@ describe('topup mock logs', () => {
     const controller = new AbortController();
     const io = fakeIO({ env: { TOPUP_CONFIG_DIR: config.dir } });
     const running = main(['mock', 'logs', '--follow'], io, { signal: controller.signal });
-    const waitFor = async (pattern: RegExp, read: () => string) => {
-      for (let i = 0; i < 300 && !pattern.test(read()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(read()).toMatch(pattern);
-    };
     await waitFor(/credit-packages\t200/, io.out);
     await waitFor(/Following/, io.err);
     expect((await topup(['balance'])).code).toBe(0);
@@ -304,10 +294,6 @@ describe('topup mock logs', () => {
     const controller = new AbortController();
     const io = fakeIO({ tty: true, columns: 60, env: { TOPUP_CONFIG_DIR: config.dir } });
     const running = main(['--no-color', 'mock', 'serve', '--fresh', '--port', '0', '--log'], io, { signal: controller.signal });
-    const waitFor = async (pattern: RegExp, read: () => string) => {
-      for (let i = 0; i < 300 && !pattern.test(read()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(read()).toMatch(pattern);
-    };
     await waitFor(/listening on (\S+)/, io.out);
     const url = /listening on (\S+)/.exec(io.out())![1]!;
     const following = new AbortController();

@@ -54,6 +54,19 @@ async function serve(args: string[] = [], env: Record<string, string> = {}) {
   };
 }
 
+/**
+ * An order on the sandbox the config folder's commands use now, then `invoices status --wait --json` of it on a fake
+ * clock, `between` running at each of its sleeps (between two polls): what changes under a wait.
+ */
+async function waitWhile(between: (invoice: string) => Promise<void>) {
+  const order = await topup(ORDER);
+  expect(order.code, order.err).toBe(0);
+  const invoice = order.out.trim();
+  const clock = fakeClock();
+  clock.onSleep = () => between(invoice);
+  return { invoice, waited: await topup(['--json', 'invoices', 'status', invoice, '--wait'], { clock }) };
+}
+
 /** A loopback server that is no topup sandbox, or one that claims another instance: it records what it was sent. */
 async function impostor(
   instance?: string,
@@ -253,18 +266,13 @@ describe('mock serve serves the config folder’s sandbox, and every command her
     const served = await serve(['--no-rate-limit']);
     let stopped = false;
     try {
-      const order = await topup(ORDER);
-      expect(order.code, order.err).toBe(0);
-      const invoice = order.out.trim();
-      const clock = fakeClock();
       // Between two polls: the server stops (writing its state), and the invoice is paid in the state it left.
-      clock.onSleep = async () => {
+      const { invoice, waited } = await waitWhile(async (invoice) => {
         if (stopped) return;
         stopped = true;
         expect(await served.stop()).toBe(0);
         expect((await topup(['mock', 'pay', invoice])).code).toBe(0);
-      };
-      const waited = await topup(['--json', 'invoices', 'status', invoice, '--wait'], { clock });
+      });
       expect(stopped).toBe(true);
       expect(waited.code, waited.err).toBe(0);
       expect(JSON.parse(waited.out)).toMatchObject({ invoice_code: invoice, payment_status: 'paid' });
@@ -281,17 +289,12 @@ describe('mock serve serves the config folder’s sandbox, and every command her
     const first = await serve(['--no-rate-limit']);
     let second: Awaited<ReturnType<typeof serve>> | undefined;
     try {
-      const order = await topup(ORDER);
-      expect(order.code, order.err).toBe(0);
-      const invoice = order.out.trim();
-      const clock = fakeClock();
-      clock.onSleep = async () => {
+      const { waited } = await waitWhile(async (invoice) => {
         if (second !== undefined) return;
         expect(await first.stop()).toBe(0);
         second = await serve(['--no-rate-limit']);
         expect((await topup(['mock', 'pay', invoice])).code).toBe(0);
-      };
-      const waited = await topup(['--json', 'invoices', 'status', invoice, '--wait'], { clock });
+      });
       expect(waited.code, waited.err).toBe(0);
       expect(JSON.parse(waited.out)).toMatchObject({ payment_status: 'paid' });
       expect(second?.info.url).not.toBe(first.info.url);
