@@ -155,6 +155,10 @@ describe('topup mock requests', () => {
       expect(statuses.length).toBeGreaterThan(0);
       expect(statuses.every((status) => status >= 200 && status < 300)).toBe(true);
     }
+    // --jq is set up once, though the group hands its flags on to list.
+    const paths = await remote(['mock', 'requests', '--filter-status', '2xx', '--jq', '.path']);
+    expect(paths.code, paths.err).toBe(0);
+    expect(paths.out).toContain('/api/v1/me/balance\n');
     const limited = await remote(['mock', 'requests', '--limit', '1', '--json']);
     expect(limited.out.trim().split('\n')).toHaveLength(1);
     const bogus = await remote(['mock', 'requests', '--bogus']);

@@ -316,6 +316,9 @@ export class IOStreams {
    * output through it. jq (WebAssembly) is loaded here, so a run without --jq never loads it.
    */
   async useJq(expression: string, signal?: AbortSignal): Promise<void> {
+    // Asked again for the same run (a group that hands its flags on to a subcommand runs the pre-action hook twice):
+    // the program compiled first is the one, not a second beside it.
+    if (this.#jq !== undefined) return;
     const { compileJq } = await import('./jq.js');
     // jq's own stderr (its `debug` and `stderr` builtins) is for the person running it: stderr, made safe.
     this.#jq = await compileJq(expression, (text) => this.warn(sanitizeText(text)), { signal, env: this.streams.env });
