@@ -62,7 +62,7 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
     }
   });
 
-  it('after a restart of the sandbox, the live log shows what the new run answered before the page reconnected', async () => {
+  it('after a restart of the sandbox, the live log is the new run’s, with what it answered before the page reconnected', async () => {
     sandbox = await createSandbox();
     served = await startHttpSandbox(sandbox, { port: 0 });
     const port = Number(new URL(served.url).port);
@@ -81,6 +81,9 @@ describe.skipIf(browserMissing !== undefined)('the dashboard in a real browser (
       await expect
         .poll(() => page.locator('#log tr', { hasText: /\/api\/v1\/(catalog\/credit-packages|me\/balance)/ }).count(), { timeout: 15_000 })
         .toBe(2);
+      // The log is the new run's: the old run's requests, whose ids the new one uses again, are gone from it.
+      await expect.poll(() => page.locator('#log tr', { hasText: '/api/v1/catalog/payment-methods' }).count()).toBe(0);
+      expect(await page.locator('#log tr', { hasText: '/api/v1/health' }).count()).toBe(0);
     } finally {
       await page.close();
     }

@@ -66,15 +66,19 @@ async function controlFetch(url, init = {}) {
   }
 }
 
+/** The run of the sandbox an event's id names (`12@<instance>`): a new one after a restart. */
+/** @param {string} id */
+const runOf = (id) => id.slice(id.indexOf('@') + 1);
+
 /**
  * The request stream. EventSource cannot send a header, so with a secret it is read with fetch, reconnecting from the
- * last id it saw as EventSource would.
+ * last id it saw as EventSource would. `onEntry` gets each entry and the run of the sandbox that sent it.
  * @param {string} path
- * @param {(entry: unknown) => void} onEntry
+ * @param {(entry: unknown, run: string) => void} onEntry
  */
 function followRequests(path, onEntry) {
   if (!sessionStorage.getItem(SECRET_KEY)) {
-    new EventSource(path).addEventListener('request', (event) => onEntry(JSON.parse(String(event.data))));
+    new EventSource(path).addEventListener('request', (event) => onEntry(JSON.parse(String(event.data)), runOf(event.lastEventId)));
     return;
   }
   void (async () => {
@@ -102,7 +106,7 @@ function followRequests(path, onEntry) {
             const id = /^id: (.+)$/m.exec(block);
             const data = /^data: (.*)$/m.exec(block);
             if (id) lastId = id[1];
-            if (data?.[1] !== undefined) onEntry(JSON.parse(data[1]));
+            if (data?.[1] !== undefined) onEntry(JSON.parse(data[1]), runOf(lastId ?? ''));
           }
         }
       } catch {

@@ -364,7 +364,12 @@ async function start() {
   entries.push(...first.requests);
   renderLog();
   const last = first.requests.at(-1)?.id ?? 0;
-  topupControl.followRequests(API + '/requests/stream?after_id=' + last, (entry) => {
+  /** @type {string | undefined} */
+  let shownRun;
+  topupControl.followRequests(API + '/requests/stream?after_id=' + last, (entry, run) => {
+    // A restarted sandbox sends its own journal from its start: the log shows that run's requests, not the old ones.
+    if (shownRun !== undefined && run !== shownRun) entries.length = 0;
+    shownRun = run;
     entries.push(/** @type {Entry} */ (entry));
     if (entries.length > 2000) entries.splice(0, entries.length - 2000);
     renderLog();
