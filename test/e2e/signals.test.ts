@@ -101,6 +101,44 @@ describe('mock serve whose stdout reader goes away', () => {
   }, 30_000);
 });
 
+describe('mock serve stopped by a signal', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s: exit 0 once it has closed and saved its state (help exit-codes)',
+    async (signal) => {
+      const dir = mkdtempSync(join(tmpdir(), 'topup-serve-signal-'));
+      const ready = join(dir, 'url');
+      const state = join(dir, 'state.json');
+      try {
+        const [command, args] = topupCommand(['mock', 'serve', '--state', state, '--port', '0', '--ready-file', ready]);
+        const child = spawn(command, args, { cwd: ROOT, env: baseEnv(dir), stdio: 'ignore' });
+        const closed = new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+        let url: string | undefined;
+        for (let waited = 0; url === undefined && waited < 15_000; waited += 50) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          url = existsSync(ready) ? readFileSync(ready, 'utf8').trim() || undefined : undefined;
+        }
+        expect(url).toBeDefined();
+        const order = await fetch(`${url}/api/v1/me/orders`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer topup_test_demo_4eC39HqLyjWDarjtT1zdp7dc', 'content-type': 'application/json' },
+          body: JSON.stringify({ platform_username: 'BuilderBob', place_id: 5001, platform_pass_id: 9001 }),
+        });
+        expect(order.status).toBe(201);
+        child.kill(signal);
+        const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        expect(await closed).toBe(0);
+        clearTimeout(guard);
+        // What it served is in the state it left, and its ready file is gone.
+        expect(readFileSync(state, 'utf8')).toContain('BuilderBob');
+        expect(existsSync(ready)).toBe(false);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
+});
+
 describe('orders batch whose stdout reader goes away', () => {
   it('stops after the row in flight, says so with the resume command, and exits 130 (not 0 with rows unsent)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'topup-batch-pipe-'));

@@ -23,6 +23,8 @@ Examples:
 
 ${exitCodes()}
 
+  0    also \`topup mock serve\` stopped by Ctrl-C or SIGTERM, once it has closed and saved its state: that is how a
+       server ends.
   2    is also commander's: an unknown command or option, a missing argument. Nothing was sent.
   4    \`auth status\` and \`auth token\` exit 4 when there is no token, or the server refuses it.
   5    e.g. 422 PLATFORM_VALIDATION_FAILED, or an invoice that expired or failed during \`invoices status --wait\`.
@@ -32,6 +34,7 @@ ${exitCodes()}
 With --json every error is one JSON error envelope on stderr: {"success": false, "message": ..., "error": {...}};
 "error" holds "kind", and the server's "code", "fields" and "retry_after" (seconds) when it sent them. Without
 --json, the fields at fault that the message does not name, and a Retry-After the retries gave up on, follow it.
+An \`orders batch\` that stopped part way (Ctrl-C included, under --json) adds "resume_command" and "rows_not_sent".
 
 Examples:
   $ topup health; echo "exit $?"
