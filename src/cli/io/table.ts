@@ -239,22 +239,19 @@ export function wrapWords(text: string, cells: number, measure: TextMeasure, wor
   return lines;
 }
 
-/** A character a terminal draws two cells wide, which a line may break beside. */
-const WIDE_CHARACTER =
-  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
-
 /** Made on first need: only a line of wide characters too long for its room is cut into graphemes. */
 let graphemes: Intl.Segmenter | undefined;
 
 /**
- * The places `text` may break: at each space (the space taken out), and before and after each wide character, where
+ * The places `text` may break: at each space (the space taken out), and before and after each character the measure
+ * finds wide (two cells), where
  * nothing is taken out (`spaced: false`). A run of other characters stays one piece.
  */
 function breakablePieces(text: string, cells: number, measure: TextMeasure): { text: string; spaced: boolean }[] {
   const pieces: { text: string; spaced: boolean }[] = [];
   for (const word of text.split(' ')) {
-    // Most words have no wide character: one piece each, as a split at spaces makes them.
-    if (!WIDE_CHARACTER.test(word) || measure.width(word) <= cells) {
+    // A word that fits stays whole; one of narrow characters only (a URL, a token) is one run below, whole too.
+    if (measure.width(word) <= cells) {
       pieces.push({ text: word, spaced: true });
       continue;
     }
@@ -262,7 +259,8 @@ function breakablePieces(text: string, cells: number, measure: TextMeasure): { t
     let spaced = true;
     // By grapheme: a combining mark (a dakuten, U+3099) stays with its character.
     for (const { segment: character } of (graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(word)) {
-      if (WIDE_CHARACTER.test(character)) {
+      // Wide as the measure has it (CJK writing, emoji): a line may break on either side of it.
+      if (measure.width(character) > 1) {
         if (run !== '') pieces.push({ text: run, spaced });
         pieces.push({ text: character, spaced: run === '' && spaced });
         run = '';

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { pollIntervals, WAIT_TIMEOUT_SECONDS } from '../../../contract/timing.js';
+import { parseServerTime } from '../../io/time-text.js';
 
 /*
  * Values from src/contract, repeated here so that registering commands does not load zod at start-up
@@ -75,31 +76,24 @@ export function parseDuration(name: string) {
   };
 }
 
-/** ISO 8601 as the options take it: a date, or a date and time, with a zone (`Z`, `+07:00`) or without (UTC). */
-const INSTANT = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i;
-
 /**
- * An instant option in epoch milliseconds: `2026-03-02`, `2026-03-02T10:00:00Z`, `2026-03-02T17:00+07:00`; without a
- * zone it is UTC, as every time the API and the sandbox write is. From 1970 to 9999.
+ * An instant option in epoch milliseconds, read as the server's own times are (parseServerTime, UTC when it names no
+ * zone): `2026-03-02T10:00:00Z`, `2026-03-02T17:00:00+07:00`, `2026-03-02 10:00`; a date alone is its midnight, a
+ * time without seconds is on the minute. From 1970 to 9999.
  */
 export function parseInstant(name: string) {
   return (value: string): number => {
-    const match = INSTANT.exec(value.trim());
-    const ms =
-      match === null || !isCalendarDate(match[1]!) ? Number.NaN : Date.parse(`${match[1]}T${match[2] ?? '00:00'}${match[3] ?? 'Z'}`);
-    if (!Number.isFinite(ms) || ms < 0 || ms >= Date.UTC(10_000, 0, 1))
+    const text = value.trim();
+    const full = /^\d{4}-\d{2}-\d{2}$/.test(text)
+      ? `${text}T00:00:00`
+      : text.replace(/^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2})(?=$|[Zz+-])/, '$1:00');
+    const ms = parseServerTime(full, 'UTC');
+    if (ms === undefined || ms < 0 || ms >= Date.UTC(10_000, 0, 1))
       throw new InvalidArgumentError(
         `${name} must be a time in ISO 8601 from 1970 on, such as 2026-03-02 or 2026-03-02T10:00:00Z (UTC without a zone).`,
       );
     return ms;
   };
-}
-
-/** `YYYY-MM-DD` names a day of the calendar (Date.parse takes 2026-02-30 for March 2). */
-function isCalendarDate(text: string): boolean {
-  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /** A duration for people: `500 ms`, `5 s`, `2 min`, `1.5 s`. */
