@@ -73,7 +73,10 @@ export function eventId(entryId: number, instance: string): string {
 export function replayAfter(lastEventId: string, instance: string): number | undefined {
   const id = /^(\d+)(?:@(.+))?$/.exec(lastEventId);
   if (id === null) return undefined;
-  return id[2] === undefined || id[2] === instance ? Number(id[1]) : 0;
+  if (id[2] !== undefined && id[2] !== instance) return 0;
+  // A number past any a journal gives (past 2^53, where it is no whole number any more) is after every id: no replay.
+  const after = Number(id[1]);
+  return Number.isSafeInteger(after) ? after : Number.MAX_SAFE_INTEGER;
 }
 
 /**

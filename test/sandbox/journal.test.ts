@@ -632,6 +632,29 @@ describe('the request journal over HTTP', () => {
     bare.close();
   });
 
+  it("a stranger's Last-Event-ID (no id, an endless number, an empty run) is no id: the query decides, the stream goes on", async () => {
+    const sandbox = await createSandbox();
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    await fetch(`${served.url}/api/v1/health`);
+    for (const lastEventId of ['abc', '3@', '@x', '-1', '1.5']) {
+      // Read as no id: `after_id=0` of the query replays what the journal holds.
+      const stream = readStream(served, '/__sandbox/requests/stream?after_id=0', { 'last-event-id': lastEventId });
+      await stream.until(1);
+      expect(
+        stream.events.map((e) => e.id),
+        lastEventId,
+      ).toEqual(['1']);
+      stream.close();
+    }
+    // A number past any id this run gave: nothing to replay, and what comes next is still sent.
+    const far = readStream(served, '/__sandbox/requests/stream', { 'last-event-id': '9'.repeat(4_000) });
+    await far.opened;
+    await fetch(`${served.url}/api/v1/articles`);
+    await far.until(1);
+    expect(far.events.map((e) => e.id)).toEqual(['2']);
+    far.close();
+  });
+
   it("sends each live entry exactly as the journal holds it, whatever a stranger's query, headers and body say", async () => {
     // The stream splices each answer's body into the entry's JSON after its last "response_body" key (wireEvent):
     // a query and headers that carry that key, the marker character and quotes must not move the cut.
