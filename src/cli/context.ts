@@ -1,7 +1,12 @@
 import { join } from 'node:path';
 import { INSTANCE_HEADER } from '../contract/sandbox-control.js';
 import type { ProcessProbe } from '../process-mark.js';
-import type { ClientOptions, ClientWait, TopupClient } from '../client/index.js';
+// The client, its base-URL rules and the fetch over node:http are part of the eager bundle, not loaded with import():
+// nearly every command makes requests, and as lazy modules they were some 25 small files, each read and compiled on
+// its own (about 15 ms of a command against a server, BENCHMARKS.md). node:http itself still loads on first request.
+import { createClient, type ClientOptions, type ClientWait, type TopupClient } from '../client/index.js';
+import { isLoopbackHost, parseBaseUrl } from '../client/base-url.js';
+import { httpFetch } from './http-fetch.js';
 import type { EmbeddedSandbox } from './sandbox/embedded.js';
 import type { SandboxHome } from './sandbox/served.js';
 import { LONG_WAIT_MS, systemClock, type CliClock } from './clock.js';
@@ -316,7 +321,7 @@ export class CliContext {
   async #clientForServer({ baseUrl, token, ...options }: NonNullable<ClientChoice['server']>): Promise<TopupClient> {
     this.io.knowSecret(token);
     this.#checkServerTimeZone();
-    const [{ createClient }, remote] = await Promise.all([import('../client/index.js'), this.remoteFetch()]);
+    const remote = await this.remoteFetch();
     const fetch = this.#observingSandbox(remote);
     return createClient({
       baseUrl,
@@ -354,7 +359,7 @@ export class CliContext {
 
   /** The fetch for requests to a server: the injected one (tests), else fetch over node:http (see http-fetch.ts). */
   async remoteFetch(): Promise<typeof globalThis.fetch> {
-    return this.deps.fetch ?? (await import('./http-fetch.js')).httpFetch;
+    return this.deps.fetch ?? httpFetch;
   }
 
   /**
@@ -428,7 +433,7 @@ export class CliContext {
     wrapGiven: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch = (fetch) => fetch,
     options: { exact?: boolean; watch?: ClientWatch } = {},
   ): Promise<TopupClient> {
-    const [{ createClient }, target] = await Promise.all([import('../client/index.js'), this.target()]);
+    const target = await this.target();
     // Human output never shows server text raw (io/sanitize.ts); --json shows it exactly, as JSON escapes it.
     const wrap =
       this.#globals.json || options.exact === true ? wrapGiven : (fetch: typeof globalThis.fetch) => wrapGiven(sanitizingFetch(fetch));
@@ -451,7 +456,6 @@ export class CliContext {
       });
     }
     // Checked here first, so that a refusal says what a CLI user can do rather than name a library option.
-    const { parseBaseUrl, isLoopbackHost } = await import('../client/base-url.js');
     this.#checkServerTimeZone(target.spec);
     parseBaseUrl(target.baseUrl);
     // A test seam: a sandbox served with --no-rate-limit on this machine, driven by the built binary in seconds.

@@ -100,8 +100,8 @@ describe("the CLI's real bundle", () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    // The CommonJS start-up bundle decides exit codes; the client it loads lazily is a separate build with its own
-    // copy of every error class. Errors made by that copy must map as the documentation says.
+    // The CommonJS start-up bundle decides exit codes; the client that `topup api` loads lazily is a separate build
+    // with its own copy of every error class. Errors made by that copy must map as the documentation says.
     const load = createRequire(import.meta.url);
     cli = load(join(ROOT, 'dist/cli/main.cjs')) as typeof cli;
     chunkClasses = classesOf(load(join(ROOT, 'dist/cli/lazy/src/client/index.cjs')) as Record<string, unknown>);

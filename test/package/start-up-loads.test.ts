@@ -68,6 +68,13 @@ describe.skipIf(BINARY !== undefined)('what a command of the built CLI loads', (
     expect(sandboxEntries).toEqual([]);
   });
 
+  it('a command against a server reads one file of the bundle: the client and its fetch are in the eager part', async () => {
+    const { files } = await loadsOf(['--base-url', served.url, 'packages', '--json']);
+    // Each lazy file is read and compiled on its own: as some 25 small ones, the client cost about 15 ms a command.
+    const bundle = files.filter((file) => file.includes(`${sep}dist${sep}cli${sep}`)).map((file) => file.slice(file.lastIndexOf(sep) + 1));
+    expect(bundle).toEqual(['main.cjs']);
+  });
+
   it('an offline command loads the embedded sandbox, and no undici, node:fs/promises, node:os or node:module', async () => {
     const { builtins, files } = await loadsOf(['--mock', 'packages', '--json']);
     expect(files.some((file) => file.includes(`${sep}dist${sep}cli${sep}lazy${sep}mocks${sep}`))).toBe(true);

@@ -5,6 +5,8 @@ import type { Sandbox } from '../../../mocks/facade/embedded.js';
 import { CONTROL_HEADER, CONTROL_PREFIX, CONTROL_SECRET_HEADER, type ResetPart } from '../../contract/sandbox-control.js';
 import { ConnectionError, errorForStatus, isTopupError, TimeoutError } from '../../errors.js';
 import { UsageError } from '../errors.js';
+import { parseBaseUrl } from '../../client/base-url.js';
+import { createClient } from '../../client/index.js';
 
 export type InvoiceMove = 'pay' | 'expire' | 'fail' | 'complete' | 'failOrder';
 
@@ -149,13 +151,11 @@ export interface RemoteTransport {
  * that it is a topup sandbox: a real server never sees a control POST, nor the token with one.
  */
 export async function remoteControl(baseUrl: string, transport: RemoteTransport): Promise<SandboxControlClient> {
-  const { parseBaseUrl } = await import('../../client/base-url.js');
   // The one rule of every command: no credentials, query or fragment in a base URL (refused, never cut off). Plain
   // http:// to another host (a container) is checked per call, by whether a token goes with it.
   const base = parseBaseUrl(baseUrl, { allowInsecureHttp: true });
   const origin = new URL(base).origin;
   const send = async (method: string, path: string, body?: unknown, token?: string) => {
-    const { createClient } = await import('../../client/index.js');
     const client = createClient({
       baseUrl: base,
       token,

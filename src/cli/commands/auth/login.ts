@@ -7,6 +7,7 @@ import { readAll } from '../../io/streams.js';
 import { isVisibleWord } from '../../../contract/visible-word.js';
 import { CHAT_USER_ID_MAX_LENGTH, checkProfileName } from '../../settings.js';
 import { profileNameFor } from './profile-name.js';
+import { parseBaseUrl } from '../../../client/base-url.js';
 
 export const DEFAULT_PROFILE = 'default';
 
@@ -38,7 +39,6 @@ export async function runLogin(ctx: CliContext, options: LoginOptions, stray: re
     throw new UsageError('The built-in offline sandbox needs no login; drop --mock, or pass --base-url of a served sandbox.');
   const name = profileNameFor(ctx, DEFAULT_PROFILE)!;
   checkProfileName(name);
-  const { parseBaseUrl } = await import('../../../client/base-url.js');
   const baseUrl = siteRoot(
     parseBaseUrl(ctx.globals.baseUrl ?? (ctx.io.env.TOPUP_BASE_URL || undefined) ?? (await askBaseUrl(ctx, parseBaseUrl))),
   );

@@ -1,4 +1,5 @@
 import { CONTROL_HEADER, CONTROL_PREFIX } from '../../../contract/sandbox-control.js';
+import { isLoopbackHost } from '../../../client/base-url.js';
 
 /** How long the login prompt waits to learn whether a topup sandbox answers before it asks anyway. */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -10,7 +11,6 @@ const PROBE_TIMEOUT_MS = 2_000;
  */
 export async function tokenSource(baseUrl: string, fetch: typeof globalThis.fetch, signal: AbortSignal | undefined): Promise<string> {
   const shopPage = `create one at ${baseUrl}/user/api-access`;
-  const { isLoopbackHost } = await import('../../../client/base-url.js');
   if (!isLoopbackHost(new URL(baseUrl).hostname)) return shopPage;
   const timeout = AbortSignal.timeout(PROBE_TIMEOUT_MS);
   try {

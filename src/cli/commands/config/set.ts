@@ -4,6 +4,7 @@ import { isVisibleWord } from '../../../contract/visible-word.js';
 import { CliError, UsageError } from '../../errors.js';
 import { CHAT_USER_ID_MAX_LENGTH } from '../../settings.js';
 import { configKey, parseSwitch, requireProfile } from './keys.js';
+import { parseBaseUrl } from '../../../client/base-url.js';
 
 export async function runSet(ctx: CliContext, rawKey: string, rawValue: string): Promise<void> {
   const key = configKey(rawKey);
@@ -24,7 +25,6 @@ export async function runSet(ctx: CliContext, rawKey: string, rawValue: string):
     done = `Current profile: ${rawValue} (${settings.profile(rawValue)!.base_url}).`;
   } else if (key === 'base_url') {
     const { name, profile } = requireProfile(ctx);
-    const { parseBaseUrl } = await import('../../../client/base-url.js');
     stored = parseBaseUrl(rawValue).replace(/\/$/, '');
     // The stored token was issued by the old server; sending it to another one would leak it.
     if (new URL(stored).origin !== new URL(profile.base_url).origin && settings.token(name) !== undefined) {

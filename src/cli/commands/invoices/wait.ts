@@ -4,6 +4,7 @@ import { RejectedError, UsageError } from '../../errors.js';
 import { clockText, orDash, statusText } from '../../io/format.js';
 import { messageText } from '../../io/sanitize.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, refreshIntervals } from '../shared/choices.js';
+import { isFinalStatus, nextPollDelay } from '../../../client/wait.js';
 
 export interface WaitSettings {
   /** Seconds between polls; default 15, at least 10. */
@@ -45,7 +46,7 @@ export async function waitForInvoice(ctx: CliContext, invoiceCode: string, setti
   const { min } = refreshIntervals.invoiceStatus;
   if (!Number.isInteger(interval) || interval < min) throw new UsageError(`The wait interval must be at least ${min} seconds.`);
   if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError('The wait timeout must be a whole number of seconds.');
-  const [client, { isFinalStatus, nextPollDelay }] = await Promise.all([ctx.client(), import('../../../client/wait.js')]);
+  const client = await ctx.client();
   const style = ctx.io.errStyle;
   const quiet = ctx.globals.json;
   // Accessible mode: the plain line per poll, which nothing redraws.

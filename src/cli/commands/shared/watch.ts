@@ -3,6 +3,8 @@ import type { CliContext } from '../../context.js';
 import { clockText } from '../../io/format.js';
 import { wholeNumberOf } from './choices.js';
 import { createRedraw } from '../../io/redraw.js';
+import { mayPassByItself } from '../../../client/wait.js';
+import { messageText } from '../../io/sanitize.js';
 
 /** `--watch [SECONDS]`: bare means the recommended interval; fewer seconds than the minimum is a usage error. */
 export function parseWatchSeconds(what: string, min: number) {
@@ -50,7 +52,6 @@ export async function runWatch<T>(ctx: CliContext, plan: WatchPlan<T>): Promise<
       data = await plan.fetch();
     } catch (error) {
       if (shown === undefined || ctx.signal?.aborted === true) throw error;
-      const [{ mayPassByItself }, { messageText }] = await Promise.all([import('../../../client/wait.js'), import('../../io/sanitize.js')]);
       if (!mayPassByItself(error)) throw error;
       const retryAfter = error.retryAfter ?? 0;
       const seconds = Math.max(plan.seconds, Math.min(retryAfter, MAX_HINT_SECONDS));
