@@ -53,8 +53,11 @@ function useCodeCache(bundleFolder, options = {}) {
   if (!record && process.env.TOPUP_DISABLE_CODE_CACHE === '1') return undefined;
   const original = Module.prototype._compile;
   if (original[INSTALLED]) return original[INSTALLED];
+  // The build records one run without the packs, so that each file has a cache of its own too (scripts/code-cache.mjs).
+  packsEnabled = options.packs !== false;
   if (!record && !isFolder(cacheFolder(bundleFolder))) return undefined;
-  const counts = { accepted: 0, rejected: 0, missing: 0 };
+  // `packed`: modules run from a pack (scripts/cli-packs.mjs), whose code came with the pack's own compile.
+  const counts = { accepted: 0, rejected: 0, missing: 0, packed: 0 };
   /** The flags turned on through globalThis[FLAGS] so far, as a folder's suffix ('' for none). */
   let flags = '';
   const compiled = [];
@@ -87,7 +90,7 @@ function useCodeCache(bundleFolder, options = {}) {
   }
   compileWithCache[INSTALLED] = counts;
   Module.prototype._compile = compileWithCache;
-  bundled = { prefix, run: runWithCache };
+  bundled = { prefix, run: runWithCache, counts };
   globalThis[FLAGS] = (flag) => {
     const name = KNOWN_FLAGS.get(flag);
     if (name === undefined) throw new Error(`code cache: no folder for the V8 flag ${flag}`);
@@ -191,7 +194,9 @@ function requireBundled(parent, filename, id) {
   const child = new Module(filename, parent);
   Module._cache[filename] = child;
   try {
-    loadBundled(child, filename);
+    const packed = packedModule(parent, filename);
+    if (packed === undefined) loadBundled(child, filename);
+    else runPacked(child, filename, packed);
   } catch (error) {
     delete Module._cache[filename];
     const at = Array.isArray(parent.children) ? parent.children.indexOf(child) : -1;
@@ -200,6 +205,106 @@ function requireBundled(parent, filename, id) {
     throw error;
   }
   return child.exports;
+}
+
+/**
+ * Packs (scripts/cli-packs.mjs): lazy files an offline command needs, written into one file each group, which is read
+ * and compiled once instead of some thirty small files each on its own. dist/cli/packs/manifest.json names each
+ * pack's entries; the first of them a command requires loads its pack, whose members are then run from it when they
+ * are required, as their files would be. A member already loaded keeps its module. Without a manifest, or with a pack
+ * that cannot be read or is not one, every file is loaded by itself, as before.
+ */
+const MAX_MANIFEST_BYTES = 64 * 1024;
+/** Entry (a path inside the bundle, `/`-separated) to its pack's path; null once found missing or unreadable. */
+let packManifest;
+/** Off for a build's recording run that makes each file's own cache (useCodeCache's `packs: false`). */
+let packsEnabled = true;
+/** The loaded packs' members not run yet, by file name: each one's function, taken when it runs. */
+const packedMembers = new Map();
+/** The packs loaded (or found unusable), by path inside the bundle. */
+const packsOpened = new Set();
+
+/** The function that runs `filename` from its pack, loading that pack first if `filename` is one of its entries. */
+function packedModule(parent, filename) {
+  if (!packsEnabled) return undefined;
+  if (!packedMembers.has(filename)) {
+    // Only a lazy entry opens a pack: main.cjs and the chunks never make a command read the manifest.
+    const path = bundlePathOf(filename);
+    if (!path.startsWith('lazy/')) return undefined;
+    const pack = packEntries()?.get(path);
+    if (typeof pack !== 'string' || packsOpened.has(pack)) return undefined;
+    packsOpened.add(pack);
+    openPack(parent, pack, filename);
+  }
+  const member = packedMembers.get(filename);
+  packedMembers.delete(filename);
+  return member;
+}
+
+/** `filename`'s path inside the bundle, as the manifest writes it. */
+function bundlePathOf(filename) {
+  return filename.slice(bundled.prefix.length).split(sep).join('/');
+}
+
+/** The manifest's entries, read once: a regular file, not through a link, of a bounded size; else null. */
+function packEntries() {
+  if (packManifest !== undefined) return packManifest;
+  packManifest = null;
+  let fd;
+  try {
+    fd = openSync(
+      `${bundled.prefix}packs${sep}manifest.json`,
+      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
+    );
+  } catch {
+    return packManifest;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > MAX_MANIFEST_BYTES) return packManifest;
+    const bytes = Buffer.alloc(stats.size);
+    const entries = JSON.parse(bytes.toString('utf8', 0, readInto(fd, bytes, 0, stats.size)));
+    // Own properties only, read as data: a name like `__proto__` or `constructor` finds nothing.
+    if (entries !== null && typeof entries === 'object' && !Array.isArray(entries)) packManifest = new Map(Object.entries(entries));
+  } catch {
+    // Unreadable or not JSON: no packs, every file by itself.
+  } finally {
+    closeSync(fd);
+  }
+  return packManifest;
+}
+
+/**
+ * Loads the pack at `pack` (inside the bundle) and keeps each of its members that has not run yet: `loading`, the
+ * entry that opens it, is in the module cache already, as a module is while it loads.
+ */
+function openPack(parent, pack, loading) {
+  const parts = pack.split('/');
+  if (parts.some((part) => part === '' || part === '.' || part === '..') || !pack.endsWith('.cjs')) return;
+  const filename = `${bundled.prefix}${parts.join(sep)}`;
+  let members;
+  try {
+    members = requireBundled(parent, filename, filename);
+  } catch {
+    return;
+  }
+  if (members === null || typeof members !== 'object') return;
+  for (const [member, run] of Object.entries(members)) {
+    const memberParts = member.split('/');
+    if (typeof run !== 'function' || memberParts.some((part) => part === '' || part === '.' || part === '..')) continue;
+    const memberFile = `${bundled.prefix}${memberParts.join(sep)}`;
+    if (memberFile === loading || Module._cache[memberFile] === undefined) packedMembers.set(memberFile, run);
+  }
+}
+
+/** Runs a pack's member as its file would run (see loadBundled). */
+function runPacked(module, filename, run) {
+  const folder = dirname(filename);
+  module.filename = filename;
+  module.paths = Module._nodeModulePaths(folder);
+  run.call(module.exports, module.exports, requireFor(module, folder, bundled.prefix), module, filename, folder);
+  module.loaded = true;
+  bundled.counts.packed += 1;
 }
 
 /**

@@ -13,6 +13,9 @@ import { promisify } from 'node:util';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** @param {string} served the served sandbox's URL */
 const commands = (served) => [
+  // Each lazy file's own cache, for what loads one outside the packs (scripts/cli-packs.mjs): `--jq` loads some of
+  // their members before any pack, and without the packs every file needs its own.
+  { packs: false, args: ['--mock', 'packages', '--json'] },
   ['--help'],
   ['--base-url', served, 'packages', '--json'],
   ['--mock', 'balance', '--json'],
@@ -25,8 +28,8 @@ const commands = (served) => [
  * Turns recording on, then runs the launcher (argv[1]; its arguments follow), whose own useCodeCache() finds it on.
  * Only a build can turn it on: an installed topup only ever reads its cache.
  */
-const RECORD = `
-  require(${JSON.stringify(join(root, 'bin', 'code-cache.js'))}).useCodeCache(${JSON.stringify(join(root, 'dist', 'cli'))}, { record: true });
+const record = (options = {}) => `
+  require(${JSON.stringify(join(root, 'bin', 'code-cache.js'))}).useCodeCache(${JSON.stringify(join(root, 'dist', 'cli'))}, ${JSON.stringify({ record: true, ...options })});
   require(process.argv[1]);
 `;
 
@@ -40,8 +43,9 @@ const home = mkdtempSync(join(tmpdir(), 'topup-code-cache-'));
 const served = createRequire(import.meta.url)(join(root, 'dist', 'cli', 'lazy', 'mocks', 'facade', 'serve.cjs'));
 const server = await served.startHttpSandbox(await served.createSandbox(), { port: 0, host: '127.0.0.1' });
 try {
-  for (const args of commands(server.url)) {
-    await promisify(execFile)(process.execPath, ['-e', RECORD, join(root, 'bin', 'topup.js'), ...args], {
+  for (const command of commands(server.url)) {
+    const [args, options] = Array.isArray(command) ? [command, {}] : [command.args, { packs: command.packs }];
+    await promisify(execFile)(process.execPath, ['-e', record(options), join(root, 'bin', 'topup.js'), ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: home, TOPUP_CONFIG_DIR: join(home, 'topup'), NO_COLOR: '1' },
       timeout: 60_000,
       maxBuffer: 16 * 1024 * 1024,

@@ -34,6 +34,8 @@ interface Counts {
   accepted: number;
   rejected: number;
   missing: number;
+  /** Modules run from a pack (scripts/cli-packs.mjs), compiled with it. */
+  packed: number;
 }
 
 let work: string;
@@ -132,8 +134,10 @@ describe('the code cache', () => {
     expect(statSync(cacheFolder(BUNDLE)).isDirectory()).toBe(true);
     const cached = run(BIN, OFFLINE);
     expect(cached.code).toBe(0);
-    expect(cached.counts).toEqual({ accepted: expect.any(Number), rejected: 0, missing: 0 });
-    expect(cached.counts!.accepted).toBeGreaterThan(10);
+    expect(cached.counts).toEqual({ accepted: expect.any(Number), rejected: 0, missing: 0, packed: expect.any(Number) });
+    // main.cjs and the packs (scripts/cli-packs.mjs) from the cache, and the modules inside the packs with them.
+    expect(cached.counts!.accepted).toBeGreaterThan(2);
+    expect(cached.counts!.packed).toBeGreaterThan(10);
     expect(cached.stdout).toBe(plain.stdout);
     expect(JSON.parse(cached.stdout).packages.length).toBeGreaterThan(0);
   });
@@ -146,24 +150,28 @@ describe('the code cache', () => {
     expect(other.code).toBe(0);
     expect(other.counts).toMatchObject({ rejected: 0 });
     expect(other.counts!.missing).toBeGreaterThan(0);
-    expect(other.counts!.accepted).toBeGreaterThan(10);
+    expect(other.counts!.accepted + other.counts!.packed).toBeGreaterThan(10);
   });
 
   it('a damaged, cut or linked cache file is refused, the module compiled from source, and the output is the same', () => {
     const { launcher, cache } = copyOfTheCli();
-    const files = readdirSync(cache)
-      .map((name) => ({ name, size: statSync(join(cache, name)).size }))
-      .sort((a, b) => b.size - a.size);
-    expect(files.length).toBeGreaterThan(3);
+    // The three caches the offline command reads: main.cjs's and its two packs' (scripts/cli-packs.mjs).
+    const [damaged, cut, linked] = ['packs~embedded-sandbox.cjs.v8', 'main.cjs.v8', 'packs~sandbox-home.cjs.v8'].map((name) =>
+      join(cache, name),
+    );
+    const target = join(
+      cache,
+      readdirSync(cache).find((name) => name.startsWith('chunk-'))!,
+    );
+    expect(statSync(damaged!).size).toBeGreaterThan(100_000);
     // Bytes changed in the middle of the largest: without V8's checksum this crashed node (SIGSEGV).
-    const [damaged, cut, linked, target] = files.map((f) => join(cache, f.name));
     const bytes = readFileSync(damaged!);
     for (let i = bytes.length >> 1; i < (bytes.length >> 1) + 64; i++) bytes[i]! ^= 0x5a;
     writeFileSync(damaged!, bytes);
     truncateSync(cut!, statSync(cut!).size >> 1);
     // A link is never followed: that module has no cache.
     rmSync(linked!);
-    symlinkSync(target!, linked!);
+    symlinkSync(target, linked!);
 
     const result = run(launcher, OFFLINE);
     expect(result.code).toBe(0);
@@ -184,6 +192,32 @@ describe('the code cache', () => {
     expect(result.counts).toMatchObject({ rejected: 0, missing: 1 });
   });
 
+  it('an offline command runs the lazy modules it needs from two packs; without them, or with one damaged, from their files', () => {
+    const packed = run(BIN, OFFLINE);
+    expect(packed.counts).toMatchObject({ rejected: 0, missing: 0 });
+    expect(packed.counts!.packed).toBeGreaterThan(20);
+
+    const withoutPacks = copyOfTheCli();
+    rmSync(join(dirname(withoutPacks.cache), '..', 'packs'), { recursive: true });
+    const fromFiles = run(withoutPacks.launcher, OFFLINE);
+    expect(fromFiles.code).toBe(0);
+    expect(fromFiles.stdout).toBe(plain.stdout);
+    // The build records each file's cache too (scripts/code-cache.mjs): without the packs, the files come from theirs.
+    expect(fromFiles.counts).toMatchObject({ rejected: 0, missing: 0, packed: 0 });
+    expect(fromFiles.counts!.accepted).toBeGreaterThan(20);
+
+    // A pack cut in half is no JavaScript: its modules come from their files, and nothing is said.
+    const damaged = copyOfTheCli();
+    const pack = join(dirname(damaged.cache), '..', 'packs', 'embedded-sandbox.cjs');
+    truncateSync(pack, statSync(pack).size >> 1);
+    const fromDamaged = run(damaged.launcher, OFFLINE);
+    expect(fromDamaged.code).toBe(0);
+    expect(fromDamaged.stdout).toBe(plain.stdout);
+    expect(fromDamaged.stderr).not.toMatch(/SyntaxError|Error:/);
+    expect(fromDamaged.counts!.packed).toBeGreaterThan(0);
+    expect(fromDamaged.counts!.packed).toBeLessThan(packed.counts!.packed);
+  });
+
   it('--jq turns V8 --liftoff-only on for its worker: the modules loaded after come from caches made under that flag', () => {
     const jq = [...OFFLINE.slice(0, 2), '--jq', '.packages[0].code'];
     const uncached = run(BIN, jq, { TOPUP_DISABLE_CODE_CACHE: '1' });
@@ -192,9 +226,10 @@ describe('the code cache', () => {
     const cached = run(BIN, jq);
     expect(cached.code).toBe(0);
     expect(cached.stdout).toBe(uncached.stdout);
-    // Refused, every module loaded after the flag changed (32 of 36) was compiled from source, as it was before.
+    // Refused, every module loaded after the flag changed (32 of 36 then, before the packs) was compiled from source,
+    // as it was before.
     expect(cached.counts).toMatchObject({ rejected: 0 });
-    expect(cached.counts!.accepted).toBeGreaterThan(30);
+    expect(cached.counts!.accepted + cached.counts!.packed).toBeGreaterThan(20);
     expect(statSync(cacheFolder(BUNDLE) + '-liftoff-only').isDirectory()).toBe(true);
   });
 
@@ -391,6 +426,69 @@ describe("the launcher's require for the bundle's own modules", () => {
     );
     expect(out).toEqual({ error: 'SyntaxError', small: 'small' });
     expect(readByNode.sort()).toEqual(['huge.cjs', 'main.cjs']);
+  });
+
+  it('a pack runs its members when they are required, as their files would run; a module loaded before keeps its own', () => {
+    const member = (text: string) => `function (exports, require, module, __filename, __dirname) {\n${text}\n}`;
+    const pack = (members: Record<string, string>) =>
+      `module.exports = {\n${Object.entries(members)
+        .map(([name, text]) => `${JSON.stringify(name)}: ${member(text)}`)
+        .join(',\n')}\n};`;
+    const files = {
+      'main.cjs': `
+        const shared = require('./shared.cjs');
+        const entry = require('./lazy/entry.cjs');
+        const again = require('./lazy/entry.cjs');
+        const counts = require('node:module').prototype._compile[Symbol.for('topup.codeCache')];
+        module.exports = { shared: shared.from, entry: entry.from, sameShared: entry.shared === shared, dep: entry.dep.from,
+          filename: require('node:path').relative(__dirname, entry.filename), once: again === entry, packed: counts.packed,
+          strict: entry.strict, sloppy: entry.dep.sloppy };`,
+      'shared.cjs': "module.exports = { from: 'file' };",
+      'dep.cjs': "module.exports = { from: 'file' };",
+      'lazy/entry.cjs': "module.exports = { from: 'file' };",
+      'packs/p.cjs': pack({
+        'lazy/entry.cjs': `'use strict';
+          module.exports = { from: 'pack', shared: require('../shared.cjs'), dep: require('../dep.cjs'), filename: __filename,
+            strict: (function () { return this === undefined; })() };`,
+        'dep.cjs': "module.exports = { from: 'pack', sloppy: (function () { return this !== undefined; })() };",
+        'shared.cjs': "module.exports = { from: 'pack' };",
+      }),
+      'packs/manifest.json': JSON.stringify({ 'lazy/entry.cjs': 'packs/p.cjs' }),
+    };
+    expect(runInBundle(files, 'main.cjs').out).toEqual({
+      shared: 'file',
+      entry: 'pack',
+      sameShared: true,
+      dep: 'pack',
+      filename: join('lazy', 'entry.cjs'),
+      once: true,
+      packed: 2,
+      strict: true,
+      sloppy: true,
+    });
+
+    // No usable pack, whatever the reason: every module from its file.
+    const fromFiles = { shared: 'file', entry: 'file', dep: 'file' };
+    const check = `module.exports = { shared: require('./shared.cjs').from, entry: require('./lazy/entry.cjs').from,
+      dep: require('./dep.cjs').from };`;
+    for (const [manifest, packText] of [
+      [{ 'lazy/entry.cjs': '../outside.cjs' }, files['packs/p.cjs']],
+      [{ 'lazy/entry.cjs': 'packs/missing.cjs' }, files['packs/p.cjs']],
+      ['not json', files['packs/p.cjs']],
+      [{ 'lazy/entry.cjs': 'packs/p.cjs' }, 'module.exports = 5;'],
+      [{ 'lazy/entry.cjs': 'packs/p.cjs' }, 'module.exports = {'],
+    ] as const) {
+      const out = runInBundle(
+        {
+          ...files,
+          'main.cjs': check,
+          'packs/p.cjs': packText,
+          'packs/manifest.json': typeof manifest === 'string' ? manifest : JSON.stringify(manifest),
+        },
+        'main.cjs',
+      ).out;
+      expect(out, JSON.stringify(manifest)).toEqual(fromFiles);
+    }
   });
 
   it('a cycle gets the exports so far, a module that throws is run again next time, and a missing one is MODULE_NOT_FOUND', () => {
