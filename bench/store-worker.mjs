@@ -11,6 +11,7 @@
 //   rewrite   the state file written again as the sandbox writes one (history last, with its layout beside it)
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 // The bundle's modules compiled as the CLI and `topup mock serve` compile them: with the V8 code cache the build made
 // (bin/code-cache.js), installed before the first of them loads. Without it, a first operation here also compiled
@@ -19,7 +20,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 /** @type {{ useCodeCache: (bundle: string) => unknown }} */
 const codeCache = require('../bin/code-cache.js');
-codeCache.useCodeCache(new URL('../dist/cli', import.meta.url).pathname);
+codeCache.useCodeCache(fileURLToPath(new URL('../dist/cli', import.meta.url)));
 /** @type {typeof import('../mocks/facade/serve.js')} */
 const { createSandbox, openPersistentSandbox, persistentSandboxSession } = require('../dist/cli/lazy/mocks/facade/serve.cjs');
 

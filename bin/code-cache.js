@@ -169,8 +169,13 @@ function bundleRelativePath(folder, id) {
     rest = rest.slice(3);
   }
   if (rest.startsWith('./')) rest = rest.slice(2);
-  if (rest.split('/').some((part) => part === '' || part === '.' || part === '..')) return resolve(folder, id);
+  if (!isPlainPath(rest)) return resolve(folder, id);
   return `${dir}${sep}${sep === '/' ? rest : rest.split('/').join(sep)}`;
+}
+
+/** A `/`-separated path that stays where it starts: no empty part, no `.` or `..`. */
+function isPlainPath(path) {
+  return !path.split('/').some((part) => part === '' || part === '.' || part === '..');
 }
 
 /** A relative path to one of the bundle's CommonJS files, as esbuild writes them. */
@@ -246,30 +251,18 @@ function bundlePathOf(filename) {
   return filename.slice(bundled.prefix.length).split(sep).join('/');
 }
 
-/** The manifest's entries, read once: a regular file, not through a link, of a bounded size; else null. */
+/** The manifest's entries, read once (readRegularFile: a regular file, not through a link, of a bounded size); else null. */
 function packEntries() {
   if (packManifest !== undefined) return packManifest;
   packManifest = null;
-  let fd;
+  const bytes = readRegularFile(`${bundled.prefix}packs${sep}manifest.json`, MAX_MANIFEST_BYTES, (size) => Buffer.alloc(size));
+  if (bytes === undefined) return packManifest;
   try {
-    fd = openSync(
-      `${bundled.prefix}packs${sep}manifest.json`,
-      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
-    );
-  } catch {
-    return packManifest;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.size > MAX_MANIFEST_BYTES) return packManifest;
-    const bytes = Buffer.alloc(stats.size);
-    const entries = JSON.parse(bytes.toString('utf8', 0, readInto(fd, bytes, 0, stats.size)));
+    const entries = JSON.parse(bytes.toString('utf8'));
     // Own properties only, read as data: a name like `__proto__` or `constructor` finds nothing.
     if (entries !== null && typeof entries === 'object' && !Array.isArray(entries)) packManifest = new Map(Object.entries(entries));
   } catch {
-    // Unreadable or not JSON: no packs, every file by itself.
-  } finally {
-    closeSync(fd);
+    // Not JSON: no packs, every file by itself.
   }
   return packManifest;
 }
@@ -279,9 +272,8 @@ function packEntries() {
  * entry that opens it, is in the module cache already, as a module is while it loads.
  */
 function openPack(parent, pack, loading) {
-  const parts = pack.split('/');
-  if (parts.some((part) => part === '' || part === '.' || part === '..') || !pack.endsWith('.cjs')) return;
-  const filename = `${bundled.prefix}${parts.join(sep)}`;
+  if (!isPlainPath(pack) || !pack.endsWith('.cjs')) return;
+  const filename = `${bundled.prefix}${pack.split('/').join(sep)}`;
   let members;
   try {
     members = requireBundled(parent, filename, filename);
@@ -290,9 +282,8 @@ function openPack(parent, pack, loading) {
   }
   if (members === null || typeof members !== 'object') return;
   for (const [member, run] of Object.entries(members)) {
-    const memberParts = member.split('/');
-    if (typeof run !== 'function' || memberParts.some((part) => part === '' || part === '.' || part === '..')) continue;
-    const memberFile = `${bundled.prefix}${memberParts.join(sep)}`;
+    if (typeof run !== 'function' || !isPlainPath(member)) continue;
+    const memberFile = `${bundled.prefix}${member.split('/').join(sep)}`;
     if (memberFile === loading || Module._cache[memberFile] === undefined) packedMembers.set(memberFile, run);
   }
 }
@@ -402,18 +393,25 @@ function isFolder(path) {
  * kept bytes, good until the next read: V8 reads them while it compiles and keeps nothing of them.
  */
 function readCache(path) {
+  return readRegularFile(path, MAX_CACHE_BYTES, keptBytes);
+}
+
+/**
+ * The bytes of the regular file at `path`, into the buffer `bufferOf(size)` gives: opened without following a link and
+ * without blocking (a FIFO at its place is refused as no regular file, where opening it to read would wait for a
+ * writer, and the command with it); undefined when it is none, empty, past `maxBytes`, or cannot be read.
+ */
+function readRegularFile(path, maxBytes, bufferOf) {
   let fd;
   try {
-    // Without blocking, as a module's source is opened: a FIFO at a cache's place is refused as no regular file,
-    // where opening it to read would wait for a writer, and the command with it.
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch {
     return undefined;
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.size === 0 || stats.size > MAX_CACHE_BYTES) return undefined;
-    const buffer = keptBytes(stats.size);
+    if (!stats.isFile() || stats.size === 0 || stats.size > maxBytes) return undefined;
+    const buffer = bufferOf(stats.size);
     return buffer.subarray(0, readInto(fd, buffer, 0, stats.size));
   } catch {
     return undefined;

@@ -15,13 +15,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const commands = (served) => [
   // Each lazy file's own cache, for what loads one outside the packs (scripts/cli-packs.mjs): `--jq` loads some of
   // their members before any pack, and without the packs every file needs its own.
-  { packs: false, args: ['--mock', 'packages', '--json'] },
-  ['--help'],
-  ['--base-url', served, 'packages', '--json'],
-  ['--mock', 'balance', '--json'],
-  ['--mock', 'packages', '--json'],
+  { args: ['--mock', 'packages', '--json'], packs: false },
+  { args: ['--help'] },
+  { args: ['--base-url', served, 'packages', '--json'] },
+  { args: ['--mock', 'balance', '--json'] },
+  { args: ['--mock', 'packages', '--json'] },
   // --jq turns V8's --liftoff-only on (src/cli/io/jq-worker.ts): the modules loaded after it get caches of their own.
-  ['--mock', 'packages', '--jq', '.packages[0].code'],
+  { args: ['--mock', 'packages', '--jq', '.packages[0].code'] },
 ];
 
 /**
@@ -43,8 +43,8 @@ const home = mkdtempSync(join(tmpdir(), 'topup-code-cache-'));
 const served = createRequire(import.meta.url)(join(root, 'dist', 'cli', 'lazy', 'mocks', 'facade', 'serve.cjs'));
 const server = await served.startHttpSandbox(await served.createSandbox(), { port: 0, host: '127.0.0.1' });
 try {
-  for (const command of commands(server.url)) {
-    const [args, options] = Array.isArray(command) ? [command, {}] : [command.args, { packs: command.packs }];
+  for (const { args, packs } of commands(server.url)) {
+    const options = packs === undefined ? {} : { packs };
     await promisify(execFile)(process.execPath, ['-e', record(options), join(root, 'bin', 'topup.js'), ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: home, TOPUP_CONFIG_DIR: join(home, 'topup'), NO_COLOR: '1' },
       timeout: 60_000,

@@ -244,8 +244,7 @@ let graphemes: Intl.Segmenter | undefined;
 
 /**
  * The places `text` may break: at each space (the space taken out), and before and after each character the measure
- * finds wide (two cells), where
- * nothing is taken out (`spaced: false`). A run of other characters stays one piece.
+ * finds wide (two cells), where nothing is taken out (`spaced: false`). A run of other characters stays one piece.
  */
 function breakablePieces(text: string, cells: number, measure: TextMeasure): { text: string; spaced: boolean }[] {
   const pieces: { text: string; spaced: boolean }[] = [];
