@@ -24,7 +24,7 @@ export async function scale({ quick, log }) {
   /**
    * @typedef {{ label: string, status: number, requests: import('../lib/types.js').LoadRequest[] }} Endpoint
    * @typedef {{ endpoints: Record<string, Endpoint>, latency: Record<string, { p50: number, p99: number }>, rss: number,
-   *   heapUsed: number, liveHeap: number, restoreMs: number, stateCreate: number }} Measured
+   *   heapUsed: number, liveHeap: number, restoreMs: number }} Measured
    */
   /** @type {Map<number, Measured>} */
   const measured = new Map();
@@ -86,9 +86,7 @@ export async function scale({ quick, log }) {
         heapUsed: memory.heapUsed / MB,
         liveHeap: live.heapUsed / MB,
         restoreMs: server.restoreMs,
-        stateCreate: await persistedCreateLatency(orders, quick ? 3 : 20),
       });
-      log(`scale: ${orders} orders with --state: POST p50 ${at(orders).stateCreate.toFixed(1)} ms`);
       log(
         `scale: ${orders} orders: restore ${server.restoreMs.toFixed(0)} ms, RSS ${(memory.rss / MB).toFixed(0)} MB, p50 ${Object.entries(
           at(orders).latency,
@@ -100,6 +98,11 @@ export async function scale({ quick, log }) {
       await server.stop();
     }
   }
+
+  const stateCreate = await persistedCreateLatencies(quick ? 3 : 40);
+  log(`scale: with --state, POST p50 ${SIZES.map((orders) => `${orders} orders ${stateCreate.get(orders)?.toFixed(2)} ms`).join(', ')}`);
+  /** @param {number} orders */
+  const createP50 = (orders) => /** @type {number} */ (stateCreate.get(orders));
 
   const base = at(SIZES[0] ?? 100);
   /** @type {import('../lib/types.js').Row[]} */
@@ -148,16 +151,18 @@ export async function scale({ quick, log }) {
       id: `scale.state-create.${orders}`,
       group: 'Scale',
       measure: `POST /api/v1/me/orders at ${orders.toLocaleString('en-US')} orders, \`mock serve --state\`: latency p50`,
-      value: at(orders).stateCreate,
-      display: `${at(orders).stateCreate.toFixed(1)} ms`,
+      value: createP50(orders),
+      display: `${createP50(orders).toFixed(1)} ms`,
       unit: 'ms',
       baseline: `${SIZES[0]}-order store`,
-      baselineValue: base.stateCreate,
-      baselineDisplay: `${base.stateCreate.toFixed(1)} ms`,
-      ratio: at(orders).stateCreate / base.stateCreate,
-      // A margin over three full runs of 2026-11-26 (0.50–0.59×); 2× before.
-      budget: orders === 100_000 ? { op: '<=', limit: 1, of: 'ratio', text: 'p50 ≤ 1×' } : undefined,
-      note: 'With a state file, an order is acknowledged only once what it changed is appended to the journal beside the snapshot and fsynced (mocks/state/), so the cost does not grow with the store; before the journal, the whole state was rewritten for every order (≈0.5 s at 100k). The rows above are the served sandbox without --state.',
+      baselineValue: createP50(SIZES[0] ?? 100),
+      baselineDisplay: `${createP50(SIZES[0] ?? 100).toFixed(1)} ms`,
+      ratio: createP50(orders) / createP50(SIZES[0] ?? 100),
+      // Measured one store after another until 2026-11-29, 20 orders each: the ratio was then mostly the disk's fsync
+      // drifting between the stores (0.47–1.19× in runs of the same code), and the budget of 1× missed with it. Taken
+      // in turns, three runs of the suite gave 0.93–0.99×.
+      budget: orders === 100_000 ? { op: '<=', limit: 1.15, of: 'ratio', text: 'p50 ≤ 1.15×' } : undefined,
+      note: 'With a state file, an order is acknowledged only once what it changed is appended to the journal beside the snapshot and fsynced (mocks/state/), so the cost does not grow with the store; before the journal, the whole state was rewritten for every order (≈0.5 s at 100k). The three stores are served at once and take their orders in turn, so that each ratio compares the same seconds of the disk. The rows above are the served sandbox without --state.',
     });
   }
   rows.push(...(await restoreRows({ orders: 100_000, rounds, log })));
@@ -268,50 +273,64 @@ async function compactPrototypeRow({ file, orders, rounds, log }) {
 }
 
 /**
- * `topup mock serve --state FILE` started from the same store: each order is saved (a journal line, fsync)
- * before it is acknowledged, so this is the latency of sequential orders, one at a time.
+ * `topup mock serve --state FILE` for each store size, all started before any is measured: each order is saved (a
+ * journal line, fsync) before it is acknowledged. After a few orders each (the first ones pay for compiling and for
+ * opening the journal), the servers take one order each in turn, the turn's order reversed every other time, so that
+ * every size meets the same moments of the disk. The median latency per size, in ms.
+ * @param {number} count orders measured per size
+ * @returns {Promise<Map<number, number>>}
  */
-/**
- * @param {number} orders
- * @param {number} count
- */
-async function persistedCreateLatency(orders, count) {
+async function persistedCreateLatencies(count) {
   const dir = mkdtempSync(join(tmpdir(), 'topup-bench-state-'));
-  const built = await buildScaleSnapshot({ accounts: ACCOUNTS, orders });
-  const file = join(dir, 'state.json');
-  writeFileSync(file, JSON.stringify(built.snapshot));
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'bin', 'topup.js'), 'mock', 'serve', '--state', file, '--port', '0', '--json', '--no-rate-limit'],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, TOPUP_CONFIG_DIR: dir },
-    },
-  );
+  /** @type {import('node:child_process').ChildProcess[]} */
+  const children = [];
+  /** @type {{ orders: number, order: () => Promise<number>, latencies: number[] }[]} */
+  const servers = [];
   try {
-    const { url } = /** @type {{ url: string }} */ (JSON.parse(await firstLine(child.stdout)));
-    /** @type {number[]} */
-    const latencies = [];
-    for (let i = 0; i < count; i++) {
-      const startedAt = performance.now();
-      const response = await fetch(`${url}/api/v1/me/orders`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${built.tokens[0]}`, 'content-type': 'application/json' },
-        body: ORDER_BODY,
-      });
-      await response.arrayBuffer();
-      if (response.status !== 201) throw new Error(`mock serve --state with ${orders} orders answered ${response.status}`);
-      latencies.push(performance.now() - startedAt);
+    for (const orders of SIZES) {
+      const built = await buildScaleSnapshot({ accounts: ACCOUNTS, orders });
+      const file = join(dir, `state-${orders}.json`);
+      writeFileSync(file, JSON.stringify(built.snapshot));
+      const child = spawn(
+        process.execPath,
+        [join(ROOT, 'bin', 'topup.js'), 'mock', 'serve', '--state', file, '--port', '0', '--json', '--no-rate-limit'],
+        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TOPUP_CONFIG_DIR: join(dir, `config-${orders}`) } },
+      );
+      children.push(child);
+      const stdout = /** @type {import('node:stream').Readable} */ (child.stdout);
+      const { url } = /** @type {{ url: string }} */ (JSON.parse(await firstLine(stdout)));
+      const headers = { authorization: `Bearer ${built.tokens[0]}`, 'content-type': 'application/json' };
+      const order = async () => {
+        const startedAt = performance.now();
+        const response = await fetch(`${url}/api/v1/me/orders`, { method: 'POST', headers, body: ORDER_BODY });
+        await response.arrayBuffer();
+        if (response.status !== 201) throw new Error(`mock serve --state with ${orders} orders answered ${response.status}`);
+        return performance.now() - startedAt;
+      };
+      servers.push({ orders, order, latencies: [] });
     }
-    return median(latencies);
+    for (let i = 0; i < WARMUP_ORDERS; i++) for (const server of servers) await server.order();
+    for (let i = 0; i < count; i++) {
+      for (const server of i % 2 === 0 ? servers : [...servers].reverse()) server.latencies.push(await server.order());
+    }
+    return new Map(servers.map((server) => [server.orders, median(server.latencies)]));
   } finally {
-    await new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    });
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null) return resolve(undefined);
+            child.once('exit', resolve);
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Orders each `mock serve --state` takes before its latency is measured. */
+const WARMUP_ORDERS = 5;
 
 /**
  * @param {import('node:stream').Readable} stream
