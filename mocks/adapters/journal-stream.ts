@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CONTROL_HEADER } from '../../src/contract/sandbox-control.js';
 import { ApiError, errorReply, type SandboxRequest } from '../core/exchange.js';
 import { monotonicMs } from '../core/builtins.js';
-import { BoundedMemo } from '../core/bounded-memo.js';
 import type { Sandbox } from '../assembly/sandbox.js';
 import { filterFromQuery } from '../routes/control.js';
 import { compileFilter, type JournalEntry } from '../inspect/request-journal.js';
+import { wireBytes, wireEvent, type WireEvent } from './journal-event.js';
 
 /** At most this many streams at once per sandbox; one more gets 503 with Retry-After. */
 export const MAX_STREAM_READERS = 16;
@@ -77,63 +77,6 @@ export function replayAfter(lastEventId: string, instance: string): number | und
   // A number past any a journal gives (past 2^53, where it is no whole number any more) is after every id: no replay.
   const after = Number(id[1]);
   return Number.isSafeInteger(after) ? after : Number.MAX_SAFE_INTEGER;
-}
-
-/**
- * One entry's Server-Sent Event as the bytes to send: `id: …\nevent: request\ndata: <the entry as JSON>\n\n`, cut
- * around the JSON text of `response_body`, which is kept ready as bytes per body. A bot's answers repeat (the catalog's
- * is one string for as long as its table stands): they are escaped and encoded once, not for every request and reader.
- */
-interface WireEvent {
-  /** Up to and including `"response_body":` (the whole event when there is no body). */
-  head: string;
-  body: Buffer | undefined;
-  /** After the body's JSON text, to the blank line that ends the event. */
-  tail: string;
-  bytes: number;
-}
-
-/** What JSON.stringify writes for a one-character marker put in place of `response_body`. */
-const MARKER = '\u0000';
-const MARKED_BODY = `"response_body":${JSON.stringify(MARKER)}`;
-const BODY_KEY = '"response_body":';
-
-function wireEvent(entry: JournalEntry, instance: string): WireEvent {
-  const prefix = `id: ${eventId(entry.id, instance)}\nevent: request\ndata: `;
-  if (entry.response_body === null) {
-    const head = `${prefix}${JSON.stringify(entry)}\n\n`;
-    return { head, body: undefined, tail: '', bytes: Buffer.byteLength(head) };
-  }
-  // The entry's own fields in its own order; only the body's text is put in afterwards. The last `"response_body":`
-  // of the text is the entry's own: keys inside strings are escaped, and no field after it holds a stranger's keys.
-  const json = JSON.stringify({ ...entry, response_body: MARKER });
-  const at = json.lastIndexOf(MARKED_BODY);
-  const head = `${prefix}${json.slice(0, at + BODY_KEY.length)}`;
-  const tail = `${json.slice(at + MARKED_BODY.length)}\n\n`;
-  const body = bodyBytes(entry.response_body);
-  return { head, body, tail, bytes: Buffer.byteLength(head) + body.length + Buffer.byteLength(tail) };
-}
-
-/** The JSON text of the bodies met last, as bytes; a small bounded table. */
-const bodies = new BoundedMemo<string, Buffer>(64);
-function bodyBytes(body: string): Buffer {
-  return bodies.get(body, (text) => Buffer.from(JSON.stringify(text)));
-}
-
-/** Events as one buffer, for one write: in `into` when it is given and large enough, else a new one. */
-function wireBytes(events: readonly WireEvent[], into?: (size: number) => Buffer): Buffer {
-  let size = 0;
-  for (const event of events) size += event.bytes;
-  const out = into === undefined ? Buffer.allocUnsafe(size) : into(size);
-  let at = 0;
-  for (const event of events) {
-    at += out.write(event.head, at);
-    if (event.body !== undefined) {
-      at += event.body.copy(out, at);
-      at += out.write(event.tail, at);
-    }
-  }
-  return out.subarray(0, at);
 }
 
 /**
@@ -238,7 +181,7 @@ export function streamJournal(
     for (const entry of journal.list({ afterId: cursor })) {
       cursor = entry.id;
       reader.replayedTo = entry.id;
-      if (reader.matches(entry) && !res.write(wireBytes([wireEvent(entry, instance)]))) {
+      if (reader.matches(entry) && !res.write(wireBytes([wireEvent(entry, eventId(entry.id, instance))]))) {
         res.once('drain', replay);
         return;
       }
@@ -301,7 +244,8 @@ function send(feed: Feed): void {
     const wanted: WireEvent[] = [];
     for (let i = 0; i < batch.length; i++) {
       const entry = batch[i]!;
-      if (entry.id > reader.replayedTo && reader.matches(entry)) wanted.push((wire[i] ??= wireEvent(entry, feed.instance)));
+      if (entry.id > reader.replayedTo && reader.matches(entry))
+        wanted.push((wire[i] ??= wireEvent(entry, eventId(entry.id, feed.instance))));
     }
     if (wanted.length === 0) continue;
     // A reader that stopped reading is not buffered for forever: judged by what it left unread of the batches before,

@@ -656,8 +656,8 @@ describe('the request journal over HTTP', () => {
   });
 
   it("sends each live entry exactly as the journal holds it, whatever a stranger's query, headers and body say", async () => {
-    // The stream splices each answer's body into the entry's JSON after its last "response_body" key (wireEvent):
-    // a query and headers that carry that key, the marker character and quotes must not move the cut.
+    // The stream writes each entry in pieces around its answer's body (journal-event.ts): a query and headers that
+    // carry that key, a NUL and quotes must come out as JSON.stringify writes them.
     const sandbox = await createSandbox();
     served = await startHttpSandbox(sandbox, { port: 0 });
     const stream = readStream(served, '/__sandbox/requests/stream');
@@ -680,6 +680,37 @@ describe('the request journal over HTTP', () => {
       expect(event.data).toBe(JSON.stringify(held));
     }
     expect(JSON.parse(events[0]!.data).query).toEqual({ response_body: '\u0000', x: '"response_body":"\u0000"}' });
+    stream.close();
+  });
+
+  it('sends repeated requests of one path exactly as the journal holds each, however little they differ', async () => {
+    // Of a path's last request, what repeats is kept as bytes (journal-event.ts): a request that differs from it in one
+    // header, its order, the query, the account or the status must not be sent as the one before. (Without rate limits:
+    // their count left makes every request's entry differ from the last.)
+    const sandbox = await createSandbox({ rateLimit: false });
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const stream = readStream(served, '/__sandbox/requests/stream');
+    await stream.opened;
+    const balance = `${served.url}/api/v1/me/balance`;
+    const demo = `Bearer ${sandbox.account('demo').token}`;
+    const rich = `Bearer ${sandbox.account('rich').token}`;
+    const sent: [string, RequestInit][] = [
+      [balance, { headers: { authorization: demo } }],
+      [balance, { headers: { authorization: demo } }],
+      [balance, { headers: { authorization: rich } }],
+      [balance, { headers: { authorization: demo, 'x-trace': '1' } }],
+      [balance, { headers: { authorization: demo, 'x-trace': '2' } }],
+      [balance, { headers: { 'x-trace': '2', authorization: demo } }],
+      [`${balance}?x=1`, { headers: { authorization: demo } }],
+      [balance, { headers: { authorization: 'Bearer topup_test_unknown_000000000000000000000' } }],
+      [balance, {}],
+      [balance, { method: 'HEAD', headers: { authorization: demo } }],
+      [balance, { headers: { authorization: demo } }],
+    ];
+    for (const [url, init] of sent) await (await fetch(url, init)).arrayBuffer();
+    await stream.until(sent.length);
+    expect(new Set(stream.events.map((event) => (JSON.parse(event.data) as JournalEntry).status))).toEqual(new Set([200, 401]));
+    for (const event of stream.events) expect(event.data).toBe(JSON.stringify(sandbox.requests.get(Number(event.id))));
     stream.close();
   });
 
