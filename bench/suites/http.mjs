@@ -61,19 +61,20 @@ export async function recordReplies(url, endpoints) {
  * reverse order (A B, B A, A B…), so that no server is always the one measured after another's load.
  * @template {string} Name
  * @template Server
+ * @template [Result=LoadResult]
  * @param {Record<Name, Server>} servers
  * @param {number} rounds
- * @param {(server: Server, name: Name) => Promise<LoadResult>} load
- * @returns {Promise<Record<Name, LoadResult[]>>}
+ * @param {(server: Server, name: Name) => Promise<Result>} load
+ * @returns {Promise<Record<Name, Result[]>>}
  */
 export async function alternate(servers, rounds, load) {
   const entries = /** @type {[Name, Server][]} */ (Object.entries(servers));
-  /** @type {Record<string, LoadResult[]>} */
+  /** @type {Record<string, Result[]>} */
   const results = Object.fromEntries(entries.map(([name]) => [name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const [name, server] of round % 2 === 0 ? entries : [...entries].reverse()) results[name]?.push(await load(server, name));
   }
-  return /** @type {Record<Name, LoadResult[]>} */ (results);
+  return /** @type {Record<Name, Result[]>} */ (results);
 }
 
 /**

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ROOT, runLoadProcess, runWorker, startServer } from '../lib/processes.mjs';
 import { buildScaleSnapshot, ORDER_BODY } from '../lib/scale-store.mjs';
 import { median } from '../lib/stats.mjs';
-import { checkStatuses } from './http.mjs';
+import { alternate, checkStatuses } from './http.mjs';
 
 const SIZES = [100, 10_000, 100_000];
 const ACCOUNTS = 100;
@@ -275,8 +275,8 @@ async function compactPrototypeRow({ file, orders, rounds, log }) {
 /**
  * `topup mock serve --state FILE` for each store size, all started before any is measured: each order is saved (a
  * journal line, fsync) before it is acknowledged. After a few orders each (the first ones pay for compiling and for
- * opening the journal), the servers take one order each in turn, the turn's order reversed every other time, so that
- * every size meets the same moments of the disk. The median latency per size, in ms.
+ * opening the journal), the servers take one order each in turn (http.mjs alternate: the turn reversed every other
+ * time), so that every size meets the same moments of the disk. The median latency per size, in ms.
  * @param {number} count orders measured per size
  * @returns {Promise<Map<number, number>>}
  */
@@ -284,8 +284,8 @@ async function persistedCreateLatencies(count) {
   const dir = mkdtempSync(join(tmpdir(), 'topup-bench-state-'));
   /** @type {import('node:child_process').ChildProcess[]} */
   const children = [];
-  /** @type {{ orders: number, order: () => Promise<number>, latencies: number[] }[]} */
-  const servers = [];
+  /** @type {Record<string, () => Promise<number>>} each size's order, by its number of orders */
+  const servers = {};
   try {
     for (const orders of SIZES) {
       const built = await buildScaleSnapshot({ accounts: ACCOUNTS, orders });
@@ -307,13 +307,11 @@ async function persistedCreateLatencies(count) {
         if (response.status !== 201) throw new Error(`mock serve --state with ${orders} orders answered ${response.status}`);
         return performance.now() - startedAt;
       };
-      servers.push({ orders, order, latencies: [] });
+      servers[orders] = order;
     }
-    for (let i = 0; i < WARMUP_ORDERS; i++) for (const server of servers) await server.order();
-    for (let i = 0; i < count; i++) {
-      for (const server of i % 2 === 0 ? servers : [...servers].reverse()) server.latencies.push(await server.order());
-    }
-    return new Map(servers.map((server) => [server.orders, median(server.latencies)]));
+    await alternate(servers, WARMUP_ORDERS, (order) => order());
+    const latencies = await alternate(servers, count, (order) => order());
+    return new Map(SIZES.map((orders) => [orders, median(latencies[orders] ?? [])]));
   } finally {
     await Promise.all(
       children.map(

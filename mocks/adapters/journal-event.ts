@@ -30,21 +30,15 @@ export interface WireEvent {
   readonly bytes: number;
 }
 
-/** The fields of an entry that are kept as bytes between events (all but `time`, `duration_ms`, `id`, the body). */
+/** The fields before the body, from `method` to `status`. */
+type RequestFields = Pick<JournalEntry, 'method' | 'path' | 'query' | 'headers' | 'idempotency_key' | 'request_body' | 'status'>;
+/** The fields between the duration and the id, from `route` to `near_miss`. */
+type OutcomeFields = Pick<JournalEntry, 'route' | 'account' | 'rate_limit' | 'idempotent_replay' | 'fault' | 'near_miss'>;
+
+/** What an entry has besides its time, duration, id and body, as records of their own and as the bytes written of them. */
 interface Shape {
-  readonly method: string;
-  readonly path: string;
-  readonly query: Record<string, string>;
-  readonly headers: Record<string, string>;
-  readonly idempotency_key: string | null;
-  readonly request_body: string | null;
-  readonly status: number | null;
-  readonly route: string | null;
-  readonly account: string | null;
-  readonly rate_limit: Readonly<Record<string, unknown>> | null;
-  readonly idempotent_replay: boolean;
-  readonly fault: string | null;
-  readonly near_miss: string | null;
+  readonly requestFields: Readonly<RequestFields>;
+  readonly outcomeFields: Readonly<OutcomeFields>;
   readonly request: Buffer;
   readonly outcome: Buffer;
 }
@@ -103,43 +97,30 @@ export function wireBytes(events: readonly WireEvent[], into?: (size: number) =>
 function shapeOf(entry: JournalEntry): Shape {
   const kept = shapes.get(entry.path);
   if (kept !== undefined && sameShape(kept, entry)) return kept;
-  // Written as JSON.stringify writes the entry. The shape keeps copies of the entry's records: whoever else the entry
-  // is handed to may change its own.
-  const shape: Shape = {
+  // Copies of the entry's records: whoever else the entry is handed to may change its own. Their JSON text is the
+  // entry's (the same keys in the same order), and the bytes are written from them, so a shape's bytes are its records'.
+  const requestFields: RequestFields = {
     method: entry.method,
     path: entry.path,
-    query: { ...entry.query },
-    headers: { ...entry.headers },
+    query: copied(entry.query),
+    headers: copied(entry.headers),
     idempotency_key: entry.idempotency_key,
     request_body: entry.request_body,
     status: entry.status,
+  };
+  const outcomeFields: OutcomeFields = {
     route: entry.route,
     account: entry.account,
-    rate_limit: entry.rate_limit === null ? null : { ...entry.rate_limit },
+    rate_limit: copied(entry.rate_limit),
     idempotent_replay: entry.idempotent_replay,
     fault: entry.fault,
     near_miss: entry.near_miss,
-    request: Buffer.from(
-      `${fieldsText({
-        method: entry.method,
-        path: entry.path,
-        query: entry.query,
-        headers: entry.headers,
-        idempotency_key: entry.idempotency_key,
-        request_body: entry.request_body,
-        status: entry.status,
-      })},"response_body":`,
-    ),
-    outcome: Buffer.from(
-      fieldsText({
-        route: entry.route,
-        account: entry.account,
-        rate_limit: entry.rate_limit,
-        idempotent_replay: entry.idempotent_replay,
-        fault: entry.fault,
-        near_miss: entry.near_miss,
-      }),
-    ),
+  };
+  const shape: Shape = {
+    requestFields,
+    outcomeFields,
+    request: Buffer.from(`${fieldsText(requestFields)},"response_body":`),
+    outcome: Buffer.from(fieldsText(outcomeFields)),
   };
   const keepable =
     shape.request.length + shape.outcome.length <= MAX_KEPT_SHAPE_BYTES &&
@@ -157,21 +138,21 @@ function shapeOf(entry: JournalEntry): Shape {
  * Whether the entry's fields are the shape's: the same strings, numbers and flags, and records with the same keys in
  * the same order holding the same values, so the same JSON text.
  */
-function sameShape(shape: Shape, entry: JournalEntry): boolean {
+function sameShape({ requestFields: fields, outcomeFields: outcome }: Shape, entry: JournalEntry): boolean {
   return (
-    shape.method === entry.method &&
-    shape.path === entry.path &&
-    shape.status === entry.status &&
-    shape.request_body === entry.request_body &&
-    shape.idempotency_key === entry.idempotency_key &&
-    shape.route === entry.route &&
-    shape.account === entry.account &&
-    shape.idempotent_replay === entry.idempotent_replay &&
-    shape.fault === entry.fault &&
-    shape.near_miss === entry.near_miss &&
-    sameFlat(shape.headers, entry.headers) &&
-    sameFlat(shape.query, entry.query) &&
-    sameFlat(shape.rate_limit, entry.rate_limit)
+    fields.method === entry.method &&
+    fields.path === entry.path &&
+    fields.status === entry.status &&
+    fields.request_body === entry.request_body &&
+    fields.idempotency_key === entry.idempotency_key &&
+    outcome.route === entry.route &&
+    outcome.account === entry.account &&
+    outcome.idempotent_replay === entry.idempotent_replay &&
+    outcome.fault === entry.fault &&
+    outcome.near_miss === entry.near_miss &&
+    sameFlat(fields.headers, entry.headers) &&
+    sameFlat(fields.query, entry.query) &&
+    sameFlat(outcome.rate_limit ?? null, entry.rate_limit)
   );
 }
 
@@ -190,6 +171,11 @@ function sameFlat(kept: object | null, given: unknown): boolean {
   return true;
 }
 
+/** A record's own copy (its keys in the same order); anything else as it is. */
+function copied<T>(record: T): T {
+  return typeof record === 'object' && record !== null ? { ...record } : record;
+}
+
 /** A record that sameFlat can compare: an object none of whose values is an object of its own. */
 function isFlat(record: unknown): boolean {
   if (typeof record !== 'object' || record === null) return false;
@@ -198,7 +184,7 @@ function isFlat(record: unknown): boolean {
 }
 
 /** `,"name":value,…` of the fields, as JSON.stringify writes them inside an object after another field. */
-function fieldsText(fields: Record<string, unknown>): string {
+function fieldsText(fields: object): string {
   const text = JSON.stringify(fields).slice(1, -1);
   return text === '' ? '' : `,${text}`;
 }
