@@ -9,7 +9,7 @@ import { streamJournal } from './journal-stream.js';
 import { controlRefusal, hostnameOf, type ControlGuard } from '../rules/control-guard.js';
 import { repeatedHeaderError, SINGLE_VALUED_HEADERS } from '../rules/single-headers.js';
 import { MAX_BODY_BYTES, MAX_STATE_BYTES } from '../rules/json-body.js';
-import { immediateHandler, type ImmediateHandler, type Sandbox } from '../assembly/sandbox.js';
+import { immediateHandler, type DeferredRecording, type ImmediateHandler, type Sandbox } from '../assembly/sandbox.js';
 
 export interface HttpSandboxOptions {
   port?: number;
@@ -193,10 +193,28 @@ function serveRead(
     return;
   }
   // A refused repeated header still says it is the sandbox's on a control path, so that `topup mock` shows it.
+  // The request is kept in the journal once its answer is written (requestHandler, in mocks/assembly/sandbox.ts).
+  const recording: DeferredRecording = {};
   const response =
-    refusal !== undefined ? errorReply(refusal, isControlPath(path) ? { [CONTROL_HEADER]: '1' } : {}) : served.answer(request);
-  if (response instanceof Promise) response.then((answered) => send(served, answered, body.tooLarge, req, res)).catch(() => res.destroy());
-  else send(served, response, body.tooLarge, req, res);
+    refusal !== undefined ? errorReply(refusal, isControlPath(path) ? { [CONTROL_HEADER]: '1' } : {}) : served.answer(request, recording);
+  if (response instanceof Promise)
+    response.then((answered) => sendThenKeep(served, answered, body.tooLarge, req, res, recording)).catch(() => res.destroy());
+  else sendThenKeep(served, response, body.tooLarge, req, res, recording);
+}
+
+function sendThenKeep(
+  served: Served,
+  response: SandboxResponse,
+  tooLarge: boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+  recording: DeferredRecording,
+): void {
+  try {
+    send(served, response, tooLarge, req, res);
+  } finally {
+    recording.keep?.();
+  }
 }
 
 function send(served: Served, response: SandboxResponse, tooLarge: boolean, req: IncomingMessage, res: ServerResponse): void {

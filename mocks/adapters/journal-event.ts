@@ -1,213 +1,104 @@
-import { BoundedMemo } from '../core/bounded-memo.js';
-import type { JournalEntry } from '../inspect/request-journal.js';
+import type { EntryText } from '../inspect/entry-text.js';
 
 /**
- * One journal entry's Server-Sent Event as the bytes to send (`id: …\nevent: request\ndata: <the entry as JSON>\n\n`),
- * the entry's JSON text exactly as JSON.stringify writes an entry the journal built, in pieces:
+ * Journal entries as the live stream's Server-Sent Events, one buffer for one write:
+ * `id: <id>@<instance>\nevent: request\ndata: <the entry as JSON>\n\n` each, the JSON exactly as JSON.stringify writes
+ * the entry the journal holds. The event's id is the entry's and the server's instance (X-Topup-Sandbox-Instance): a
+ * client that reconnects sends it back (Last-Event-ID), and one that reaches another run of the sandbox (a restart,
+ * whose ids begin again at 1) is then given all that run's journal holds (journal-stream.ts replayAfter).
  *
- * - what differs for every request (its id, time and duration) is written for each event;
- * - the fields around them (the request, its status, where it went) are kept ready as bytes for the last request of
- *   each path: a bot repeats its requests (a poll of the catalog, a balance check), and the fields of each
- *   are compared with the kept ones, not serialised again;
- * - the response body's JSON text is kept ready per body (the catalog's is one string for as long as its table stands).
- *
- * With a reader of the live stream every request is an event; serialising each entry whole cost the sandbox more than
- * building it (BENCHMARKS.md, journal cost).
+ * Each entry's text comes in pieces (mocks/inspect/entry-text.ts), copied here between the event's own few bytes: no
+ * string is made of an event, and no object.
  */
-export interface WireEvent {
-  /** `id: …\nevent: request\ndata: {"time":…` */
-  readonly start: string;
-  /** `,` and the fields from `method` to `status`, then `,"response_body":`. */
-  readonly request: Buffer;
-  /** The body's JSON text (`null` when there is none). */
-  readonly body: Buffer;
-  /** `,"duration_ms":…` */
-  readonly duration: string;
-  /** `,` and the fields from `route` to `near_miss`. */
-  readonly outcome: Buffer;
-  /** `,"id":…}` and the blank line that ends the event. */
-  readonly end: string;
-  readonly bytes: number;
-}
-
-/** The fields before the body, from `method` to `status`. */
-type RequestFields = Pick<JournalEntry, 'method' | 'path' | 'query' | 'headers' | 'idempotency_key' | 'request_body' | 'status'>;
-/** The fields between the duration and the id, from `route` to `near_miss`. */
-type OutcomeFields = Pick<JournalEntry, 'route' | 'account' | 'rate_limit' | 'idempotent_replay' | 'fault' | 'near_miss'>;
-
-/** What an entry has besides its time, duration, id and body, as records of their own and as the bytes written of them. */
-interface Shape {
-  readonly requestFields: Readonly<RequestFields>;
-  readonly outcomeFields: Readonly<OutcomeFields>;
-  readonly request: Buffer;
-  readonly outcome: Buffer;
-}
-
-/** Fields longer than this (a large request body) are serialised for every event, not kept. */
-const MAX_KEPT_SHAPE_BYTES = 8_192;
-/** The last shape of this many paths; past it the table starts again. */
-const MAX_KEPT_SHAPES = 64;
-
-const shapes = new Map<string, Shape>();
-const bodies = new BoundedMemo<string, Buffer>(64);
-const NULL_TEXT = Buffer.from('null');
-
-/** The event of `entry`, whose SSE id is `eventId`. */
-export function wireEvent(entry: JournalEntry, eventId: string): WireEvent {
-  const shape = shapeOf(entry);
-  const start = `id: ${eventId}\nevent: request\ndata: {"time":${timeText(entry.time)}`;
-  const body = bodyBytes(entry.response_body);
-  const duration = `,"duration_ms":${numberText(entry.duration_ms)}`;
-  const end = `,"id":${numberText(entry.id)}}\n\n`;
-  return {
-    start,
-    request: shape.request,
-    body,
-    duration,
-    outcome: shape.outcome,
-    end,
-    bytes:
-      Buffer.byteLength(start) +
-      shape.request.length +
-      body.length +
-      (typeof entry.duration_ms === 'number' ? duration.length : Buffer.byteLength(duration)) +
-      shape.outcome.length +
-      (typeof entry.id === 'number' ? end.length : Buffer.byteLength(end)),
-  };
-}
-
-/** Events as one buffer, for one write: in `into` when it is given and large enough, else a new one. */
-export function wireBytes(events: readonly WireEvent[], into?: (size: number) => Buffer): Buffer {
+export function eventBytes(texts: readonly EntryText[], instance: string, into?: (size: number) => Buffer): Buffer {
   let size = 0;
-  for (const event of events) size += event.bytes;
+  for (const text of texts)
+    size +=
+      FIXED_BYTES +
+      headBytes(instance, text.time).length +
+      text.request.length +
+      text.body.length +
+      text.outcome.length +
+      2 * numberBytes(text.id) +
+      numberBytes(text.durationMs);
   const out = into === undefined ? Buffer.allocUnsafe(size) : into(size);
   let at = 0;
-  for (const event of events) {
-    at += out.write(event.start, at);
-    at += event.request.copy(out, at);
-    at += event.body.copy(out, at);
-    at += out.write(event.duration, at);
-    at += event.outcome.copy(out, at);
-    at += out.write(event.end, at);
+  for (const text of texts) {
+    out[at] = 0x69; // `id: `
+    out[at + 1] = 0x64;
+    out[at + 2] = 0x3a;
+    out[at + 3] = 0x20;
+    const idAt = at + 4;
+    at = putNumber(out, idAt, text.id);
+    const idEnd = at;
+    at = put(out, at, headBytes(instance, text.time));
+    at = put(out, at, text.request);
+    at = put(out, at, text.body);
+    at = putNumber(out, at, text.durationMs);
+    at = put(out, at, text.outcome);
+    out.copyWithin(at, idAt, idEnd);
+    at += idEnd - idAt;
+    out[at] = 0x7d; // `}\n\n`
+    out[at + 1] = 0x0a;
+    out[at + 2] = 0x0a;
+    at += 3;
   }
   return out.subarray(0, at);
 }
 
-/** The kept shape of the entry's path when every field matches it; else the entry's own, kept if small. */
-function shapeOf(entry: JournalEntry): Shape {
-  const kept = shapes.get(entry.path);
-  if (kept !== undefined && sameShape(kept, entry)) return kept;
-  // Copies of the entry's records: whoever else the entry is handed to may change its own. Their JSON text is the
-  // entry's (the same keys in the same order), and the bytes are written from them, so a shape's bytes are its records'.
-  const requestFields: RequestFields = {
-    method: entry.method,
-    path: entry.path,
-    query: copied(entry.query),
-    headers: copied(entry.headers),
-    idempotency_key: entry.idempotency_key,
-    request_body: entry.request_body,
-    status: entry.status,
-  };
-  const outcomeFields: OutcomeFields = {
-    route: entry.route,
-    account: entry.account,
-    rate_limit: copied(entry.rate_limit),
-    idempotent_replay: entry.idempotent_replay,
-    fault: entry.fault,
-    near_miss: entry.near_miss,
-  };
-  const shape: Shape = {
-    requestFields,
-    outcomeFields,
-    request: Buffer.from(`${fieldsText(requestFields)},"response_body":`),
-    outcome: Buffer.from(fieldsText(outcomeFields)),
-  };
-  const keepable =
-    shape.request.length + shape.outcome.length <= MAX_KEPT_SHAPE_BYTES &&
-    isFlat(entry.query) &&
-    isFlat(entry.headers) &&
-    (entry.rate_limit === null || isFlat(entry.rate_limit));
-  if (keepable) {
-    if (shapes.size >= MAX_KEPT_SHAPES && kept === undefined) shapes.clear();
-    shapes.set(entry.path, shape);
-  }
-  return shape;
-}
+/** `id: ` and `}\n\n`. */
+const FIXED_BYTES = 7;
+
+/** The most characters String() writes of a number (`-2.2250738585072014e-308`), with one to spare. */
+const NUMBER_CHARS = 25;
 
 /**
- * Whether the entry's fields are the shape's: the same strings, numbers and flags, and records with the same keys in
- * the same order holding the same values, so the same JSON text.
+ * `@<instance>\nevent: request\ndata: {"time":` and the time's text, kept for the last: the requests of a millisecond
+ * share it.
  */
-function sameShape({ requestFields: fields, outcomeFields: outcome }: Shape, entry: JournalEntry): boolean {
-  return (
-    fields.method === entry.method &&
-    fields.path === entry.path &&
-    fields.status === entry.status &&
-    fields.request_body === entry.request_body &&
-    fields.idempotency_key === entry.idempotency_key &&
-    outcome.route === entry.route &&
-    outcome.account === entry.account &&
-    outcome.idempotent_replay === entry.idempotent_replay &&
-    outcome.fault === entry.fault &&
-    outcome.near_miss === entry.near_miss &&
-    sameFlat(fields.headers, entry.headers) &&
-    sameFlat(fields.query, entry.query) &&
-    sameFlat(outcome.rate_limit ?? null, entry.rate_limit)
-  );
+let lastHead: { instance: string; head: Buffer; time: Buffer; bytes: Buffer } = {
+  instance: '',
+  head: Buffer.alloc(0),
+  time: Buffer.alloc(0),
+  bytes: Buffer.alloc(0),
+};
+function headBytes(instance: string, time: Buffer): Buffer {
+  if (time === lastHead.time && instance === lastHead.instance) return lastHead.bytes;
+  const head = instance === lastHead.instance ? lastHead.head : Buffer.from(`@${instance}\nevent: request\ndata: {"time":`);
+  const bytes = Buffer.allocUnsafe(head.length + time.length);
+  head.copy(bytes, 0);
+  time.copy(bytes, head.length);
+  lastHead = { instance, head, time, bytes };
+  return bytes;
 }
 
-/** Equal JSON text for two records whose values are strings, numbers, booleans or absent (see isFlat). */
-function sameFlat(kept: object | null, given: unknown): boolean {
-  if (kept === given) return true;
-  if (kept === null || typeof given !== 'object' || given === null) return false;
-  const keys = Object.keys(kept);
-  const givenKeys = Object.keys(given);
-  if (keys.length !== givenKeys.length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const name = keys[i]!;
-    if (name !== givenKeys[i]) return false;
-    if ((kept as Record<string, unknown>)[name] !== (given as Record<string, unknown>)[name]) return false;
+function put(out: Buffer, at: number, bytes: Buffer): number {
+  out.set(bytes, at);
+  return at + bytes.length;
+}
+
+/** A number's JSON text (what JSON.stringify writes of it): a whole one digit by digit, without making its string. */
+function putNumber(out: Buffer, at: number, value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    for (let i = at + digits - 1, rest = value; i >= at; i--, rest = Math.floor(rest / 10)) out[i] = 0x30 + (rest % 10);
+    return at + digits;
   }
-  return true;
+  const text = numberText(value);
+  // A fraction's text is ASCII: written here, shorter than a call into node's encoder. Anything else is encoded.
+  if (typeof value !== 'number') return at + out.write(text, at);
+  for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
+  return at + text.length;
 }
 
-/** A record's own copy (its keys in the same order); anything else as it is. */
-function copied<T>(record: T): T {
-  return typeof record === 'object' && record !== null ? { ...record } : record;
+/** The most bytes `putNumber` writes of the value. */
+function numberBytes(value: unknown): number {
+  return typeof value === 'number' ? NUMBER_CHARS : Buffer.byteLength(numberText(value));
 }
 
-/** A record that sameFlat can compare: an object none of whose values is an object of its own. */
-function isFlat(record: unknown): boolean {
-  if (typeof record !== 'object' || record === null) return false;
-  for (const value of Object.values(record)) if (typeof value === 'object' && value !== null) return false;
-  return true;
-}
-
-/** `,"name":value,…` of the fields, as JSON.stringify writes them inside an object after another field. */
-function fieldsText(fields: object): string {
-  const text = JSON.stringify(fields).slice(1, -1);
-  return text === '' ? '' : `,${text}`;
-}
-
-/** The body's JSON text: kept for the bodies met last; `null` for none (and for a body an entry recorded without). */
-function bodyBytes(body: string | null): Buffer {
-  if (typeof body === 'string') return bodies.get(body, (text) => Buffer.from(JSON.stringify(text)));
-  return body === null || body === undefined ? NULL_TEXT : Buffer.from(json(body));
-}
-
-/** The time's JSON text; requests answered in the same millisecond share their time's string (request-journal.ts). */
-let lastTime: { time: string | undefined; text: string } = { time: undefined, text: 'null' };
-function timeText(time: string): string {
-  if (time !== lastTime.time) lastTime = { time, text: json(time) };
-  return lastTime.text;
-}
-
-/** A number's JSON text (what JSON.stringify writes for it), without a call to it. */
-function numberText(value: number): string {
-  return typeof value !== 'number' ? json(value) : Number.isFinite(value) ? String(value) : 'null';
-}
-
-/** JSON text of one value; `null` for one JSON.stringify would leave out (an entry the journal built has none). */
-function json(value: unknown): string {
+/** JSON text of a number (`null` for one that is not finite) or of anything else an entry was recorded with. */
+function numberText(value: unknown): string {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
   return JSON.stringify(value) ?? 'null';
 }

@@ -4,8 +4,9 @@ import { ApiError, errorReply, type SandboxRequest } from '../core/exchange.js';
 import { monotonicMs } from '../core/builtins.js';
 import type { Sandbox } from '../assembly/sandbox.js';
 import { filterFromQuery } from '../routes/control.js';
-import { compileFilter, type JournalEntry } from '../inspect/request-journal.js';
-import { wireBytes, wireEvent, type WireEvent } from './journal-event.js';
+import { compileFilter, type JournalEntry, type LiveRequest, type RequestFilter } from '../inspect/request-journal.js';
+import { entryText } from '../inspect/entry-text.js';
+import { eventBytes } from './journal-event.js';
 
 /** At most this many streams at once per sandbox; one more gets 503 with Retry-After. */
 export const MAX_STREAM_READERS = 16;
@@ -35,17 +36,22 @@ interface Feed {
   /** The server's instance (X-Topup-Sandbox-Instance), in every event's id. */
   readonly instance: string;
   readonly readers: Set<Reader>;
-  /** Live entries not yet sent, oldest first. */
-  pending: JournalEntry[];
+  /** Live requests not yet sent, oldest first. */
+  pending: LiveRequest[];
   /** When the last batch went out (monotonicMs()); a batch waits only if one went out less than LIVE_BATCH_MS ago. */
   sentAt: number;
   scheduled: boolean;
   unsubscribe: (() => void) | undefined;
+  /** The buffer of the last batch sent whole (to every reader that wants every request), and who it went to. */
+  batchBuffer: Buffer | undefined;
+  batchHolders: Reader[];
 }
 
 interface Reader {
   readonly res: ServerResponse;
   readonly matches: (entry: JournalEntry) => boolean;
+  /** Whether it asked for every request (no filter): it is sent each batch whole, the same bytes as every such reader. */
+  readonly everything: boolean;
   /** True while what was missed is still being sent: live entries then wait in the journal, in order. */
   replaying: boolean;
   /** The last entry the replay sent or passed over: live entries up to it were in the replay already. */
@@ -56,15 +62,6 @@ interface Reader {
 
 /** The live feeds of each sandbox's journal, one per server instance that streams it, while it has readers. */
 const feeds = new WeakMap<Sandbox['requests'], Map<string, Feed>>();
-
-/**
- * The id of an entry's event: its journal id and the server's instance, `12@<instance>`. A client that reconnects
- * sends it back (Last-Event-ID); one that reaches another run of the sandbox (a restart: its ids begin again at 1)
- * is then given all that run's journal holds, instead of only what comes after an id of the run before.
- */
-export function eventId(entryId: number, instance: string): string {
-  return `${entryId}@${instance}`;
-}
 
 /**
  * Where a reconnecting reader's replay starts: after the id it last got when that id is this run's (or a bare
@@ -140,6 +137,8 @@ export function streamJournal(
       sentAt: Number.NEGATIVE_INFINITY,
       scheduled: false,
       unsubscribe: undefined,
+      batchBuffer: undefined,
+      batchHolders: [],
     };
     ofJournal.set(instance, feed);
   }
@@ -164,6 +163,7 @@ export function streamJournal(
     replaying: after !== undefined,
     replayedTo: 0,
     batchBuffer: undefined,
+    everything: isEverything(filter),
   };
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -181,7 +181,7 @@ export function streamJournal(
     for (const entry of journal.list({ afterId: cursor })) {
       cursor = entry.id;
       reader.replayedTo = entry.id;
-      if (reader.matches(entry) && !res.write(wireBytes([wireEvent(entry, eventId(entry.id, instance))]))) {
+      if (reader.matches(entry) && !res.write(eventBytes([entryText(entry)], instance))) {
         res.once('drain', replay);
         return;
       }
@@ -209,8 +209,8 @@ export function streamJournal(
 
 function join(journal: Sandbox['requests'], feed: Feed, reader: Reader): void {
   feed.readers.add(reader);
-  feed.unsubscribe ??= journal.subscribe((entry) => {
-    feed.pending.push(entry);
+  feed.unsubscribe ??= journal.follow((request) => {
+    feed.pending.push(request);
     if (feed.scheduled) return;
     feed.scheduled = true;
     // The entries of this turn of the event loop go together at least; more of them if a batch went out just now.
@@ -227,26 +227,30 @@ function leave(feed: Feed, reader: Reader): void {
   feed.unsubscribe?.();
   feed.unsubscribe = undefined;
   feed.pending = [];
+  feed.batchBuffer = undefined;
+  feed.batchHolders = [];
   // A server started again on the same sandbox streams under a new instance: the old one's feed is not kept.
   feeds.get(feed.journal)?.delete(feed.instance);
 }
 
-/** One write per reader: the pending entries it wants, each made into bytes once for all of them. */
+/**
+ * One write per reader: each batch is made into bytes once for every reader that wants every request (one buffer, the
+ * same for all of them), and once for each reader with a filter (of the requests it wants).
+ */
 function send(feed: Feed): void {
   const batch = feed.pending;
   feed.pending = [];
   feed.scheduled = false;
   feed.sentAt = monotonicMs();
-  const wire: (WireEvent | undefined)[] = [];
+  if (batch.length === 0) return;
+  let whole: Buffer | undefined;
   for (const reader of feed.readers) {
     // A replaying reader finds these in the journal, after what it is sending now.
     if (reader.replaying) continue;
-    const wanted: WireEvent[] = [];
-    for (let i = 0; i < batch.length; i++) {
-      const entry = batch[i]!;
-      if (entry.id > reader.replayedTo && reader.matches(entry))
-        wanted.push((wire[i] ??= wireEvent(entry, eventId(entry.id, feed.instance))));
-    }
+    const wanted =
+      reader.everything && batch[0]!.id > reader.replayedTo
+        ? batch
+        : batch.filter((request) => request.id > reader.replayedTo && reader.matches(request.entry()));
     if (wanted.length === 0) continue;
     // A reader that stopped reading is not buffered for forever: judged by what it left unread of the batches before,
     // which it had a batch's time at least to take. One batch may be larger than the limit under load (20 ms of
@@ -255,6 +259,31 @@ function send(feed: Feed): void {
       reader.res.destroy();
       continue;
     }
-    reader.res.write(wireBytes(wanted, (size) => readerBatchBuffer(reader, size)));
+    if (wanted === batch) {
+      whole ??= eventBytes(batch, feed.instance, (size) => feedBatchBuffer(feed, size));
+      feed.batchHolders.push(reader);
+      reader.res.write(whole);
+    } else {
+      reader.res.write(eventBytes(wanted, feed.instance, (size) => readerBatchBuffer(reader, size)));
+    }
   }
+}
+
+/** Whether a stream's filter asks for every request (its `after_id` says where it starts, not which it wants). */
+function isEverything(filter: RequestFilter): boolean {
+  return Object.entries(filter).every(([name, value]) => name === 'afterId' || value === undefined);
+}
+
+/**
+ * A buffer of `size` bytes or more for a batch sent whole: the last one again when every reader it went to has let go
+ * of it (as readerBatchBuffer), else a new one.
+ */
+function feedBatchBuffer(feed: Feed, size: number): Buffer {
+  const kept = feed.batchBuffer;
+  const free = feed.batchHolders.every((holder) => holder.res.writableLength === 0 || holder.res.destroyed);
+  feed.batchHolders = [];
+  if (kept !== undefined && kept.length >= size && free) return kept;
+  const fresh = Buffer.allocUnsafeSlow(Math.min(Math.ceil(size * 1.25), Math.max(size, MAX_KEPT_BATCH_BYTES)));
+  feed.batchBuffer = fresh.length <= MAX_KEPT_BATCH_BYTES ? fresh : undefined;
+  return fresh;
 }

@@ -1,6 +1,5 @@
 import type { SandboxRequest, SandboxResponse } from '../core/exchange.js';
 import type { RequestUrl } from './request-url.js';
-import { monotonicMs } from '../core/builtins.js';
 import type { RequestJournal, RequestNotes } from '../inspect/request-journal.js';
 import { isControlPath, JOURNAL_PATH, RESET_PATH } from '../routes/control.js';
 import { parseResetKeep } from '../../src/contract/sandbox-control.js';
@@ -11,7 +10,8 @@ export function recordRequest(
   request: SandboxRequest,
   url: RequestUrl,
   at: number,
-  startedAt: number,
+  /** How long answering it took (on the monotonic clock), in milliseconds. */
+  durationMs: number,
   reply: SandboxResponse,
   notes: RequestNotes,
 ): void {
@@ -20,7 +20,7 @@ export function recordRequest(
   const dropped = 'drop' in reply;
   journal.keep({
     at,
-    durationMs: monotonicMs() - startedAt,
+    durationMs,
     method: request.method,
     path: url.pathname,
     search: url.search,

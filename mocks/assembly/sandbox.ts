@@ -207,8 +207,17 @@ async function assembleSandbox(options: SandboxOptions): Promise<Sandbox> {
 
 const rateLimitClearers = new WeakMap<Sandbox, () => void>();
 
-/** What `sandbox.handle` does, answering at once (no promise) when nothing on the way waits; it may also throw. */
-export type ImmediateHandler = (request: SandboxRequest) => SandboxResponse | Promise<SandboxResponse>;
+/**
+ * What `sandbox.handle` does, answering at once (no promise) when nothing on the way waits; it may also throw. Given
+ * `recording`, it leaves the request's keeping in the journal there (`recording.keep`), for the caller to run once it
+ * has written the answer: see requestHandler.
+ */
+export type ImmediateHandler = (request: SandboxRequest, recording?: DeferredRecording) => SandboxResponse | Promise<SandboxResponse>;
+
+/** Where an ImmediateHandler leaves what keeps its request in the journal, when its caller runs that itself. */
+export interface DeferredRecording {
+  keep?: (() => void) | undefined;
+}
 const immediateHandlers = new WeakMap<Sandbox, ImmediateHandler>();
 
 /**
@@ -336,10 +345,13 @@ function pipelineEnv(
 
 /**
  * `sandbox.handle` without its promise when nothing on the way waits: answer the request, mark control answers, and
- * keep it in the request journal.
+ * keep it in the request journal. With `recording`, the keeping is left there for the caller (the node:http adapter),
+ * which writes the answer first: the client has it some microseconds sooner, and its next request is on its way while
+ * the journal (and its live stream) take theirs. The caller runs it before anything else, so that no later request
+ * (a read of the journal) comes before it.
  */
 function requestHandler(parts: DispatchParts, now: () => number): ImmediateHandler {
-  return (request) => {
+  return (request, recording) => {
     const url = requestUrl(request.url);
     const at = now();
     const startedAt = monotonicMs();
@@ -348,7 +360,9 @@ function requestHandler(parts: DispatchParts, now: () => number): ImmediateHandl
     const finish = (reply: SandboxResponse): SandboxResponse => {
       // The CLI's `topup mock …` commands act only on a server that says it is a sandbox (see CONTROL_HEADER).
       if (!('drop' in reply) && isControlPath(url.pathname)) reply.headers[CONTROL_HEADER] = '1';
-      recordRequest(parts.journal, request, url, at, startedAt, reply, notes);
+      const durationMs = monotonicMs() - startedAt;
+      if (recording === undefined) recordRequest(parts.journal, request, url, at, durationMs, reply, notes);
+      else recording.keep = () => recordRequest(parts.journal, request, url, at, durationMs, reply, notes);
       return reply;
     };
     return answered instanceof Promise ? answered.then(finish) : finish(answered);

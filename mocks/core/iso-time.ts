@@ -7,6 +7,23 @@ export function isoTime(epochMs: number): string {
   return new Date(epochMs).toISOString();
 }
 
+/**
+ * isoTime for a clock read again and again (the request journal's times): the same text, with the date and the second
+ * made once per second; within it, only the milliseconds are written. `new Date().toISOString()` costs some 0.6 µs.
+ */
+export function isoTimeOfClock(epochMs: number): string {
+  const second = Math.floor(epochMs / 1000);
+  if (second !== lastSecond.second || !Number.isInteger(epochMs)) {
+    const text = isoTime(epochMs);
+    // `…:SS.` of `…:SS.mmmZ`, whatever the year's width.
+    lastSecond = { second: Number.isInteger(epochMs) ? second : Number.NaN, prefix: text.slice(0, -4) };
+    return text;
+  }
+  const ms = epochMs - second * 1000;
+  return `${lastSecond.prefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
+}
+let lastSecond = { second: Number.NaN, prefix: '' };
+
 /** The same for a time that may not be set (an unpaid invoice's `paid_at`). */
 export function isoTimeOrNull(epochMs: number | null): string | null {
   return epochMs === null ? null : isoTime(epochMs);

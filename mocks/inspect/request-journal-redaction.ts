@@ -17,8 +17,7 @@ import { BoundedMemo } from '../core/bounded-memo.js';
  * dashboard, `topup mock logs` nor the embedded sandbox's request log ever holds a whole token. The secrets the request carried (its credentials, secret query
  * parameters and body fields) are cut word for word wherever they echo, whatever their shape.
  */
-export function redactAnswered(answered: AnsweredRequest): AnsweredRequest {
-  const known = sameList([...secretsOfRequest(answered.headers, answered.search), ...secretsOfBody(answered.requestBody)]);
+export function redactAnswered(answered: AnsweredRequest, known: KnownSecrets = secretsOf(answered)): AnsweredRequest {
   const { notes } = answered;
   return {
     ...answered,
@@ -26,9 +25,22 @@ export function redactAnswered(answered: AnsweredRequest): AnsweredRequest {
     search: redactSearch(answered.search, known),
     headers: redactHeaders(answered.headers, known),
     requestBody: answered.requestBody === null ? null : redactBody(answered.requestBody, known),
-    responseBody: answered.responseBody === null ? null : remembered(answersCut, answered.responseBody, known, redactBody),
+    responseBody: answered.responseBody === null ? null : redactAnswer(answered.responseBody, known),
     notes: notes.account === undefined ? notes : { ...notes, account: redactText(notes.account, known) },
   };
+}
+
+/**
+ * The secrets a request carried (its credentials, secret query parameters and body fields): what every part of its
+ * entry is cut for. The same array for the same list, so that the tables below find it again.
+ */
+export function secretsOf(answered: Pick<AnsweredRequest, 'headers' | 'search' | 'requestBody'>): KnownSecrets {
+  return sameList([...secretsOfRequest(answered.headers, answered.search), ...secretsOfBody(answered.requestBody)]);
+}
+
+/** An answer's body with the secrets of its request cut (`known`, from secretsOf). */
+export function redactAnswer(body: string, known: KnownSecrets): string {
+  return remembered(answersCut, body, known, redactBody);
 }
 
 /*

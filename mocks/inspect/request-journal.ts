@@ -1,6 +1,8 @@
-import { isoTime, parseFilterTime } from '../core/iso-time.js';
+import { isoTimeOfClock, parseFilterTime } from '../core/iso-time.js';
 import { journalStatusProblem } from '../../src/contract/sandbox-control.js';
 import { redactAnswered, redactEntryInput } from './request-journal-redaction.js';
+import { entryText, LiveShapes, timeBytesAt, type EntryText } from './entry-text.js';
+import type { KnownSecrets } from '../../src/contract/redact.js';
 
 /** What the pipeline learnt about a request while answering it (filled in as it goes; see core/pipeline.ts). */
 export interface RequestNotes {
@@ -152,6 +154,11 @@ export class RequestJournal {
   /** Entries already built, by slot; cleared when the slot is reused. */
   readonly #built: (JournalEntry | undefined)[];
   readonly #listeners = new Set<(entry: JournalEntry) => void>();
+  readonly #followers = new Set<(request: LiveRequest) => void>();
+  /** What live requests of each path carried last, and their entries' text (for #followers). */
+  readonly #liveShapes = new LiveShapes((body) => this.#cut(body));
+  /** How a live request's entry is built: its secrets cut (with `known` when they are known already). */
+  readonly #buildLive = (id: number, answered: AnsweredRequest, known?: KnownSecrets) => this.#build(id, redactAnswered(answered, known));
 
   constructor(options: JournalOptions = {}) {
     this.size = Math.max(0, Math.floor(options.size ?? DEFAULT_JOURNAL_SIZE));
@@ -179,7 +186,7 @@ export class RequestJournal {
 
   /** Whether anyone wants entries: kept ones or a subscriber (`mock serve --log`). When not, the sandbox builds none. */
   get active(): boolean {
-    return this.size > 0 || this.#listeners.size > 0;
+    return this.size > 0 || this.#listeners.size > 0 || this.#followers.size > 0;
   }
 
   /** Keeps one answered request, as the sandbox core hands it over; its secrets are cut when it is read. */
@@ -237,9 +244,17 @@ export class RequestJournal {
     } else {
       this.#firstId = this.#nextId;
     }
-    if (this.#listeners.size > 0) {
-      // Not kept built in the ring: a listener (the live stream) is done with it within a batch, and an entry kept
-      // for the 1,000 requests after would outlive the young generation; a read builds the same entry again.
+    if (this.#followers.size > 0) {
+      const built = this.size > 0 ? this.#built[id % this.size] : input === undefined ? undefined : this.#finish(id, input);
+      const live = new LiveRequest(id, answered, built, this.#liveShapes, this.#buildLive);
+      for (const follower of this.#followers) notify(follower, live);
+      if (this.#listeners.size > 0) {
+        const entry = live.entry();
+        for (const listener of this.#listeners) notify(listener, entry);
+      }
+    } else if (this.#listeners.size > 0) {
+      // Not kept built in the ring: a listener (`mock serve --log`) is done with it at once, and an entry kept for the
+      // 1,000 requests after would outlive the young generation; a read builds the same entry again.
       const entry =
         this.size > 0
           ? this.#entryAt(id, false)
@@ -292,6 +307,7 @@ export class RequestJournal {
     this.#requestBody.fill(null);
     this.#responseBody.fill(null);
     this.#built.fill(undefined);
+    this.#liveShapes.clear();
   }
 
   /** The oldest kept request goes, and with it what its slot held (past #maxChars). */
@@ -323,6 +339,16 @@ export class RequestJournal {
   subscribe(listener: (entry: JournalEntry) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Calls `follower` with every request from now on as a LiveRequest, whose entry is built only when asked for: for
+   * the live stream, which needs its text (entry-text.ts), most often without an entry. Returns the function that
+   * stops it.
+   */
+  follow(follower: (request: LiveRequest) => void): () => void {
+    this.#followers.add(follower);
+    return () => this.#followers.delete(follower);
   }
 
   /** The entry `id` (in the ring), built from its columns the first time; `keep` keeps it built for the next read. */
@@ -367,7 +393,7 @@ export class RequestJournal {
       request_body: this.#cut(answered.requestBody),
       status: answered.status,
       response_body: this.#cut(answered.responseBody),
-      duration_ms: Math.round(answered.durationMs * 1000) / 1000,
+      duration_ms: roundedDuration(answered.durationMs),
       route: notes.route ?? null,
       account: notes.account ?? null,
       rate_limit: notes.rateLimit ?? null,
@@ -389,6 +415,60 @@ export class RequestJournal {
   }
 }
 
+/**
+ * One request as it is answered, for a live reader (RequestJournal.follow): its entry's JSON text in pieces, made from
+ * what the request carried (entry-text.ts LiveShapes), and the entry itself, built (secrets cut) only when asked for.
+ * Nothing in it is the request's own text uncut.
+ */
+export class LiveRequest implements EntryText {
+  readonly id: number;
+  readonly time: Buffer;
+  readonly request: Buffer;
+  readonly body: Buffer;
+  readonly durationMs: unknown;
+  readonly outcome: Buffer;
+  #entry: JournalEntry | undefined;
+  readonly #answered: AnsweredRequest;
+  readonly #build: (id: number, answered: AnsweredRequest, known?: KnownSecrets) => JournalEntry;
+
+  constructor(
+    id: number,
+    answered: AnsweredRequest,
+    built: JournalEntry | undefined,
+    shapes: LiveShapes,
+    build: (id: number, answered: AnsweredRequest, known?: KnownSecrets) => JournalEntry,
+  ) {
+    this.id = id;
+    this.#answered = answered;
+    this.#build = build;
+    this.#entry = built;
+    if (built !== undefined) {
+      // Recorded whole, or with a long body cut as it was kept: written from the entry.
+      const text = entryText(built);
+      this.time = text.time;
+      this.request = text.request;
+      this.body = text.body;
+      this.durationMs = text.durationMs;
+      this.outcome = text.outcome;
+    } else {
+      this.time = timeBytesAt(answered.at);
+      this.durationMs = roundedDuration(answered.durationMs);
+      const pieces = shapes.piecesOf(answered, (known) => (this.#entry = build(id, answered, known)));
+      this.request = pieces.request;
+      this.body = pieces.answerText;
+      this.outcome = pieces.outcome;
+    }
+  }
+
+  /** Its entry, as every read of the journal would build it. */
+  entry(): JournalEntry {
+    return (this.#entry ??= this.#build(this.id, this.#answered));
+  }
+}
+
+/** An entry's `duration_ms`: milliseconds to the microsecond. */
+const roundedDuration = (durationMs: number) => Math.round(durationMs * 1000) / 1000;
+
 const isLong = (body: string | null) => body !== null && body.length > MAX_REFERENCED_BODY_CHARS;
 
 /** What a kept request holds alive, in characters: its headers' names and values, and its bodies. */
@@ -404,7 +484,7 @@ const detached = (text: string) => Buffer.from(text, 'utf16le').toString('utf16l
 /** The last time turned into ISO 8601: requests that come in the same millisecond share it. */
 let lastIso = { at: Number.NaN, text: '' };
 function isoTimeOf(at: number): string {
-  if (at !== lastIso.at) lastIso = { at, text: isoTime(at) };
+  if (at !== lastIso.at) lastIso = { at, text: isoTimeOfClock(at) };
   return lastIso.text;
 }
 
@@ -509,7 +589,7 @@ function statusTest(status: number | string): (actual: number | null) => boolean
  * A listener's own failure is its own: it must not fail the request being answered (a bot would see a dropped
  * connection, though the order was made). Reported as an event listener's is, as an uncaught exception, on its own.
  */
-function notify(listener: (entry: JournalEntry) => void, entry: JournalEntry): void {
+function notify<T>(listener: (value: T) => void, entry: T): void {
   try {
     listener(entry);
   } catch (error) {

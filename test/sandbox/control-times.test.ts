@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isoTimeOfClock } from '../../mocks/core/iso-time.js';
 import { CLOCK_START, dataOf, SIMPLE_ORDER, transports, useSandboxes, type TestSandbox } from '../support/sandbox-harness.js';
 
 /**
@@ -69,5 +70,20 @@ describe.each(transports)('the control API over %s', (transport) => {
     const t = await sandbox(transport);
     const state = dataOf(await t.request('GET', '/__sandbox/state'));
     expect(typeof state.tables.accounts[0].created_at).toBe('number');
+  });
+});
+
+describe("the request journal's clock text", () => {
+  it('is what toISOString writes, for times in turn, across seconds, before 1970, past 9999 and between whole ms', () => {
+    const start = Date.UTC(2026, 10, 29, 23, 59, 58, 990);
+    const times = [
+      ...Array.from({ length: 2_100 }, (_, i) => start + i), // across two seconds, a minute, a day and a month
+      ...[start, start + 1, start - 1_000, start - 999, start], // back, and the same second again
+      ...[-1, -999, -1_000, -1_001, 0, 1, 999, 1_000], // around the epoch
+      ...[253_402_300_799_999, 253_402_300_800_000, 253_402_300_800_001, -62_198_755_200_001], // years 9999, 10000, -1
+      ...[start + 0.5, start + 1, start + 1.25, start + 2], // not whole: read as they come
+    ];
+    const wrong = times.filter((time) => isoTimeOfClock(time) !== new Date(time).toISOString());
+    expect(wrong).toEqual([]);
   });
 });

@@ -760,6 +760,85 @@ describe('the request journal over HTTP', () => {
     expect(stream.events.filter((event) => (JSON.parse(event.data) as JournalEntry).id !== Number(event.id))).toEqual([]);
     stream.close();
   });
+  it('gives two readers of every request each event whole while one falls behind and the other reads (one batch for both)', async () => {
+    // Readers with no filter are sent the same bytes of each batch (journal-stream.ts feedBatchBuffer): the buffer is
+    // filled again only once every reader it went to has let go of it. Here one reader stops reading until node holds
+    // part of a batch for it, while the other goes on reading; then two more batches are made, and it reads again.
+    const sandbox = await createSandbox({ rateLimit: false });
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const url = served.url;
+    const streamSockets: Socket[] = [];
+    served.server.on('request', (req: IncomingMessage) => {
+      if (req.url === '/__sandbox/requests/stream') streamSockets.push(req.socket);
+    });
+    const behind = readStream(served, '/__sandbox/requests/stream');
+    await behind.opened;
+    const reading = readStream(served, '/__sandbox/requests/stream');
+    await reading.opened;
+    behind.pause();
+    const body = JSON.stringify({ note: 'x'.repeat(8_000) });
+    const wave = async () => {
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const answer = await fetch(`${url}/api/v1/auth/token/validate`, {
+            method: 'POST',
+            body,
+            headers: { 'content-type': 'application/json' },
+          });
+          await answer.arrayBuffer();
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2 * LIVE_BATCH_MS));
+    };
+    let waves = 0;
+    for (; (streamSockets[0]?.writableLength ?? 0) === 0; waves++) {
+      if (waves === 400) throw new Error('the reader socket never filled');
+      await wave();
+    }
+    await wave();
+    await wave();
+    const sent = (waves + 2) * 8;
+    await reading.until(sent);
+    behind.resume();
+    await Promise.race([behind.until(sent), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    for (const stream of [reading, behind]) {
+      const ids = stream.events.map((event) => Number(event.id));
+      expect(ids).toEqual(Array.from({ length: sent }, (_, i) => ids[0]! + i));
+      expect(stream.events.filter((event) => (JSON.parse(event.data) as JournalEntry).id !== Number(event.id))).toEqual([]);
+      stream.close();
+    }
+  });
+
+  it('sends a reader with a filter only what it asked for, beside a reader of every request', async () => {
+    const sandbox = await createSandbox({ rateLimit: false });
+    served = await startHttpSandbox(sandbox, { port: 0 });
+    const { url } = served;
+    const every = readStream(served, '/__sandbox/requests/stream');
+    const posts = readStream(served, '/__sandbox/requests/stream?method=POST');
+    await every.opened;
+    await posts.opened;
+    const paths = ['/api/v1/health', '/api/v1/articles', '/api/v1/health'];
+    await Promise.all([
+      ...paths.map(async (path) => (await fetch(`${url}${path}`)).arrayBuffer()),
+      (async () =>
+        (
+          await fetch(`${url}/api/v1/auth/token/validate`, {
+            method: 'POST',
+            body: '{}',
+            headers: { 'content-type': 'application/json' },
+          })
+        ).arrayBuffer())(),
+    ]);
+    await every.until(4);
+    await posts.until(1);
+    await new Promise((resolve) => setTimeout(resolve, 3 * LIVE_BATCH_MS));
+    expect(every.events.map((event) => event.data)).toEqual(sandbox.requests.list().map((entry) => JSON.stringify(entry)));
+    expect(posts.events.map((event) => event.data)).toEqual(
+      sandbox.requests.list({ method: 'POST' }).map((entry) => JSON.stringify(entry)),
+    );
+    every.close();
+    posts.close();
+  });
 });
 
 /** A reader of the request stream over a real socket: its events' ids and data text, in order. */
