@@ -728,29 +728,10 @@ describe('the request journal over HTTP', () => {
     const stream = readStream(served, '/__sandbox/requests/stream');
     await stream.opened;
     stream.pause();
-    const body = JSON.stringify({ note: 'x'.repeat(8_000) });
-    /** Eight requests of 8 KB that the journal keeps: one batch of some 70 KB, far under what a reader may leave unread. */
-    const wave = async () => {
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          const answer = await fetch(`${url}/api/v1/auth/token/validate`, {
-            method: 'POST',
-            body,
-            headers: { 'content-type': 'application/json' },
-          });
-          await answer.arrayBuffer();
-        }),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 2 * LIVE_BATCH_MS));
-    };
-    let waves = 0;
-    for (; (streamSocket?.writableLength ?? 0) === 0; waves++) {
-      if (waves === 400) throw new Error('the reader socket never filled');
-      await wave();
-    }
-    await wave();
-    await wave();
-    const sent = (waves + 2) * 8;
+    const waves = await wavesUntilHeld(url, () => streamSocket);
+    await wave(url);
+    await wave(url);
+    const sent = (waves + 2) * WAVE_REQUESTS;
     stream.resume();
     // All of them, or what came in 5 s: a lost or repeated event shows below as the ids that came.
     await Promise.race([stream.until(sent), new Promise((resolve) => setTimeout(resolve, 5_000))]);
@@ -760,6 +741,7 @@ describe('the request journal over HTTP', () => {
     expect(stream.events.filter((event) => (JSON.parse(event.data) as JournalEntry).id !== Number(event.id))).toEqual([]);
     stream.close();
   });
+
   it('gives two readers of every request each event whole while one falls behind and the other reads (one batch for both)', async () => {
     // Readers with no filter are sent the same bytes of each batch (journal-stream.ts feedBatchBuffer): the buffer is
     // filled again only once every reader it went to has let go of it. Here one reader stops reading until node holds
@@ -776,28 +758,10 @@ describe('the request journal over HTTP', () => {
     const reading = readStream(served, '/__sandbox/requests/stream');
     await reading.opened;
     behind.pause();
-    const body = JSON.stringify({ note: 'x'.repeat(8_000) });
-    const wave = async () => {
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          const answer = await fetch(`${url}/api/v1/auth/token/validate`, {
-            method: 'POST',
-            body,
-            headers: { 'content-type': 'application/json' },
-          });
-          await answer.arrayBuffer();
-        }),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 2 * LIVE_BATCH_MS));
-    };
-    let waves = 0;
-    for (; (streamSockets[0]?.writableLength ?? 0) === 0; waves++) {
-      if (waves === 400) throw new Error('the reader socket never filled');
-      await wave();
-    }
-    await wave();
-    await wave();
-    const sent = (waves + 2) * 8;
+    const waves = await wavesUntilHeld(url, () => streamSockets[0]);
+    await wave(url);
+    await wave(url);
+    const sent = (waves + 2) * WAVE_REQUESTS;
     await reading.until(sent);
     behind.resume();
     await Promise.race([behind.until(sent), new Promise((resolve) => setTimeout(resolve, 5_000))]);
@@ -840,6 +804,34 @@ describe('the request journal over HTTP', () => {
     posts.close();
   });
 });
+
+const WAVE_REQUESTS = 8;
+const WAVE_BODY = JSON.stringify({ note: 'x'.repeat(8_000) });
+
+/** Eight requests of 8 KB that the journal keeps: one batch of some 70 KB, far under what a reader may leave unread. */
+async function wave(url: string): Promise<void> {
+  await Promise.all(
+    Array.from({ length: WAVE_REQUESTS }, async () => {
+      const answer = await fetch(`${url}/api/v1/auth/token/validate`, {
+        method: 'POST',
+        body: WAVE_BODY,
+        headers: { 'content-type': 'application/json' },
+      });
+      await answer.arrayBuffer();
+    }),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 2 * LIVE_BATCH_MS));
+}
+
+/** Waves until node holds part of a batch for a reader that stopped reading (its socket is full): how many it took. */
+async function wavesUntilHeld(url: string, socket: () => Socket | undefined): Promise<number> {
+  let waves = 0;
+  for (; (socket()?.writableLength ?? 0) === 0; waves++) {
+    if (waves === 400) throw new Error('the reader socket never filled');
+    await wave(url);
+  }
+  return waves;
+}
 
 /** A reader of the request stream over a real socket: its events' ids and data text, in order. */
 function readStream(served: HttpSandbox, path: string, headers: Record<string, string> = {}) {
