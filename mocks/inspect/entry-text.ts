@@ -175,8 +175,8 @@ export interface LivePieces {
 interface LiveShape extends LivePieces {
   readonly carried: Carried;
   readonly known: KnownSecrets;
-  /** The answer body `answerText` was made of, as it came. */
-  answer: string | null;
+  /** The answer body `answerText` was made of, as it came; undefined for one too long to keep (see keptAnswer). */
+  answer: string | null | undefined;
   answerText: Buffer;
 }
 
@@ -206,7 +206,7 @@ export class LiveShapes {
       if (answered.responseBody !== kept.answer) {
         const body = answered.responseBody;
         kept.answerText = bodyBytes(this.#cutBody(body === null ? null : redactAnswer(body, kept.known)));
-        kept.answer = body;
+        kept.answer = keptAnswer(body);
       }
       return kept;
     }
@@ -219,7 +219,7 @@ export class LiveShapes {
       known,
       request: made.request,
       outcome: made.outcome,
-      answer: answered.responseBody,
+      answer: keptAnswer(answered.responseBody),
       answerText: bodyBytes(entry.response_body),
     };
     if (carried !== undefined) keepIn(this.#shapes, answered.path, shape);
@@ -230,6 +230,15 @@ export class LiveShapes {
   clear(): void {
     this.#shapes.clear();
   }
+}
+
+/**
+ * An answer body as a shape keeps it to compare the next with: none past MAX_KEPT_SHAPE_CHARS, which a shape would keep
+ * alive whole (a journal of size 0 builds no entry of a long body as it is kept), where its text is cut to the body
+ * limit. Such an answer is cut again for each request.
+ */
+function keptAnswer(body: string | null): string | null | undefined {
+  return body !== null && body.length > MAX_KEPT_SHAPE_CHARS ? undefined : body;
 }
 
 /** The carried of a shape that is not kept (never compared). */

@@ -15,6 +15,8 @@ import {
   type JournalEntry,
   type RequestFilter,
 } from '../../mocks/index.js';
+import type { LiveRequest } from '../../mocks/inspect/request-journal.js';
+import { eventBytes } from '../../mocks/adapters/journal-event.js';
 import { createClient, type FetchFunction } from '../../src/index.js';
 import { journalEntry } from '../support/journal-entry.js';
 import { fakeClock } from '../support/fake-clock.js';
@@ -274,6 +276,24 @@ describe('bodies too long to keep by reference', () => {
     const marker = `…[truncated: ${state(5).length} characters in all]`;
     expect(entry.request_body).toBe(state(5).slice(0, 16_384) + marker);
     expect(entry.response_body).toBe('{"success":true}');
+  });
+
+  it('answered to a live reader of a journal that keeps none are let go too: only the cut text stays alive', () => {
+    // With a size of 0 nothing is built as it is kept: what the reader is handed, and what is kept of each path's last
+    // request to compare the next with (entry-text.ts LiveShapes), must not hold the 8 MB answers alive.
+    const journal = new RequestJournal({ size: 0 });
+    let last: LiveRequest | undefined;
+    journal.follow((request) => (last = request));
+    const request = answered('{}');
+    const grown = heapGrowthOf(() => {
+      for (let i = 0; i < 20; i++) journal.keep({ ...request, path: `/p/${i}`, responseBody: state(i) });
+      last = undefined;
+    });
+    expect(grown).toBeLessThan(32 * 2 ** 20);
+    // The same request again, with another long answer: cut for it, not the last one's text.
+    journal.keep({ ...request, path: '/p/19', responseBody: state(20) });
+    expect(last!.entry().response_body).toMatch(/^\{"n":20,"pad":"x+…\[truncated: \d+ characters in all\]$/);
+    expect(eventBytes([last!], 'run').toString()).toContain('{\\"n\\":20,');
   });
 
   it('given as built entries (record()) are let go too', () => {
