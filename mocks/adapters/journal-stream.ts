@@ -42,9 +42,8 @@ interface Feed {
   sentAt: number;
   scheduled: boolean;
   unsubscribe: (() => void) | undefined;
-  /** The buffer of the last batch sent whole (to every reader that wants every request), and who it went to. */
-  batchBuffer: Buffer | undefined;
-  batchHolders: Reader[];
+  /** The buffer of the last batch sent whole, to every reader that wants every request. */
+  readonly batch: BatchBuffer;
 }
 
 interface Reader {
@@ -56,8 +55,8 @@ interface Reader {
   replaying: boolean;
   /** The last entry the replay sent or passed over: live entries up to it were in the replay already. */
   replayedTo: number;
-  /** The buffer of this reader's last live batch, written over by the next once the socket has let go of it. */
-  batchBuffer: Buffer | undefined;
+  /** The buffer of its last batch of its own (it has a filter, or wants part of a batch). */
+  readonly batch: BatchBuffer;
 }
 
 /** The live feeds of each sandbox's journal, one per server instance that streams it, while it has readers. */
@@ -83,16 +82,26 @@ export function replayAfter(lastEventId: string, instance: string): number | und
  */
 const MAX_KEPT_BATCH_BYTES = 2 * 1024 * 1024;
 
+/** A batch's buffer, kept for the next batch, and the answers (readers' sockets) it was written to. */
+interface BatchBuffer {
+  buffer: Buffer | undefined;
+  writtenTo: ServerResponse[];
+}
+
+const newBatchBuffer = (): BatchBuffer => ({ buffer: undefined, writtenTo: [] });
+
 /**
- * A buffer of `size` bytes or more for `reader`'s next live batch. Its last one again when node has written all of it
- * to the socket (nothing of the reader's is left to write: `writableLength` counts every byte a write still holds,
- * until the kernel took it), else a new one, somewhat larger so that a growing load does not make one per batch.
+ * A buffer of `size` bytes or more for the next batch: the kept one again when node has written all of it to every
+ * socket it went to (nothing is left to write: `writableLength` counts every byte a write still holds, until the
+ * kernel took it), else a new one, somewhat larger so that a growing load does not make one per batch. The caller
+ * adds the answers it writes it to.
  */
-function readerBatchBuffer(reader: Reader, size: number): Buffer {
-  const kept = reader.batchBuffer;
-  if (kept !== undefined && kept.length >= size && reader.res.writableLength === 0) return kept;
+function nextBatchBuffer(kept: BatchBuffer, size: number): Buffer {
+  const free = kept.writtenTo.every((res) => res.writableLength === 0 || res.destroyed);
+  kept.writtenTo = [];
+  if (kept.buffer !== undefined && kept.buffer.length >= size && free) return kept.buffer;
   const fresh = Buffer.allocUnsafeSlow(Math.min(Math.ceil(size * 1.25), Math.max(size, MAX_KEPT_BATCH_BYTES)));
-  reader.batchBuffer = fresh.length <= MAX_KEPT_BATCH_BYTES ? fresh : undefined;
+  kept.buffer = fresh.length <= MAX_KEPT_BATCH_BYTES ? fresh : undefined;
   return fresh;
 }
 
@@ -137,8 +146,7 @@ export function streamJournal(
       sentAt: Number.NEGATIVE_INFINITY,
       scheduled: false,
       unsubscribe: undefined,
-      batchBuffer: undefined,
-      batchHolders: [],
+      batch: newBatchBuffer(),
     };
     ofJournal.set(instance, feed);
   }
@@ -162,7 +170,7 @@ export function streamJournal(
     matches: compileFilter({ ...filter, afterId: undefined }),
     replaying: after !== undefined,
     replayedTo: 0,
-    batchBuffer: undefined,
+    batch: newBatchBuffer(),
     everything: isEverything(filter),
   };
   res.writeHead(200, {
@@ -222,13 +230,12 @@ function join(journal: Sandbox['requests'], feed: Feed, reader: Reader): void {
 
 function leave(feed: Feed, reader: Reader): void {
   feed.readers.delete(reader);
-  reader.batchBuffer = undefined;
+  reader.batch.buffer = undefined;
   if (feed.readers.size > 0) return;
   feed.unsubscribe?.();
   feed.unsubscribe = undefined;
   feed.pending = [];
-  feed.batchBuffer = undefined;
-  feed.batchHolders = [];
+  feed.batch.buffer = undefined;
   // A server started again on the same sandbox streams under a new instance: the old one's feed is not kept.
   feeds.get(feed.journal)?.delete(feed.instance);
 }
@@ -259,31 +266,16 @@ function send(feed: Feed): void {
       reader.res.destroy();
       continue;
     }
-    if (wanted === batch) {
-      whole ??= eventBytes(batch, feed.instance, (size) => feedBatchBuffer(feed, size));
-      feed.batchHolders.push(reader);
-      reader.res.write(whole);
-    } else {
-      reader.res.write(eventBytes(wanted, feed.instance, (size) => readerBatchBuffer(reader, size)));
-    }
+    // The whole batch in one buffer for every reader that wants it all; a reader's own for the part it wants.
+    const kept = wanted === batch ? feed.batch : reader.batch;
+    const made = (events: readonly LiveRequest[]) => eventBytes(events, feed.instance, (size) => nextBatchBuffer(kept, size));
+    const bytes = wanted === batch ? (whole ??= made(batch)) : made(wanted);
+    kept.writtenTo.push(reader.res);
+    reader.res.write(bytes);
   }
 }
 
 /** Whether a stream's filter asks for every request (its `after_id` says where it starts, not which it wants). */
 function isEverything(filter: RequestFilter): boolean {
   return Object.entries(filter).every(([name, value]) => name === 'afterId' || value === undefined);
-}
-
-/**
- * A buffer of `size` bytes or more for a batch sent whole: the last one again when every reader it went to has let go
- * of it (as readerBatchBuffer), else a new one.
- */
-function feedBatchBuffer(feed: Feed, size: number): Buffer {
-  const kept = feed.batchBuffer;
-  const free = feed.batchHolders.every((holder) => holder.res.writableLength === 0 || holder.res.destroyed);
-  feed.batchHolders = [];
-  if (kept !== undefined && kept.length >= size && free) return kept;
-  const fresh = Buffer.allocUnsafeSlow(Math.min(Math.ceil(size * 1.25), Math.max(size, MAX_KEPT_BATCH_BYTES)));
-  feed.batchBuffer = fresh.length <= MAX_KEPT_BATCH_BYTES ? fresh : undefined;
-  return fresh;
 }

@@ -736,7 +736,7 @@ describe('the request journal over HTTP', () => {
 
   it('gives a reader that falls behind every live entry whole and in order, while its batches wait in node', async () => {
     // A reader's batch buffer is filled again for its next batch only once node has handed all of it to the kernel
-    // (journal-stream.ts readerBatchBuffer). Here the reader stops reading until its socket is full and node holds
+    // (journal-stream.ts nextBatchBuffer). Here the reader stops reading until its socket is full and node holds
     // part of a batch, two more batches are made meanwhile, and then it reads again.
     const sandbox = await createSandbox({ rateLimit: false });
     served = await startHttpSandbox(sandbox, { port: 0 });
@@ -763,7 +763,7 @@ describe('the request journal over HTTP', () => {
   });
 
   it('gives two readers of every request each event whole while one falls behind and the other reads (one batch for both)', async () => {
-    // Readers with no filter are sent the same bytes of each batch (journal-stream.ts feedBatchBuffer): the buffer is
+    // Readers with no filter are sent the same bytes of each batch (journal-stream.ts nextBatchBuffer): the buffer is
     // filled again only once every reader it went to has let go of it. Here one reader stops reading until node holds
     // part of a batch for it, while the other goes on reading; then two more batches are made, and it reads again.
     const sandbox = await createSandbox({ rateLimit: false });
