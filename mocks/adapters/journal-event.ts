@@ -79,17 +79,42 @@ function put(out: Buffer, at: number, bytes: Buffer): number {
 
 /** A number's JSON text (what JSON.stringify writes of it): a whole one digit by digit, without making its string. */
 function putNumber(out: Buffer, at: number, value: unknown): number {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
-    let digits = 1;
-    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-    for (let i = at + digits - 1, rest = value; i >= at; i--, rest = Math.floor(rest / 10)) out[i] = 0x30 + (rest % 10);
-    return at + digits;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return putWhole(out, at, value);
+  if (typeof value === 'number' && value > 0 && value < MAX_MILLIS) {
+    // A duration to the microsecond (the journal rounds it so): thousandths are its shortest text, as String() writes.
+    const thousandths = Math.round(value * 1000);
+    if (thousandths / 1000 === value) {
+      at = putWhole(out, at, Math.floor(thousandths / 1000));
+      let fraction = thousandths % 1000;
+      out[at++] = 0x2e; // `.`
+      out[at++] = 0x30 + Math.floor(fraction / 100);
+      fraction %= 100;
+      if (fraction === 0) return at;
+      out[at++] = 0x30 + Math.floor(fraction / 10);
+      if (fraction % 10 === 0) return at;
+      out[at++] = 0x30 + (fraction % 10);
+      return at;
+    }
   }
   const text = numberText(value);
   // A fraction's text is ASCII: written here, shorter than a call into node's encoder. Anything else is encoded.
   if (typeof value !== 'number') return at + out.write(text, at);
   for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
   return at + text.length;
+}
+
+/**
+ * Below this (some 31 years in milliseconds), a number's thousandths are a safe integer, and a fraction of them has at
+ * most 15 significant digits: no shorter text names the same number, so its thousandths are String()'s text.
+ */
+const MAX_MILLIS = 1e12;
+
+/** A whole number's digits. */
+function putWhole(out: Buffer, at: number, value: number): number {
+  let digits = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  for (let i = at + digits - 1, rest = value; i >= at; i--, rest = Math.floor(rest / 10)) out[i] = 0x30 + (rest % 10);
+  return at + digits;
 }
 
 /** The most bytes `putNumber` writes of the value. */

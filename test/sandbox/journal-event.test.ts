@@ -264,6 +264,17 @@ describe('the events of a batch', () => {
     expect(eventBytes(all.map(entryText), 'run').toString('utf8')).toBe(all.map((entry) => expected(entry)).join(''));
   });
 
+  it('write a duration to the microsecond, as the journal rounds it, and any other fraction, as String() does', () => {
+    // Every thousandth up to 20 ms, then some from each power of ten up to the fast path's end (1e12) and past it.
+    const rounded = Array.from({ length: 20_000 }, (_, k) => k / 1000);
+    for (let power = 1; power <= 14; power++)
+      for (const k of [1, 7, 10, 99, 100, 101, 999, 1001, 123_457])
+        rounded.push(Math.round(10 ** power * 1000 + k) / 1000, Math.round(10 ** power * 999 + k) / 1000);
+    const others = [0.0001, 0.0005, 1e-7, 5e-324, 0.1 + 0.2, 1 / 3, 999_999_999_999.999, 1e12 + 0.5, 2 ** 53 + 2, 1e21];
+    const entries = [...rounded, ...others].map((duration_ms, index) => journalEntry({ id: index, duration_ms }));
+    expect(eventBytes(entries.map(entryText), 'run').toString('utf8')).toBe(entries.map((entry) => expected(entry)).join(''));
+  });
+
   it("name each event by its server's instance, whatever its text", () => {
     const entry = journalEntry({ id: 7 });
     for (const instance of ['run', 'é-ü', '00000000-0000-4000-8000-000000000000'])
