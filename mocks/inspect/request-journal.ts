@@ -344,7 +344,8 @@ export class RequestJournal {
   /**
    * Calls `follower` with every request from now on as a LiveRequest, whose entry is built only when asked for: for
    * the live stream, which needs its text (entry-text.ts), most often without an entry. Returns the function that
-   * stops it.
+   * stops it. The sandbox's own (mocks/adapters/journal-stream.ts), not part of the documented API: a test or a tool
+   * subscribes (`subscribe`), and gets entries.
    */
   follow(follower: (request: LiveRequest) => void): () => void {
     this.#followers.add(follower);
