@@ -187,7 +187,7 @@ export async function http({ quick, log }) {
           baselineValue: b.p99,
           baselineDisplay: `${b.p50.toFixed(2)} / ${b.p99.toFixed(2)} ms`,
           ratio: s.p99 / b.p99,
-          // A margin over six full runs of 2026-11-29 (p99 0.13–0.24 ms for the reads, 0.24–0.34 ms for orders; a
+          // A margin over eight full runs of 2026-11-29 (p99 0.13–0.24 ms for the reads, 0.23–0.34 ms for orders; a
           // p99 of a loud minute can be twice its quiet one: 0.49 ms for a read on 2026-11-26). It was 1.5 and 3 ms,
           // over runs of 2026-11-26, when the order rounds' store grew to 170,000 orders (0.69–2.66 ms).
           budget: connections === 2 ? latencyBudget(id === 'order' ? 1 : 0.5) : undefined,

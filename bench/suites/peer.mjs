@@ -7,7 +7,7 @@ import { alternate, checkStatuses, recordReplies, sandboxRequests, summary } fro
 const PRISM = join(ROOT, 'node_modules', '.bin', 'prism');
 const PRISM_VERSION = '5.14.2';
 /**
- * The sandbox serves at least this many times Prism's rate: a margin under three full runs of 2026-11-29 (20.3–25.8×;
+ * The sandbox serves at least this many times Prism's rate: a margin under eight full runs of 2026-11-29 (17.4–25.8×;
  * it was 5×, under three of 2026-11-26, 7.3–9.8×).
  */
 const PEER_BUDGET = /** @type {const} */ ({ op: '>=', limit: 15, of: 'ratio' });

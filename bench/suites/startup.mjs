@@ -107,7 +107,7 @@ export async function startup({ quick, log }) {
     ['offline', '`topup --mock packages --json` (offline)', { caller: 1.6, empty: 3 }],
     ['offline-uncached', '`topup --mock packages --json` (offline), without the code cache', {}],
     // Likewise: 3.5× (round one, no runs) was under three full runs of 2026-11-26 (3.64–3.75×, before --jq read the
-    // code cache), and 3.9× a margin over them. Since --jq reads the code cache, six full runs of 2026-11-29 gave
+    // code cache), and 3.9× a margin over them. Since --jq reads the code cache, eight full runs of 2026-11-29 gave
     // 2.63–3.08×: 3.4× is a margin over those.
     ['jq', "`topup --mock packages --jq '.packages[0].code'` (offline, jq loaded)", { caller: 3.4 }],
   ];
