@@ -755,10 +755,7 @@ describe('the request journal over HTTP', () => {
     stream.resume();
     // All of them, or what came in 5 s: a lost or repeated event shows below as the ids that came.
     await Promise.race([stream.until(sent), new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    const ids = stream.events.map((event) => Number(event.id));
-    expect(ids).toEqual(Array.from({ length: sent }, (_, i) => ids[0]! + i));
-    // Each event's data is its own entry, whole.
-    expect(stream.events.filter((event) => (JSON.parse(event.data) as JournalEntry).id !== Number(event.id))).toEqual([]);
+    expectEveryEventInOrder(stream.events, sent);
     stream.close();
   });
 
@@ -786,9 +783,7 @@ describe('the request journal over HTTP', () => {
     behind.resume();
     await Promise.race([behind.until(sent), new Promise((resolve) => setTimeout(resolve, 5_000))]);
     for (const stream of [reading, behind]) {
-      const ids = stream.events.map((event) => Number(event.id));
-      expect(ids).toEqual(Array.from({ length: sent }, (_, i) => ids[0]! + i));
-      expect(stream.events.filter((event) => (JSON.parse(event.data) as JournalEntry).id !== Number(event.id))).toEqual([]);
+      expectEveryEventInOrder(stream.events, sent);
       stream.close();
     }
   });
@@ -841,6 +836,16 @@ async function wave(url: string): Promise<void> {
     }),
   );
   await new Promise((resolve) => setTimeout(resolve, 2 * LIVE_BATCH_MS));
+}
+
+/**
+ * `sent` events with ids one after another (a lost or repeated event shows as the ids that came), each one's data its
+ * own entry, whole.
+ */
+function expectEveryEventInOrder(events: readonly { id: string; data: string }[], sent: number): void {
+  const ids = events.map((event) => Number(event.id));
+  expect(ids).toEqual(Array.from({ length: sent }, (_, i) => ids[0]! + i));
+  expect(events.filter((event) => (JSON.parse(event.data) as JournalEntry).id !== Number(event.id))).toEqual([]);
 }
 
 /** Waves until node holds part of a batch for a reader that stopped reading (its socket is full): how many it took. */
